@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""The deck's command line: build, check, serve (and pdf, see README).
+
+    python build.py build            render deck/ into dist/ (atomically)
+    python build.py check            validate deck/ without writing anything
+    python build.py serve [--port N] build if needed, then serve dist/ on localhost
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from deckbuild.errors import DeckError
+from deckbuild.site import Project, build, check
+
+ROOT = Path(__file__).resolve().parent
+
+
+def _dist_is_stale(project: Project) -> bool:
+    index = project.dist / "index.html"
+    if not index.exists():
+        return True
+    built = index.stat().st_mtime
+    sources = [project.root / "deck", project.templates, project.static,
+               project.package_src / "dplab"]
+    for base in sources:
+        for path in base.rglob("*"):
+            if path.is_file() and path.stat().st_mtime > built:
+                return True
+    return False
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="build.py", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_build = sub.add_parser("build", help="render deck/ into dist/")
+    p_build.add_argument("--deck", type=Path, help="the deck file (default deck/deck.yaml)")
+    p_build.add_argument("--out", type=Path, help="output folder (default dist/)")
+    p_check = sub.add_parser("check", help="validate deck/ without writing anything")
+    p_check.add_argument("--deck", type=Path, help="the deck file (default deck/deck.yaml)")
+    p_serve = sub.add_parser("serve", help="build if needed and serve on localhost")
+    p_serve.add_argument("--port", type=int, default=8000)
+    p_serve.add_argument("--host", default="127.0.0.1")
+    p_serve.add_argument("--no-isolation", action="store_true",
+                         help="omit COOP/COEP, as a static host would (Stop then restarts)")
+    args = parser.parse_args(argv)
+    project = Project(ROOT)
+    try:
+        if args.command == "build":
+            deck = build(project, deck_file=args.deck, dist=args.out)
+            out = args.out or project.dist
+            print(f"built {len(deck.slides)} slides into {out}/index.html")
+        elif args.command == "check":
+            deck = check(project, deck_file=args.deck)
+            cells = sum(1 for s in deck.slides if s.code)
+            print(f"ok: {len(deck.slides)} slides, {cells} code cells")
+        elif args.command == "serve":
+            from deckbuild.serve import make_server
+            if _dist_is_stale(project):
+                build(project)
+            server = make_server(project.dist, host=args.host, port=args.port,
+                                 isolate=not args.no_isolation, quiet=False)
+            print(f"serving the deck at http://{args.host}:{server.server_address[1]}/ "
+                  "(Ctrl+C stops)", flush=True)
+            try:
+                server.serve_forever()
+            except KeyboardInterrupt:
+                pass
+    except DeckError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

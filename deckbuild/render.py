@@ -1,0 +1,90 @@
+"""Render a validated deck into the page's HTML through the Jinja templates."""
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from . import math as deckmath
+from .markdown import SlideMarkdown
+from .schema import Deck, Slide
+
+
+def _fragment_lists(html: str) -> str:
+    return re.sub(r"<li>", '<li class="fragment">', html)
+
+
+def _where(slide: Slide, field: str) -> dict:
+    return {"file": slide.file, "line": slide.line, "slide": slide.index,
+            "title": slide.title, "field": field}
+
+
+def render_slides(deck: Deck, node_modules: Path) -> list[dict]:
+    """Each slide as a dict of ready HTML pieces for its template (math typeset)."""
+    md = SlideMarkdown()
+    views = []
+    for slide in deck.slides:
+        body = md.block(slide.body, _where(slide, "body"))
+        if slide.fragments:
+            body = _fragment_lists(body)
+        table = None
+        if slide.table:
+            ctx = _where(slide, "table")
+            table = {"columns": [md.inline(c, ctx) for c in slide.table["columns"]],
+                     "rows": [[md.inline(c, ctx) for c in row] for row in slide.table["rows"]]}
+        views.append({
+            "slide": slide,
+            "title_html": md.inline(slide.title, _where(slide, "title")),
+            "body_html": body,
+            "notes_html": md.block(slide.notes, _where(slide, "notes")),
+            "answer_html": md.block(slide.answer, _where(slide, "answer")) if slide.answer else "",
+            "table": table,
+            "params_json": json.dumps([p.__dict__ for p in slide.params], ensure_ascii=False),
+        })
+    typeset = deckmath.typeset(md.math.formulas, md.math.where, node_modules)
+    for view in views:
+        for key in ("title_html", "body_html", "notes_html", "answer_html"):
+            view[key] = deckmath.fill(view[key], typeset)
+        if view["table"]:
+            view["table"]["columns"] = [deckmath.fill(c, typeset) for c in view["table"]["columns"]]
+            view["table"]["rows"] = [[deckmath.fill(c, typeset) for c in row]
+                                     for row in view["table"]["rows"]]
+    return views
+
+
+def csp_hash(script_text: str) -> str:
+    digest = hashlib.sha256(script_text.encode("utf-8")).digest()
+    return "'sha256-" + base64.b64encode(digest).decode() + "'"
+
+
+def content_security_policy(import_map: str) -> str:
+    """Everything from this origin only; the inline import map allowed by its hash."""
+    return "; ".join([
+        "default-src 'self'",
+        f"script-src 'self' {csp_hash(import_map)}",
+        "style-src 'self' 'unsafe-inline'",   # KaTeX and CodeMirror set inline styles
+        "img-src 'self' blob: data:",
+        "font-src 'self'",
+        "connect-src 'self'",
+        "worker-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'none'",
+    ])
+
+
+def render_page(deck: Deck, views: list[dict], templates: Path, config: dict,
+                import_map: dict) -> str:
+    env = Environment(loader=FileSystemLoader(str(templates)), undefined=StrictUndefined,
+                      autoescape=select_autoescape(["html", "j2"]), trim_blocks=True,
+                      lstrip_blocks=True)
+    import_map_text = json.dumps({"imports": import_map}, indent=1)
+    # ``</`` cannot close the script element: JSON escapes it harmlessly
+    config_text = json.dumps(config, ensure_ascii=False).replace("</", "<\\/")
+    return env.get_template("index.html.j2").render(
+        deck=deck, views=views, import_map=import_map_text, config_json=config_text,
+        csp=content_security_policy(import_map_text), assets=config["assets"])

@@ -1,0 +1,349 @@
+"""Load deck/*.yaml and validate every slide against the schema.
+
+The schema is one commented defaults object per level (deck, slide, parameter); the YAML is
+merged over it. Unknown keys, wrong types, missing required fields and code that is not valid
+Python are refused with a :class:`~deckbuild.errors.DeckError` naming file, line, slide and field.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import DeckError
+
+REQUIRED = object()
+
+# The deck file (deck/deck.yaml): what the title slide shows and which chapters, in order.
+DECK_DEFAULTS: dict[str, Any] = {
+    "title": REQUIRED,      # the lecture's title (title slide, <title>)
+    "subtitle": "",         # one line under the title
+    "author": "",           # shown on the title slide
+    "affiliation": "",      # shown under the author
+    "date": "",             # shown on the title slide, as written
+    "lang": "es",           # <html lang>
+    "chapters": REQUIRED,   # chapter files, relative to the deck file, in order
+    "prelude": "",          # Python run once after numpy and dplab load, before any cell
+}
+
+# One slide of a chapter file (``slides:`` list).
+SLIDE_DEFAULTS: dict[str, Any] = {
+    "id": None,             # stable id for deep links and saved edits; default: from the title
+    "kind": "content",      # one of SLIDE_KINDS
+    "title": REQUIRED,      # the slide's title, as in the author's seed
+    "body": "",             # Markdown with $…$ / $$…$$ math and ::: box containers
+    "code": None,           # Python: an editable, runnable cell (kind 'code')
+    "layout": "stack",      # code slides: 'stack' (cell over output) or 'side' (side by side)
+    "notes": "",            # speaker notes, Markdown
+    "fragments": False,     # reveal list items one at a time
+    "answer": None,         # kind 'question': Markdown revealed on a click
+    "table": None,          # kind 'table': {columns: [...], rows: [[...], ...]} (Markdown cells)
+    "params": [],           # code slides: live parameters bound to names in the code
+}
+
+# A live parameter (a slider, or a select when ``options`` is given).
+PARAM_DEFAULTS: dict[str, Any] = {
+    "name": REQUIRED,       # a name assigned in the cell's code (``epsilon = 1.0``)
+    "label": None,          # what the control says; default: the name
+    "min": None,            # slider range (numbers), required without ``options``
+    "max": None,
+    "step": None,           # default: (max - min) / 100
+    "value": None,          # default: the value the code assigns
+    "options": None,        # a list of values: a select instead of a slider
+    "log": False,           # a logarithmic slider (min > 0)
+}
+
+SLIDE_KINDS = {
+    # kind: fields it requires beyond 'title'
+    "title": (),
+    "section": (),
+    "content": ("body",),
+    "code": ("code",),
+    "question": ("body", "answer"),
+    "table": ("table",),
+}
+KIND_ONLY_FIELDS = {"code": {"code"}, "layout": {"code"}, "params": {"code"},
+                    "answer": {"question"}, "table": {"table"}}
+LAYOUTS = ("stack", "side")
+TYPES = {"id": str, "kind": str, "title": str, "body": str, "code": str, "layout": str,
+         "notes": str, "fragments": bool, "answer": str, "table": dict, "params": list}
+
+
+@dataclass
+class Param:
+    name: str
+    label: str
+    min: float | None
+    max: float | None
+    step: float | None
+    value: Any
+    options: list | None
+    log: bool
+
+
+@dataclass
+class Slide:
+    index: int              # 1-based position in the whole deck
+    file: str               # the chapter file it came from (as given to the build)
+    line: int | None        # its line in that file
+    id: str
+    kind: str
+    title: str
+    body: str = ""
+    code: str | None = None
+    layout: str = "stack"
+    notes: str = ""
+    fragments: bool = False
+    answer: str | None = None
+    table: dict | None = None
+    params: list[Param] = field(default_factory=list)
+
+
+@dataclass
+class Deck:
+    root: Path
+    title: str
+    subtitle: str
+    author: str
+    affiliation: str
+    date: str
+    lang: str
+    prelude: str
+    slides: list[Slide]
+    files: list[Path]
+
+
+class _LineLoader(yaml.SafeLoader):
+    """A safe loader that remembers the line of every mapping (as ``__line__``)."""
+
+
+def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict:
+    mapping = loader.construct_mapping(node, deep=True)
+    mapping["__line__"] = node.start_mark.line + 1
+    return mapping
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def _read_yaml(path: Path, shown: str) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DeckError("file not found", file=shown) from None
+    except UnicodeDecodeError as exc:
+        raise DeckError(f"not UTF-8 text ({exc.reason})", file=shown) from None
+    try:
+        return yaml.load(text, Loader=_LineLoader)
+    except yaml.YAMLError as exc:
+        # the context mark (where the broken construct starts) is what an author looks for
+        mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc)
+        context = getattr(exc, "context", None)
+        detail = f"{context}: {problem}" if context else problem
+        problem_mark = getattr(exc, "problem_mark", None)
+        if problem_mark is not None and mark is not problem_mark:
+            detail += f" (at line {problem_mark.line + 1})"
+        raise DeckError(f"malformed YAML, {detail}", file=shown,
+                        line=mark.line + 1 if mark else None) from None
+
+
+def _merge(defaults: dict, given: dict, err) -> dict:
+    """Merge ``given`` over ``defaults``; refuse unknown keys and missing required ones."""
+    unknown = sorted(k for k in given if k not in defaults and k != "__line__")
+    if unknown:
+        known = ", ".join(k for k in defaults)
+        raise err(f"unknown key (known keys: {known})", field=unknown[0])
+    merged = {k: given.get(k, v) for k, v in defaults.items()}
+    for key, value in merged.items():
+        if value is REQUIRED:
+            raise err("required field is missing", field=key)
+    return merged
+
+
+def slugify(text: str) -> str:
+    """A URL- and storage-safe id from a title: ``¿Qué tan grande?`` → ``que-tan-grande``."""
+    table = str.maketrans("áéíóúüñÁÉÍÓÚÜÑ", "aeiouunAEIOUUN")
+    text = text.translate(table).lower()
+    return re.sub(r"[^a-z0-9]+", "-", text).strip("-") or "slide"
+
+
+def check_python(code: str, err, field_name: str) -> None:
+    """Refuse code that is not valid Python syntax, with the line inside the cell."""
+    try:
+        ast.parse(code, filename="<cell>")
+    except SyntaxError as exc:
+        raise err(f"invalid Python syntax at line {exc.lineno} of the cell: {exc.msg}",
+                  field=field_name) from None
+
+
+def _check_types(values: dict, err) -> None:
+    for key, expected in TYPES.items():
+        value = values.get(key)
+        if value is None or (key == "params" and value == []):
+            continue
+        if expected is str and isinstance(value, (int, float)) and not isinstance(value, bool):
+            values[key] = str(value)   # a title like 2026 is fine as text
+            continue
+        if not isinstance(value, expected):
+            raise err(f"must be {expected.__name__}, got {type(value).__name__} {value!r}",
+                      field=key)
+
+
+def _check_table(table: dict, err) -> None:
+    columns = table.get("columns")
+    rows = table.get("rows")
+    extra = sorted(set(table) - {"columns", "rows", "__line__"})
+    if extra:
+        raise err(f"unknown key {extra[0]!r} (known keys: columns, rows)", field="table")
+    if not isinstance(columns, list) or not columns:
+        raise err("needs 'columns', a non-empty list", field="table")
+    if not isinstance(rows, list) or not rows:
+        raise err("needs 'rows', a non-empty list of lists", field="table")
+    for i, row in enumerate(rows, 1):
+        if not isinstance(row, list) or len(row) != len(columns):
+            raise err(f"row {i} must be a list of {len(columns)} cells", field="table")
+
+
+def _assigned_names(code: str) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+    return names
+
+
+def _check_params(raw: list, code: str, err) -> list[Param]:
+    params = []
+    assigned = _assigned_names(code)
+    for i, item in enumerate(raw, 1):
+        where = f"params[{i}]"
+        if not isinstance(item, dict):
+            raise err(f"must be a mapping, got {item!r}", field=where)
+        p = _merge(PARAM_DEFAULTS, item, lambda m, field: err(m, field=f"{where}.{field}"))
+        if p["name"] not in assigned:
+            raise err(f"'{p['name']}' is not assigned in the cell's code, so the slider "
+                      "would change nothing", field=f"{where}.name")
+        if p["options"] is None:
+            for key in ("min", "max"):
+                if not isinstance(p[key], (int, float)) or isinstance(p[key], bool):
+                    raise err(f"a slider needs a number, got {p[key]!r}", field=f"{where}.{key}")
+            if not p["min"] < p["max"]:
+                raise err(f"min must be < max, got {p['min']} and {p['max']}", field=where)
+            if p["log"] and p["min"] <= 0:
+                raise err(f"a log slider needs min > 0, got {p['min']}", field=f"{where}.min")
+        elif not isinstance(p["options"], list) or not p["options"]:
+            raise err("options must be a non-empty list", field=f"{where}.options")
+        params.append(Param(name=p["name"], label=p["label"] or p["name"], min=p["min"],
+                            max=p["max"], step=p["step"], value=p["value"],
+                            options=p["options"], log=bool(p["log"])))
+    return params
+
+
+def _load_slide(raw: Any, index: int, shown: str) -> Slide:
+    line = raw.get("__line__") if isinstance(raw, dict) else None
+    title = raw.get("title") if isinstance(raw, dict) else None
+
+    def err(message: str, field: str | None = None) -> DeckError:
+        return DeckError(message, file=shown, line=line, slide=index,
+                         title=title if isinstance(title, str) else None, field=field)
+
+    if not isinstance(raw, dict) or set(raw) <= {"__line__"}:
+        raise err("a slide must be a non-empty mapping with at least a title")
+    values = _merge(SLIDE_DEFAULTS, raw, err)
+    _check_types(values, err)
+    kind = values["kind"]
+    if kind not in SLIDE_KINDS:
+        raise err(f"unknown slide kind {kind!r} (known: {', '.join(SLIDE_KINDS)})", field="kind")
+    if not values["title"].strip():
+        raise err("the title is empty", field="title")
+    for needed in SLIDE_KINDS[kind]:
+        if not values.get(needed):
+            raise err(f"a '{kind}' slide needs this field", field=needed)
+    for key, kinds in KIND_ONLY_FIELDS.items():
+        if key in raw and kind not in kinds:
+            raise err(f"only slides of kind {', '.join(sorted(kinds))} take this field",
+                      field=key)
+    if values["layout"] not in LAYOUTS:
+        raise err(f"unknown layout {values['layout']!r} (known: {', '.join(LAYOUTS)})",
+                  field="layout")
+    if values["code"] is not None:
+        check_python(values["code"], err, "code")
+    if values["table"] is not None:
+        _check_table(values["table"], err)
+    params = _check_params(values["params"], values["code"] or "", err)
+    return Slide(index=index, file=shown, line=line,
+                 id=values["id"] or slugify(values["title"]), kind=kind,
+                 title=values["title"], body=values["body"] or "", code=values["code"],
+                 layout=values["layout"], notes=values["notes"] or "",
+                 fragments=values["fragments"], answer=values["answer"],
+                 table=values["table"], params=params)
+
+
+def load_deck(deck_file: Path) -> Deck:
+    """Load and validate the deck file and its chapters; raise DeckError on any problem."""
+    deck_file = Path(deck_file)
+    root = deck_file.parent
+    shown_deck = _shown(deck_file)
+    raw = _read_yaml(deck_file, shown_deck)
+    if not isinstance(raw, dict):
+        raise DeckError("the deck file must be a mapping (title, chapters, ...)", file=shown_deck)
+
+    def deck_err(message: str, field: str | None = None) -> DeckError:
+        return DeckError(message, file=shown_deck, field=field)
+
+    meta = _merge(DECK_DEFAULTS, raw, deck_err)
+    for key in ("title", "subtitle", "author", "affiliation", "date", "lang", "prelude"):
+        if not isinstance(meta[key], (str, int, float)) or isinstance(meta[key], bool):
+            raise deck_err(f"must be text, got {meta[key]!r}", field=key)
+        meta[key] = str(meta[key])
+    if meta["prelude"]:
+        check_python(meta["prelude"], deck_err, "prelude")
+    chapters = meta["chapters"]
+    if not isinstance(chapters, list) or not chapters:
+        raise deck_err("must be a non-empty list of chapter files", field="chapters")
+
+    slides: list[Slide] = []
+    files = [deck_file]
+    for name in chapters:
+        if not isinstance(name, str):
+            raise deck_err(f"each chapter is a file name, got {name!r}", field="chapters")
+        path = root / name
+        shown = _shown(path)
+        files.append(path)
+        data = _read_yaml(path, shown)
+        if not isinstance(data, dict) or not isinstance(data.get("slides"), list):
+            raise DeckError("a chapter file must be a mapping with a 'slides' list",
+                            file=shown, field="slides")
+        extra = sorted(set(data) - {"slides", "chapter", "__line__"})
+        if extra:
+            raise DeckError("unknown key (known keys: chapter, slides)", file=shown,
+                            field=extra[0])
+        if not data["slides"]:
+            raise DeckError("the 'slides' list is empty", file=shown, field="slides")
+        for raw_slide in data["slides"]:
+            slides.append(_load_slide(raw_slide, len(slides) + 1, shown))
+
+    seen: dict[str, Slide] = {}
+    for slide in slides:
+        if slide.id in seen:
+            first = seen[slide.id]
+            raise DeckError(f"duplicate slide id {slide.id!r} (also slide {first.index} in "
+                            f"{first.file})", file=slide.file, line=slide.line,
+                            slide=slide.index, title=slide.title, field="id")
+        seen[slide.id] = slide
+    return Deck(root=root, title=meta["title"], subtitle=meta["subtitle"],
+                author=meta["author"], affiliation=meta["affiliation"], date=meta["date"],
+                lang=meta["lang"], prelude=meta["prelude"], slides=slides, files=files)
+
+
+def _shown(path: Path) -> str:
+    """The path as an author recognises it: relative to the working directory if possible."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)

@@ -1,0 +1,137 @@
+"""The whole build: deck/ + templates/ + static/ + node_modules + wheels → dist/, atomically."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import vendor
+from .render import render_page, render_slides
+from .schema import Deck, load_deck
+from .wheel import build_wheel
+
+
+@dataclass
+class Project:
+    """Where the build reads and writes; every path can be overridden (the tests do)."""
+    root: Path
+
+    @property
+    def deck_file(self) -> Path:
+        return self.root / "deck" / "deck.yaml"
+
+    @property
+    def templates(self) -> Path:
+        return self.root / "templates"
+
+    @property
+    def static(self) -> Path:
+        return self.root / "static"
+
+    @property
+    def node_modules(self) -> Path:
+        return self.root / "node_modules"
+
+    @property
+    def package_src(self) -> Path:
+        return self.root / "pyodide_pkg"
+
+    @property
+    def dist(self) -> Path:
+        return self.root / "dist"
+
+
+def _npm_version(node_modules: Path, name: str) -> str:
+    return json.loads((node_modules / name / "package.json").read_text())["version"]
+
+
+def check(project: Project, deck_file: Path | None = None) -> Deck:
+    """Validate the deck (schema, Python syntax, math) without writing anything."""
+    deck = load_deck(deck_file or project.deck_file)
+    render_slides(deck, project.node_modules)
+    return deck
+
+
+def _tree_digest(paths: list[Path]) -> str:
+    digest = hashlib.sha256()
+    for base in paths:
+        files = [base] if base.is_file() else sorted(p for p in base.rglob("*") if p.is_file())
+        for path in files:
+            if "__pycache__" in path.parts:
+                continue
+            digest.update(str(path.relative_to(base.parent)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def build(project: Project, deck_file: Path | None = None, dist: Path | None = None) -> Deck:
+    """Build the deck into ``dist`` (default: project/dist). A failure leaves dist untouched."""
+    dist = Path(dist or project.dist)
+    deck = load_deck(deck_file or project.deck_file)
+    views = render_slides(deck, project.node_modules)
+    nm = project.node_modules
+    versions = {name: _npm_version(nm, name) for name in ("reveal.js", "katex", "pyodide")}
+    # Vendored files live under versioned folders, so a browser may cache them for good.
+    pyodide_dir = f"vendor/pyodide-{versions['pyodide']}/"
+    assets = {
+        "reveal": f"vendor/reveal-{versions['reveal.js']}/",
+        "katex": f"vendor/katex-{versions['katex']}/",
+        "codemirror": "vendor/codemirror/",
+        "pyodide": pyodide_dir,
+    }
+    dist.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".dist-", dir=dist.parent))
+    try:
+        vendor.vendor_reveal_katex(nm, staging / "vendor")
+        (staging / "vendor" / "reveal").rename(staging / assets["reveal"])
+        (staging / "vendor" / "katex").rename(staging / assets["katex"])
+        import_map = vendor.vendor_codemirror(nm, staging / "vendor", "./vendor/")
+        import_map["reveal"] = f"./{assets['reveal']}dist/reveal.esm.js"
+        import_map["reveal-notes"] = f"./{assets['reveal']}plugin/notes/notes.esm.js"
+        (staging / "vendor" / "pyodide").mkdir(parents=True, exist_ok=True)
+        vendor.vendor_pyodide(nm, staging / "vendor", vendor.cache_dir())
+        (staging / "vendor" / "pyodide").rename(staging / pyodide_dir)
+        # Our own code: one folder named after its content, so a new version never mixes
+        # with an old one a browser cached.
+        version = _tree_digest([project.static, project.package_src / "dplab"])
+        static_dir = f"static-{version}/"
+        shutil.copytree(project.static, staging / static_dir,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        wheel = build_wheel(project.package_src, "dplab", staging / static_dir / "wheels")
+        assets["static"] = static_dir
+        config = {
+            "version": version,
+            "deckId": deck.title,
+            "assets": assets,
+            "pyodideIndex": pyodide_dir,
+            "packages": ["numpy"],              # loaded before the prelude
+            "deferredPackages": ["matplotlib"],  # loaded after it, in the background
+            "wheel": f"{static_dir}wheels/{wheel.name}",
+            "runner": f"{static_dir}py/cellrunner.py",
+            "prelude": deck.prelude,
+        }
+        html = render_page(deck, views, project.templates, config, import_map)
+        (staging / "index.html").write_text(html, encoding="utf-8")
+        _swap_into_place(staging, dist)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return deck
+
+
+def _swap_into_place(staging: Path, dist: Path) -> None:
+    """Replace dist by staging with two renames, so no reader sees a half-written deck."""
+    old = None
+    if dist.exists():
+        old = dist.with_name(f".{dist.name}-old-{os.getpid()}")
+        if old.exists():
+            shutil.rmtree(old)
+        dist.rename(old)
+    staging.rename(dist)
+    os.chmod(dist, 0o755)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)

@@ -1,0 +1,93 @@
+// The page's handle on the Python worker: run cells, stop them, restart the runtime.
+// Protocol: see PROTOCOL.md. One Runtime per page.
+
+const STOP_GRACE_MS = 1500;   // after an interrupt, how long before we restart instead
+
+export class Runtime extends EventTarget {
+  constructor(config, baseURL) {
+    super();
+    this.config = config;
+    this.base = baseURL;
+    this.pending = new Map();   // id → {handlers, resolve, cellId}
+    this.nextId = 1;
+    this.state = "loading";
+    this.detail = "";
+    this.isolated = self.crossOriginIsolated === true;
+    this.restarts = 0;
+    this.start();
+  }
+
+  start() {
+    this.interruptBuffer = this.isolated ? new Int32Array(new SharedArrayBuffer(4)) : null;
+    const url = new URL(this.config.assets.static + "js/worker.js", this.base);
+    this.worker = new Worker(url, { type: "module", name: "python" });
+    this.worker.onmessage = (e) => this.onMessage(e.data);
+    this.worker.onerror = (e) => {
+      e.preventDefault?.();
+      this.restart(`el proceso de Python falló (${e.message || "error desconocido"}); se reinició`);
+    };
+    this.worker.postMessage({ type: "init", config: this.config, base: this.base,
+                              interruptBuffer: this.interruptBuffer });
+    this.setStatus("loading", "Python: cargando…");
+  }
+
+  setStatus(state, detail) {
+    this.state = state;
+    this.detail = detail;
+    this.dispatchEvent(new CustomEvent("status", { detail: { state, detail } }));
+  }
+
+  onMessage(msg) {
+    if (msg.type === "status") { this.setStatus(msg.state, msg.detail); return; }
+    if (msg.type === "fatal") {
+      this.setStatus("error", "Python: error");
+      this.dispatchEvent(new CustomEvent("fatal", { detail: msg.error }));
+      return;
+    }
+    const job = this.pending.get(msg.id);
+    if (!job) return;   // a message of a run that was abandoned by a restart
+    if (msg.type === "stdout" || msg.type === "stderr") job.handlers.onText?.(msg.type, msg.text);
+    else if (msg.type === "figure") job.handlers.onFigure?.(msg.svg, msg.alt);
+    else if (msg.type === "result") {
+      this.pending.delete(msg.id);
+      job.resolve(msg);
+    }
+  }
+
+  /** Run a cell; resolves with {ok, value | error, seconds}. Never rejects. */
+  run(cellId, code, handlers = {}) {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending.set(id, { handlers, resolve, cellId, id });
+      handlers.onQueued?.(id, this.state);
+      this.worker.postMessage({ type: "run", id, cellId, code });
+    });
+  }
+
+  /** Stop the run ``id``: interrupt it, or restart the runtime if that is not possible. */
+  stop(id) {
+    if (!this.pending.has(id)) return;
+    if (this.interruptBuffer) {
+      this.interruptBuffer[0] = 2;   // SIGINT: Python raises KeyboardInterrupt in the cell
+      setTimeout(() => {
+        if (this.pending.has(id)) this.restart("la celda no respondía a la interrupción: se reinició Python");
+      }, STOP_GRACE_MS);
+    } else {
+      this.restart("celda detenida: se reinició Python (la página no está aislada, así que no se puede interrumpir)");
+    }
+  }
+
+  /** Terminate the worker and start a new one; pending runs end with an error. */
+  restart(reason) {
+    this.worker.terminate();
+    this.restarts += 1;
+    const abandoned = [...this.pending.values()];
+    this.pending.clear();
+    for (const job of abandoned) {
+      job.resolve({ ok: false, restarted: true, seconds: null,
+                    error: { type: "Reinicio", message: reason, traceback: reason } });
+    }
+    this.dispatchEvent(new CustomEvent("restart", { detail: { reason } }));
+    this.start();
+  }
+}

@@ -1,0 +1,143 @@
+"""The build: a valid deck builds; every malformed deck fails naming file, slide and field."""
+from __future__ import annotations
+
+import html as html_lib
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from deckbuild.errors import DeckError
+from deckbuild.schema import load_deck
+from deckbuild.site import Project, build, check
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures"
+BAD = sorted((FIXTURES / "bad_chapters").glob("*.yaml"))
+
+
+def _expectation(path: Path) -> str:
+    first = path.read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith("# expect: "), f"{path.name} must start with '# expect: ...'"
+    return first[len("# expect: "):]
+
+
+def _deck_around(chapter: Path, tmp: Path) -> Path:
+    shutil.copy(chapter, tmp / chapter.name)
+    deck = tmp / "deck.yaml"
+    deck.write_text(f"title: Prueba\nchapters: [{chapter.name}]\n", encoding="utf-8")
+    return deck
+
+
+@pytest.mark.parametrize("chapter", BAD, ids=[p.stem for p in BAD])
+def test_bad_chapter_names_file_slide_and_field(chapter: Path, tmp_path: Path):
+    deck = _deck_around(chapter, tmp_path)
+    with pytest.raises(DeckError) as info:
+        check(Project(ROOT), deck_file=deck)
+    message = str(info.value)
+    assert chapter.name in message, message
+    assert _expectation(chapter) in message
+
+
+def test_deck_file_errors_are_located(tmp_path: Path):
+    deck = tmp_path / "deck.yaml"
+    deck.write_text("title: X\nchapters: [nope.yaml]\n")
+    with pytest.raises(DeckError, match=r"nope\.yaml: file not found"):
+        load_deck(deck)
+    deck.write_text("title: X\n")
+    with pytest.raises(DeckError, match=r"deck\.yaml, field 'chapters': required field is missing"):
+        load_deck(deck)
+    deck.write_text("title: X\nchapters: [a.yaml]\nprelude: 'import ('\n")
+    with pytest.raises(DeckError, match=r"field 'prelude': invalid Python syntax at line 1"):
+        load_deck(deck)
+
+
+def test_good_deck_loads_in_order():
+    deck = load_deck(FIXTURES / "good" / "deck.yaml")
+    assert [s.title for s in deck.slides] == ["Mazo de prueba", "Primera", "Segunda",
+                                               "Tercera", "Cuarta"]
+    assert [s.index for s in deck.slides] == [1, 2, 3, 4, 5]
+    assert deck.slides[2].params[0].name == "x"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("site") / "dist"
+    build(Project(ROOT), deck_file=FIXTURES / "good" / "deck.yaml", dist=out)
+    return out
+
+
+def test_build_writes_slides_in_order_with_math_and_boxes(built: Path):
+    html = (built / "index.html").read_text(encoding="utf-8")
+    titles = re.findall(r'<section id="([^"]+)"', html)
+    assert titles == ["mazo-de-prueba", "primera", "segunda", "tercera", "cuarta"]
+    assert 'class="katex"' in html and "katex-display" in html   # typeset at build time
+    assert '<div class="box"><div class="box-title">La definición</div>' in html
+    assert '<div class="answer fragment"' in html
+    assert "<th>a</th>" in html
+    # the cell's code is in the page as text, escaped
+    assert "x = 1\nx + 1" in html
+
+
+def test_build_is_self_contained(built: Path):
+    html = (built / "index.html").read_text(encoding="utf-8")
+    csp = html_lib.unescape(re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html).group(1))
+    assert "default-src 'self'" in csp and "http" not in csp
+    config = json.loads(re.search(r'id="deck-config">(.*?)</script>', html, re.S).group(1))
+    index = built / config["pyodideIndex"]
+    for name in ("pyodide.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"):
+        assert (index / name).exists(), name
+    lock = json.loads((index / "pyodide-lock.json").read_text())
+    for pkg in ("numpy", "matplotlib", "kiwisolver", "pillow"):
+        assert (index / lock["packages"][pkg]["file_name"]).exists(), pkg
+    assert not list(index.glob("scipy*")), "only the wheels the deck imports are vendored"
+    assert (built / config["wheel"]).exists()
+    imports = json.loads(re.search(r'type="importmap">(.*?)</script>', html, re.S).group(1))
+    for name, url in imports["imports"].items():
+        assert (built / url).exists(), f"import map entry {name} → {url} is missing"
+    # every local reference of the page resolves
+    for ref in re.findall(r'(?:href|src)="([^"#]+)"', html):
+        assert (built / ref).exists(), ref
+
+
+def test_wheel_is_reproducible_and_complete(tmp_path: Path):
+    from deckbuild.wheel import build_wheel
+    import zipfile
+    a = build_wheel(ROOT / "pyodide_pkg", "dplab", tmp_path / "a")
+    b = build_wheel(ROOT / "pyodide_pkg", "dplab", tmp_path / "b")
+    assert a.read_bytes() == b.read_bytes()
+    names = zipfile.ZipFile(a).namelist()
+    assert "dplab/__init__.py" in names and any(n.endswith(".dist-info/RECORD") for n in names)
+
+
+def test_failed_build_leaves_dist_intact(built: Path, tmp_path: Path):
+    before = (built / "index.html").read_bytes()
+    deck = _deck_around(FIXTURES / "bad_chapters" / "bad_python.yaml", tmp_path)
+    with pytest.raises(DeckError):
+        build(Project(ROOT), deck_file=deck, dist=built)
+    assert (built / "index.html").read_bytes() == before
+    assert not list(built.parent.glob(".dist-*")), "the staging folder was cleaned up"
+
+
+def test_cli_check_exit_codes(tmp_path: Path):
+    deck = _deck_around(FIXTURES / "bad_chapters" / "unknown_kind.yaml", tmp_path)
+    bad = subprocess.run([sys.executable, "build.py", "check", "--deck", str(deck)], cwd=ROOT,
+                         capture_output=True, text=True)
+    assert bad.returncode == 1
+    assert "unknown_kind.yaml" in bad.stderr and "field 'kind'" in bad.stderr
+    good = subprocess.run([sys.executable, "build.py", "check"], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert good.returncode == 0, good.stderr
+    assert good.stdout.startswith("ok: ")
+
+
+def test_check_writes_nothing(tmp_path: Path):
+    deck = _deck_around(FIXTURES / "good" / "capitulo.yaml", tmp_path)
+    deck.write_text("title: P\nchapters: [capitulo.yaml]\n")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    check(Project(ROOT), deck_file=deck)
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
