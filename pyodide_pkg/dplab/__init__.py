@@ -1,0 +1,99 @@
+"""dplab: the differential-privacy package of the deck "Privacidad Diferencial".
+
+After Near & Abuah, *Programming Differential Privacy*. Pure Python on numpy;
+``dplab.plots`` (matplotlib) is imported only when first used.
+
+Modules, one job each:
+
+* :mod:`dplab.census` -- the synthetic Adult-like census;
+* :mod:`dplab.mechanisms` -- Laplace, Gaussian (classic, analytic), exponential;
+* :mod:`dplab.sensitivity` -- clipping, clipped sums, private means, choosing b;
+* :mod:`dplab.accounting` -- composition and RDP/zCDP conversions (pure math);
+* :mod:`dplab.accountant` -- :class:`BudgetAccountant` (the only state);
+* :mod:`dplab.learning` -- logistic regression, noisy gradient descent, DP-SGD;
+* :mod:`dplab.plots` -- the house figure style.
+"""
+
+from .accountant import BudgetAccountant, BudgetError, Release
+from .accounting import (
+    DEFAULT_RDP_ORDERS,
+    advanced_composition,
+    advanced_composition_max_epsilon,
+    advanced_composition_tight,
+    advanced_gaussian_epsilon,
+    dpsgd_epsilon,
+    gaussian_epsilon,
+    gaussian_rdp,
+    gaussian_zcdp,
+    rdp_gaussian_epsilon,
+    rdp_to_dp,
+    sequential_composition,
+    sequential_gaussian_epsilon,
+    subsampled_gaussian_rdp,
+    zcdp_to_dp,
+)
+from .census import EDUCATION_LEVELS, KAREN, KAREN_ROW, OCCUPATIONS, Census, load_census
+from .learning import (
+    accuracy,
+    census_features,
+    dpsgd,
+    gradient,
+    logistic_loss,
+    majority_baseline,
+    noisy_gradient_descent,
+    per_person_gradients,
+    predict,
+    sigmoid,
+    train_logistic,
+)
+from .mechanisms import (
+    analytic_gaussian_sigma,
+    exponential_mech,
+    gaussian_mech,
+    gaussian_sigma,
+    laplace_gauss_crossover,
+    laplace_mech,
+    laplace_vs_gauss_error,
+    report_noisy_max,
+)
+from .sensitivity import (
+    DEFAULT_BOUNDS,
+    choose_clipping_bound,
+    clip,
+    clip_rows_l2,
+    clipped_sum,
+    clipped_sum_error,
+    private_mean,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    # data
+    "load_census", "Census", "EDUCATION_LEVELS", "OCCUPATIONS", "KAREN", "KAREN_ROW",
+    # mechanisms
+    "laplace_mech", "gaussian_mech", "gaussian_sigma", "analytic_gaussian_sigma",
+    "exponential_mech", "report_noisy_max", "laplace_vs_gauss_error", "laplace_gauss_crossover",
+    # sensitivity
+    "clip", "clip_rows_l2", "clipped_sum", "private_mean", "clipped_sum_error",
+    "choose_clipping_bound", "DEFAULT_BOUNDS",
+    # accounting
+    "sequential_composition", "advanced_composition", "advanced_composition_tight",
+    "advanced_composition_max_epsilon", "gaussian_epsilon", "gaussian_rdp", "rdp_to_dp",
+    "gaussian_zcdp", "zcdp_to_dp", "sequential_gaussian_epsilon", "advanced_gaussian_epsilon",
+    "rdp_gaussian_epsilon", "subsampled_gaussian_rdp", "dpsgd_epsilon", "DEFAULT_RDP_ORDERS",
+    "BudgetAccountant", "BudgetError", "Release",
+    # learning
+    "census_features", "sigmoid", "logistic_loss", "per_person_gradients", "gradient",
+    "predict", "accuracy", "majority_baseline", "train_logistic", "noisy_gradient_descent",
+    "dpsgd",
+]
+
+
+def __getattr__(name):
+    # PEP 562: ``dplab.plots`` imports matplotlib only when first touched.
+    if name == "plots":
+        import importlib
+
+        return importlib.import_module(".plots", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

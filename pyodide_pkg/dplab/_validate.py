@@ -1,0 +1,209 @@
+"""Validation of every parameter of the package, in one place.
+
+Rules (the same for every public function):
+
+* A wrong *type* raises ``TypeError``: strings, booleans (``True`` is not 1
+  here), ``None``, complex numbers, lists where a number is expected.
+* A number outside its *range* raises ``ValueError``: NaN and ±inf are always
+  out of range.
+* Python numbers and numpy scalars (``np.float64``, ``np.int32``, 0-d arrays)
+  are accepted alike and returned as plain ``float`` / ``int``.
+* Every message names the parameter, the constraint and the value, e.g.
+  ``epsilon must be > 0 and finite, got -1.0``.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+
+import numpy as np
+
+__all__ = [
+    "check_real",
+    "check_positive",
+    "check_epsilon",
+    "check_nonnegative",
+    "check_delta",
+    "check_integer",
+    "check_sample_rate",
+    "check_order",
+    "check_array",
+    "check_bounds",
+    "warn_if_delta_too_large",
+]
+
+
+def _is_bool(value) -> bool:
+    return isinstance(value, (bool, np.bool_))
+
+
+def _as_scalar(value):
+    """Unwrap a 0-d numpy array into a numpy scalar; leave anything else alone."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        return value[()]
+    return value
+
+
+def _type_error(name: str, expected: str, value) -> TypeError:
+    return TypeError(
+        f"{name} must be {expected}, got {value!r} of type {type(value).__name__}"
+    )
+
+
+def _to_float(value, name: str, constraint: str) -> float:
+    """Return ``value`` as a float, or raise TypeError naming ``constraint``."""
+    value = _as_scalar(value)
+    if _is_bool(value) or not isinstance(value, numbers.Real):
+        raise _type_error(name, f"a real number ({constraint})", value)
+    return float(value)
+
+
+def check_real(value, name: str) -> float:
+    """A finite real number."""
+    x = _to_float(value, name, "finite")
+    if not math.isfinite(x):
+        raise ValueError(f"{name} must be finite, got {x!r}")
+    return x
+
+
+def check_positive(value, name: str) -> float:
+    """A real number > 0 and finite (sensitivities, bounds, sigma, learning rates)."""
+    x = _to_float(value, name, "> 0 and finite")
+    if not (x > 0 and math.isfinite(x)):
+        raise ValueError(f"{name} must be > 0 and finite, got {x!r}")
+    return x
+
+
+def check_epsilon(value, name: str = "epsilon") -> float:
+    """A privacy budget epsilon: > 0 and finite."""
+    return check_positive(value, name)
+
+
+def check_nonnegative(value, name: str) -> float:
+    """A real number >= 0 and finite (a cost that may be zero)."""
+    x = _to_float(value, name, ">= 0 and finite")
+    if not (x >= 0 and math.isfinite(x)):
+        raise ValueError(f"{name} must be >= 0 and finite, got {x!r}")
+    return x
+
+
+def warn_if_delta_too_large(delta: float, n, name: str = "delta") -> None:
+    """Warn when delta >= 1/n: "publish one random person" would then be allowed.
+
+    The rule of thumb is delta << 1/n (Dwork & Roth 2014, Section 2.3).
+    """
+    if n is not None and n > 0 and delta >= 1.0 / n:
+        warnings.warn(
+            f"{name} = {delta!r} is >= 1/n = {1.0 / n!r} (n = {n}): such a delta "
+            "allows publishing a random person's record; choose delta << 1/n",
+            UserWarning,
+            stacklevel=3,
+        )
+
+
+def check_delta(value, name: str = "delta", n=None, allow_zero: bool = False) -> float:
+    """A failure probability delta in the open interval (0, 1).
+
+    With ``allow_zero=True`` the interval is [0, 1) (a total budget, a cost).
+    When the number of people ``n`` is known, warn if delta >= 1/n.
+    """
+    constraint = "in [0, 1)" if allow_zero else "in (0, 1)"
+    x = _to_float(value, name, constraint)
+    low_ok = x >= 0 if allow_zero else x > 0
+    if not (low_ok and x < 1):  # NaN fails both comparisons
+        raise ValueError(f"{name} must be {constraint}, got {x!r}")
+    warn_if_delta_too_large(x, n, name)
+    return x
+
+
+def check_integer(value, name: str, minimum: int = 1) -> int:
+    """An integer >= ``minimum`` (k, steps, iterations, n).
+
+    A float with an integral value (``1e4``) is accepted, since ``10**4`` and
+    ``1e4`` mean the same count to a reader; ``2.5`` is not.
+    """
+    constraint = f"an integer >= {minimum}"
+    value = _as_scalar(value)
+    if _is_bool(value) or not isinstance(value, numbers.Real):
+        raise _type_error(name, constraint, value)
+    if isinstance(value, numbers.Integral):
+        k = int(value)
+    else:
+        x = float(value)
+        if not (math.isfinite(x) and x.is_integer()):
+            raise ValueError(f"{name} must be {constraint}, got {x!r}")
+        k = int(x)
+    if k < minimum:
+        raise ValueError(f"{name} must be {constraint}, got {k!r}")
+    return k
+
+
+def check_sample_rate(value, name: str = "sample_rate") -> float:
+    """A sampling probability q in (0, 1]."""
+    x = _to_float(value, name, "in (0, 1]")
+    if not (0 < x <= 1):
+        raise ValueError(f"{name} must be in (0, 1], got {x!r}")
+    return x
+
+
+def check_order(value, name: str = "alpha") -> float:
+    """A Renyi order alpha > 1 and finite."""
+    x = _to_float(value, name, "> 1 and finite")
+    if not (x > 1 and math.isfinite(x)):
+        raise ValueError(f"{name} must be > 1 and finite, got {x!r}")
+    return x
+
+
+def check_array(values, name: str, ndim=None, minimum=None, strict_minimum=False) -> np.ndarray:
+    """A numeric array (or scalar) of finite reals, returned as a float ndarray.
+
+    Parameters
+    ----------
+    values : array_like
+        Numbers. Booleans, strings and objects are refused (TypeError).
+    name : str
+        Parameter name for messages.
+    ndim : int or tuple of int, optional
+        Allowed number of dimensions.
+    minimum : float, optional
+        Every entry must be >= ``minimum`` (> if ``strict_minimum``).
+    """
+    if isinstance(values, (str, bytes)) or _is_bool(values):
+        raise _type_error(name, "an array of real numbers", values)
+    try:
+        arr = np.asarray(values)
+    except (TypeError, ValueError) as exc:  # ragged nested lists
+        raise TypeError(f"{name} must be an array of real numbers: {exc}") from None
+    if arr.dtype == bool or arr.dtype.kind not in "iuf":
+        raise TypeError(
+            f"{name} must be an array of real numbers, got dtype {arr.dtype} "
+            f"(value {values!r:.80})"
+        )
+    arr = arr.astype(float)
+    if ndim is not None:
+        allowed = (ndim,) if isinstance(ndim, int) else tuple(ndim)
+        if arr.ndim not in allowed:
+            raise ValueError(
+                f"{name} must have {' or '.join(map(str, allowed))} dimension(s), "
+                f"got shape {arr.shape}"
+            )
+    if arr.size and not np.all(np.isfinite(arr)):
+        bad = float(arr[~np.isfinite(arr)].flat[0])
+        raise ValueError(f"{name} must contain only finite numbers, got {bad!r}")
+    if minimum is not None and arr.size:
+        low = float(arr.min())
+        if (low <= minimum) if strict_minimum else (low < minimum):
+            op = ">" if strict_minimum else ">="
+            raise ValueError(f"every entry of {name} must be {op} {minimum}, got {low!r}")
+    return arr
+
+
+def check_bounds(lower, upper, lower_name: str = "lower", upper_name: str = "upper"):
+    """Finite reals with lower < upper."""
+    lo = check_real(lower, lower_name)
+    hi = check_real(upper, upper_name)
+    if not lo < hi:
+        raise ValueError(f"{upper_name} must be > {lower_name} = {lo!r}, got {hi!r}")
+    return lo, hi

@@ -1,0 +1,650 @@
+"""Privacy accounting: pure functions that compose and convert guarantees.
+
+Nothing here holds state; :class:`dplab.accountant.BudgetAccountant` does.
+Neighbouring data sets differ by adding or removing one person throughout.
+
+Three ways to account k runs of the same Gaussian mechanism (noise sigma,
+L2 sensitivity Delta) at a total failure probability delta:
+
+* sequential: calibrate each run at delta/k with the classic formula, add the
+  epsilons (:func:`sequential_gaussian_epsilon`);
+* advanced: Dwork-Rothblum-Vadhan composition of the k runs
+  (:func:`advanced_gaussian_epsilon`);
+* Renyi DP: add the RDP curves, convert once (:func:`rdp_gaussian_epsilon`).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from ._validate import (
+    check_array,
+    check_delta,
+    check_epsilon,
+    check_integer,
+    check_nonnegative,
+    check_positive,
+    check_sample_rate,
+)
+
+__all__ = [
+    "sequential_composition",
+    "advanced_composition",
+    "advanced_composition_tight",
+    "advanced_composition_max_epsilon",
+    "gaussian_epsilon",
+    "gaussian_rdp",
+    "rdp_to_dp",
+    "gaussian_zcdp",
+    "zcdp_to_dp",
+    "sequential_gaussian_epsilon",
+    "advanced_gaussian_epsilon",
+    "rdp_gaussian_epsilon",
+    "subsampled_gaussian_rdp",
+    "dpsgd_epsilon",
+    "DEFAULT_RDP_ORDERS",
+]
+
+
+# --- Composition of (epsilon, delta) guarantees -------------------------------------
+
+def sequential_composition(epsilons):
+    """Total guarantee of releasing several results computed on the same data.
+
+    Sequential composition (Dwork & Roth 2014, Theorem 3.16): mechanisms that
+    are (eps_i, delta_i)-DP together are (sum eps_i, sum delta_i)-DP, also when
+    each is chosen after seeing the previous outputs.
+
+    Parameters
+    ----------
+    epsilons : sequence of float, or sequence of (epsilon, delta) pairs
+        Each epsilon >= 0 and finite; each delta in [0, 1). Must not be empty.
+
+    Returns
+    -------
+    float or (float, float)
+        The summed epsilon, or ``(epsilon, delta)`` when pairs were given.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a wrong type, an empty sequence, or an out-of-range entry.
+    """
+    if isinstance(epsilons, (str, bytes)) or not hasattr(epsilons, "__iter__"):
+        raise TypeError(
+            f"epsilons must be a sequence of numbers or (epsilon, delta) pairs, got {epsilons!r}"
+        )
+    items = list(epsilons)
+    if not items:
+        raise ValueError("epsilons must not be empty, got []")
+    if all(isinstance(it, (tuple, list)) for it in items):
+        eps_total, delta_total = [], []
+        for i, pair in enumerate(items):
+            if len(pair) != 2:
+                raise ValueError(f"epsilons[{i}] must be an (epsilon, delta) pair, got {pair!r}")
+            eps_total.append(check_nonnegative(pair[0], f"epsilons[{i}][0] (epsilon)"))
+            delta_total.append(check_delta(pair[1], f"epsilons[{i}][1] (delta)", allow_zero=True))
+        return math.fsum(eps_total), math.fsum(delta_total)
+    return math.fsum(check_nonnegative(e, f"epsilons[{i}]") for i, e in enumerate(items))
+
+
+def advanced_composition_max_epsilon(k, delta_prime):
+    """Largest per-step epsilon for which the simplified advanced bound is valid.
+
+    The simplified form 2 eps sqrt(2k ln(1/delta')) upper-bounds the theorem's
+    eps sqrt(2k ln(1/delta')) + k eps (e^eps - 1) exactly when
+
+        k eps (e^eps - 1) <= eps sqrt(2k ln(1/delta'))
+        <=>  e^eps - 1 <= sqrt(2 ln(1/delta') / k)
+        <=>  eps <= ln(1 + sqrt(2 ln(1/delta') / k)),
+
+    which is roughly eps <= sqrt(2 ln(1/delta') / k) for large k.
+
+    Parameters
+    ----------
+    k : int
+        Number of mechanisms, >= 1.
+    delta_prime : float
+        The extra failure probability delta', in (0, 1).
+
+    Returns
+    -------
+    float
+    """
+    k = check_integer(k, "k")
+    delta_prime = check_delta(delta_prime, "delta_prime")
+    return math.log1p(math.sqrt(2.0 * math.log(1.0 / delta_prime) / k))
+
+
+def advanced_composition_tight(epsilon, k, delta_prime):
+    """Advanced composition, the theorem's own bound (always valid).
+
+    Dwork, Rothblum & Vadhan (2010); Dwork & Roth (2014), Theorem 3.20: k
+    mechanisms, each (eps, delta)-DP, compose (also adaptively) to
+    (eps', k delta + delta')-DP with
+
+        eps' = eps sqrt(2k ln(1/delta')) + k eps (e^eps - 1).
+
+    Parameters
+    ----------
+    epsilon : float
+        Per-mechanism epsilon, > 0.
+    k : int
+        Number of mechanisms, >= 1.
+    delta_prime : float
+        Extra failure probability delta', in (0, 1), chosen freely.
+
+    Returns
+    -------
+    float
+        eps' (the delta part is k delta + delta', for the caller to add).
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a wrong type or out-of-range value.
+    """
+    epsilon = check_epsilon(epsilon)
+    k = check_integer(k, "k")
+    delta_prime = check_delta(delta_prime, "delta_prime")
+    # Dwork & Roth (2014), Theorem 3.20.
+    return epsilon * math.sqrt(2.0 * k * math.log(1.0 / delta_prime)) + k * epsilon * math.expm1(epsilon)
+
+
+def advanced_composition(epsilon, k, delta_prime):
+    """Advanced composition in the simplified form of the lecture: 2 eps sqrt(2k ln(1/delta')).
+
+    k mechanisms, each (eps, 0)-DP, compose to (eps', delta')-DP with
+    eps' = 2 eps sqrt(2k ln(1/delta')) **provided** the per-step epsilon is
+    small enough that this is above the theorem's bound
+    (:func:`advanced_composition_tight`), i.e.
+
+        eps <= ln(1 + sqrt(2 ln(1/delta') / k))
+
+    (see :func:`advanced_composition_max_epsilon`; this is the regime of
+    Dwork & Roth 2014, Corollary 3.21, where the total eps' < 1). Outside it the
+    simplified value is *not* a valid guarantee: a warning is issued, and
+    :func:`advanced_composition_tight` should be used.
+
+    Parameters
+    ----------
+    epsilon : float
+        Per-mechanism epsilon, > 0.
+    k : int
+        Number of mechanisms, >= 1.
+    delta_prime : float
+        Failure probability delta' of the composition, in (0, 1).
+
+    Returns
+    -------
+    float
+        eps'.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a wrong type or out-of-range value.
+
+    Warns
+    -----
+    UserWarning
+        When the condition above fails.
+    """
+    epsilon = check_epsilon(epsilon)
+    k = check_integer(k, "k")
+    delta_prime = check_delta(delta_prime, "delta_prime")
+    limit = advanced_composition_max_epsilon(k, delta_prime)
+    if epsilon > limit:
+        warnings.warn(
+            f"advanced_composition: epsilon = {epsilon!r} > {limit:.4g} = ln(1 + sqrt(2 ln(1/delta') / k)) "
+            f"for k = {k}: the simplified bound is not valid here; use advanced_composition_tight",
+            UserWarning,
+            stacklevel=2,
+        )
+    # Simplification of Dwork & Roth (2014), Theorem 3.20 (Corollary 3.21's form).
+    return 2.0 * epsilon * math.sqrt(2.0 * k * math.log(1.0 / delta_prime))
+
+
+# --- The Gaussian mechanism under three accountings ---------------------------------
+
+def gaussian_epsilon(sigma, delta, sensitivity=1):
+    """Epsilon of one classic-Gaussian release: the inverse of :func:`gaussian_sigma`.
+
+    eps = Delta sqrt(2 ln(1.25/delta)) / sigma (Dwork & Roth 2014, Theorem A.1),
+    valid only if the result is < 1.
+
+    Parameters
+    ----------
+    sigma : float
+        Noise standard deviation, > 0.
+    delta : float
+        Failure probability, in (0, 1).
+    sensitivity : float, default 1
+        L2 sensitivity, > 0.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        Also when the result is >= 1 (the classic analysis does not hold).
+    """
+    sigma = check_positive(sigma, "sigma")
+    delta = check_delta(delta)
+    sensitivity = check_positive(sensitivity, "sensitivity")
+    eps = sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / sigma
+    if eps >= 1:
+        raise ValueError(
+            f"sigma = {sigma!r} gives epsilon = {eps:.4g} >= 1 per step, where the classic "
+            "Gaussian analysis does not hold; use a larger sigma or RDP accounting"
+        )
+    return eps
+
+
+def sequential_gaussian_epsilon(sigma, k, delta, sensitivity=1):
+    """Total epsilon of k Gaussian releases under sequential composition.
+
+    Each release gets delta/k and is calibrated with the classic formula,
+    eps_0 = Delta sqrt(2 ln(1.25 k/delta)) / sigma; the total is
+    (k eps_0, delta)-DP by sequential composition. For sigma = 20, Delta = 1,
+    k = 10^4, delta = 1e-5 this is about 3236 (the lecture's number).
+
+    Parameters
+    ----------
+    sigma : float
+        Noise std of each release, > 0.
+    k : int
+        Number of releases, >= 1.
+    delta : float
+        Total failure probability, in (0, 1).
+    sensitivity : float, default 1
+        L2 sensitivity of each query, > 0.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a wrong type or out-of-range value, or a per-step epsilon >= 1.
+    """
+    k = check_integer(k, "k")
+    delta = check_delta(delta)
+    return k * gaussian_epsilon(sigma, delta / k, sensitivity)
+
+
+def advanced_gaussian_epsilon(sigma, k, delta, sensitivity=1, simplified=False):
+    """Total epsilon of k Gaussian releases under advanced composition.
+
+    The total delta is split in two halves: delta/2 for the k releases (each
+    calibrated classically at delta/(2k), giving eps_0 as in
+    :func:`gaussian_epsilon`) and delta' = delta/2 for the composition
+    theorem, so the result is (eps', k delta/(2k) + delta/2) = (eps', delta)-DP.
+
+    With ``simplified=False`` (default) eps' is the theorem's always-valid
+    bound :func:`advanced_composition_tight`, capped by the sequential total
+    k eps_0 (both are valid, so their minimum is). With ``simplified=True`` it
+    is the lecture's 2 eps_0 sqrt(2k ln(1/delta')) (:func:`advanced_composition`),
+    which warns when eps_0 is too large for that form to hold -- the case for
+    sigma = 20 at large k.
+
+    Parameters
+    ----------
+    sigma : float
+        Noise std of each release, > 0.
+    k : int
+        Number of releases, >= 1.
+    delta : float
+        Total failure probability, in (0, 1).
+    sensitivity : float, default 1
+        L2 sensitivity, > 0.
+    simplified : bool, default False
+        Use the lecture's simplified form.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a wrong type or out-of-range value, or a per-step epsilon >= 1.
+    """
+    k = check_integer(k, "k")
+    delta = check_delta(delta)
+    if not isinstance(simplified, (bool, np.bool_)):
+        raise TypeError(f"simplified must be a bool, got {simplified!r} of type {type(simplified).__name__}")
+    eps_0 = gaussian_epsilon(sigma, delta / (2.0 * k), sensitivity)  # delta/2 shared by the k steps
+    delta_prime = delta / 2.0  # the other half goes to the composition theorem
+    if simplified:
+        return advanced_composition(eps_0, k, delta_prime)
+    return min(advanced_composition_tight(eps_0, k, delta_prime), k * eps_0)
+
+
+def gaussian_rdp(alpha, sigma, sensitivity=1):
+    """Renyi-DP curve of the Gaussian mechanism: eps_bar(alpha) = alpha Delta^2 / (2 sigma^2).
+
+    Mironov (2017), "Renyi Differential Privacy", Proposition 7 / Table II.
+    Holds for every order alpha > 1 at once; composition adds curves.
+
+    Parameters
+    ----------
+    alpha : float or array_like
+        Renyi order(s), each > 1.
+    sigma : float
+        Noise std, > 0.
+    sensitivity : float, default 1
+        L2 sensitivity Delta, > 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Same shape as ``alpha``.
+    """
+    alphas = check_array(alpha, "alpha", minimum=1.0, strict_minimum=True)
+    sigma = check_positive(sigma, "sigma")
+    sensitivity = check_positive(sensitivity, "sensitivity")
+    rdp = alphas * sensitivity**2 / (2.0 * sigma**2)  # Mironov (2017), Prop. 7
+    return float(rdp) if rdp.ndim == 0 else rdp
+
+
+def rdp_to_dp(rdp, alphas, delta, conversion="classic"):
+    """Convert an RDP curve into (epsilon, delta)-DP, optimising over the orders.
+
+    ``conversion="classic"`` (the lecture's): eps = eps_bar(alpha) + ln(1/delta)/(alpha-1),
+    Mironov (2017), Proposition 3. ``conversion="improved"``:
+    eps = eps_bar(alpha) + ln(1 - 1/alpha) - ln(delta alpha)/(alpha - 1),
+    Canonne, Kamath & Steinke (2020), Proposition 12 (also Asoodeh et al.
+    2020), the conversion of Google's dp_accounting and Opacus; never larger.
+    Both are valid; the minimum over the given orders is returned.
+
+    Parameters
+    ----------
+    rdp : array_like
+        RDP epsilons eps_bar(alpha), each >= 0, one per order.
+    alphas : array_like
+        Orders, each > 1, same length as ``rdp``.
+    delta : float
+        Target failure probability, in (0, 1).
+    conversion : {"classic", "improved"}, default "classic"
+
+    Returns
+    -------
+    (epsilon, best_alpha) : tuple of float
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a wrong type, out-of-range value, or mismatched lengths.
+    """
+    r = check_array(rdp, "rdp", ndim=(0, 1), minimum=0.0).reshape(-1)
+    a = check_array(alphas, "alphas", ndim=(0, 1), minimum=1.0, strict_minimum=True).reshape(-1)
+    delta = check_delta(delta)
+    if r.size != a.size or r.size == 0:
+        raise ValueError(f"rdp and alphas must be non-empty and of equal length, got {r.size} and {a.size}")
+    if conversion == "classic":
+        eps = r + math.log(1.0 / delta) / (a - 1.0)  # Mironov (2017), Prop. 3
+    elif conversion == "improved":
+        eps = r + np.log1p(-1.0 / a) - np.log(delta * a) / (a - 1.0)  # Canonne et al. (2020), Prop. 12
+    else:
+        raise ValueError(f"conversion must be 'classic' or 'improved', got {conversion!r}")
+    best = int(np.argmin(eps))
+    return max(float(eps[best]), 0.0), float(a[best])
+
+
+def rdp_gaussian_epsilon(sigma, k, delta, sensitivity=1):
+    """Total epsilon of k Gaussian releases under Renyi-DP accounting.
+
+    Composition adds the RDP curves: k alpha Delta^2 / (2 sigma^2) at every
+    alpha. Converting once with the classic rule (Mironov 2017, Prop. 3) and
+    minimising over every real alpha > 1 has a closed form: with
+    c = k Delta^2 / (2 sigma^2) and L = ln(1/delta),
+
+        min_alpha  c alpha + L / (alpha - 1)  =  c + 2 sqrt(c L)
+        at alpha* = 1 + sqrt(L / c).
+
+    For sigma = 20, Delta = 1, k = 10^4, delta = 1e-5 this is about 36.
+    (It equals :func:`zcdp_to_dp` of rho = c: Gaussian RDP is linear in alpha.)
+
+    Parameters
+    ----------
+    sigma : float
+        Noise std of each release, > 0.
+    k : int
+        Number of releases, >= 1.
+    delta : float
+        Failure probability, in (0, 1).
+    sensitivity : float, default 1
+        L2 sensitivity, > 0.
+
+    Returns
+    -------
+    float
+    """
+    sigma = check_positive(sigma, "sigma")
+    k = check_integer(k, "k")
+    delta = check_delta(delta)
+    sensitivity = check_positive(sensitivity, "sensitivity")
+    c = k * sensitivity**2 / (2.0 * sigma**2)
+    return c + 2.0 * math.sqrt(c * math.log(1.0 / delta))
+
+
+def gaussian_zcdp(sigma, sensitivity=1):
+    """zCDP parameter of the Gaussian mechanism: rho = Delta^2 / (2 sigma^2).
+
+    Bun & Steinke (2016), "Concentrated Differential Privacy", Proposition 1.6.
+    rho-zCDP composes additively (their Lemma 1.7).
+
+    Parameters
+    ----------
+    sigma : float
+        Noise std, > 0.
+    sensitivity : float, default 1
+        L2 sensitivity, > 0.
+
+    Returns
+    -------
+    float
+    """
+    sigma = check_positive(sigma, "sigma")
+    sensitivity = check_positive(sensitivity, "sensitivity")
+    return sensitivity**2 / (2.0 * sigma**2)
+
+
+def zcdp_to_dp(rho, delta):
+    """Convert rho-zCDP into (epsilon, delta)-DP: epsilon = rho + 2 sqrt(rho ln(1/delta)).
+
+    Bun & Steinke (2016), Proposition 1.3.
+
+    Parameters
+    ----------
+    rho : float
+        zCDP parameter, > 0.
+    delta : float
+        Failure probability, in (0, 1).
+
+    Returns
+    -------
+    float
+    """
+    rho = check_positive(rho, "rho")
+    delta = check_delta(delta)
+    return rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta))
+
+
+# --- DP-SGD: the Poisson-subsampled Gaussian mechanism ------------------------------
+
+#: Orders used by :func:`dpsgd_epsilon`: the default grid of Google's
+#: dp_accounting (rdp_privacy_accountant.DEFAULT_RDP_ORDERS).
+DEFAULT_RDP_ORDERS = tuple(
+    [1 + x / 10.0 for x in range(1, 100)] + list(range(11, 64)) + [128, 256, 512, 1024]
+)
+
+
+def _logsumexp(values: np.ndarray) -> float:
+    top = float(np.max(values))
+    if top == -math.inf:
+        return -math.inf
+    return top + math.log(float(np.sum(np.exp(values - top))))
+
+
+def _log_comb(n: float, k: float) -> float:
+    # log C(n, k) = lgamma(n+1) - lgamma(k+1) - lgamma(n-k+1), also for real n.
+    return math.lgamma(n + 1.0) - math.lgamma(k + 1.0) - math.lgamma(n - k + 1.0)
+
+
+def _log_comb_int(n: int) -> np.ndarray:
+    # log C(n, i) for i = 0..n, from cumulative sums of logs (no overflow).
+    log_fact = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, n + 1, dtype=float)))])
+    return log_fact[n] - log_fact - log_fact[::-1]
+
+
+def _log_a_int(q: float, sigma: float, alpha: int) -> float:
+    """log A_alpha for an integer order (Mironov, Talwar & Zhang 2019, Sec. 3.3).
+
+    A_alpha = sum_{i=0}^{alpha} C(alpha, i) q^i (1-q)^(alpha-i) exp((i^2 - i) / (2 sigma^2)),
+    summed in log space as in Opacus' and dp_accounting's _compute_log_a_int.
+    """
+    i = np.arange(alpha + 1, dtype=float)
+    log_terms = (
+        _log_comb_int(alpha)
+        + i * math.log(q)
+        + (alpha - i) * math.log1p(-q)
+        + (i * i - i) / (2.0 * sigma**2)
+    )
+    return _logsumexp(log_terms)
+
+
+def _log_erfc(x: float) -> float:
+    """log(erfc(x)), with the asymptotic series where erfc underflows."""
+    r = math.erfc(x)
+    if r > 0.0:
+        return math.log(r)
+    # Laurent series at infinity (as in dp_accounting's _log_erfc fallback):
+    # erfc(x) ~ exp(-x^2 - 0.5/x^2 + 0.625/x^4 - ...) / (x sqrt(pi)).
+    return (
+        -0.5 * math.log(math.pi) - math.log(x) - x * x
+        - 0.5 * x**-2 + 0.625 * x**-4 - 37.0 / 24.0 * x**-6 + 353.0 / 64.0 * x**-8
+    )
+
+
+def _log_add(a: float, b: float) -> float:
+    lo, hi = min(a, b), max(a, b)
+    if lo == -math.inf:
+        return hi
+    return hi + math.log1p(math.exp(lo - hi))
+
+
+def _log_a_frac(q: float, sigma: float, alpha: float, max_terms: int = 1000) -> float:
+    """log A_alpha for a fractional order (Mironov, Talwar & Zhang 2019, Sec. 3.3).
+
+    Two series, the integrals over (-inf, z0] and [z0, inf), with
+    z0 = sigma^2 ln(1/q - 1) + 1/2; summed in log space until both terms are
+    decreasing and negligible (30 nats below the total), as in dp_accounting.
+    """
+    log_a0 = log_a1 = -math.inf
+    z0 = sigma**2 * math.log(1.0 / q - 1.0) + 0.5
+    log_q, log_1mq = math.log(q), math.log1p(-q)
+    last_s0 = last_s1 = -math.inf
+    for i in range(max_terms):
+        log_coef = _log_comb(alpha, i)
+        j = alpha - i
+        log_t0 = log_coef + i * log_q + j * log_1mq
+        log_t1 = log_coef + j * log_q + i * log_1mq
+        log_e0 = math.log(0.5) + _log_erfc((i - z0) / (math.sqrt(2.0) * sigma))
+        log_e1 = math.log(0.5) + _log_erfc((z0 - j) / (math.sqrt(2.0) * sigma))
+        log_s0 = log_t0 + (i * i - i) / (2.0 * sigma**2) + log_e0
+        log_s1 = log_t1 + (j * j - j) / (2.0 * sigma**2) + log_e1
+        log_a0 = _log_add(log_a0, log_s0)
+        log_a1 = _log_add(log_a1, log_s1)
+        total = _log_add(log_a0, log_a1)
+        if log_s0 < last_s0 and log_s1 < last_s1 and max(log_s0, log_s1) < total - 30:
+            return total
+        last_s0, last_s1 = log_s0, log_s1
+    return math.inf  # did not converge: this order is left out (infinite RDP)
+
+
+def subsampled_gaussian_rdp(sample_rate, noise_multiplier, alphas=DEFAULT_RDP_ORDERS):
+    """RDP of one step of the Poisson-subsampled Gaussian mechanism.
+
+    Each person is included independently with probability q = ``sample_rate``;
+    the clipped sum of the batch gets N(0, (z C)^2) noise, z = ``noise_multiplier``.
+    Its RDP at order alpha is ln(A_alpha) / (alpha - 1) (Mironov, Talwar &
+    Zhang 2019, "Renyi Differential Privacy of the Sampled Gaussian
+    Mechanism", Sec. 3.3; exact for integer alpha, their series for fractional
+    alpha). With q = 1 it is the plain Gaussian, alpha / (2 z^2).
+
+    Parameters
+    ----------
+    sample_rate : float
+        q, in (0, 1].
+    noise_multiplier : float
+        z = sigma / C, > 0.
+    alphas : array_like, default :data:`DEFAULT_RDP_ORDERS`
+        Orders, each > 1.
+
+    Returns
+    -------
+    numpy.ndarray
+        RDP epsilons, one per order (``inf`` where a fractional series did not converge).
+    """
+    q = check_sample_rate(sample_rate)
+    z = check_positive(noise_multiplier, "noise_multiplier")
+    orders = check_array(alphas, "alphas", ndim=1, minimum=1.0, strict_minimum=True)
+    if q == 1.0:
+        return orders / (2.0 * z**2)
+    out = np.empty_like(orders)
+    for n, alpha in enumerate(orders):
+        if float(alpha).is_integer():
+            log_a = _log_a_int(q, z, int(alpha))
+        else:
+            log_a = _log_a_frac(q, z, float(alpha))
+        out[n] = log_a / (alpha - 1.0)
+    return out
+
+
+def dpsgd_epsilon(sample_rate, noise_multiplier, steps, delta):
+    """Epsilon spent by DP-SGD: ``steps`` Poisson-subsampled Gaussian steps, RDP-accounted.
+
+    The per-step RDP (:func:`subsampled_gaussian_rdp`) is multiplied by
+    ``steps`` (RDP composes additively) and converted once to (epsilon, delta)
+    with the improved conversion of Canonne, Kamath & Steinke (2020),
+    Prop. 12, minimised over :data:`DEFAULT_RDP_ORDERS` -- the same orders
+    and conversion as Google's dp_accounting ``RdpAccountant``, whose result
+    this matches. Neighbours: add or remove one person.
+
+    Parameters
+    ----------
+    sample_rate : float
+        Poisson sampling probability q, in (0, 1].
+    noise_multiplier : float
+        z = noise std / clipping norm, > 0.
+    steps : int
+        Number of steps, >= 1.
+    delta : float
+        Target failure probability, in (0, 1).
+
+    Returns
+    -------
+    float
+        epsilon such that the whole training run is (epsilon, delta)-DP.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a wrong type or out-of-range value.
+    """
+    q = check_sample_rate(sample_rate)
+    z = check_positive(noise_multiplier, "noise_multiplier")
+    steps = check_integer(steps, "steps")
+    delta = check_delta(delta)
+    rdp = steps * subsampled_gaussian_rdp(q, z, DEFAULT_RDP_ORDERS)
+    finite = np.isfinite(rdp)
+    epsilon, _ = rdp_to_dp(rdp[finite], np.asarray(DEFAULT_RDP_ORDERS)[finite], delta, conversion="improved")
+    return epsilon

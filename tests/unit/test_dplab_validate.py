@@ -1,0 +1,232 @@
+"""Every bad parameter of every public function raises the stated error.
+
+Rule (dplab/_validate.py): TypeError for a wrong type (bool and str included),
+ValueError for a bad range (NaN and +-inf included); the message names the
+parameter and the value. numpy scalars are accepted like Python numbers.
+"""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import dplab
+from dplab import _validate as v
+
+NAN, INF = float("nan"), float("inf")
+
+POSITIVE_BAD = [(0, ValueError), (-1.0, ValueError), (NAN, ValueError), (INF, ValueError),
+                (-INF, ValueError), (True, TypeError), ("1", TypeError), (None, TypeError)]
+DELTA_BAD = [(0, ValueError), (1, ValueError), (-1e-5, ValueError), (1.5, ValueError),
+             (NAN, ValueError), (INF, ValueError), (True, TypeError), ("1e-5", TypeError)]
+INT_BAD = [(0, ValueError), (-1, ValueError), (2.5, ValueError), (NAN, ValueError),
+           (INF, ValueError), (True, TypeError), ("3", TypeError), (None, TypeError)]
+REAL_BAD = [(NAN, ValueError), (INF, ValueError), (-INF, ValueError), (True, TypeError),
+            ("1", TypeError)]
+RATE_BAD = [(0, ValueError), (-0.1, ValueError), (1.5, ValueError), (NAN, ValueError),
+            (INF, ValueError), (True, TypeError), ("0.1", TypeError)]
+NONNEG_BAD = [(-1.0, ValueError), (NAN, ValueError), (INF, ValueError), (True, TypeError),
+              ("1", TypeError)]
+TOTAL_DELTA_BAD = [(-0.1, ValueError), (1, ValueError), (NAN, ValueError), (True, TypeError),
+                   ("0", TypeError)]
+
+
+def _data():
+    X, y = dplab.census_features(dplab.load_census(n=300, seed=1))
+    return X, y
+
+
+X_SMALL, Y_SMALL = _data()
+VALUES = np.array([1.0, 5.0, 20.0])
+
+# (label, function, valid keyword arguments, [(parameter, bad values), ...])
+CASES = [
+    ("laplace_mech", dplab.laplace_mech, dict(v=3.0, sensitivity=1, epsilon=1),
+     [("sensitivity", POSITIVE_BAD), ("epsilon", POSITIVE_BAD), ("v", REAL_BAD)]),
+    ("gaussian_mech", dplab.gaussian_mech, dict(v=3.0, sensitivity=1, epsilon=0.5, delta=1e-5),
+     [("sensitivity", POSITIVE_BAD), ("epsilon", POSITIVE_BAD + [(1.5, ValueError)]),
+      ("delta", DELTA_BAD), ("v", REAL_BAD)]),
+    ("gaussian_sigma", dplab.gaussian_sigma, dict(sensitivity=1, epsilon=0.5, delta=1e-5),
+     [("sensitivity", POSITIVE_BAD), ("epsilon", POSITIVE_BAD + [(1.0, ValueError)]),
+      ("delta", DELTA_BAD)]),
+    ("analytic_gaussian_sigma", dplab.analytic_gaussian_sigma, dict(sensitivity=1, epsilon=2.0, delta=1e-5),
+     [("sensitivity", POSITIVE_BAD), ("epsilon", POSITIVE_BAD), ("delta", DELTA_BAD)]),
+    ("exponential_mech", dplab.exponential_mech,
+     dict(candidates=["a", "b"], scores=[1.0, 2.0], sensitivity=1, epsilon=1),
+     [("sensitivity", POSITIVE_BAD), ("epsilon", POSITIVE_BAD)]),
+    ("report_noisy_max", dplab.report_noisy_max,
+     dict(candidates=["a", "b"], scores=[1.0, 2.0], sensitivity=1, epsilon=1),
+     [("sensitivity", POSITIVE_BAD), ("epsilon", POSITIVE_BAD)]),
+    ("laplace_vs_gauss_error", dplab.laplace_vs_gauss_error, dict(k=10, epsilon=0.5, delta=1e-5),
+     [("k", INT_BAD), ("epsilon", POSITIVE_BAD), ("delta", DELTA_BAD)]),
+    ("laplace_gauss_crossover", dplab.laplace_gauss_crossover, dict(delta=1e-5), [("delta", DELTA_BAD)]),
+    ("clip", dplab.clip, dict(values=VALUES, lower=0, upper=10),
+     [("lower", REAL_BAD), ("upper", REAL_BAD + [(0, ValueError), (-5, ValueError)])]),
+    ("clip_rows_l2", dplab.clip_rows_l2, dict(rows=X_SMALL, bound=1.0), [("bound", POSITIVE_BAD)]),
+    ("clipped_sum", dplab.clipped_sum, dict(values=VALUES, bound=10, epsilon=1),
+     [("bound", POSITIVE_BAD), ("epsilon", POSITIVE_BAD)]),
+    ("private_mean", dplab.private_mean, dict(values=VALUES, upper=90, epsilon=1),
+     [("upper", POSITIVE_BAD), ("epsilon", POSITIVE_BAD)]),
+    ("clipped_sum_error", dplab.clipped_sum_error, dict(values=VALUES, bounds=[1.0, 10.0], epsilon=1),
+     [("epsilon", POSITIVE_BAD)]),
+    ("choose_clipping_bound", dplab.choose_clipping_bound, dict(values=VALUES, epsilon=1),
+     [("epsilon", POSITIVE_BAD)]),
+    ("advanced_composition", dplab.advanced_composition, dict(epsilon=0.01, k=10, delta_prime=1e-5),
+     [("epsilon", POSITIVE_BAD), ("k", INT_BAD), ("delta_prime", DELTA_BAD)]),
+    ("advanced_composition_tight", dplab.advanced_composition_tight,
+     dict(epsilon=0.01, k=10, delta_prime=1e-5),
+     [("epsilon", POSITIVE_BAD), ("k", INT_BAD), ("delta_prime", DELTA_BAD)]),
+    ("advanced_composition_max_epsilon", dplab.advanced_composition_max_epsilon,
+     dict(k=10, delta_prime=1e-5), [("k", INT_BAD), ("delta_prime", DELTA_BAD)]),
+    ("gaussian_epsilon", dplab.gaussian_epsilon, dict(sigma=20, delta=1e-5, sensitivity=1),
+     [("sigma", POSITIVE_BAD), ("delta", DELTA_BAD), ("sensitivity", POSITIVE_BAD)]),
+    ("gaussian_rdp", dplab.gaussian_rdp, dict(alpha=2.0, sigma=1.0, sensitivity=1),
+     [("alpha", [(1.0, ValueError), (0.5, ValueError), (NAN, ValueError), (INF, ValueError),
+                 (True, TypeError), ("2", TypeError)]),
+      ("sigma", POSITIVE_BAD), ("sensitivity", POSITIVE_BAD)]),
+    ("rdp_to_dp", dplab.rdp_to_dp, dict(rdp=[0.1, 0.2], alphas=[2.0, 3.0], delta=1e-5),
+     [("delta", DELTA_BAD)]),
+    ("gaussian_zcdp", dplab.gaussian_zcdp, dict(sigma=1.0, sensitivity=1),
+     [("sigma", POSITIVE_BAD), ("sensitivity", POSITIVE_BAD)]),
+    ("zcdp_to_dp", dplab.zcdp_to_dp, dict(rho=0.1, delta=1e-5),
+     [("rho", POSITIVE_BAD), ("delta", DELTA_BAD)]),
+    ("sequential_gaussian_epsilon", dplab.sequential_gaussian_epsilon,
+     dict(sigma=20, k=100, delta=1e-5, sensitivity=1),
+     [("sigma", POSITIVE_BAD), ("k", INT_BAD), ("delta", DELTA_BAD), ("sensitivity", POSITIVE_BAD)]),
+    ("advanced_gaussian_epsilon", dplab.advanced_gaussian_epsilon,
+     dict(sigma=20, k=100, delta=1e-5, sensitivity=1),
+     [("sigma", POSITIVE_BAD), ("k", INT_BAD), ("delta", DELTA_BAD), ("sensitivity", POSITIVE_BAD)]),
+    ("rdp_gaussian_epsilon", dplab.rdp_gaussian_epsilon, dict(sigma=20, k=100, delta=1e-5, sensitivity=1),
+     [("sigma", POSITIVE_BAD), ("k", INT_BAD), ("delta", DELTA_BAD), ("sensitivity", POSITIVE_BAD)]),
+    ("subsampled_gaussian_rdp", dplab.subsampled_gaussian_rdp,
+     dict(sample_rate=0.01, noise_multiplier=1.0, alphas=[2.0, 3.5]),
+     [("sample_rate", RATE_BAD), ("noise_multiplier", POSITIVE_BAD)]),
+    ("dpsgd_epsilon", dplab.dpsgd_epsilon, dict(sample_rate=0.01, noise_multiplier=1.1, steps=100, delta=1e-5),
+     [("sample_rate", RATE_BAD), ("noise_multiplier", POSITIVE_BAD), ("steps", INT_BAD), ("delta", DELTA_BAD)]),
+    ("BudgetAccountant", dplab.BudgetAccountant, dict(epsilon=1.0, delta=1e-6),
+     [("epsilon", POSITIVE_BAD), ("delta", TOTAL_DELTA_BAD)]),
+    ("BudgetAccountant.spend", lambda **kw: dplab.BudgetAccountant(10.0, 1e-3).spend(**kw),
+     dict(epsilon=0.5, delta=1e-6), [("epsilon", NONNEG_BAD), ("delta", TOTAL_DELTA_BAD)]),
+    ("load_census", dplab.load_census, dict(n=50, seed=0),
+     [("n", INT_BAD), ("seed", [(-1, ValueError), (1.5, ValueError), (True, TypeError), ("0", TypeError)])]),
+    ("train_logistic", dplab.train_logistic, dict(X=X_SMALL, y=Y_SMALL, iterations=2, learning_rate=1.0),
+     [("iterations", INT_BAD), ("learning_rate", POSITIVE_BAD)]),
+    ("noisy_gradient_descent", dplab.noisy_gradient_descent,
+     dict(X=X_SMALL, y=Y_SMALL, epsilon=1.0, delta=1e-5, iterations=2, clip_bound=1.0, learning_rate=1.0),
+     [("epsilon", POSITIVE_BAD), ("delta", DELTA_BAD), ("iterations", INT_BAD),
+      ("clip_bound", POSITIVE_BAD), ("learning_rate", POSITIVE_BAD)]),
+    ("dpsgd", dplab.dpsgd,
+     dict(X=X_SMALL, y=Y_SMALL, noise_multiplier=1.0, sample_rate=0.1, steps=2, clip_bound=1.0,
+          learning_rate=1.0, delta=1e-5),
+     [("noise_multiplier", POSITIVE_BAD), ("sample_rate", RATE_BAD), ("steps", INT_BAD),
+      ("clip_bound", POSITIVE_BAD), ("learning_rate", POSITIVE_BAD), ("delta", DELTA_BAD)]),
+]
+
+
+def _expand():
+    for label, func, valid, params in CASES:
+        for param, bads in params:
+            for bad, exc in bads:
+                yield pytest.param(func, valid, param, bad, exc, id=f"{label}-{param}={bad!r}")
+
+
+def _value_texts(value):
+    texts = {repr(value)}
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        texts.add(repr(float(value)))
+    return texts
+
+
+@pytest.mark.parametrize("func, valid, param, bad, exc", list(_expand()))
+def test_bad_parameter_raises_named_error(func, valid, param, bad, exc):
+    kwargs = dict(valid)
+    kwargs[param] = bad
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # e.g. delta >= 1/n warnings on the way
+        with pytest.raises(exc) as info:
+            func(**kwargs)
+    message = str(info.value)
+    assert param in message, f"message does not name {param!r}: {message}"
+    assert any(t in message for t in _value_texts(bad)), f"message does not show {bad!r}: {message}"
+
+
+@pytest.mark.parametrize("label, func, valid", [pytest.param(c[0], c[1], c[2], id=c[0]) for c in CASES])
+def test_valid_call_and_numpy_scalars_accepted(label, func, valid):
+    # The valid call works; replacing every Python number by a numpy scalar changes nothing.
+    def to_numpy(x):
+        if isinstance(x, bool) or not isinstance(x, (int, float)):
+            return x
+        return np.int64(x) if isinstance(x, int) else np.float64(x)
+
+    func(**valid)
+    func(**{k: to_numpy(x) for k, x in valid.items()})
+
+
+def test_message_format_names_parameter_constraint_and_value():
+    with pytest.raises(ValueError, match=r"^epsilon must be > 0 and finite, got -1\.0$"):
+        v.check_epsilon(-1)
+    with pytest.raises(TypeError, match=r"epsilon must be a real number .* got True of type bool"):
+        v.check_epsilon(True)
+    with pytest.raises(ValueError, match=r"^delta must be in \(0, 1\), got 1\.0$"):
+        v.check_delta(1)
+    with pytest.raises(ValueError, match=r"^k must be an integer >= 1, got 0$"):
+        v.check_integer(0, "k")
+
+
+def test_numpy_scalars_and_zero_d_arrays_become_python_numbers():
+    assert v.check_epsilon(np.float32(0.5)) == 0.5
+    assert type(v.check_epsilon(np.float64(2))) is float
+    assert v.check_integer(np.int32(7), "k") == 7
+    assert type(v.check_integer(np.int64(7), "k")) is int
+    assert v.check_integer(1e4, "k") == 10_000  # an integral float is a count
+    assert v.check_epsilon(np.array(0.25)) == 0.25
+    with pytest.raises(TypeError):
+        v.check_epsilon(np.bool_(True))
+    with pytest.raises(TypeError):
+        v.check_epsilon(1 + 2j)
+
+
+def test_delta_warns_when_not_much_smaller_than_one_over_n():
+    with pytest.warns(UserWarning, match="1/n"):
+        v.check_delta(0.01, n=1000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        v.check_delta(1e-5, n=1000)  # no warning
+    X, y = dplab.census_features(dplab.load_census(n=200))
+    with pytest.warns(UserWarning, match="1/n"):
+        dplab.noisy_gradient_descent(X, y, epsilon=1.0, delta=0.01, iterations=1, rng=0)
+
+
+def test_arrays_refuse_bool_strings_and_non_finite():
+    with pytest.raises(TypeError):
+        v.check_array([True, False], "values")
+    with pytest.raises(TypeError):
+        v.check_array(["a", "b"], "values")
+    with pytest.raises(TypeError):
+        v.check_array("12", "values")
+    with pytest.raises(ValueError, match="values must contain only finite numbers, got nan"):
+        v.check_array([1.0, math.nan], "values")
+    with pytest.raises(ValueError, match="values must contain only finite numbers, got inf"):
+        v.check_array([1.0, math.inf], "values")
+
+
+def test_sequential_composition_entries_validated():
+    with pytest.raises(ValueError, match=r"epsilons\[1\] must be >= 0 and finite, got -1\.0"):
+        dplab.sequential_composition([0.5, -1])
+    with pytest.raises(ValueError, match="nan"):
+        dplab.sequential_composition([0.5, NAN])
+    with pytest.raises(TypeError, match="True"):
+        dplab.sequential_composition([True])
+    with pytest.raises(TypeError, match="'1'"):
+        dplab.sequential_composition(["1"])
+    with pytest.raises(ValueError, match="empty"):
+        dplab.sequential_composition([])
+    with pytest.raises(ValueError, match=r"delta.*1\.5"):
+        dplab.sequential_composition([(0.5, 1.5)])
+
+
+def test_rng_argument_validated():
+    for bad, exc in [(True, TypeError), ("1", TypeError), (1.5, TypeError), (-1, ValueError)]:
+        with pytest.raises(exc, match="rng"):
+            dplab.laplace_mech(1.0, 1, 1, rng=bad)
