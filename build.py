@@ -4,6 +4,7 @@
     python build.py build            render deck/ into dist/ (atomically)
     python build.py check            validate deck/ without writing anything
     python build.py serve [--port N] build if needed, then serve dist/ on localhost
+    python build.py pdf [--out F]     build if needed, run every cell in Chromium, print a PDF
 """
 from __future__ import annotations
 
@@ -44,6 +45,10 @@ def main(argv: list[str] | None = None) -> int:
     p_serve.add_argument("--host", default="127.0.0.1")
     p_serve.add_argument("--no-isolation", action="store_true",
                          help="omit COOP/COEP, as a static host would (Stop then restarts)")
+    p_pdf = sub.add_parser("pdf", help="print the deck, with computed results, to a PDF")
+    p_pdf.add_argument("--out", type=Path, default=Path("dist-pdf/privacidad-diferencial.pdf"))
+    p_pdf.add_argument("--timeout", type=float, default=300.0,
+                       help="seconds to wait for every cell to run")
     args = parser.parse_args(argv)
     project = Project(ROOT)
     try:
@@ -67,6 +72,17 @@ def main(argv: list[str] | None = None) -> int:
                 server.serve_forever()
             except KeyboardInterrupt:
                 pass
+        elif args.command == "pdf":
+            from deckbuild.pdf import export_pdf
+            if _dist_is_stale(project):
+                build(project)
+            report = export_pdf(project.dist, args.out, timeout=args.timeout)
+            print(f"wrote {args.out}: {report['pages']} pages, {report['cells']} cells run "
+                  f"in the browser in {report['seconds']} s")
+            if report["errors"]:
+                print(f"warning: cells with errors: {', '.join(report['errors'])}",
+                      file=sys.stderr)
+                return 1
     except DeckError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -45,7 +45,11 @@ def render_slides(deck: Deck, node_modules: Path) -> list[dict]:
             "table": table,
             "params_json": json.dumps([p.__dict__ for p in slide.params], ensure_ascii=False),
         })
+    deck_where = {"file": str(deck.files[0]), "field": "subtitle"}
+    subtitle_html = md.inline(deck.subtitle, deck_where) if deck.subtitle else ""
     typeset = deckmath.typeset(md.math.formulas, md.math.where, node_modules)
+    for view in views:
+        view["subtitle_html"] = deckmath.fill(subtitle_html, typeset)
     for view in views:
         for key in ("title_html", "body_html", "notes_html", "answer_html"):
             view[key] = deckmath.fill(view[key], typeset)
@@ -61,11 +65,13 @@ def csp_hash(script_text: str) -> str:
     return "'sha256-" + base64.b64encode(digest).decode() + "'"
 
 
-def content_security_policy(import_map: str) -> str:
-    """Everything from this origin only; the inline import map allowed by its hash."""
+def content_security_policy(import_map: str, inline_scripts: tuple[str, ...] = ()) -> str:
+    """Everything from this origin only; the inline import map (and the speaker view's script,
+    which inherits this policy) allowed by their hashes."""
+    hashes = " ".join(csp_hash(s) for s in (import_map, *inline_scripts))
     return "; ".join([
         "default-src 'self'",
-        f"script-src 'self' {csp_hash(import_map)}",
+        f"script-src 'self' {hashes}",
         "style-src 'self' 'unsafe-inline'",   # KaTeX and CodeMirror set inline styles
         "img-src 'self' blob: data:",
         "font-src 'self'",
@@ -78,7 +84,7 @@ def content_security_policy(import_map: str) -> str:
 
 
 def render_page(deck: Deck, views: list[dict], templates: Path, config: dict,
-                import_map: dict) -> str:
+                import_map: dict, inline_scripts: tuple[str, ...] = ()) -> str:
     env = Environment(loader=FileSystemLoader(str(templates)), undefined=StrictUndefined,
                       autoescape=select_autoescape(["html", "j2"]), trim_blocks=True,
                       lstrip_blocks=True)
@@ -87,4 +93,4 @@ def render_page(deck: Deck, views: list[dict], templates: Path, config: dict,
     config_text = json.dumps(config, ensure_ascii=False).replace("</", "<\\/")
     return env.get_template("index.html.j2").render(
         deck=deck, views=views, import_map=import_map_text, config_json=config_text,
-        csp=content_security_policy(import_map_text), assets=config["assets"])
+        csp=content_security_policy(import_map_text, inline_scripts), assets=config["assets"])

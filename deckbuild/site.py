@@ -100,7 +100,9 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
         version = _tree_digest([project.static, project.package_src / "dplab"])
         static_dir = f"static-{version}/"
         shutil.copytree(project.static, staging / static_dir,
-                        ignore=shutil.ignore_patterns("__pycache__"))
+                        ignore=shutil.ignore_patterns("__pycache__", "sw.js"))
+        # the Service Worker must sit at the deck's root for its scope to cover the deck
+        shutil.copy2(project.static / "sw.js", staging / "sw.js")
         wheel = build_wheel(project.package_src, "dplab", staging / static_dir / "wheels")
         assets["static"] = static_dir
         config = {
@@ -114,7 +116,8 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
             "runner": f"{static_dir}py/cellrunner.py",
             "prelude": deck.prelude,
         }
-        html = render_page(deck, views, project.templates, config, import_map)
+        html = render_page(deck, views, project.templates, config, import_map,
+                           (vendor.speaker_view_script(nm),))
         (staging / "index.html").write_text(html, encoding="utf-8")
         _swap_into_place(staging, dist)
     except BaseException:

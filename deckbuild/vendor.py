@@ -186,3 +186,29 @@ def vendor_pyodide(node_modules: Path, out: Path, cache: Path) -> list[str]:
         _copy(wheel, out / "pyodide" / wheel.name)
         names.append(wheel.name)
     return names
+
+
+def speaker_view_script(node_modules: Path) -> str:
+    """The inline script of reveal.js's speaker view, as the notes plugin writes it.
+
+    The speaker view is an about:blank window that inherits the deck's Content-Security-Policy,
+    so its one inline script must be allowed by hash; we read it out of the plugin's bundle.
+    """
+    import re
+    bundle = (node_modules / "reveal.js" / "plugin" / "notes" / "notes.esm.js").read_text()
+    marker = ".document.write("
+    start = bundle.find(marker)
+    if start < 0:
+        raise DeckError("reveal.js notes plugin: speaker view HTML not found (new version?)")
+    i = start + len(marker)
+    if bundle[i] != '"':
+        raise DeckError("reveal.js notes plugin: unexpected speaker view format")
+    j = i + 1
+    while bundle[j] != '"':
+        j += 2 if bundle[j] == "\\" else 1
+    literal = re.sub(r"\\x([0-9a-fA-F]{2})", r"\\u00\1", bundle[i:j + 1])
+    html = json.loads(literal)
+    scripts = re.findall(r"<script>(.*?)</script>", html, re.S)
+    if len(scripts) != 1:
+        raise DeckError(f"reveal.js notes plugin: expected one inline script, found {len(scripts)}")
+    return scripts[0]

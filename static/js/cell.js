@@ -1,7 +1,9 @@
-// One code cell on a slide: editor, buttons, output. Talks to Python through the Runtime.
+// One code cell on a slide: editor, buttons, live parameters, noise controls, output.
 import { createEditor } from "./editor.js";
+import { Output } from "./output.js";
+import { buildControls } from "./params.js";
 
-const fmtSeconds = (s) => s == null ? "" : `${s.toLocaleString("es", { maximumFractionDigits: 2 })} s`;
+const fmtSeconds = (s) => `${s.toLocaleString("es", { maximumFractionDigits: 2 })} s`;
 
 function button(label, text, cls, onClick) {
   const b = document.createElement("button");
@@ -14,46 +16,76 @@ function button(label, text, cls, onClick) {
   return b;
 }
 
-export class Cell {
-  constructor(root, runtime, announce) {
+export class Cell extends EventTarget {
+  /**
+   * @param root    the .cell element of the slide
+   * @param options {runtime, store, announce, readOnly}: readOnly cells (the speaker view's
+   *                copies) show what the main window mirrors to them and run nothing.
+   */
+  constructor(root, { runtime, store, announce, readOnly = false }) {
+    super();
     this.root = root;
     this.runtime = runtime;
+    this.store = store;
     this.announce = announce;
+    this.readOnly = readOnly;
     this.id = root.dataset.cellId;
+    this.slide = root.closest("section");
     const source = root.querySelector(".cell-source");
     this.authored = source.textContent.replace(/\n$/, "");
-    this.output = root.querySelector(".cell-output");
-    this.running = null;     // the id of the run under way
+    this.output = new Output(root.querySelector(".cell-output"));
+    this.running = null;       // the runtime's id of the run under way
     this.runs = 0;
+    this.lastResult = null;
+    this.seed = null;          // a locked seed, or null for fresh noise
+    this.rerun = false;        // a parameter moved while running: run again when done
 
     const input = root.querySelector(".cell-input");
     source.remove();
-    this.editor = createEditor(input, this.authored, {
+    const saved = store?.load(this.id, this.authored);
+    this.editor = createEditor(input, saved ?? this.authored, {
       onRun: () => this.run(),
-      onChange: () => this.markEdited(),
+      onEscape: () => { if (this.running !== null) { this.stop(); return true; } return false; },
+      onChange: (code) => { this.store?.save(this.id, this.authored, code); this.markEdited(); },
       label: `Código de la celda ${this.id}`,
+      readOnly,
     });
+    this.markEdited();
+
     const bar = document.createElement("div");
     bar.className = "cell-toolbar";
     this.runBtn = button("Ejecutar la celda (Mayús+Enter)", "▶ Ejecutar", "run", () => this.run());
-    this.stopBtn = button("Detener la ejecución", "■ Detener", "stop", () => this.stop());
+    this.stopBtn = button("Detener la ejecución (Escape)", "■ Detener", "stop", () => this.stop());
     this.resetBtn = button("Restaurar el código original", "↺ Restaurar", "reset", () => this.reset());
+    this.noiseBtn = button("Nuevo ruido: volver a correr con ruido nuevo", "🎲 Nuevo ruido", "noise",
+                           () => this.resample());
+    this.lockBtn = button("Fijar la semilla del ruido", "🔓 Ruido libre", "lock", () => this.toggleLock());
+    this.lockBtn.setAttribute("aria-pressed", "false");
+    this.noiseBtn.hidden = this.lockBtn.hidden = true;
     this.stopBtn.disabled = true;
     this.meta = document.createElement("span");
     this.meta.className = "cell-meta";
-    bar.append(this.runBtn, this.stopBtn, this.resetBtn, this.meta);
+    this.meta.setAttribute("aria-live", "off");
+    bar.append(this.runBtn, this.stopBtn, this.resetBtn, this.noiseBtn, this.lockBtn, this.meta);
+    if (readOnly) for (const b of [this.runBtn, this.stopBtn, this.resetBtn, this.noiseBtn, this.lockBtn]) b.disabled = true;
     input.append(bar);
+
+    const params = JSON.parse(root.dataset.params || "[]");
+    if (params.length && !readOnly) input.append(buildControls(this, params));
   }
 
   get code() { return this.editor.code; }
   set code(text) { this.editor.code = text; }
+  get edited() { return this.code !== this.authored; }
 
   markEdited() {
-    this.root.classList.toggle("edited", this.code !== this.authored);
+    this.root.classList.toggle("edited", this.edited);
+    this.changed();
   }
 
   reset() {
     this.code = this.authored;
+    this.store?.save(this.id, this.authored, this.authored);
     this.markEdited();
   }
 
@@ -61,67 +93,102 @@ export class Cell {
     if (this.running !== null) this.runtime.stop(this.running);
   }
 
-  clearOutput() {
-    this.output.replaceChildren();
-    this.textBlock = null;
+  /** Freeze the noise of the figure on screen (its seed), or free it again. */
+  toggleLock() {
+    this.seed = this.seed === null ? (this.lastResult?.seedUsed ?? null) : null;
+    this.showNoiseControls(true);
   }
 
-  appendText(kind, text) {
-    // consecutive chunks of the same stream go in one <pre>; always as text, never as HTML
-    if (!this.textBlock || this.textBlock.dataset.kind !== kind) {
-      this.textBlock = document.createElement("pre");
-      this.textBlock.className = `out-${kind}`;
-      this.textBlock.dataset.kind = kind;
-      this.output.append(this.textBlock);
-    }
-    this.textBlock.append(document.createTextNode(text));
+  /** Draw new noise; when the seed is locked, lock onto the new draw. */
+  async resample() {
+    const locked = this.seed !== null;
+    this.seed = null;
+    const result = await this.run();
+    if (locked && result?.seedUsed) this.seed = result.seedUsed;
+    this.showNoiseControls(true);
+    return result;
   }
 
-  appendFigure(svg, alt) {
-    const img = document.createElement("img");
-    img.className = "out-figure";
-    img.alt = alt || "Figura";
-    img.src = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
-    img.addEventListener("load", () => URL.revokeObjectURL(img.src), { once: true });
-    this.output.append(img);
-    this.textBlock = null;
+  showNoiseControls(visible) {
+    this.noiseBtn.hidden = this.lockBtn.hidden = !visible;
+    const locked = this.seed !== null;
+    this.lockBtn.textContent = locked ? `🔒 Semilla …${String(this.seed).slice(-4)}` : "🔓 Ruido libre";
+    this.lockBtn.setAttribute("aria-pressed", String(locked));
+    this.lockBtn.setAttribute("aria-label", locked ? `Semilla fijada en ${this.seed}: pulse para liberar el ruido` : "Fijar la semilla del ruido");
+  }
+
+  /** A parameter moved: run now, or once more when the current run ends (last value wins). */
+  requestRun() {
+    if (this.running !== null) { this.rerun = true; return; }
+    this.run();
+  }
+
+  changed() {
+    this.dispatchEvent(new Event("change"));
+  }
+
+  snapshot() {
+    return { id: this.id, code: this.code, items: this.output.items, meta: this.meta.textContent,
+             state: this.root.dataset.state || "", edited: this.edited };
+  }
+
+  /** Show what another window computed (the speaker view's mirror). */
+  restore(snap) {
+    if (snap.code !== this.code) this.code = snap.code;
+    this.output.replace(snap.items);
+    this.meta.textContent = snap.meta;
+    this.root.dataset.state = snap.state;
+    this.root.classList.toggle("edited", snap.edited);
   }
 
   /** Run the cell's current code; resolves with the worker's result. */
-  async run() {
+  async run({ background = false } = {}) {
+    if (this.readOnly) return null;
     if (this.running !== null) return this.pendingRun;
-    this.clearOutput();
+    this.output.clear();
     this.root.classList.remove("has-error");
     this.root.classList.add("is-running");
+    this.root.dataset.state = "running";
     this.runBtn.disabled = true;
     this.stopBtn.disabled = false;
-    this.meta.textContent = this.runtime.state === "loading" ? "esperando a Python…" : "ejecutando…";
+    const waiting = this.runtime.state === "loading";
+    this.meta.textContent = waiting ? "esperando a Python…" : "ejecutando…";
     const onStatus = (e) => {
       if (e.detail.state === "running" && this.meta.textContent === "esperando a Python…") this.meta.textContent = "ejecutando…";
     };
     this.runtime.addEventListener("status", onStatus);
     this.pendingRun = this.runtime.run(this.id, this.code, {
       onQueued: (id) => { this.running = id; },
-      onText: (kind, text) => this.appendText(kind, text),
-      onFigure: (svg, alt) => this.appendFigure(svg, alt),
-    });
+      onText: (kind, text) => { this.output.add({ kind, text }); this.changed(); },
+      onFigure: (svg, alt) => { this.output.add({ kind: "figure", svg, alt }); this.changed(); },
+    }, { seed: this.seed });
     const result = await this.pendingRun;
     this.runtime.removeEventListener("status", onStatus);
     this.running = null;
     this.runs += 1;
+    this.lastResult = result;
+    this.lastRunAt = performance.now();
     this.root.classList.remove("is-running");
     this.runBtn.disabled = false;
     this.stopBtn.disabled = true;
     if (result.ok) {
-      if (result.value != null) this.appendText("value", result.value);
+      if (result.value != null) this.output.add({ kind: "value", text: result.value });
     } else {
       this.root.classList.add("has-error");
-      this.appendText("error", result.error.traceback || `${result.error.type}: ${result.error.message}`);
+      this.output.add({ kind: "error", text: result.error.traceback || `${result.error.type}: ${result.error.message}` });
     }
+    if (result.noise) this.showNoiseControls(true);
     const when = new Date().toLocaleTimeString("es", { hour12: false });
-    this.meta.textContent = result.seconds == null ? `detenida ${when}` : `calculado ${when} · ${fmtSeconds(result.seconds)}`;
+    this.meta.textContent = result.restarted ? `detenida ${when}`
+      : result.seconds == null ? `error ${when}` : `calculado ${when} · ${fmtSeconds(result.seconds)}`;
     this.root.dataset.state = result.ok ? "done" : "error";
-    this.announce?.(result.ok ? `Celda ${this.id}: resultado listo` : `Celda ${this.id}: error ${result.error.type}`);
+    this.changed();
+    if (!background) {
+      const alts = this.output.items.filter((i) => i.kind === "figure").map((i) => i.alt).join(". ");
+      this.announce?.(result.ok ? `Resultado listo. ${alts}` : `Error: ${result.error.type}`);
+    }
+    this.dispatchEvent(new CustomEvent("ran", { detail: result }));
+    if (this.rerun) { this.rerun = false; return this.run(); }
     return result;
   }
 }

@@ -3,42 +3,76 @@ import Reveal from "reveal";
 import RevealNotes from "reveal-notes";
 import { Runtime } from "./runtime.js";
 import { Cell } from "./cell.js";
+import { EditStore } from "./storage.js";
+import { isReceiver, publish, subscribe } from "./mirror.js";
+import { startPrerun } from "./prerun.js";
+import { installActions } from "./actions.js";
+import { ensureIsolation } from "./isolation.js";
 
 const config = JSON.parse(document.getElementById("deck-config").textContent);
 const base = new URL(".", document.baseURI).href;
+const receiver = isReceiver();
+const printing = /print-pdf/i.test(location.search);
 
 const statusEl = document.getElementById("runtime-status");
 const announcer = document.getElementById("announcer");
 const announce = (text) => { announcer.textContent = text; };
+const showStatus = ({ state, detail }) => {
+  statusEl.dataset.state = state;
+  statusEl.querySelector(".label").textContent = detail;
+};
 
-const runtime = new Runtime(config, base);
-runtime.addEventListener("status", (e) => {
-  statusEl.dataset.state = e.detail.state;
-  statusEl.querySelector(".label").textContent = e.detail.detail;
-});
-runtime.addEventListener("restart", (e) => announce(e.detail.reason));
-runtime.addEventListener("fatal", (e) => {
-  statusEl.title = e.detail.traceback || e.detail.message;
-});
+if (!receiver) await ensureIsolation(config);
 
-const cells = [...document.querySelectorAll(".cell")].map((el) => new Cell(el, runtime, announce));
+let runtime = null;
+let cells;
+if (receiver) {
+  // a speaker-view copy: no Python of its own, the main window's outputs mirrored
+  cells = [...document.querySelectorAll(".cell")].map((el) => new Cell(el, { readOnly: true }));
+  subscribe(config.version, cells, showStatus);
+} else {
+  runtime = new Runtime(config, base);
+  runtime.addEventListener("status", (e) => showStatus(e.detail));
+  const store = new EditStore(config.deckId);
+  cells = [...document.querySelectorAll(".cell")].map((el) => new Cell(el, { runtime, store, announce }));
+  runtime.addEventListener("restart", (e) => {
+    announce(e.detail.reason);
+    statusEl.title = e.detail.reason;
+    replay(cells);
+  });
+  runtime.addEventListener("fatal", (e) => { statusEl.title = e.detail.traceback || e.detail.message; });
+  installActions({ cells, runtime, store, announce });
+  publish(config.version, cells, runtime);
+}
+
+/** After a restart, run again (in the order they last ran) the cells that had run, so the
+ *  state later cells depend on comes back; a cell that was stopped is not replayed. */
+async function replay(all) {
+  const ran = all.filter((c) => c.lastResult && !c.lastResult.restarted)
+                 .sort((a, b) => a.lastRunAt - b.lastRunAt);
+  for (const cell of ran) await cell.run({ background: true });
+}
 
 const deck = new Reveal({
-  hash: true,
-  respondToHashChanges: true,
+  hash: !receiver,
+  respondToHashChanges: !receiver,
   slideNumber: "c/t",
+  showSlideNumber: "all",
   controls: true,
   progress: true,
   center: false,
   width: 1280,
   height: 720,
   margin: 0.03,
-  transition: "fade",
+  transition: receiver ? "none" : "fade",
   transitionSpeed: "fast",
+  pdfSeparateFragments: false,
   plugins: [RevealNotes],
 });
 await deck.initialize();
 
+if (runtime) startPrerun(cells, deck, runtime);
+
 // for the tests and for curious students: window.deck.cells[0].run()
-window.deck = { reveal: deck, runtime, cells, config };
+window.deck = { reveal: deck, runtime, cells, config, receiver, printing };
 document.documentElement.dataset.deckReady = "true";

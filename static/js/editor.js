@@ -1,33 +1,33 @@
-// A CodeMirror 6 editor for one cell: Python highlighting, Shift+Enter runs, Escape leaves.
+// A CodeMirror 6 editor for one cell: Python highlighting, Shift+Enter runs, Escape stops a
+// running cell or leaves the editor. Keys typed in the editor never reach the deck.
 import { basicSetup, EditorView } from "codemirror";
 import { python } from "@codemirror/lang-python";
 import { keymap } from "@codemirror/view";
-import { Prec } from "@codemirror/state";
+import { EditorState, Prec } from "@codemirror/state";
 
-export function createEditor(parent, doc, { onRun, onChange, label }) {
+export function createEditor(parent, doc, { onRun, onChange, onEscape, label, readOnly = false }) {
   const runKeys = Prec.highest(keymap.of([
     { key: "Shift-Enter", run: () => { onRun(); return true; } },
     { key: "Mod-Enter", run: () => { onRun(); return true; } },
   ]));
-  const escape = EditorView.domEventHandlers({
+  const keys = EditorView.domEventHandlers({
     keydown(event, view) {
+      event.stopPropagation();   // the deck (reveal.js) never sees keys typed here
       if (event.key === "Escape") {
-        // leave the editor; the deck's keys work again (and Escape does not reach reveal.js)
-        event.stopPropagation();
         event.preventDefault();
-        view.contentDOM.blur();
+        if (!onEscape?.()) view.contentDOM.blur();   // stop a running cell, else leave
         return true;
       }
-      // keys typed in the editor are the editor's, never the deck's
-      event.stopPropagation();
       return false;
     },
   });
-  const view = new EditorView({
+  let view;
+  view = new EditorView({
     doc,
     parent,
     extensions: [
-      runKeys, escape, basicSetup, python(),
+      runKeys, keys, basicSetup, python(),
+      EditorState.readOnly.of(readOnly),
       EditorView.updateListener.of((u) => { if (u.docChanged) onChange?.(view.state.doc.toString()); }),
       EditorView.contentAttributes.of({ "aria-label": label }),
     ],

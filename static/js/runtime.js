@@ -54,13 +54,16 @@ export class Runtime extends EventTarget {
     }
   }
 
-  /** Run a cell; resolves with {ok, value | error, seconds}. Never rejects. */
-  run(cellId, code, handlers = {}) {
+  /**
+   * Run a cell; resolves with {ok, value | error, seconds, noise, seedUsed}. Never rejects.
+   * ``seed``: a number makes every fresh draw of noise in dplab reproducible for this run.
+   */
+  run(cellId, code, handlers = {}, { seed = null } = {}) {
     const id = this.nextId++;
     return new Promise((resolve) => {
-      this.pending.set(id, { handlers, resolve, cellId, id });
+      this.pending.set(id, { handlers, resolve, cellId, id, code, seed });
       handlers.onQueued?.(id, this.state);
-      this.worker.postMessage({ type: "run", id, cellId, code });
+      this.worker.postMessage({ type: "run", id, cellId, code, seed });
     });
   }
 

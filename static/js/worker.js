@@ -2,8 +2,6 @@
 let pyodide = null;
 let runner = null;           // the cellrunner module (a PyProxy)
 let booted = null;           // Promise: Pyodide + numpy + dplab + prelude ready
-let deferred = null;         // Promise: matplotlib loaded and pyplot imported
-let queue = Promise.resolve();
 let interruptBuffer = null;
 
 const post = (msg) => self.postMessage(msg);
@@ -44,7 +42,7 @@ async function loadDeferred(config) {
   runner.prepare_matplotlib();
 }
 
-function runCell(cellId, code, id) {
+function runCell(cellId, code, id, seed = null) {
   const emit = (kind, payload) => {
     if (id === null) return;
     if (kind === "figure") {
@@ -56,36 +54,53 @@ function runCell(cellId, code, id) {
     }
   };
   if (interruptBuffer) interruptBuffer[0] = 0;
-  const proxy = runner.run_cell(code, cellId, emit);
+  const proxy = runner.run_cell(code, cellId, emit, seed);
   const result = proxy.toJs({ dict_converter: Object.fromEntries });
   proxy.destroy();
   return result;
 }
 
-// Cells that draw need matplotlib; a numpy-only cell does not wait for it, unless it queues
-// behind a cell that does (cells run in the order they were asked for: later cells may use
-// what earlier ones defined).
+// Scheduling. Cells the presenter runs (foreground) go first, in the order asked (later cells
+// may use what earlier ones defined). Background pre-runs fill the gaps, and one that draws
+// never holds the line while matplotlib loads: a numpy-only cell never waits for matplotlib.
 const NEEDS_MATPLOTLIB = /\b(plt|matplotlib|pyplot|plots|figure|fig)\b/;
+const jobs = [];             // {id, cellId, code, seed, background, needsMpl}
+let busy = false;
+let booting = true;
+let mplReady = false;
 
-function enqueue(job) {
-  const next = queue.then(job);
-  queue = next.catch(() => {});
-  return next;
+function nextJob() {
+  const runnable = (job) => !job.needsMpl || mplReady;
+  const fg = jobs.findIndex((job) => !job.background);
+  if (fg >= 0) return runnable(jobs[fg]) ? fg : -1;   // foreground stays in order
+  return jobs.findIndex(runnable);
 }
 
-function handleRun({ id, cellId, code }) {
-  return enqueue(async () => {
-    await booted;
-    if (NEEDS_MATPLOTLIB.test(code)) {
-      status("loading", "Python: cargando matplotlib…");
-      await deferred;
-    }
-    try { await pyodide.loadPackagesFromImports(code, { messageCallback: () => {} }); } catch (_) { /* the cell reports it */ }
+async function pump() {
+  if (busy || booting) return;
+  const index = nextJob();
+  if (index < 0) {
+    if (jobs.length && !mplReady) status("loading", "Python: cargando matplotlib…");
+    return;
+  }
+  const [job] = jobs.splice(index, 1);
+  busy = true;
+  try {
+    try { await pyodide.loadPackagesFromImports(job.code, { messageCallback: () => {} }); } catch (_) { /* the cell reports it */ }
     status("running", "Python: ejecutando…");
-    const result = runCell(cellId, code, id);
-    post({ type: "result", id, ...result });
-    status("ready", "Python: listo");
-  });
+    const result = runCell(job.cellId, job.code, job.id, job.seed ?? null);
+    post({ type: "result", id: job.id, ...result });
+  } catch (e) {
+    post({ type: "result", id: job.id, ok: false, error: errorInfo(e) });
+  } finally {
+    busy = false;
+    status("ready", mplReady ? "Python: listo" : "Python: listo (cargando matplotlib)");
+    queueMicrotask(pump);
+  }
+}
+
+function failAll(e) {
+  for (const job of jobs.splice(0)) post({ type: "result", id: job.id, ok: false, error: errorInfo(e) });
 }
 
 self.onmessage = (event) => {
@@ -93,13 +108,23 @@ self.onmessage = (event) => {
   if (msg.type === "init") {
     interruptBuffer = msg.interruptBuffer || null;
     booted = boot(msg.config, msg.base);
-    deferred = booted.then(() => loadDeferred(msg.config));
-    booted.catch((e) => {
-      status("error", "Python: error al iniciar");
+    booted.then(() => {
+      booting = false;
+      pump();
+      return loadDeferred(msg.config);
+    }).then(() => {
+      mplReady = true;
+      if (!busy) status("ready", "Python: listo");
+      pump();
+    }, (e) => {
+      if (booting) {
+        status("error", "Python: error al iniciar");
+        failAll(e);
+      }
       post({ type: "fatal", error: errorInfo(e) });
     });
-    deferred.catch((e) => { if (pyodide) post({ type: "fatal", error: errorInfo(e) }); });
   } else if (msg.type === "run") {
-    handleRun(msg).catch((e) => post({ type: "result", id: msg.id, ok: false, error: errorInfo(e) }));
+    jobs.push({ ...msg, needsMpl: NEEDS_MATPLOTLIB.test(msg.code) });
+    pump();
   }
 };

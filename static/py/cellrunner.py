@@ -13,10 +13,11 @@ from __future__ import annotations
 import ast
 import io
 import linecache
+import secrets
 import sys
 import time
 import traceback
-from contextlib import redirect_stderr, redirect_stdout
+from contextlib import nullcontext, redirect_stderr, redirect_stdout
 
 # Output caps: a student's `print` in a loop must not flood the page or its memory.
 MAX_OUTPUT_CHARS = 200_000
@@ -170,8 +171,27 @@ def _display_value(value, emit):
     return text
 
 
-def run_cell(code: str, cell_id: str, emit) -> dict:
-    """Run ``code`` in the shared namespace; report output through ``emit``; never raise."""
+def _noise_session(seed):
+    """dplab's noise session for this run: every fresh draw (``rng=None``) comes from one
+    generator seeded with ``seed`` (a 128-bit OS-random seed unless the presenter locked one),
+    so a locked seed redraws the same figure. Outside the deck, dplab stays fresh per call."""
+    try:
+        from dplab import _rng
+        return _rng.noise_session(seed)
+    except (ImportError, AttributeError):
+        return None
+
+
+def run_cell(code: str, cell_id: str, emit, seed=None) -> dict:
+    """Run ``code`` in the shared namespace; report output through ``emit``; never raise.
+
+    ``seed``: ``None`` for fresh noise, or a seed (int or decimal string) to redraw the noise of
+    an earlier run. The result says whether the cell drew noise and with which seed.
+    """
+    if seed is None:
+        seed = secrets.randbits(128)
+    seed = int(seed)
+    session = _noise_session(seed)
     filename = _cell_filename(cell_id)
     _register_source(filename, code)
     budget = [MAX_OUTPUT_CHARS]
@@ -180,7 +200,7 @@ def run_cell(code: str, cell_id: str, emit) -> dict:
     result: dict
     started = time.perf_counter()
     try:
-        with redirect_stdout(out), redirect_stderr(err):
+        with redirect_stdout(out), redirect_stderr(err), (session or nullcontext()) as noise:
             try:
                 body, tail = _compile(code, filename)
                 exec(body, NAMESPACE)
@@ -202,4 +222,6 @@ def run_cell(code: str, cell_id: str, emit) -> dict:
     finally:
         _current_run.pop()
     result["seconds"] = round(time.perf_counter() - started, 4)
+    result["noise"] = bool(noise is not None and noise.draws > 0)
+    result["seedUsed"] = str(seed)
     return result

@@ -100,7 +100,7 @@ def test_build_is_self_contained(built: Path):
     for name, url in imports["imports"].items():
         assert (built / url).exists(), f"import map entry {name} → {url} is missing"
     # every local reference of the page resolves
-    for ref in re.findall(r'(?:href|src)="([^"#]+)"', html):
+    for ref in re.findall(r'(?:href|src)="([^"#:]+)"', html):
         assert (built / ref).exists(), ref
 
 

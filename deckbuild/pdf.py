@@ -1,0 +1,53 @@
+"""`build.py pdf`: print the deck with every figure and number computed in the browser.
+
+Opens the built deck headless in Chromium in reveal.js's print mode, waits until every cell has
+run (the page runs them all in the background), and prints one PDF page per slide.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from .browser import launch
+from .errors import DeckError
+from .serve import serve_in_thread
+
+
+def export_pdf(dist: Path, out: Path, timeout: float = 300.0) -> dict:
+    """Write the PDF; return {pages, cells, errors, seconds}. Raises DeckError on failure."""
+    from playwright.sync_api import sync_playwright
+
+    server, url = serve_in_thread(dist, isolate=True)
+    started = time.monotonic()
+    try:
+        with sync_playwright() as p:
+            browser = launch(p)
+            page = browser.new_page(viewport={"width": 1280, "height": 720})
+            page.goto(url + "?print-pdf")
+            deadline = time.monotonic() + timeout
+            state = None
+            while time.monotonic() < deadline:
+                state = page.evaluate("""() => ({
+                    ready: document.documentElement.dataset.deckReady === 'true',
+                    done: document.documentElement.dataset.prerunDone === 'true',
+                    runtime: window.deck?.runtime?.state})""")
+                if state["done"] or state["runtime"] == "error":
+                    break
+                time.sleep(0.25)
+            else:
+                raise DeckError(f"the cells did not finish within {timeout:.0f} s ({state})")
+            if state["runtime"] == "error":
+                raise DeckError("Python failed to start in the browser: "
+                                + page.inner_text("#runtime-status"))
+            report = page.evaluate("""() => ({
+                cells: window.deck.cells.length,
+                errors: window.deck.cells.filter(c => c.lastResult && !c.lastResult.ok)
+                                         .map(c => c.id)})""")
+            page.evaluate("document.fonts.ready")
+            out.parent.mkdir(parents=True, exist_ok=True)
+            page.pdf(path=str(out), prefer_css_page_size=True, print_background=True)
+            pages = page.evaluate("document.querySelectorAll('.pdf-page').length")
+            browser.close()
+    finally:
+        server.shutdown()
+    return {"pages": pages, **report, "seconds": round(time.monotonic() - started, 1)}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Set up everything the deck needs on a fresh machine; safe to run again (it skips what is done).
+#   - a Python virtual environment in .venv with the project's dependencies (pyproject.toml)
+#   - the front-end packages from package-lock.json (npm ci)
+#   - with --test: the test dependencies, and Debian's chromium (installed with apt-get when
+#     missing and running as root; otherwise it says what to install)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want_test=0
+[[ "${1:-}" == "--test" ]] && want_test=1
+
+PY=${PYTHON:-python3}
+if [[ ! -x .venv/bin/python ]]; then
+  echo "setup: creating .venv"
+  "$PY" -m venv .venv
+fi
+extras=""
+[[ $want_test == 1 ]] && extras="test"
+deps=$(.venv/bin/python - "$extras" <<'PYEOF'
+import sys, tomllib
+project = tomllib.load(open("pyproject.toml", "rb"))["project"]
+deps = list(project["dependencies"])
+for extra in filter(None, sys.argv[1].split(",")):
+    deps += project["optional-dependencies"][extra]
+print("\n".join(deps))
+PYEOF
+)
+stamp=".venv/.deps-$(echo "$deps" | sha256sum | cut -c1-16)"
+if [[ ! -e "$stamp" ]]; then
+  echo "setup: installing Python dependencies"
+  .venv/bin/python -m pip install -q --disable-pip-version-check $(echo "$deps" | tr '\n' ' ')
+  touch "$stamp"
+fi
+
+if [[ ! -e node_modules/.package-lock.json ]] || [[ package-lock.json -nt node_modules/.package-lock.json ]]; then
+  command -v npm >/dev/null || { echo "setup: npm (Node.js ≥ 18) is needed: apt-get install nodejs npm" >&2; exit 1; }
+  echo "setup: installing front-end packages (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+if [[ $want_test == 1 ]]; then
+  need=()
+  [[ -n "${DPDECK_CHROMIUM:-}" || -x /usr/bin/chromium ]] || need+=(chromium)
+  command -v pdftoppm >/dev/null || need+=(poppler-utils)
+  fc-list 2>/dev/null | grep -qi dejavu || need+=(fonts-dejavu-core)
+  if (( ${#need[@]} )); then
+    if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+      echo "setup: installing ${need[*]} with apt-get"
+      apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+    else
+      echo "setup: please install ${need[*]} (Debian: sudo apt-get install ${need[*]}), or set DPDECK_CHROMIUM to a Chromium binary" >&2
+      exit 1
+    fi
+  fi
+fi

@@ -1,0 +1,42 @@
+// One interpreter, even in speaker view: reveal.js's speaker view loads the deck again in
+// iframes (URL with ?receiver). Those copies boot no Python; the main window mirrors every
+// cell's code and output to them over a BroadcastChannel.
+
+const THROTTLE_MS = 100;
+
+export function isReceiver() {
+  return /(^|[?&])receiver\b/i.test(location.search);
+}
+
+/** In the main window: publish cells and runtime status; answer a copy's "hello". */
+export function publish(version, cells, runtime) {
+  if (!("BroadcastChannel" in self)) return;
+  const channel = new BroadcastChannel(`dpdeck:${version}`);
+  const timers = new Map();
+  const send = (cell) => channel.postMessage({ type: "cell", snap: cell.snapshot() });
+  for (const cell of cells) {
+    cell.addEventListener("change", () => {
+      if (timers.has(cell)) return;
+      timers.set(cell, setTimeout(() => { timers.delete(cell); send(cell); }, THROTTLE_MS));
+    });
+  }
+  runtime.addEventListener("status", (e) => channel.postMessage({ type: "status", ...e.detail }));
+  channel.onmessage = (e) => {
+    if (e.data?.type !== "hello") return;
+    channel.postMessage({ type: "status", state: runtime.state, detail: runtime.detail });
+    for (const cell of cells) send(cell);
+  };
+}
+
+/** In a speaker-view copy: show what the main window computes. */
+export function subscribe(version, cells, onStatus) {
+  if (!("BroadcastChannel" in self)) return;
+  const channel = new BroadcastChannel(`dpdeck:${version}`);
+  const byId = new Map(cells.map((c) => [c.id, c]));
+  channel.onmessage = (e) => {
+    const msg = e.data;
+    if (msg?.type === "cell") byId.get(msg.snap.id)?.restore(msg.snap);
+    else if (msg?.type === "status") onStatus(msg);
+  };
+  channel.postMessage({ type: "hello" });
+}

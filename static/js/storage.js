@@ -1,0 +1,35 @@
+// Edits are never lost: each edited cell's code is kept in localStorage, per deck and cell,
+// keyed also by the authored code, so a new version of a cell does not resurrect stale edits.
+
+const PREFIX = "dpdeck:";
+
+function hash(text) {
+  let h = 2166136261;   // FNV-1a, enough to tell versions of a cell apart
+  for (let i = 0; i < text.length; i++) { h ^= text.charCodeAt(i); h = Math.imul(h, 16777619); }
+  return (h >>> 0).toString(36);
+}
+
+export class EditStore {
+  constructor(deckId) {
+    this.deck = PREFIX + hash(deckId) + ":";
+  }
+
+  key(cellId, authored) { return `${this.deck}${cellId}:${hash(authored)}`; }
+
+  load(cellId, authored) {
+    try { return localStorage.getItem(this.key(cellId, authored)); } catch { return null; }
+  }
+
+  save(cellId, authored, code) {
+    try {
+      if (code === authored) localStorage.removeItem(this.key(cellId, authored));
+      else localStorage.setItem(this.key(cellId, authored), code);
+    } catch { /* storage full or disabled: the edit lives in the page only */ }
+  }
+
+  clearAll() {
+    try {
+      for (const k of Object.keys(localStorage)) if (k.startsWith(this.deck)) localStorage.removeItem(k);
+    } catch { /* nothing to clear */ }
+  }
+}

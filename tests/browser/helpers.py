@@ -1,0 +1,69 @@
+"""Small helpers for driving the built deck in Chromium.
+
+The page's Content-Security-Policy forbids ``eval``, which Playwright's string predicates use,
+so we poll with ``page.evaluate`` (not subject to the page's CSP) instead of
+``page.wait_for_function``.
+"""
+from __future__ import annotations
+
+import time
+
+CELL = ".cell[data-cell-id='{}']"
+
+
+def wait_until(page, expression: str, timeout: float = 60.0, arg=None, interval: float = 0.05):
+    """Poll a JS expression (or arrow function taking ``arg``) until it is truthy."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        last = page.evaluate(expression, arg) if arg is not None else page.evaluate(expression)
+        if last:
+            return last
+        time.sleep(interval)
+    raise TimeoutError(f"not true after {timeout} s: {expression} (last value {last!r})")
+
+
+def open_deck(page, url: str, timeout: float = 20.0) -> None:
+    page.goto(url)
+    wait_until(page, "document.documentElement.dataset.deckReady === 'true'", timeout)
+
+
+def wait_runtime_ready(page, timeout: float = 90.0) -> None:
+    wait_until(page, "['ready','running'].includes(window.deck.runtime.state)", timeout)
+
+
+def cell_index(page, cell_id: str) -> int:
+    return page.evaluate("(id) => window.deck.cells.findIndex(c => c.id === id)", cell_id)
+
+
+def run_cell(page, cell_id: str, code: str | None = None, timeout: float = 90.0) -> dict:
+    """Run a cell (optionally with new code) the way the Run button does; return its result."""
+    i = cell_index(page, cell_id)
+    assert i >= 0, f"no cell {cell_id}"
+    if code is not None:
+        page.evaluate("([i, c]) => { window.deck.cells[i].code = c; }", [i, code])
+    go_to_slide(page, page.evaluate("(i) => window.deck.cells[i].slide.id", i))
+    wait_until(page, "(i) => window.deck.cells[i].running === null", timeout, arg=i)
+    runs = page.evaluate("(i) => window.deck.cells[i].runs", i)
+    page.locator(CELL.format(cell_id) + " button.run").click()
+    wait_until(page, "([i, n]) => window.deck.cells[i].runs > n", timeout, arg=[i, runs])
+    return cell_output(page, cell_id)
+
+
+def cell_output(page, cell_id: str) -> dict:
+    return page.evaluate("""(id) => {
+        const el = document.querySelector(`.cell[data-cell-id='${id}']`);
+        const out = el.querySelector('.cell-output');
+        const text = (cls) => [...out.querySelectorAll(cls)].map(e => e.textContent).join('');
+        return {state: el.dataset.state, stdout: text('.out-stdout'), stderr: text('.out-stderr'),
+                value: text('.out-value'), error: text('.out-error'),
+                figures: out.querySelectorAll('img.out-figure, svg').length,
+                meta: el.querySelector('.cell-meta').textContent};
+    }""", cell_id)
+
+
+def go_to_slide(page, slide_id: str) -> None:
+    page.evaluate("(id) => { const s = document.getElementById(id); "
+                  "window.deck.reveal.slide(...Object.values(window.deck.reveal.getIndices(s))); }",
+                  slide_id)
+    wait_until(page, "(id) => window.deck.reveal.getCurrentSlide().id === id", 5, arg=slide_id)

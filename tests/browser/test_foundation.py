@@ -1,0 +1,162 @@
+"""The deck's foundation in real Chromium: load, navigate, run, edit, reset, figures, errors,
+stop, and nothing leaving the origin."""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT, foreign_requests
+from .helpers import (CELL, cell_output, go_to_slide, open_deck, run_cell, wait_runtime_ready,
+                      wait_until)
+
+RESULTS = ROOT / "test-results"
+FIRST_CELL = "el-dato-de-partida"
+
+
+def _first_cells(page, n=2) -> list[str]:
+    return page.evaluate("(n) => window.deck.cells.slice(0, n).map(c => c.id)", n)
+
+
+def test_cold_start_first_cell_result(page, deck_url):
+    """Navigation → the first cell's result, measured in a fresh context (cold)."""
+    t0 = time.monotonic()
+    open_deck(page, deck_url)
+    page_ready = time.monotonic() - t0
+    go_to_slide(page, FIRST_CELL)
+    out = run_cell(page, FIRST_CELL)
+    first_result = time.monotonic() - t0
+    assert out["state"] == "done", out
+    assert "5000" in out["stdout"].replace(".", "").replace(",", ""), out
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "cold-start.json").write_text(json.dumps(
+        {"page_ready_s": round(page_ready, 2), "first_cell_result_s": round(first_result, 2)}))
+    print(f"\ncold start: page {page_ready:.2f} s, first cell result {first_result:.2f} s")
+
+
+def test_status_indicator_and_keyboard_navigation(page, deck_url):
+    open_deck(page, deck_url)
+    status = page.locator("#runtime-status")
+    assert status.get_attribute("data-state") in ("loading", "ready")
+    page.locator(".reveal").click(position={"x": 640, "y": 360})
+    page.keyboard.press("ArrowRight")
+    wait_until(page, "window.deck.reveal.getIndices().h === 1", 5)
+    assert page.evaluate("location.hash") != ""
+    page.keyboard.press("ArrowLeft")
+    wait_until(page, "window.deck.reveal.getIndices().h === 0", 5)
+    wait_runtime_ready(page)
+    assert "listo" in status.inner_text()
+
+
+def test_edit_rerun_reset_and_shift_enter(page, deck_url):
+    open_deck(page, deck_url)
+    go_to_slide(page, FIRST_CELL)
+    authored = page.evaluate("window.deck.cells[0].authored")
+    out = run_cell(page, FIRST_CELL, code="x = 6 * 7\nprint('resultado', x)\nx + 1")
+    assert out["stdout"].strip() == "resultado 42" and out["value"] == "43", out
+    assert page.locator(CELL.format(FIRST_CELL)).evaluate("e => e.classList.contains('edited')")
+    # Shift+Enter in the editor runs it, typed like a person would
+    editor = page.locator(CELL.format(FIRST_CELL) + " .cm-content")
+    editor.click()
+    page.keyboard.press("Control+End")
+    page.keyboard.type("\nx * 2")
+    runs = page.evaluate("window.deck.cells[0].runs")
+    page.keyboard.press("Shift+Enter")
+    wait_until(page, "(n) => window.deck.cells[0].runs > n", 30, arg=runs)
+    assert cell_output(page, FIRST_CELL)["value"] == "84"
+    # arrow keys edit code while the editor has focus: the slide does not change
+    slide_before = page.evaluate("window.deck.reveal.getIndices().h")
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("window.deck.reveal.getIndices().h") == slide_before
+    # Escape leaves the editor; then the deck's keys work again
+    page.keyboard.press("Escape")
+    assert not page.evaluate("document.activeElement.closest('.cm-editor')")
+    page.locator(CELL.format(FIRST_CELL) + " button.reset").click()
+    assert page.evaluate("window.deck.cells[0].code") == authored
+    assert not page.locator(CELL.format(FIRST_CELL)).evaluate("e => e.classList.contains('edited')")
+
+
+def test_figure_cell_shows_an_image(page, deck_url):
+    open_deck(page, deck_url)
+    cell = _first_cells(page, 2)[1]
+    go_to_slide(page, cell)
+    code = ("import matplotlib.pyplot as plt\n"
+            "fig, ax = plt.subplots(figsize=(7, 4))\n"
+            "ax.plot([0, 1, 2], [1, 3, 2], label='serie')\n"
+            "ax.set_xlabel('ε'); ax.set_ylabel('error'); ax.legend()\n"
+            "plt.show()")
+    out = run_cell(page, cell, code=code)
+    assert out["state"] == "done" and out["figures"] == 1, out
+    img = page.locator(CELL.format(cell) + " img.out-figure")
+    wait_until(page, "(s) => { const i = document.querySelector(s); return i && i.complete && i.naturalWidth > 0; }",
+               10, arg=CELL.format(cell) + " img.out-figure")
+    assert "eje x: ε" in img.get_attribute("alt")
+    RESULTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(RESULTS / "foundation-figure-slide.png"))
+
+
+def test_error_shows_traceback_and_next_cell_runs(page, deck_url):
+    open_deck(page, deck_url)
+    first, second = _first_cells(page, 2)
+    out = run_cell(page, first, code="def f(x):\n    return x / 0\n\nf(1)")
+    assert out["state"] == "error"
+    assert "ZeroDivisionError: division by zero" in out["error"]
+    assert f'File "<celda {first}>", line 4' in out["error"]   # points at the user's line
+    assert "cellrunner" not in out["error"]                    # no runner frames
+    out = run_cell(page, first, code="print(')'")
+    assert "SyntaxError" in out["error"]
+    out = run_cell(page, second, code="print('sigo vivo')")
+    assert out["state"] == "done" and "sigo vivo" in out["stdout"]
+
+
+def test_output_is_text_never_markup(page, deck_url):
+    open_deck(page, deck_url)
+    out = run_cell(page, FIRST_CELL,
+                   code="print('<img src=x onerror=\"window.pwned=1\"><b>negrita</b>')\n'<script>window.pwned=2</script>'")
+    assert "<b>negrita</b>" in out["stdout"]
+    assert page.evaluate("window.pwned === undefined")
+    assert page.locator(CELL.format(FIRST_CELL) + " .cell-output b").count() == 0
+
+
+@pytest.mark.parametrize("isolated", [True, False], ids=["interrupt", "restart"])
+def test_stop_a_runaway_cell(page, deck_url, deck_url_plain, isolated):
+    open_deck(page, deck_url if isolated else deck_url_plain)
+    assert page.evaluate("crossOriginIsolated") is isolated
+    wait_runtime_ready(page)
+    first, second = _first_cells(page, 2)
+    go_to_slide(page, first)
+    wait_until(page, "window.deck.cells[0].running === null", 60)
+    page.evaluate("() => { window.deck.cells[0].code = 'i = 0\\nwhile True:\\n    i += 1\\n    print(i)'; window.deck.cells[0].run(); }")
+    wait_until(page, "window.deck.cells[0].running !== null && window.deck.runtime.state === 'running'", 60)
+    time.sleep(0.5)
+    t0 = time.monotonic()
+    page.locator(CELL.format(first) + " button.stop").click()
+    wait_until(page, "window.deck.cells[0].running === null", 5)
+    stopped = time.monotonic() - t0
+    assert stopped < 2.0, f"stop took {stopped:.2f} s"
+    err = cell_output(page, first)["error"]
+    assert ("KeyboardInterrupt" in err) if isolated else ("se reinició Python" in err), err
+    # the deck keeps working: the next cell runs (after a restart, the prelude ran again)
+    out = run_cell(page, second, code="print(len(census))")
+    assert out["state"] == "done" and out["stdout"].strip() == "5000", out
+
+
+def test_nothing_leaves_the_origin(page, deck_url):
+    open_deck(page, deck_url)
+    run_cell(page, FIRST_CELL)
+    cell = _first_cells(page, 2)[1]
+    run_cell(page, cell, code="import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.show()")
+    requested = " ".join(page.requests)
+    # the worker's requests are recorded too (else this test would prove nothing)
+    assert "pyodide.asm.wasm" in requested and "matplotlib-3.8.4" in requested
+    assert foreign_requests(page, deck_url) == []
+    assert page.errors == []
+
+
+def test_file_url_explains_how_to_serve(page, built_deck):
+    page.goto((built_deck / "index.html").as_uri())
+    warning = page.locator("#file-warning")
+    wait_until(page, "!document.getElementById('file-warning').hidden", 5)
+    assert "python build.py serve" in warning.inner_text()

@@ -1,0 +1,172 @@
+"""The whole deck in Chromium at 1280×720: every slide, every cell, every key result.
+
+One walk goes through the slides in order with the keyboard, runs each cell the way the Run
+button does, and checks that no cell fails, that every cell that draws shows a figure, and that
+nothing on any slide spills out of the 1280×720 slide or hides behind a scrollbar. Other tests
+read the seed's key numbers from the live output of their slides.
+"""
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from deckbuild.schema import load_deck
+from tests.browser.helpers import (cell_output, go_to_slide, open_deck, run_cell,
+                                   wait_runtime_ready, wait_until)
+
+ROOT = Path(__file__).resolve().parents[2]
+DECK = load_deck(ROOT / "deck" / "deck.yaml")
+CODE_SLIDES = [s for s in DECK.slides if s.code]
+DRAWS = re.compile(r"\b(plt|figure)\b")   # cells that make a matplotlib figure
+
+# What a slide must not do at 1280×720, measured in the page. Returns a list of problems:
+# content taller than the slide, an element outside the slide's box, a scrollbar in the code
+# editor or the output (text that cannot be read without scrolling), a figure squeezed too small.
+LAYOUT_PROBLEMS = """(section) => {
+    const s = section;
+    const box = s.getBoundingClientRect();
+    const scale = box.width / s.offsetWidth;            // reveal.js scales the 1280×720 slide
+    const problems = [];
+    if (s.scrollHeight > s.clientHeight + 1)
+        problems.push(`content height ${s.scrollHeight} px > slide ${s.clientHeight} px`);
+    for (const el of s.querySelectorAll('*')) {
+        if (el.closest('aside.notes, .katex-mathml, .cm-editor')) continue;
+        const st = getComputedStyle(el);
+        if (st.display === 'none' || st.visibility === 'hidden') continue;
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 || r.height === 0) continue;
+        const out = r.bottom > box.bottom + 2 || r.right > box.right + 2
+                 || r.left < box.left - 2 || r.top < box.top - 2;
+        if (out) {
+            const what = el.className || el.tagName.toLowerCase();
+            problems.push(`${what} outside the slide (bottom ${Math.round((r.bottom - box.top) / scale)}, ` +
+                          `right ${Math.round((r.right - box.left) / scale)})`);
+            break;
+        }
+    }
+    for (const el of s.querySelectorAll('.cm-scroller, .cell-output, .cell-output pre')) {
+        if (el.scrollHeight > el.clientHeight + 2)
+            problems.push(`${el.className}: ${el.scrollHeight - el.clientHeight} px of text hidden (vertical)`);
+        if (el.scrollWidth > el.clientWidth + 2)
+            problems.push(`${el.className}: ${el.scrollWidth - el.clientWidth} px of text hidden (horizontal)`);
+    }
+    for (const img of s.querySelectorAll('img.out-figure')) {
+        const h = img.getBoundingClientRect().height / scale;
+        if (img.complete && h < 220) problems.push(`figure only ${Math.round(h)} px high`);
+    }
+    return problems;
+}"""
+
+# Output lines that wrap (too wide for their column): not an error, but they read badly.
+WRAPPED_LINES = """(section) => {
+    const found = [];
+    for (const pre of section.querySelectorAll('.cell-output pre')) {
+        const lines = pre.textContent.replace(/\\n$/, '').split('\\n').length;
+        const lh = parseFloat(getComputedStyle(pre).lineHeight);
+        if (pre.scrollHeight > (lines + 0.5) * lh) found.push(pre.textContent.slice(0, 60));
+    }
+    return found;
+}"""
+
+
+def slide_handle(page, index: int):
+    return page.evaluate_handle("(i) => window.deck.reveal.getSlides()[i]", index)
+
+
+def show_all_fragments(page) -> None:
+    page.evaluate("() => { const r = window.deck.reveal; const i = r.getIndices(); "
+                  "r.slide(i.h, i.v, 999); }")
+
+
+def numbers(text: str) -> list[float]:
+    return [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", text.replace(",", ""))]
+
+
+@pytest.fixture
+def deck_page(page, deck_url):
+    open_deck(page, deck_url)
+    wait_runtime_ready(page)
+    return page
+
+
+def test_walk_every_slide_run_every_cell(deck_page):
+    """Arrow through all slides; run each cell; no error, figures present, nothing overflows."""
+    page = deck_page
+    page.evaluate("() => window.deck.reveal.configure({transition: 'none'})")
+    page.evaluate("() => window.deck.reveal.slide(0, 0, 0)")
+    page.locator("body").click(position={"x": 5, "y": 360})   # focus the deck, not a control
+    failures, overflow, seen = [], [], []
+    started = time.monotonic()
+    for slide in DECK.slides:
+        current = page.evaluate("() => window.deck.reveal.getCurrentSlide().id")
+        assert current == slide.id, f"expected slide {slide.index} {slide.id!r}, at {current!r}"
+        seen.append(current)
+        if slide.code:
+            out = run_cell(page, slide.id)
+            if out["state"] != "done" or out["error"]:
+                failures.append(f"{slide.id}: {out['error'][-600:]}")
+            elif DRAWS.search(slide.code) and out["figures"] < 1:
+                failures.append(f"{slide.id}: drew no figure")
+            if slide.code and not out["stdout"] and not out["figures"] and not out["value"]:
+                failures.append(f"{slide.id}: showed nothing")
+            wait_until(page, "() => [...window.deck.reveal.getCurrentSlide()"
+                             ".querySelectorAll('img.out-figure')].every(i => i.complete)", 10)
+        show_all_fragments(page)
+        problems = page.evaluate(LAYOUT_PROBLEMS, page.evaluate_handle(
+            "() => window.deck.reveal.getCurrentSlide()"))
+        if problems:
+            overflow.append(f"{slide.index} {slide.title}: {problems}")
+        if slide is not DECK.slides[-1]:
+            page.keyboard.press("ArrowRight")
+            # past the last fragment, the arrow goes to the next slide
+            while page.evaluate("() => window.deck.reveal.getCurrentSlide().id") == slide.id:
+                page.keyboard.press("ArrowRight")
+    assert seen == [s.id for s in DECK.slides]
+    assert not failures, "cells failed:\n" + "\n".join(failures)
+    assert not overflow, "slides that do not fit 1280×720:\n" + "\n".join(overflow)
+    assert not page.errors, page.errors
+    print(f"walked {len(seen)} slides, ran {len(CODE_SLIDES)} cells in "
+          f"{time.monotonic() - started:.1f} s")
+
+
+def test_question_answer_appears_on_click(deck_page):
+    page = deck_page
+    go_to_slide(page, "pregunta")
+    hidden = page.evaluate("() => !document.querySelector('#pregunta .answer')"
+                           ".classList.contains('visible')")
+    assert hidden, "the answer shows before the click"
+    page.keyboard.press("ArrowRight")
+    wait_until(page, "() => document.querySelector('#pregunta .answer')"
+                     ".classList.contains('visible')", 5)
+    assert page.evaluate("() => window.deck.reveal.getCurrentSlide().id") == "pregunta"
+
+
+def test_live_budget_accounting_numbers(deck_page):
+    """'Cuánto se gana': ε for k = 10⁴ falls from ≈ 3236 (sequential) to ≈ 36 (RDP)."""
+    out = run_cell(deck_page, "cuanto-se-gana")
+    assert out["state"] == "done", out["error"]
+    found = dict(re.findall(r"(secuencial|avanzada|Rényi DP):\s+ε =\s+([\d.]+)", out["stdout"]))
+    assert abs(float(found["secuencial"]) - 3236) <= 1
+    assert abs(float(found["Rényi DP"]) - 36) <= 1
+    assert float(found["Rényi DP"]) < float(found["avanzada"]) < float(found["secuencial"])
+
+
+def test_live_crossover_of_laplace_and_gauss(deck_page):
+    """'Laplace contra Gauss: vectorial': Gauss wins from k ≈ 12, measured in the browser."""
+    out = run_cell(deck_page, "laplace-contra-gauss-vectorial")
+    assert out["state"] == "done", out["error"]
+    assert out["figures"] >= 1
+    k = int(re.search(r"Gauss gana desde k = (\d+)", out["stdout"]).group(1))
+    assert 11 <= k <= 13
+
+
+def test_live_differential_attack(deck_page):
+    """'Los agregados no son anónimos': the difference of the counts is Karen's value."""
+    out = run_cell(deck_page, "los-agregados-no-son-anonimos")
+    assert out["state"] == "done", out["error"]
+    diff = int(re.search(r"Diferencia:\s+(-?\d+)", out["stdout"]).group(1))
+    karen = int(re.search(r"Dato real de Karen:\s+(-?\d+)", out["stdout"]).group(1))
+    assert diff == karen == 1
