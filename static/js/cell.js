@@ -142,7 +142,7 @@ export class Cell extends EventTarget {
   }
 
   /** Run the cell's current code; resolves with the worker's result. */
-  async run({ background = false } = {}) {
+  async run({ background = false, replay = false } = {}) {
     if (this.readOnly) return null;
     if (this.running !== null) return this.pendingRun;
     this.output.clear();
@@ -157,11 +157,12 @@ export class Cell extends EventTarget {
       if (e.detail.state === "running" && this.meta.textContent === "esperando a Python…") this.meta.textContent = "ejecutando…";
     };
     this.runtime.addEventListener("status", onStatus);
+    this.lastCode = this.code;
     this.pendingRun = this.runtime.run(this.id, this.code, {
       onQueued: (id) => { this.running = id; },
       onText: (kind, text) => { this.output.add({ kind, text }); this.changed(); },
       onFigure: (svg, alt) => { this.output.add({ kind: "figure", svg, alt }); this.changed(); },
-    }, { seed: this.seed });
+    }, { seed: this.seed, background });
     const result = await this.pendingRun;
     this.runtime.removeEventListener("status", onStatus);
     this.running = null;
@@ -179,11 +180,11 @@ export class Cell extends EventTarget {
     }
     if (result.noise) this.showNoiseControls(true);
     const when = new Date().toLocaleTimeString("es", { hour12: false });
-    this.meta.textContent = result.restarted ? `detenida ${when}`
+    this.meta.textContent = result.restarted || result.cancelled ? `detenida ${when}`
       : result.seconds == null ? `error ${when}` : `calculado ${when} · ${fmtSeconds(result.seconds)}`;
     this.root.dataset.state = result.ok ? "done" : "error";
     this.changed();
-    if (!background) {
+    if (!background && !replay) {
       const alts = this.output.items.filter((i) => i.kind === "figure").map((i) => i.alt).join(". ");
       this.announce?.(result.ok ? `Resultado listo. ${alts}` : `Error: ${result.error.type}`);
     }

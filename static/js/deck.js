@@ -46,11 +46,12 @@ if (receiver) {
 }
 
 /** After a restart, run again (in the order they last ran) the cells that had run, so the
- *  state later cells depend on comes back; a cell that was stopped is not replayed. */
-async function replay(all) {
-  const ran = all.filter((c) => c.lastResult && !c.lastResult.restarted)
+ *  state later cells depend on comes back; a cell that was stopped is not replayed. All are
+ *  queued at once, ahead of anything the presenter runs next. */
+function replay(all) {
+  const ran = all.filter((c) => c.lastResult && !c.lastResult.restarted && !c.lastResult.cancelled)
                  .sort((a, b) => a.lastRunAt - b.lastRunAt);
-  for (const cell of ran) await cell.run({ background: true });
+  for (const cell of ran) cell.run({ replay: true });
 }
 
 const deck = new Reveal({

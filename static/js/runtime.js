@@ -46,10 +46,12 @@ export class Runtime extends EventTarget {
     }
     const job = this.pending.get(msg.id);
     if (!job) return;   // a message of a run that was abandoned by a restart
+    if (msg.type === "started") { this.current = msg.id; return; }
     if (msg.type === "stdout" || msg.type === "stderr") job.handlers.onText?.(msg.type, msg.text);
     else if (msg.type === "figure") job.handlers.onFigure?.(msg.svg, msg.alt);
     else if (msg.type === "result") {
       this.pending.delete(msg.id);
+      if (this.current === msg.id) this.current = null;
       job.resolve(msg);
     }
   }
@@ -57,19 +59,25 @@ export class Runtime extends EventTarget {
   /**
    * Run a cell; resolves with {ok, value | error, seconds, noise, seedUsed}. Never rejects.
    * ``seed``: a number makes every fresh draw of noise in dplab reproducible for this run.
+   * ``background``: a pre-run; the worker runs the presenter's cells first.
    */
-  run(cellId, code, handlers = {}, { seed = null } = {}) {
+  run(cellId, code, handlers = {}, { seed = null, background = false } = {}) {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.pending.set(id, { handlers, resolve, cellId, id, code, seed });
       handlers.onQueued?.(id, this.state);
-      this.worker.postMessage({ type: "run", id, cellId, code, seed });
+      this.worker.postMessage({ type: "run", id, cellId, code, seed, background });
     });
   }
 
-  /** Stop the run ``id``: interrupt it, or restart the runtime if that is not possible. */
+  /** Stop the run ``id``: cancel it if it has not started; interrupt it if it runs; restart
+   *  the runtime if it cannot be interrupted (no isolation) or does not stop in time. */
   stop(id) {
     if (!this.pending.has(id)) return;
+    if (this.current !== id) {
+      this.worker.postMessage({ type: "cancel", id });
+      return;
+    }
     if (this.interruptBuffer) {
       this.interruptBuffer[0] = 2;   // SIGINT: Python raises KeyboardInterrupt in the cell
       setTimeout(() => {
@@ -83,6 +91,7 @@ export class Runtime extends EventTarget {
   /** Terminate the worker and start a new one; pending runs end with an error. */
   restart(reason) {
     this.worker.terminate();
+    this.current = null;
     this.restarts += 1;
     const abandoned = [...this.pending.values()];
     this.pending.clear();
@@ -90,7 +99,7 @@ export class Runtime extends EventTarget {
       job.resolve({ ok: false, restarted: true, seconds: null,
                     error: { type: "Reinicio", message: reason, traceback: reason } });
     }
+    this.start();   // before telling anyone: a listener may run cells on the new worker at once
     this.dispatchEvent(new CustomEvent("restart", { detail: { reason } }));
-    this.start();
   }
 }

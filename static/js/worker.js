@@ -85,6 +85,7 @@ async function pump() {
   }
   const [job] = jobs.splice(index, 1);
   busy = true;
+  post({ type: "started", id: job.id });
   try {
     try { await pyodide.loadPackagesFromImports(job.code, { messageCallback: () => {} }); } catch (_) { /* the cell reports it */ }
     status("running", "Python: ejecutando…");
@@ -95,7 +96,7 @@ async function pump() {
   } finally {
     busy = false;
     status("ready", mplReady ? "Python: listo" : "Python: listo (cargando matplotlib)");
-    queueMicrotask(pump);
+    setTimeout(pump, 0);   // a macrotask: a "cancel" that arrived meanwhile is handled first
   }
 }
 
@@ -126,5 +127,12 @@ self.onmessage = (event) => {
   } else if (msg.type === "run") {
     jobs.push({ ...msg, needsMpl: NEEDS_MATPLOTLIB.test(msg.code) });
     pump();
+  } else if (msg.type === "cancel") {
+    const index = jobs.findIndex((job) => job.id === msg.id);
+    if (index >= 0) {
+      jobs.splice(index, 1);
+      post({ type: "result", id: msg.id, ok: false, cancelled: true, seconds: null,
+             error: { type: "Cancelada", message: "ejecución cancelada", traceback: "Ejecución cancelada antes de empezar." } });
+    }
   }
 };

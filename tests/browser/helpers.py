@@ -16,7 +16,12 @@ def wait_until(page, expression: str, timeout: float = 60.0, arg=None, interval:
     deadline = time.monotonic() + timeout
     last = None
     while time.monotonic() < deadline:
-        last = page.evaluate(expression, arg) if arg is not None else page.evaluate(expression)
+        try:
+            last = page.evaluate(expression, arg) if arg is not None else page.evaluate(expression)
+        except Exception as exc:  # a navigation (the Service Worker's one reload) is not failure
+            if "context was destroyed" not in str(exc) and "navigat" not in str(exc):
+                raise
+            last = None
         if last:
             return last
         time.sleep(interval)

@@ -122,14 +122,15 @@ def test_output_is_text_never_markup(page, deck_url):
 
 @pytest.mark.parametrize("isolated", [True, False], ids=["interrupt", "restart"])
 def test_stop_a_runaway_cell(page, deck_url, deck_url_plain, isolated):
-    open_deck(page, deck_url if isolated else deck_url_plain)
+    # ?nosw: no Service Worker, so the plain server really leaves the page un-isolated
+    open_deck(page, deck_url if isolated else deck_url_plain + "?nosw")
     assert page.evaluate("crossOriginIsolated") is isolated
     wait_runtime_ready(page)
     first, second = _first_cells(page, 2)
     go_to_slide(page, first)
     wait_until(page, "window.deck.cells[0].running === null", 60)
     page.evaluate("() => { window.deck.cells[0].code = 'i = 0\\nwhile True:\\n    i += 1\\n    print(i)'; window.deck.cells[0].run(); }")
-    wait_until(page, "window.deck.cells[0].running !== null && window.deck.runtime.state === 'running'", 60)
+    wait_until(page, "window.deck.cells[0].running !== null && window.deck.runtime.current === window.deck.cells[0].running", 60)
     time.sleep(0.5)
     t0 = time.monotonic()
     page.locator(CELL.format(first) + " button.stop").click()
@@ -160,3 +161,13 @@ def test_file_url_explains_how_to_serve(page, built_deck):
     warning = page.locator("#file-warning")
     wait_until(page, "!document.getElementById('file-warning').hidden", 5)
     assert "python build.py serve" in warning.inner_text()
+
+
+def test_service_worker_isolates_a_static_host(page, deck_url_plain):
+    """Served without COOP/COEP (as GitHub Pages would), the Service Worker adds them: after
+    one reload the page is cross-origin isolated and Stop interrupts instead of restarting."""
+    open_deck(page, deck_url_plain)
+    wait_until(page, "self.crossOriginIsolated === true", 20)
+    wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 20)
+    wait_runtime_ready(page)
+    assert page.evaluate("window.deck.runtime.isolated") is True

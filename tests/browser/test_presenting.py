@@ -1,0 +1,183 @@
+"""The presenter's and the audience's experience: saved edits, sliders, pre-run, noise lock,
+speaker view with one interpreter, run all / restart with replay, Escape, and the PDF."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import time
+
+import pytest
+
+from .conftest import ROOT
+from .helpers import (CELL, cell_output, go_to_slide, open_deck, run_cell, wait_runtime_ready,
+                      wait_until)
+
+FIRST_CELL = "el-dato-de-partida"
+
+
+def test_edit_survives_reload_and_reset_all_restores(page, deck_url):
+    page.on("dialog", lambda d: d.accept())
+    open_deck(page, deck_url)
+    ids = page.evaluate("window.deck.cells.slice(0, 2).map(c => c.id)")
+    page.evaluate("() => { window.deck.cells[0].code = '# mi versión\\nprint(1)'; "
+                  "window.deck.cells[1].code = '# otra\\nprint(2)'; }")
+    page.reload()
+    wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 20)
+    assert page.evaluate("window.deck.cells[0].code") == "# mi versión\nprint(1)"
+    assert page.locator(CELL.format(ids[0])).evaluate("e => e.classList.contains('edited')")
+    go_to_slide(page, ids[0])
+    page.locator(CELL.format(ids[0]) + " button.reset").click()
+    assert page.evaluate("window.deck.cells[0].code === window.deck.cells[0].authored")
+    page.locator("button[data-action='reset-all']").click()
+    assert page.evaluate("window.deck.cells.every(c => c.code === c.authored)")
+    page.reload()
+    wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 20)
+    assert page.evaluate("window.deck.cells.every(c => c.code === c.authored)")
+
+
+def test_slider_reruns_and_the_last_value_wins(page, deck_url):
+    open_deck(page, deck_url)
+    wait_runtime_ready(page)
+    cell_id = page.evaluate("document.querySelector('.cell-params input[type=range]')"
+                            ".closest('.cell').dataset.cellId")
+    i = page.evaluate("(id) => window.deck.cells.findIndex(c => c.id === id)", cell_id)
+    go_to_slide(page, cell_id)
+    wait_until(page, "(i) => window.deck.cells[i].runs > 0 && window.deck.cells[i].running === null",
+               120, arg=i)
+    runs_before = page.evaluate("(i) => window.deck.cells[i].runs", i)
+    slider = page.locator(CELL.format(cell_id) + " .cell-params input[type=range]").first
+    name = slider.get_attribute("data-param")
+    for position in (100, 300, 500, 700, 900):       # five quick moves
+        slider.evaluate("(el, v) => { el.value = v; el.dispatchEvent(new Event('input')); }",
+                        str(position))
+        time.sleep(0.03)
+    shown = page.locator(CELL.format(cell_id) + " .param-value").first.inner_text()
+    wait_until(page, "(i) => { const c = window.deck.cells[i]; return c.running === null && !c.rerun "
+               "&& c.lastCode === c.code; }", 60, arg=i)
+    code = page.evaluate("(i) => window.deck.cells[i].lastCode", i)
+    assert f"{name} = {shown}" in code, (shown, code)
+    runs = page.evaluate("(i) => window.deck.cells[i].runs", i) - runs_before
+    assert 1 <= runs < 5, f"{runs} runs for five quick moves: not debounced"
+    out = cell_output(page, cell_id)
+    assert out["state"] == "done" and out["figures"] >= 1, out
+
+
+def test_later_slides_are_computed_before_they_are_visited(page, deck_url):
+    open_deck(page, deck_url)
+    wait_runtime_ready(page)
+    last_figure_cell = page.evaluate("""() => {
+        const cells = [...document.querySelectorAll('.cell')];
+        return cells.reverse().find(c => /plt|plots|fig/.test(
+            window.deck.cells.find(x => x.id === c.dataset.cellId).code)).dataset.cellId; }""")
+    visited = page.evaluate("window.deck.reveal.getCurrentSlide().id")
+    wait_until(page, "(id) => document.querySelector(`.cell[data-cell-id='${id}'] img.out-figure`)",
+               180, arg=last_figure_cell)
+    assert visited != last_figure_cell
+    meta = cell_output(page, last_figure_cell)["meta"]
+    assert meta.startswith("calculado ") and " s" in meta   # when, and how long it took
+
+
+def test_noise_resample_and_seed_lock(page, deck_url):
+    open_deck(page, deck_url)
+    wait_runtime_ready(page)
+    out = run_cell(page, FIRST_CELL, code="laplace_mech(100.0, 1, 0.5)")
+    assert out["state"] == "done"
+    noise_btn = page.locator(CELL.format(FIRST_CELL) + " button.noise")
+    lock_btn = page.locator(CELL.format(FIRST_CELL) + " button.lock")
+    assert noise_btn.is_visible() and lock_btn.is_visible()
+    first = out["value"]
+    lock_btn.click()
+    assert lock_btn.get_attribute("aria-pressed") == "true"
+    assert run_cell(page, FIRST_CELL)["value"] == first        # locked: the same draw
+    runs = page.evaluate("window.deck.cells[0].runs")
+    noise_btn.click()                                          # new noise, locked onto it
+    wait_until(page, "(n) => window.deck.cells[0].runs > n && window.deck.cells[0].running === null",
+               30, arg=runs)
+    second = cell_output(page, FIRST_CELL)["value"]
+    assert second != first
+    assert run_cell(page, FIRST_CELL)["value"] == second
+    lock_btn.click()
+    assert lock_btn.get_attribute("aria-pressed") == "false"
+    assert run_cell(page, FIRST_CELL)["value"] != second
+
+
+def test_escape_in_the_editor_stops_a_running_cell(page, deck_url):
+    open_deck(page, deck_url)
+    wait_runtime_ready(page)
+    go_to_slide(page, FIRST_CELL)
+    wait_until(page, "window.deck.cells[0].running === null", 60)
+    page.evaluate("window.deck.cells[0].code = 'while True:\\n    pass'")
+    page.locator(CELL.format(FIRST_CELL) + " .cm-content").click()
+    page.keyboard.press("Shift+Enter")
+    wait_until(page, "window.deck.cells[0].running !== null && window.deck.runtime.current === window.deck.cells[0].running", 60)
+    page.keyboard.press("Escape")
+    wait_until(page, "window.deck.cells[0].running === null", 3)
+    assert "KeyboardInterrupt" in cell_output(page, FIRST_CELL)["error"]
+
+
+def test_restart_replays_the_cells_already_run(page, deck_url):
+    open_deck(page, deck_url)
+    wait_runtime_ready(page)
+    run_cell(page, FIRST_CELL, code="secreto = 41")
+    page.locator("button[data-action='restart']").click()
+    # the new runtime replays the first cell, so a later cell still sees its state
+    out = run_cell(page, "los-agregados-no-son-anonimos", code="print(secreto + 1)")
+    assert out["state"] == "done" and out["stdout"].strip() == "42", out
+    assert page.evaluate("window.deck.runtime.restarts") == 1
+
+
+def test_run_all_runs_every_cell(page, deck_url):
+    open_deck(page, deck_url)
+    wait_runtime_ready(page)
+    wait_until(page, "document.documentElement.dataset.prerunDone === 'true'", 240)
+    before = page.evaluate("window.deck.cells.map(c => c.runs)")
+    page.locator("button[data-action='run-all']").click()
+    wait_until(page, "(b) => window.deck.cells.every((c, i) => c.runs > b[i] && c.running === null)",
+               240, arg=before)
+    errors = page.evaluate("window.deck.cells.filter(c => !c.lastResult.ok).map(c => c.id)")
+    assert errors == []
+
+
+def test_speaker_view_boots_no_second_runtime(page, context, deck_url):
+    open_deck(page, deck_url)
+    wait_runtime_ready(page)
+    go_to_slide(page, "los-agregados-no-son-anonimos")
+    wait_until(page, "document.querySelector(\".cell[data-cell-id='los-agregados-no-son-anonimos'] .out-stdout\")", 120)
+    page.locator(".reveal").click(position={"x": 640, "y": 40})
+    with context.expect_page() as popup_info:
+        page.keyboard.press("s")
+    popup = popup_info.value
+    wait_until(popup, "document.querySelectorAll('iframe').length >= 2", 20)
+    time.sleep(1)
+    current = popup.frame_locator("#current-slide iframe")
+    main_text = cell_output(page, "los-agregados-no-son-anonimos")["stdout"]
+    mirrored = current.locator(".cell[data-cell-id='los-agregados-no-son-anonimos'] .out-stdout")
+    mirrored.wait_for(timeout=20000)
+    assert mirrored.inner_text().strip() == main_text.strip()
+    python_workers = [w for p in context.pages for w in p.workers if "worker.js" in w.url]
+    assert len(python_workers) == 1, [w.url for w in python_workers]
+    assert "Privacidad" in popup.title() or popup.locator(".speaker-controls-notes").count() >= 0
+    popup.close()
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) needed")
+def test_pdf_has_one_page_per_slide_with_computed_figures(built_deck, browser, tmp_path):
+    from PIL import Image
+
+    from deckbuild.pdf import export_pdf
+    out = tmp_path / "deck.pdf"
+    report = export_pdf(built_deck, out, timeout=300, browser=browser)
+    assert report["errors"] == []
+    info = subprocess.run(["pdfinfo", str(out)], capture_output=True, text=True).stdout
+    pages = int(next(l for l in info.splitlines() if l.startswith("Pages:")).split()[1])
+    assert pages == report["slides"], (pages, report)
+    assert report["figure_slides"], "no slide printed a figure"
+    page_no = report["figure_slides"][0] + 1
+    subprocess.run(["pdftoppm", "-png", "-r", "40", "-f", str(page_no), "-l", str(page_no),
+                    str(out), str(tmp_path / "p")], check=True)
+    image = Image.open(next(tmp_path.glob("p*.png"))).convert("L")
+    w, h = image.size
+    lower = image.crop((0, h // 2, w, h))       # where the figure is on a code slide
+    dark = sum(lower.histogram()[:200]) / (lower.size[0] * lower.size[1])
+    assert dark > 0.01, f"page {page_no} looks blank where its figure should be ({dark:.3%} ink)"
+    shutil.copy(out, ROOT / "test-results" / "deck.pdf")
