@@ -142,6 +142,10 @@ def main(argv: list[str] | None = None) -> int:
                       f"in the browser ({python_total:.1f} s inside Python; the rest is waiting "
                       "for matplotlib to load and drawing)")
                 (args.out / "browser-timings.json").write_text(json.dumps(report, indent=1))
+                printed = page.evaluate("""() => window.deck.cells.map(c => `## ${c.id}\\n` +
+                    [...c.root.querySelectorAll('.cell-output .out-stdout')]
+                        .map(e => e.textContent).join(''))""")
+                (args.out / "browser-outputs.txt").write_text("\n".join(printed))
             slides = page.evaluate(SLIDES)
             page.evaluate("() => window.deck.reveal.configure({transition: 'none'})")
             shots = []
@@ -156,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
                 for line in page.evaluate(WRAPPED_LINES, here):
                     print(f"  slide {s['index']} {s['id']}: output line wraps: {line!r}")
                 title = titles[s["index"]] if s["index"] < len(titles) else s["title"]
-                shots.append((s["index"], _plain(title), path))
+                shots.append((s["index"] + 1, _plain(title), path))
             browser.close()
     finally:
         server.shutdown()

@@ -33,7 +33,7 @@ LAYOUT_PROBLEMS = """(section) => {
     if (s.scrollHeight > s.clientHeight + 1)
         problems.push(`content height ${s.scrollHeight} px > slide ${s.clientHeight} px`);
     for (const el of s.querySelectorAll('*')) {
-        if (el.closest('aside.notes, .katex-mathml, .cm-editor')) continue;
+        if (el.closest('aside.notes, .katex-mathml, .katex svg, .cm-editor')) continue;
         const st = getComputedStyle(el);
         if (st.display === 'none' || st.visibility === 'hidden') continue;
         const r = el.getBoundingClientRect();

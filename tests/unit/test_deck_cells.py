@@ -1,0 +1,396 @@
+"""The deck's cells under CPython, through the real cell runner, and the seed's claims.
+
+The prelude runs once; then every cell runs on its own, in a namespace reset to what the
+prelude left (a presenter may jump straight to any slide). Each claim of the author's seed
+(/work/shared/seed/privacidad-diferencial.txt) that a slide computes is read back from what the
+cell printed, with tolerances for the noise, which is fresh on every run.
+"""
+from __future__ import annotations
+
+import importlib.util
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from deckbuild.schema import load_deck
+
+ROOT = Path(__file__).resolve().parents[2]
+DRAWS = re.compile(r"\b(plt|figure)\b")   # a cell that makes a matplotlib figure
+
+# The slide titles of the seed, in order (privacidad-diferencial.txt, from the title slide to
+# "Referencias"); the deck must show exactly these.
+SEED_TITLES = [
+    "Privacidad Diferencial",
+    "Hoja de ruta",
+    "El dato de partida",
+    "Los agregados no son anónimos",
+    "1 · Privacidad diferencial",
+    "La intuición: negación plausible",
+    "La definición",
+    r"¿Qué tan grande es $e^{\varepsilon}$?",
+    "El mecanismo de Laplace",
+    r"$\varepsilon$ determina la sensibilidad",
+    "¿Neutraliza el ataque diferencial?",
+    "Pregunta",
+    "2 · Propiedades de la privacidad diferencial",
+    "Por qué una definición no basta",
+    "Post-procesamiento",
+    "Composición secuencial",
+    "El ruido no se acumula: se cancela",
+    "Composición paralela",
+    "El histograma privado",
+    "3 · Sensibilidad",
+    "¿Cuánto ruido es suficiente?",
+    "Conteos: sensibilidad 1",
+    "Sumas: el problema",
+    "La solución: recortar (clipping)",
+    "Encontrar el codo",
+    "Elegir $b$ sin mirar los datos",
+    "Promedios: dos consultas, no una",
+    "El espejismo de la sensibilidad local",
+    "4 · Privacidad diferencial aproximada",
+    "Por qué relajar la definición",
+    "La definición",
+    r"La regla práctica sobre $\delta$",
+    "Sensibilidad $L_1$ y $L_2$",
+    "El mecanismo Gaussiano: definición",
+    "El mecanismo Gaussiano en código",
+    "Laplace contra Gauss: escalar",
+    "Laplace contra Gauss: vectorial",
+    "Composición avanzada",
+    "Variantes",
+    "Rényi DP: componer sin pérdida",
+    "Las tres contabilidades, lado a lado",
+    "Cuánto se gana",
+    "5 · Aprendizaje automático",
+    "El problema",
+    "Dónde vive la información privada",
+    "Recortar gradientes",
+    "Descenso de gradiente privado",
+    "El compromiso privacidad–utilidad",
+    "El costo de iterar",
+    "DP-SGD en la práctica",
+    "Las cinco ideas en una página",
+    "Lo que no cubrimos",
+    "Referencias",
+]
+
+
+def _load_runner():
+    """static/py/cellrunner.py as a fresh module (its own namespace), as the worker loads it."""
+    spec = importlib.util.spec_from_file_location("deck_cellrunner_under_test",
+                                                  ROOT / "static" / "py" / "cellrunner.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def deck():
+    return load_deck(ROOT / "deck" / "deck.yaml")
+
+
+@pytest.fixture(scope="module")
+def ran(deck):
+    """Run the prelude, then every cell on its own; {cell id: what it showed}."""
+    runner = _load_runner()
+    prelude_out = []
+    result = runner.run_cell(deck.prelude, "__prelude__", lambda k, p: prelude_out.append((k, p)))
+    assert result["ok"], result.get("error")
+    runner.prepare_matplotlib()   # as the worker does, after the prelude
+    after_prelude = dict(runner.NAMESPACE)
+    outputs = {}
+    for slide in deck.slides:
+        if not slide.code:
+            continue
+        runner.NAMESPACE.clear()
+        runner.NAMESPACE.update(after_prelude)   # nothing left over from the previous cell
+        shown = []
+        started = time.perf_counter()
+        result = runner.run_cell(slide.code, slide.id, lambda k, p: shown.append((k, p)))
+        outputs[slide.id] = {
+            "result": result,
+            "seconds": time.perf_counter() - started,
+            "stdout": "".join(p for k, p in shown if k == "stdout"),
+            "stderr": "".join(p for k, p in shown if k == "stderr"),
+            "figures": [p for k, p in shown if k == "figure"],
+            "slide": slide,
+        }
+    return outputs
+
+
+def out(ran, cell_id: str) -> str:
+    return ran[cell_id]["stdout"]
+
+
+def number_after(text: str, label: str) -> float:
+    """The first number after ``label`` (thousands separators ',' removed)."""
+    match = re.search(re.escape(label) + r"\s*(-?[\d,]*\.?\d+)", text)
+    assert match, f"no number after {label!r} in:\n{text}"
+    return float(match.group(1).replace(",", ""))
+
+
+# --- the deck as a whole ------------------------------------------------------------------
+
+def test_titles_are_the_seeds_in_order(deck):
+    assert [s.title for s in deck.slides] == SEED_TITLES
+
+
+def test_every_slide_has_speaker_notes(deck):
+    missing = [f"{s.index} {s.title}" for s in deck.slides if not s.notes.strip()]
+    assert not missing, missing
+
+
+def test_code_slides_suggest_a_live_edit(deck):
+    for s in deck.slides:
+        if s.code:
+            assert "en vivo" in s.notes, f"{s.index} {s.title}: no live edit in the notes"
+
+
+def test_prelude_does_not_import_matplotlib(deck):
+    assert "matplotlib" not in deck.prelude and "plots" not in deck.prelude
+
+
+def test_every_cell_runs_on_its_own_without_error(ran):
+    failed = {cid: o["result"]["error"]["traceback"] for cid, o in ran.items()
+              if not o["result"]["ok"]}
+    assert not failed, "\n\n".join(f"{cid}:\n{tb}" for cid, tb in failed.items())
+
+
+def test_no_cell_warns(ran):
+    noisy = {cid: o["stderr"] for cid, o in ran.items() if o["stderr"].strip()}
+    assert not noisy, noisy
+
+
+def test_cells_that_draw_show_a_figure_with_spanish_labels(ran):
+    for cid, o in ran.items():
+        if DRAWS.search(o["slide"].code):
+            assert len(o["figures"]) >= 1, f"{cid} drew no figure"
+            for fig in o["figures"]:
+                assert "eje x:" in fig["alt"] and "eje y:" in fig["alt"], (cid, fig["alt"])
+        else:
+            assert not o["figures"], f"{cid} left a figure open"
+
+
+def test_every_cell_shows_something(ran):
+    for cid, o in ran.items():
+        assert o["stdout"].strip() or o["figures"] or o["result"].get("value"), cid
+
+
+def test_cells_are_short(ran):
+    for cid, o in ran.items():
+        lines = o["slide"].code.strip().splitlines()
+        assert len(lines) <= 17, f"{cid}: {len(lines)} lines"
+
+
+def test_cells_call_dplab_not_their_own_noise(ran):
+    for cid, o in ran.items():
+        code = o["slide"].code
+        assert not re.search(r"\.(laplace|normal|exponential)\(", code), \
+            f"{cid} draws its own noise; DP logic belongs in dplab"
+
+
+def test_the_deck_is_fast(ran):
+    total = sum(o["seconds"] for o in ran.values())
+    assert total < 20, f"all cells took {total:.1f} s"
+    assert ran["el-compromiso-privacidad-utilidad"]["seconds"] < 3
+
+
+# --- chapter 0-1 ------------------------------------------------------------------------
+
+def test_census_has_5000_people(ran):
+    assert out(ran, "el-dato-de-partida").startswith("5000 personas")
+
+
+def test_the_differential_attack_reveals_karen_exactly(ran):
+    text = out(ran, "los-agregados-no-son-anonimos")
+    difference = number_after(text, "Diferencia:")
+    karen = number_after(text, "Dato real de Karen:")
+    assert difference == karen == 1
+
+
+def test_e_to_the_epsilon(ran):
+    text = out(ran, "que-tan-grande-es-e-varepsilon")
+    assert number_after(text, "e^1 =") < 3           # ε ≤ 1: a factor under 3, strong
+    assert number_after(text, "e^10 =") > 20_000     # ε ≈ 10: weak
+
+
+def test_smaller_epsilon_wider_spread(ran):
+    text = out(ran, "varepsilon-determina-la-sensibilidad")
+    spread = {eps: number_after(text, f"ε = {eps}: desv.") for eps in ("0.1", "0.5", "2.0")}
+    assert spread["0.1"] > spread["0.5"] > spread["2.0"]
+    for eps, sd in spread.items():   # Laplace(1/ε) has standard deviation √2/ε
+        assert sd == pytest.approx(2 ** 0.5 / float(eps), rel=0.15)
+
+
+def test_noise_buries_the_attack_signal(ran):
+    text = out(ran, "neutraliza-el-ataque-diferencial")
+    assert number_after(text, "señal:") == 1
+    # the difference of two Lap(1/0.5) draws: standard deviation √2 · (√2/0.5) = 4
+    assert number_after(text, "desviación") == pytest.approx(4.0, abs=0.5)
+
+
+# --- chapter 2 ----------------------------------------------------------------------------
+
+def test_post_processing_publishes_a_clean_count(ran):
+    published = number_after(out(ran, "post-procesamiento"), "publicado:")
+    assert published >= 0 and published == int(published)
+
+
+def test_sequential_composition_adds_budgets(ran):
+    text = out(ran, "composicion-secuencial")
+    assert "ε gastado: 1.0 = 1.0" in text
+    assert "¿cabe una tercera? False" in text
+
+
+def test_error_falls_as_one_over_sqrt_k(ran):
+    slope = number_after(out(ran, "el-ruido-no-se-acumula-se-cancela"), "pendiente log-log:")
+    assert -0.6 < slope < -0.4
+
+
+def test_private_histogram_noise_is_a_few_people(ran):
+    # Lap(1/0.5) on 16 bars: the worst bar is off by a few people (P(> 20) < 1e-3)
+    assert number_after(out(ran, "el-histograma-privado"), "error máximo por barra:") < 20
+
+
+# --- chapter 3 ----------------------------------------------------------------------------
+
+def test_count_noise_does_not_grow_with_n(ran):
+    rows = re.findall(r"n =\s*(\d+): conteo\s+(\d+)\s+error\s+([\d.]+)\s+relativo\s+([\d.]+)%",
+                      out(ran, "conteos-sensibilidad-1"))
+    assert len(rows) == 4
+    errors = [float(r[2]) for r in rows]
+    relative = [float(r[3]) for r in rows]
+    assert all(7 < e < 13 for e in errors), errors           # 1/ε = 10, whatever n
+    assert relative == sorted(relative, reverse=True) and relative[-1] < 0.5
+
+
+def test_one_person_moves_an_unbounded_sum_arbitrarily(ran):
+    assert number_after(out(ran, "sumas-el-problema"), "movió la suma en") == 1_000_000_000
+
+
+def test_clipping_bounds_the_sensitivity_by_b(ran):
+    assert number_after(out(ran, "la-solucion-recortar-clipping"),
+                        "mueve la suma recortada en") == 10_000
+
+
+def test_the_clipping_error_has_an_interior_minimum(ran):
+    b = number_after(out(ran, "encontrar-el-codo"), "b con menor error total:")
+    assert 1e3 < b < 1e6   # the grid runs from 1e2 to 1e7
+
+
+def test_choosing_b_is_paid_for(ran):
+    text = out(ran, "elegir-b-sin-mirar-los-datos")
+    spent_on_b = number_after(text, "(ε =")
+    total = number_after(text, "ε total:")
+    assert 0 < spent_on_b <= 0.5 and total == pytest.approx(1.0)
+
+
+def test_private_mean_is_close(ran):
+    text = out(ran, "promedios-dos-consultas-no-una")
+    real = number_after(text, "real:")
+    assert abs(number_after(text, "promedio privado:") - real) < 1
+    assert abs(number_after(text, "con private_mean:") - real) < 1
+
+
+# --- chapter 4 ----------------------------------------------------------------------------
+
+def test_gaussian_price_factor(ran):
+    factor = number_after(out(ran, "el-mecanismo-gaussiano-en-codigo"), "σ·ε/Δ₂ =")
+    assert factor == pytest.approx(4.8, abs=0.05)   # √(2 ln(1.25/1e-5)) = 4.84
+
+
+def test_laplace_concentrates_more_mass_near_zero(ran):
+    text = out(ran, "laplace-contra-gauss-escalar")
+    laplace, gauss = re.search(r"Laplace (\d+)%, Gauss (\d+)%", text).groups()
+    assert int(laplace) > 2 * int(gauss)
+
+
+def test_gauss_wins_from_about_12_components(ran):
+    k = number_after(out(ran, "laplace-contra-gauss-vectorial"), "Gauss gana desde k =")
+    assert 11 <= k <= 13
+
+
+def test_advanced_composition_only_pays_for_large_k(ran):
+    k = number_after(out(ran, "composicion-avanzada"), "la avanzada gana desde k =")
+    assert k >= 50
+
+
+def test_rdp_accounting_gain(ran):
+    text = out(ran, "cuanto-se-gana")
+    sequential = number_after(text, "secuencial: ε =")
+    advanced = number_after(text, "avanzada:   ε =")
+    rdp = number_after(text, "Rényi DP:   ε =")
+    assert sequential == pytest.approx(3236, abs=1)
+    assert rdp == pytest.approx(36, abs=1)
+    assert rdp < advanced < sequential
+
+
+# --- chapter 5 ----------------------------------------------------------------------------
+
+def _baselines(ran):
+    text = out(ran, "el-problema")
+    return (number_after(text, "precisión de la clase mayoritaria:"),
+            number_after(text, "precisión del modelo no privado:"))
+
+
+def test_the_learning_problem_beats_the_majority(ran):
+    majority, nonprivate = _baselines(ran)
+    assert nonprivate > majority + 0.05
+
+
+def test_gradient_is_a_sum_over_people(ran):
+    text = out(ran, "donde-vive-la-informacion-privada")
+    grad = re.search(r"gradient\(theta, X, y\): \[([^\]]+)\]", text).group(1).split()
+    summed = re.search(r"suma de filas / n:\s+\[([^\]]+)\]", text).group(1).split()
+    assert grad == summed
+
+
+def test_gradient_clipping_bounds_the_norm(ran):
+    text = out(ran, "recortar-gradientes")
+    before, after = re.search(r"norma máxima: ([\d.]+) → ([\d.]+)", text).groups()
+    assert float(before) > 1.0 >= float(after)
+
+
+def test_noisy_gradient_descent_at_epsilon_1(ran):
+    _, nonprivate = _baselines(ran)
+    accuracy = number_after(out(ran, "descenso-de-gradiente-privado"), "precisión privada (ε = 1):")
+    assert accuracy == pytest.approx(nonprivate, abs=0.02)
+
+
+def _tradeoff(ran) -> dict[float, float]:
+    pairs = re.findall(r"\(([\d.]+), ([\d.]+)\)", out(ran, "el-compromiso-privacidad-utilidad"))
+    return {float(e): float(a) for e, a in pairs}
+
+
+def test_privacy_costs_almost_nothing_above_epsilon_1(ran):
+    _, nonprivate = _baselines(ran)
+    curve = _tradeoff(ran)
+    assert curve, "no (ε, precisión) pairs printed"
+    for eps, acc in curve.items():
+        if eps >= 1:
+            assert acc == pytest.approx(nonprivate, abs=0.01), (eps, acc)
+
+
+def test_the_model_collapses_at_tiny_epsilon(ran):
+    majority, _ = _baselines(ran)
+    curve = _tradeoff(ran)
+    assert curve[0.01] < majority + 0.02
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "seed claim not borne out: 'abajo de 0,2 el modelo colapsa hacia la clase mayoritaria'. "
+    "With dplab.noisy_gradient_descent's defaults (T=10, C=1, lr=4) on the 5000-person census, "
+    "ε = 0.1 still gives ≈ 0.81 (majority 0.763, non-private 0.833); the collapse comes at "
+    "ε ≈ 0.01-0.03. Reported to the lead; to be fixed in dplab or the data, not in the slide."))
+def test_below_02_the_model_collapses_to_the_majority(ran):
+    majority, _ = _baselines(ran)
+    curve = _tradeoff(ran)
+    assert curve[0.1] < majority + 0.02
+
+
+def test_iterating_has_an_interior_optimum(ran):
+    best = number_after(out(ran, "el-costo-de-iterar"), "mejor T:")
+    assert 1 < best < 100   # the grid runs from T = 1 to T = 100
