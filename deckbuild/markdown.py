@@ -8,6 +8,8 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, field
 
+from pathlib import Path
+
 from markdown_it import MarkdownIt
 from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
@@ -39,7 +41,9 @@ def _render_box_open(self, tokens, idx, options, env):
 
 
 def make_markdown(collector: MathCollector) -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"html": False, "typographer": True}).enable("table")
+    md = MarkdownIt("commonmark", {"html": False, "typographer": True,
+                                   "quotes": "«»‹›"}).enable(["table", "replacements",
+                                                              "smartquotes"])
     md.use(dollarmath_plugin, allow_space=True, double_inline=True)
     md.use(container_plugin, name=BOX_NAME, render=_render_box_open)
     md.add_render_rule("math_inline",
@@ -53,12 +57,41 @@ def make_markdown(collector: MathCollector) -> MarkdownIt:
     return md
 
 
-class SlideMarkdown:
-    """Renders Markdown fields of slides, remembering where each formula came from."""
+ASSET_DIR = "assets"   # where images of the deck land in dist/
 
-    def __init__(self) -> None:
+
+class SlideMarkdown:
+    """Renders Markdown fields of slides, remembering where each formula came from and which
+    local images (``![texto](figura.png)``, relative to the deck folder) they use."""
+
+    def __init__(self, root: Path | None = None) -> None:
         self.math = MathCollector()
+        self.root = Path(root) if root else None
+        self.assets: set[Path] = set()
         self._md = make_markdown(self.math)
+        default_image = self._md.renderer.rules["image"]
+
+        def image(renderer, tokens, idx, options, env):
+            token = tokens[idx]
+            token.attrSet("src", self._asset(token.attrGet("src") or ""))
+            return default_image(tokens, idx, options, env)
+
+        self._md.add_render_rule("image", image)
+
+    def _asset(self, src: str) -> str:
+        from .errors import DeckError
+        if "://" in src or src.startswith("//") or src.startswith("data:"):
+            raise DeckError(f"image {src!r} is not a file of the deck: the deck loads nothing "
+                            "from other hosts (put the file next to the deck)", **self.math.context)
+        if self.root is None:
+            return src
+        path = (self.root / src).resolve()
+        if not path.is_relative_to(self.root.resolve()):
+            raise DeckError(f"image {src!r} is outside the deck folder", **self.math.context)
+        if not path.is_file():
+            raise DeckError(f"image {src!r} not found (looked for {path})", **self.math.context)
+        self.assets.add(path)
+        return f"{ASSET_DIR}/{path.relative_to(self.root.resolve()).as_posix()}"
 
     def block(self, text: str, context: dict) -> str:
         self.math.context = context

@@ -23,9 +23,10 @@ def _where(slide: Slide, field: str) -> dict:
             "title": slide.title, "field": field}
 
 
-def render_slides(deck: Deck, node_modules: Path) -> list[dict]:
-    """Each slide as a dict of ready HTML pieces for its template (math typeset)."""
-    md = SlideMarkdown()
+def render_slides(deck: Deck, node_modules: Path, assets: set | None = None) -> list[dict]:
+    """Each slide as a dict of ready HTML pieces for its template (math typeset). The deck's
+    local images are added to ``assets`` (absolute paths) for the build to copy."""
+    md = SlideMarkdown(deck.root)
     views = []
     for slide in deck.slides:
         body = md.block(slide.body, _where(slide, "body"))
@@ -57,6 +58,8 @@ def render_slides(deck: Deck, node_modules: Path) -> list[dict]:
             view["table"]["columns"] = [deckmath.fill(c, typeset) for c in view["table"]["columns"]]
             view["table"]["rows"] = [[deckmath.fill(c, typeset) for c in row]
                                      for row in view["table"]["rows"]]
+    if assets is not None:
+        assets.update(md.assets)
     return views
 
 

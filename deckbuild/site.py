@@ -72,7 +72,8 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
     """Build the deck into ``dist`` (default: project/dist). A failure leaves dist untouched."""
     dist = Path(dist or project.dist)
     deck = load_deck(deck_file or project.deck_file)
-    views = render_slides(deck, project.node_modules)
+    images: set[Path] = set()
+    views = render_slides(deck, project.node_modules, images)
     nm = project.node_modules
     versions = {name: _npm_version(nm, name) for name in ("reveal.js", "katex", "pyodide")}
     # Vendored files live under versioned folders, so a browser may cache them for good.
@@ -119,6 +120,10 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
         html = render_page(deck, views, project.templates, config, import_map,
                            (vendor.speaker_view_script(nm),))
         (staging / "index.html").write_text(html, encoding="utf-8")
+        for image in sorted(images):
+            target = staging / "assets" / image.relative_to(deck.root.resolve())
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(image, target)
         _swap_into_place(staging, dist)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

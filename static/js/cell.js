@@ -57,9 +57,9 @@ export class Cell extends EventTarget {
     this.runBtn = button("Ejecutar la celda (Mayús+Enter)", "▶ Ejecutar", "run", () => this.run());
     this.stopBtn = button("Detener la ejecución (Escape)", "■ Detener", "stop", () => this.stop());
     this.resetBtn = button("Restaurar el código original", "↺ Restaurar", "reset", () => this.reset());
-    this.noiseBtn = button("Nuevo ruido: volver a correr con ruido nuevo", "🎲 Nuevo ruido", "noise",
+    this.noiseBtn = button("Nuevo ruido: volver a correr con ruido nuevo", "⚄ Nuevo ruido", "noise",
                            () => this.resample());
-    this.lockBtn = button("Fijar la semilla del ruido", "🔓 Ruido libre", "lock", () => this.toggleLock());
+    this.lockBtn = button("Fijar la semilla del ruido", "○ Ruido libre", "lock", () => this.toggleLock());
     this.lockBtn.setAttribute("aria-pressed", "false");
     this.noiseBtn.hidden = this.lockBtn.hidden = true;
     this.stopBtn.disabled = true;
@@ -112,7 +112,7 @@ export class Cell extends EventTarget {
   showNoiseControls(visible) {
     this.noiseBtn.hidden = this.lockBtn.hidden = !visible;
     const locked = this.seed !== null;
-    this.lockBtn.textContent = locked ? `🔒 Semilla …${String(this.seed).slice(-4)}` : "🔓 Ruido libre";
+    this.lockBtn.textContent = locked ? `● Semilla fija …${String(this.seed).slice(-4)}` : "○ Ruido libre";
     this.lockBtn.setAttribute("aria-pressed", String(locked));
     this.lockBtn.setAttribute("aria-label", locked ? `Semilla fijada en ${this.seed}: pulse para liberar el ruido` : "Fijar la semilla del ruido");
   }
@@ -178,9 +178,11 @@ export class Cell extends EventTarget {
       this.root.classList.add("has-error");
       this.output.add({ kind: "error", text: result.error.traceback || `${result.error.type}: ${result.error.message}` });
     }
+    this.output.flush();
     if (result.noise) this.showNoiseControls(true);
     const when = new Date().toLocaleTimeString("es", { hour12: false });
-    this.meta.textContent = result.restarted || result.cancelled ? `detenida ${when}`
+    this.meta.textContent = result.crashed ? `Python se reinició ${when}`
+      : result.restarted || result.cancelled ? `detenida ${when}`
       : result.seconds == null ? `error ${when}` : `calculado ${when} · ${fmtSeconds(result.seconds)}`;
     this.root.dataset.state = result.ok ? "done" : "error";
     this.changed();

@@ -49,7 +49,8 @@ if (receiver) {
  *  state later cells depend on comes back; a cell that was stopped is not replayed. All are
  *  queued at once, ahead of anything the presenter runs next. */
 function replay(all) {
-  const ran = all.filter((c) => c.lastResult && !c.lastResult.restarted && !c.lastResult.cancelled)
+  const ran = all.filter((c) => c.lastResult && !c.lastResult.restarted && !c.lastResult.cancelled
+                                && !c.lastResult.crashed)
                  .sort((a, b) => a.lastRunAt - b.lastRunAt);
   for (const cell of ran) cell.run({ replay: true });
 }

@@ -6,10 +6,13 @@ export class Output {
     this.el = el;
     this.items = [];     // {kind: "stdout"|"stderr"|"value"|"error", text} | {kind: "figure", svg, alt}
     this.textBlock = null;
+    this.queue = [];     // items not drawn yet: drawn once per frame, however fast they come
+    this.frame = 0;
   }
 
   clear() {
     this.items = [];
+    this.queue = [];
     this.el.replaceChildren();
     this.textBlock = null;
   }
@@ -18,7 +21,18 @@ export class Output {
     const last = this.items[this.items.length - 1];
     if (item.kind !== "figure" && last && last.kind === item.kind) last.text += item.text;
     else this.items.push({ ...item });
-    this.draw(item);
+    this.queue.push(item);
+    if (!this.frame) this.frame = requestAnimationFrame(() => this.flush());
+  }
+
+  /** Draw what is queued now (the cell calls it when a run ends). */
+  flush() {
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    const queue = this.queue;
+    this.queue = [];
+    for (const item of queue) this.draw(item);
+    if (this.textBlock) this.textBlock.scrollTop = this.textBlock.scrollHeight;   // follow a long print
   }
 
   draw(item) {
@@ -39,12 +53,12 @@ export class Output {
       this.el.append(this.textBlock);
     }
     this.textBlock.append(document.createTextNode(item.text));
-    this.textBlock.scrollTop = this.textBlock.scrollHeight;   // follow a long print
   }
 
   /** Replace everything by ``items`` (a mirror, or a restored snapshot). */
   replace(items) {
     this.clear();
     for (const item of items) this.add(item);
+    this.flush();
   }
 }

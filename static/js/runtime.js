@@ -39,6 +39,10 @@ export class Runtime extends EventTarget {
 
   onMessage(msg) {
     if (msg.type === "status") { this.setStatus(msg.state, msg.detail); return; }
+    if (msg.type === "crashed") {
+      this.restart(`Python terminó inesperadamente (${msg.error.message.split("\n")[0]}): se reinició y se volvió a correr el preludio`);
+      return;
+    }
     if (msg.type === "fatal") {
       this.setStatus("error", "Python: error");
       this.dispatchEvent(new CustomEvent("fatal", { detail: msg.error }));

@@ -92,7 +92,14 @@ async function pump() {
     const result = runCell(job.cellId, job.code, job.id, job.seed ?? null);
     post({ type: "result", id: job.id, ...result });
   } catch (e) {
-    post({ type: "result", id: job.id, ok: false, error: errorInfo(e) });
+    // run_cell never raises: an exception here means the interpreter itself died
+    // (os._exit, a fatal wasm error). Report it on the cell; the page restarts us.
+    const info = errorInfo(e);
+    post({ type: "result", id: job.id, ok: false, crashed: true, seconds: null,
+           error: { type: "Fallo", message: "el intérprete de Python terminó",
+                    traceback: `El intérprete de Python terminó durante esta celda (${info.message.split("\n")[0]}).\nSe reinicia y se vuelve a correr el preludio.` } });
+    post({ type: "crashed", error: info });
+    return;
   } finally {
     busy = false;
     status("ready", mplReady ? "Python: listo" : "Python: listo (cargando matplotlib)");

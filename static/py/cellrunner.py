@@ -22,6 +22,7 @@ from contextlib import nullcontext, redirect_stderr, redirect_stdout
 # Output caps: a student's `print` in a loop must not flood the page or its memory.
 MAX_OUTPUT_CHARS = 200_000
 MAX_REPR_CHARS = 20_000
+MAX_TRACEBACK_CHARS = 12_000
 FLUSH_SECONDS = 0.05
 
 NAMESPACE: dict = {"__name__": "__main__"}
@@ -93,6 +94,9 @@ def format_error(exc: BaseException, filename: str) -> dict:
         tb = None
     te = traceback.TracebackException(type(exc), exc, tb, compact=True)
     text = "".join(te.format())
+    if len(text) > MAX_TRACEBACK_CHARS:   # a runaway recursion: keep the start and the end
+        half = MAX_TRACEBACK_CHARS // 2
+        text = f"{text[:half]}\n… (traceback recortado) …\n{text[-half:]}"
     if isinstance(exc, KeyboardInterrupt):
         message = "ejecución interrumpida"
     else:
@@ -213,7 +217,7 @@ def run_cell(code: str, cell_id: str, emit, seed=None) -> dict:
                 err.flush()
         if out.truncated or err.truncated:
             emit("stderr", f"\n… salida recortada: se muestran los primeros "
-                           f"{MAX_OUTPUT_CHARS:,} caracteres.\n")
+                           f"{MAX_OUTPUT_CHARS:,} caracteres.\n".replace(",", "."))
         try:
             _emit_figures(emit)
         except Exception as exc:  # noqa: BLE001 - a broken figure is the cell's error

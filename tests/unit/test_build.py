@@ -79,6 +79,8 @@ def test_build_writes_slides_in_order_with_math_and_boxes(built: Path):
     assert '<div class="box"><div class="box-title">La definición</div>' in html
     assert '<div class="answer fragment"' in html
     assert "<th>a</th>" in html
+    assert '<img src="assets/figuras/barra.png" alt="Una barra azul"' in html
+    assert (built / "assets" / "figuras" / "barra.png").is_file()
     # the cell's code is in the page as text, escaped
     assert "x = 1\nx + 1" in html
 
@@ -136,8 +138,7 @@ def test_cli_check_exit_codes(tmp_path: Path):
 
 
 def test_check_writes_nothing(tmp_path: Path):
-    deck = _deck_around(FIXTURES / "good" / "capitulo.yaml", tmp_path)
-    deck.write_text("title: P\nchapters: [capitulo.yaml]\n")
-    before = sorted(p.name for p in tmp_path.iterdir())
-    check(Project(ROOT), deck_file=deck)
-    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    shutil.copytree(FIXTURES / "good", tmp_path / "good")
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    check(Project(ROOT), deck_file=tmp_path / "good" / "deck.yaml")
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before

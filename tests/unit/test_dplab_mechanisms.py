@@ -12,6 +12,7 @@ import pytest
 from scipy import stats
 
 import dplab
+from dp_checks import empirical_privacy_violation
 
 ALPHA = 1e-3  # significance level of the KS and chi-square tests
 
@@ -53,28 +54,6 @@ def test_classic_gaussian_refuses_epsilon_at_least_one_and_names_alternative():
 
 
 # --- Empirical privacy check ---------------------------------------------------------
-
-def empirical_privacy_violation(samples_d, samples_d_prime, epsilon, bins=60, min_count=2_000, z=4.0):
-    """How far the histogram log-ratio of two output samples exceeds epsilon.
-
-    epsilon-DP bounds |log P[M(D) in B] - log P[M(D') in B]| <= epsilon for every
-    bin B. We estimate both probabilities by counts, keep bins with at least
-    ``min_count`` samples on both sides, and allow ``z`` standard errors of the
-    estimated log-ratio, sqrt(1/c + 1/c') (delta method, Poisson counts).
-    Returns max over bins of |log ratio| - z * se - epsilon: <= 0 means no
-    violation detected.
-    """
-    low = min(np.quantile(samples_d, 0.001), np.quantile(samples_d_prime, 0.001))
-    high = max(np.quantile(samples_d, 0.999), np.quantile(samples_d_prime, 0.999))
-    edges = np.linspace(low, high, bins + 1)
-    c1, _ = np.histogram(samples_d, edges)
-    c2, _ = np.histogram(samples_d_prime, edges)
-    keep = (c1 >= min_count) & (c2 >= min_count)
-    assert keep.sum() >= 5, "too few well-populated bins for the check"
-    log_ratio = np.abs(np.log(c1[keep] / c2[keep]))
-    slack = z * np.sqrt(1.0 / c1[keep] + 1.0 / c2[keep])
-    return float(np.max(log_ratio - slack) - epsilon)
-
 
 N_SAMPLES = 400_000
 

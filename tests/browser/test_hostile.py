@@ -1,0 +1,144 @@
+"""What students type and how presenters open the deck: every bad input gets a clear message
+under its cell, the deck keeps working, and odd ways of serving still work."""
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from deckbuild.serve import serve_in_thread
+from deckbuild.site import Project, build
+
+from .conftest import ROOT
+from .helpers import (CELL, cell_output, go_to_slide, open_deck, run_cell, wait_runtime_ready,
+                      wait_until)
+
+FIRST = "el-dato-de-partida"
+SECOND = "los-agregados-no-son-anonimos"
+
+
+@pytest.fixture
+def ready_page(page, deck_url):
+    open_deck(page, deck_url)
+    wait_runtime_ready(page)
+    return page
+
+
+def _responsive(page) -> float:
+    """Seconds the page's main thread takes to answer (a frozen page would time out)."""
+    t0 = time.monotonic()
+    page.evaluate("new Promise(r => requestAnimationFrame(() => r(1)))")
+    return time.monotonic() - t0
+
+
+def test_error_deep_in_dplab_points_at_the_users_line(ready_page):
+    out = run_cell(ready_page, FIRST, code="x = 3\nlaplace_mech(x, sensitivity=1, epsilon=-1)")
+    assert out["state"] == "error"
+    assert 'File "<celda el-dato-de-partida>", line 2' in out["error"]
+    assert "ValueError" in out["error"] and "epsilon" in out["error"]
+    assert run_cell(ready_page, SECOND, code="print('ok')")["stdout"] == "ok\n"
+
+
+def test_a_million_lines_are_cut_and_the_page_stays_responsive(ready_page):
+    out = run_cell(ready_page, FIRST, code="for i in range(10**6):\n    print(i)")
+    assert out["state"] == "done"
+    assert "salida recortada" in out["stderr"]
+    assert len(out["stdout"]) <= 200_000
+    assert _responsive(ready_page) < 1.0
+
+
+def test_a_50_mb_string_is_cut(ready_page):
+    out = run_cell(ready_page, FIRST, code="s = 'x' * 50_000_000\nprint(s)\ns")
+    assert out["state"] == "done"
+    assert len(out["stdout"]) <= 200_001 and "recortada" in out["stderr"]
+    assert len(out["value"]) < 21_000 and "recortado" in out["value"]
+    heap = ready_page.evaluate("performance.memory ? performance.memory.usedJSHeapSize : 0")
+    assert heap < 300 * 2**20, f"page heap {heap / 2**20:.0f} MB"
+    assert _responsive(ready_page) < 1.0
+
+
+def test_stop_a_loop_that_prints_in_a_tight_loop(ready_page):
+    page = ready_page
+    go_to_slide(page, FIRST)
+    wait_until(page, "window.deck.cells[0].running === null", 120)
+    page.evaluate("() => { window.deck.cells[0].code = 'while True:\\n    print(\"sin fin\")'; window.deck.cells[0].run(); }")
+    wait_until(page, "window.deck.cells[0].running !== null && window.deck.runtime.current === window.deck.cells[0].running", 60)
+    time.sleep(1.0)
+    assert _responsive(page) < 1.0
+    t0 = time.monotonic()
+    page.locator(CELL.format(FIRST) + " button.stop").click()
+    wait_until(page, "window.deck.cells[0].running === null", 5)
+    assert time.monotonic() - t0 < 2.0
+    assert "KeyboardInterrupt" in cell_output(page, FIRST)["error"]
+    assert run_cell(page, SECOND, code="print(len(census))")["stdout"] == "5000\n"
+
+
+@pytest.mark.parametrize("code, expected", [
+    ("import numpy\nnumpy.zeros(10**10)", "Maximum allowed dimension exceeded"),
+    ("import numpy\nx = [numpy.ones(250_000_000) for _ in range(8)]", "MemoryError"),
+    ("def f(n):\n    return f(n + 1)\nf(0)", "RecursionError"),
+], ids=["zeros-1e10", "16-GB", "recursion"])
+def test_too_much_memory_or_recursion_is_a_clear_error(ready_page, code, expected):
+    out = run_cell(ready_page, FIRST, code=code)
+    assert out["state"] == "error" and expected in out["error"], out["error"][-500:]
+    assert len(out["error"]) < 13_000          # a runaway traceback is cut, not shipped whole
+    assert run_cell(ready_page, SECOND, code="print(len(census))")["stdout"] == "5000\n"
+
+
+def test_killing_the_runtime_restarts_it_and_says_so(ready_page):
+    page = ready_page
+    out = run_cell(page, FIRST, code="import os\nos._exit(1)")
+    assert "El intérprete de Python terminó" in out["error"]
+    assert "Python se reinició" in out["meta"]
+    wait_runtime_ready(page)
+    assert page.evaluate("window.deck.runtime.restarts") == 1
+    assert "reinició" in page.locator("#announcer").inner_text()
+    # the prelude ran again: census is there
+    assert run_cell(page, SECOND, code="print(len(census))")["stdout"] == "5000\n"
+
+
+def test_served_from_a_sub_path(page, built_deck, tmp_path):
+    root = tmp_path / "site"
+    (root / "talks").mkdir(parents=True)
+    (root / "talks" / "dp").symlink_to(built_deck, target_is_directory=True)
+    server, url = serve_in_thread(root)
+    try:
+        open_deck(page, url + "talks/dp/")
+        wait_runtime_ready(page)
+        out = run_cell(page, FIRST, code="import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.show()\nprint(len(census))")
+        assert out["state"] == "done" and out["figures"] == 1 and out["stdout"] == "5000\n"
+        assert not [u for u in page.requests if "/talks/dp/" not in u and u.startswith(url)
+                    and not u.rstrip("/").endswith("/talks/dp")]
+    finally:
+        server.shutdown()
+
+
+def test_a_new_version_replaces_a_cached_old_one(page, tmp_path):
+    """Deploy v1, visit it (the browser and the Service Worker cache it), deploy v2 over it
+    with a changed page script: the next visit runs v2 only."""
+    project = tmp_path / "proj"
+    for name in ("deck", "templates", "static", "pyodide_pkg"):
+        shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("__pycache__"))
+    (project / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
+    site = tmp_path / "dist"
+    build(Project(project), dist=site)
+    server, url = serve_in_thread(site)
+    try:
+        open_deck(page, url)
+        v1 = page.evaluate("window.deck.config.version")
+        css = project / "static" / "css" / "deck.css"
+        css.write_text(css.read_text() + "\n:root { --v2-marker: 1; }\n")
+        build(Project(project), dist=site)
+        page.reload()
+        wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 30)
+        v2 = page.evaluate("window.deck.config.version")
+        assert v2 != v1
+        marker = page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--v2-marker')")
+        assert marker.strip() == "1"
+        scripts = page.evaluate("performance.getEntriesByType('resource').map(e => e.name)"
+                                ".filter(n => n.includes('/static-'))")
+        assert scripts and all(f"static-{v2}/" in s for s in scripts), scripts
+    finally:
+        server.shutdown()
