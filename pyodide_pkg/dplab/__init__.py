@@ -7,6 +7,7 @@ Modules, one job each:
 
 * :mod:`dplab.census` -- the synthetic Adult-like census;
 * :mod:`dplab.mechanisms` -- Laplace, Gaussian (classic, analytic), exponential;
+* :mod:`dplab.discrete` -- exact discrete Laplace and discrete Gaussian for integer queries;
 * :mod:`dplab.sensitivity` -- clipping, clipped sums, private means, choosing b;
 * :mod:`dplab.accounting` -- composition and RDP/zCDP conversions (pure math);
 * :mod:`dplab.accountant` -- :class:`BudgetAccountant` (the only state);
@@ -33,6 +34,12 @@ from .accounting import (
     zcdp_to_dp,
 )
 from .census import EDUCATION_LEVELS, KAREN, KAREN_ROW, OCCUPATIONS, Census, load_census
+from .discrete import (
+    discrete_gaussian_epsilon,
+    discrete_gaussian_mech,
+    discrete_gaussian_sigma,
+    discrete_laplace_mech,
+)
 from .learning import (
     accuracy,
     census_features,
@@ -74,6 +81,9 @@ __all__ = [
     # mechanisms
     "laplace_mech", "gaussian_mech", "gaussian_sigma", "analytic_gaussian_sigma",
     "exponential_mech", "report_noisy_max", "laplace_vs_gauss_error", "laplace_gauss_crossover",
+    # exact discrete mechanisms (integer-valued queries)
+    "discrete_laplace_mech", "discrete_gaussian_mech", "discrete_gaussian_sigma",
+    "discrete_gaussian_epsilon",
     # sensitivity
     "clip", "clip_rows_l2", "clipped_sum", "private_mean", "clipped_sum_error",
     "choose_clipping_bound", "DEFAULT_BOUNDS",

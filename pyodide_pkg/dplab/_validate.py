@@ -30,6 +30,7 @@ __all__ = [
     "check_sample_rate",
     "check_order",
     "check_array",
+    "check_integer_values",
     "check_bounds",
     "warn_if_delta_too_large",
 ]
@@ -198,6 +199,59 @@ def check_array(values, name: str, ndim=None, minimum=None, strict_minimum=False
             op = ">" if strict_minimum else ">="
             raise ValueError(f"every entry of {name} must be {op} {minimum}, got {low!r}")
     return arr
+
+
+_INT64_MAX = int(np.iinfo(np.int64).max)
+
+
+def check_integer_values(values, name: str):
+    """Integer data: the true answer of an integer-valued query (counts, histograms).
+
+    Accepts Python and numpy integers, integer arrays, and floats whose value
+    is an integer (``3.0``, as sums of 0/1 columns often are). Returns a
+    Python ``int`` for a scalar (of any size, 0-d arrays included) and an
+    int64 ``ndarray`` otherwise.
+
+    Raises
+    ------
+    TypeError
+        For booleans, strings, objects, ragged lists.
+    ValueError
+        For a value that is not an integer (2.5, NaN, inf), or an array entry
+        outside the int64 range.
+    """
+    if isinstance(values, numbers.Integral) and not _is_bool(values):
+        return int(values)  # Python ints of any size stay exact
+    if isinstance(values, (str, bytes)) or _is_bool(values):
+        raise _type_error(name, "an integer or an array of integers", values)
+    try:
+        arr = np.asarray(values)
+    except (TypeError, ValueError) as exc:  # ragged nested lists
+        raise TypeError(f"{name} must be an integer or an array of integers: {exc}") from None
+    if arr.dtype == bool or arr.dtype.kind not in "iuf":
+        raise TypeError(
+            f"{name} must be an integer or an array of integers, got dtype {arr.dtype} "
+            f"(value {values!r:.80})"
+        )
+    if arr.dtype.kind == "f":
+        bad = ~np.isfinite(arr) | (arr != np.round(arr))
+        if np.any(bad):
+            raise ValueError(
+                f"{name} must be integer-valued (an integer query such as a count), "
+                f"got {float(arr[bad].flat[0])!r}"
+            )
+    if arr.ndim == 0:
+        return int(arr[()])
+    if arr.size:
+        if arr.dtype.kind == "f":
+            too_big = np.abs(arr) >= 2.0**63
+        else:
+            too_big = (arr > _INT64_MAX) | (arr < -_INT64_MAX - 1)
+        if np.any(too_big):
+            raise ValueError(
+                f"every entry of {name} must fit in a 64-bit integer, got {arr[too_big].flat[0].item()!r}"
+            )
+    return arr.astype(np.int64)
 
 
 def check_bounds(lower, upper, lower_name: str = "lower", upper_name: str = "upper"):

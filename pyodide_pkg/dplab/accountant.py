@@ -5,6 +5,20 @@ by sequential composition (Dwork & Roth 2014, Theorem 3.16): the epsilons and
 the deltas of the releases add up. Like dp_accounting's ``compose``, it checks
 that a release fits *before* recording it, so a refused release leaves the
 state unchanged.
+
+Exact accounting, no tolerance: every cost (and the total) is read as the
+shortest decimal that rounds to the float given -- what was typed: ``0.1`` is
+1/10 -- and the sums are kept as exact fractions (``fractions.Fraction``). A
+release fits iff the exact sum stays <= the exact total, so ten releases of
+0.1 fit a budget of 1.0 and an eleventh, or a single 1.0000000000000002, does
+not. The float actually passed differs from its decimal by at most half a unit
+in the last place (2**-53 relative), so the binary values recorded can exceed
+the total by at most that relative amount, however many releases there are.
+Round-off *before* the call counts, though: ``1 - 0.7`` is
+0.30000000000000004, which does not fit in what is left after 0.7 of 1.0;
+spend ``acc.remaining[0]`` instead (rounded down, so it always fits). A
+leftover below 2**-50 of the total, a rounding crumb, is counted as spent
+(over-counting only), so spending ``remaining`` ends exactly at the total.
 """
 
 from __future__ import annotations
@@ -12,6 +26,7 @@ from __future__ import annotations
 import math
 import threading
 from dataclasses import dataclass
+from fractions import Fraction
 
 from ._rng import make_rng
 from ._validate import check_array, check_delta, check_epsilon, check_nonnegative, check_positive
@@ -19,9 +34,31 @@ from .mechanisms import laplace_mech
 
 __all__ = ["BudgetAccountant", "BudgetError", "Release"]
 
-# Relative slack for float round-off when comparing sums with the total
-# (0.1 spent ten times must fit in a budget of 1.0).
-_TOLERANCE = 1e-9
+
+def _decimal(x: float) -> Fraction:
+    """The shortest decimal that rounds to the float ``x``, as an exact fraction (0.1 -> 1/10)."""
+    return Fraction(repr(x))
+
+
+def _round_down(x: Fraction) -> float:
+    """The largest float whose decimal reading is <= ``x`` (>= 0): spending it always fits."""
+    if x <= 0:
+        return 0.0
+    f = float(x)  # within half an ulp of x; step down until its decimal is <= x
+    while _decimal(f) > x:
+        f = math.nextafter(f, 0.0)
+    return f
+
+
+# A leftover below this fraction of the total (a few units in the last place of a double)
+# is a rounding crumb that no float release could use well: it is counted as spent. This only
+# ever over-counts, never lets a release through, and makes ``spend(remaining)`` end exactly
+# at the total.
+_CRUMB = Fraction(1, 2**50)
+
+
+def _absorb_crumb(spent: Fraction, total: Fraction) -> Fraction:
+    return total if 0 < total - spent < total * _CRUMB else spent
 
 
 class BudgetError(ValueError):
@@ -45,7 +82,14 @@ class BudgetAccountant:
     accountant never lets those sums exceed ``(epsilon, delta)``. Valid also
     when each cost is chosen after seeing earlier results (for pure DP, a
     privacy filter: Rogers, Roth, Ullman & Vadhan 2016). Thread-safe: checks
-    and records happen under one lock.
+    and records happen under one lock, so two threads spending at once can
+    never overspend.
+
+    Sums are exact (see the module docstring): each cost is read as the
+    shortest decimal of its float and added as a :class:`fractions.Fraction`;
+    there is no tolerance, so a release is refused exactly when it would pass
+    the total. ``spent`` is rounded to the nearest float; ``remaining`` is
+    rounded down, so that spending it always fits.
 
     Parameters
     ----------
@@ -70,7 +114,11 @@ class BudgetAccountant:
 
     def __init__(self, epsilon, delta=0.0):
         self._epsilon = check_epsilon(epsilon)
-        self._delta = check_delta(delta, "delta", allow_zero=True)
+        self._delta = check_delta(delta, "delta", allow_zero=True) + 0.0  # -0.0 -> 0.0
+        self._epsilon_total = _decimal(self._epsilon)
+        self._delta_total = _decimal(self._delta)
+        self._epsilon_spent = Fraction(0)
+        self._delta_spent = Fraction(0)
         self._history: list = []
         self._lock = threading.Lock()
 
@@ -81,16 +129,18 @@ class BudgetAccountant:
 
     @property
     def spent(self) -> tuple:
-        """What the recorded releases cost together ``(epsilon, delta)``."""
+        """What the recorded releases cost together ``(epsilon, delta)`` (nearest floats)."""
         with self._lock:
-            return self._spent_unlocked()
+            return float(self._epsilon_spent), float(self._delta_spent)
 
     @property
     def remaining(self) -> tuple:
-        """What is left ``(epsilon, delta)``, never negative."""
+        """What is left ``(epsilon, delta)``, never negative, rounded down so that it fits."""
         with self._lock:
-            eps, delta = self._spent_unlocked()
-        return max(self._epsilon - eps, 0.0), max(self._delta - delta, 0.0)
+            return (
+                _round_down(self._epsilon_total - self._epsilon_spent),
+                _round_down(self._delta_total - self._delta_spent),
+            )
 
     @property
     def history(self) -> tuple:
@@ -98,32 +148,29 @@ class BudgetAccountant:
         with self._lock:
             return tuple(self._history)
 
-    def _spent_unlocked(self) -> tuple:
-        # Sequential composition: costs add (math.fsum avoids round-off drift).
-        return (
-            math.fsum(r.epsilon for r in self._history),
-            math.fsum(r.delta for r in self._history),
-        )
-
     @staticmethod
     def _check_cost(epsilon, delta):
+        # "+ 0.0" turns -0.0 into 0.0, so that a history never shows a negative zero.
         return (
-            check_nonnegative(epsilon, "epsilon"),
-            check_delta(delta, "delta", allow_zero=True),
+            check_nonnegative(epsilon, "epsilon") + 0.0,
+            check_delta(delta, "delta", allow_zero=True) + 0.0,
         )
 
-    def _fits_unlocked(self, epsilon: float, delta: float) -> bool:
-        eps_spent, delta_spent = self._spent_unlocked()
+    def _fits_unlocked(self, epsilon: Fraction, delta: Fraction) -> bool:
+        # Sequential composition, exactly: costs add; no tolerance.
         return (
-            eps_spent + epsilon <= self._epsilon * (1 + _TOLERANCE)
-            and delta_spent + delta <= self._delta * (1 + _TOLERANCE)
+            self._epsilon_spent + epsilon <= self._epsilon_total
+            and self._delta_spent + delta <= self._delta_total
         )
 
     def can_spend(self, epsilon, delta=0.0) -> bool:
-        """Whether a release costing ``(epsilon, delta)`` would fit (nothing is recorded)."""
+        """Whether a release costing ``(epsilon, delta)`` would fit now (nothing is recorded).
+
+        Parameters and errors are as in :meth:`spend` (without ``label``).
+        """
         epsilon, delta = self._check_cost(epsilon, delta)
         with self._lock:
-            return self._fits_unlocked(epsilon, delta)
+            return self._fits_unlocked(_decimal(epsilon), _decimal(delta))
 
     def spend(self, epsilon, delta=0.0, label: str = "") -> Release:
         """Record a release costing ``(epsilon, delta)`` if it fits the budget.
@@ -145,22 +192,25 @@ class BudgetAccountant:
         Raises
         ------
         TypeError, ValueError
-            For a wrong type or an out-of-range (negative, NaN, inf) cost.
+            For a wrong type (bool and str included) or an out-of-range
+            (negative, NaN, inf) cost; nothing is recorded then.
         BudgetError
-            If the release would exceed the total; nothing is recorded then.
+            If the exact sum would exceed the total; nothing is recorded then.
         """
         epsilon, delta = self._check_cost(epsilon, delta)
         if not isinstance(label, str):
             raise TypeError(f"label must be a str, got {label!r} of type {type(label).__name__}")
+        eps_cost, delta_cost = _decimal(epsilon), _decimal(delta)
         with self._lock:  # check and record atomically
-            if not self._fits_unlocked(epsilon, delta):
-                eps_spent, delta_spent = self._spent_unlocked()
+            if not self._fits_unlocked(eps_cost, delta_cost):
                 raise BudgetError(
                     f"release {label!r} costing (epsilon={epsilon!r}, delta={delta!r}) exceeds the "
-                    f"budget: spent ({eps_spent:.6g}, {delta_spent:.3g}) of "
-                    f"({self._epsilon:.6g}, {self._delta:.3g})"
+                    f"budget: spent ({float(self._epsilon_spent):.6g}, {float(self._delta_spent):.3g}) "
+                    f"of ({self._epsilon:.6g}, {self._delta:.3g})"
                 )
             release = Release(epsilon, delta, label)
+            self._epsilon_spent = _absorb_crumb(self._epsilon_spent + eps_cost, self._epsilon_total)
+            self._delta_spent = _absorb_crumb(self._delta_spent + delta_cost, self._delta_total)
             self._history.append(release)
             return release
 
@@ -170,11 +220,13 @@ class BudgetAccountant:
         The budget is checked and recorded before any noise is drawn; if it
         does not fit, :class:`BudgetError` is raised and nothing is released.
         """
-        # Validate everything first, so that a bad argument spends nothing.
+        # Validate everything first, so that a bad argument spends nothing. A seed or
+        # Generator is checked now; rng=None is resolved only after the budget is
+        # recorded, so a refused release does not even touch the deck's noise session.
         check_array(v, "v")
         check_positive(sensitivity, "sensitivity")
         check_epsilon(epsilon)
-        gen = make_rng(rng)
+        gen = None if rng is None else make_rng(rng)
         self.spend(epsilon, 0.0, label)
         return laplace_mech(v, sensitivity, epsilon, gen)
 

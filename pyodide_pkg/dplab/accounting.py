@@ -439,7 +439,9 @@ def gaussian_zcdp(sigma, sensitivity=1):
     """zCDP parameter of the Gaussian mechanism: rho = Delta^2 / (2 sigma^2).
 
     Bun & Steinke (2016), "Concentrated Differential Privacy", Proposition 1.6.
-    rho-zCDP composes additively (their Lemma 1.7).
+    rho-zCDP composes additively (their Lemma 1.7). The same rho holds for the
+    discrete Gaussian on integer queries (Canonne, Kamath & Steinke 2020;
+    :func:`dplab.discrete_gaussian_mech`).
 
     Parameters
     ----------

@@ -5,6 +5,7 @@ ValueError for a bad range (NaN and +-inf included); the message names the
 parameter and the value. numpy scalars are accepted like Python numbers.
 """
 
+import inspect
 import math
 import warnings
 
@@ -15,21 +16,44 @@ import dplab
 from dplab import _validate as v
 
 NAN, INF = float("nan"), float("inf")
+NP_NAN = np.float64("nan")  # numpy scalars are refused like Python numbers
 
-POSITIVE_BAD = [(0, ValueError), (-1.0, ValueError), (NAN, ValueError), (INF, ValueError),
-                (-INF, ValueError), (True, TypeError), ("1", TypeError), (None, TypeError)]
+POSITIVE_BAD = [(0, ValueError), (-1.0, ValueError), (NAN, ValueError), (NP_NAN, ValueError),
+                (INF, ValueError), (-INF, ValueError), (True, TypeError), (np.bool_(True), TypeError),
+                ("1", TypeError), (None, TypeError)]
 DELTA_BAD = [(0, ValueError), (1, ValueError), (-1e-5, ValueError), (1.5, ValueError),
-             (NAN, ValueError), (INF, ValueError), (True, TypeError), ("1e-5", TypeError)]
-INT_BAD = [(0, ValueError), (-1, ValueError), (2.5, ValueError), (NAN, ValueError),
-           (INF, ValueError), (True, TypeError), ("3", TypeError), (None, TypeError)]
-REAL_BAD = [(NAN, ValueError), (INF, ValueError), (-INF, ValueError), (True, TypeError),
-            ("1", TypeError)]
-RATE_BAD = [(0, ValueError), (-0.1, ValueError), (1.5, ValueError), (NAN, ValueError),
-            (INF, ValueError), (True, TypeError), ("0.1", TypeError)]
-NONNEG_BAD = [(-1.0, ValueError), (NAN, ValueError), (INF, ValueError), (True, TypeError),
-              ("1", TypeError)]
-TOTAL_DELTA_BAD = [(-0.1, ValueError), (1, ValueError), (NAN, ValueError), (True, TypeError),
-                   ("0", TypeError)]
+             (NAN, ValueError), (NP_NAN, ValueError), (INF, ValueError), (-INF, ValueError),
+             (True, TypeError), ("1e-5", TypeError), (None, TypeError)]
+INT_BAD = [(0, ValueError), (-1, ValueError), (2.5, ValueError), (NAN, ValueError), (NP_NAN, ValueError),
+           (INF, ValueError), (-INF, ValueError), (True, TypeError), ("3", TypeError), (None, TypeError)]
+REAL_BAD = [(NAN, ValueError), (NP_NAN, ValueError), (INF, ValueError), (-INF, ValueError),
+            (True, TypeError), ("1", TypeError), (None, TypeError)]
+RATE_BAD = [(0, ValueError), (-0.1, ValueError), (1.5, ValueError), (NAN, ValueError), (NP_NAN, ValueError),
+            (INF, ValueError), (-INF, ValueError), (True, TypeError), ("0.1", TypeError), (None, TypeError)]
+NONNEG_BAD = [(-1.0, ValueError), (NAN, ValueError), (NP_NAN, ValueError), (INF, ValueError),
+              (-INF, ValueError), (True, TypeError), ("1", TypeError), (None, TypeError)]
+TOTAL_DELTA_BAD = [(-0.1, ValueError), (1, ValueError), (NAN, ValueError), (NP_NAN, ValueError),
+                   (INF, ValueError), (-INF, ValueError), (True, TypeError), ("0", TypeError),
+                   (None, TypeError)]
+ORDER_BAD = [(1.0, ValueError), (0.5, ValueError), (NAN, ValueError), (NP_NAN, ValueError),
+             (INF, ValueError), (-INF, ValueError), (True, TypeError), ("2", TypeError)]
+# The integer data of the discrete mechanisms (not a privacy parameter, but checked alike).
+INT_VALUES_BAD = [(2.5, ValueError), (NAN, ValueError), (NP_NAN, ValueError), (INF, ValueError),
+                  (-INF, ValueError), (True, TypeError), ("3", TypeError), (None, TypeError)]
+# Array parameters: the last entry of each list is the bad one, and the message must show it.
+ARRAY_POSITIVE_BAD = [([1.0, 0.0], ValueError), ([1.0, -2.0], ValueError), ([1.0, NAN], ValueError),
+                      ([1.0, NP_NAN], ValueError), ([1.0, INF], ValueError), ([1.0, -INF], ValueError),
+                      ([True, True], TypeError), (["1", "2"], TypeError)]
+ARRAY_NONNEG_BAD = [([0.1, -0.5], ValueError), ([0.1, NAN], ValueError), ([0.1, NP_NAN], ValueError),
+                    ([0.1, INF], ValueError), ([0.1, -INF], ValueError), ([True, True], TypeError),
+                    (["1", "2"], TypeError)]
+ARRAY_ORDER_BAD = [([2.0, 1.0], ValueError), ([2.0, 0.5], ValueError), ([2.0, NAN], ValueError),
+                   ([2.0, NP_NAN], ValueError), ([2.0, INF], ValueError), ([2.0, -INF], ValueError),
+                   ([True, True], TypeError), (["2", "3"], TypeError)]
+EPSILONS_BAD = [([0.5, -1.0], ValueError), ([0.5, NAN], ValueError), ([0.5, NP_NAN], ValueError),
+                ([0.5, INF], ValueError), ([0.5, -INF], ValueError), ([0.5, True], TypeError),
+                ([0.5, "1"], TypeError), ([(0.5, 1e-6), (0.5, NAN)], ValueError),
+                ([(0.5, 1e-6), (0.5, -INF)], ValueError)]
 
 
 def _data():
@@ -38,6 +62,7 @@ def _data():
 
 
 X_SMALL, Y_SMALL = _data()
+CENSUS_SMALL = dplab.load_census(n=20)
 VALUES = np.array([1.0, 5.0, 20.0])
 
 # (label, function, valid keyword arguments, [(parameter, bad values), ...])
@@ -61,6 +86,17 @@ CASES = [
     ("laplace_vs_gauss_error", dplab.laplace_vs_gauss_error, dict(k=10, epsilon=0.5, delta=1e-5),
      [("k", INT_BAD), ("epsilon", POSITIVE_BAD), ("delta", DELTA_BAD)]),
     ("laplace_gauss_crossover", dplab.laplace_gauss_crossover, dict(delta=1e-5), [("delta", DELTA_BAD)]),
+    ("discrete_laplace_mech", dplab.discrete_laplace_mech, dict(v=3, sensitivity=1, epsilon=1.0),
+     [("sensitivity", INT_BAD + [(1.5, ValueError)]), ("epsilon", POSITIVE_BAD), ("v", INT_VALUES_BAD)]),
+    ("discrete_gaussian_mech", dplab.discrete_gaussian_mech,
+     dict(v=3, sensitivity=1, epsilon=0.5, delta=1e-5),
+     [("sensitivity", POSITIVE_BAD), ("epsilon", POSITIVE_BAD), ("delta", DELTA_BAD), ("v", INT_VALUES_BAD)]),
+    ("discrete_gaussian_mech[sigma]", dplab.discrete_gaussian_mech, dict(v=3, sensitivity=1, sigma=2.0),
+     [("sensitivity", POSITIVE_BAD), ("sigma", POSITIVE_BAD), ("v", INT_VALUES_BAD)]),
+    ("discrete_gaussian_sigma", dplab.discrete_gaussian_sigma, dict(sensitivity=1, epsilon=0.5, delta=1e-5),
+     [("sensitivity", POSITIVE_BAD), ("epsilon", POSITIVE_BAD), ("delta", DELTA_BAD)]),
+    ("discrete_gaussian_epsilon", dplab.discrete_gaussian_epsilon, dict(sigma=10.0, delta=1e-5, sensitivity=1),
+     [("sigma", POSITIVE_BAD), ("delta", DELTA_BAD), ("sensitivity", POSITIVE_BAD)]),
     ("clip", dplab.clip, dict(values=VALUES, lower=0, upper=10),
      [("lower", REAL_BAD), ("upper", REAL_BAD + [(0, ValueError), (-5, ValueError)])]),
     ("clip_rows_l2", dplab.clip_rows_l2, dict(rows=X_SMALL, bound=1.0), [("bound", POSITIVE_BAD)]),
@@ -69,9 +105,11 @@ CASES = [
     ("private_mean", dplab.private_mean, dict(values=VALUES, upper=90, epsilon=1),
      [("upper", POSITIVE_BAD), ("epsilon", POSITIVE_BAD)]),
     ("clipped_sum_error", dplab.clipped_sum_error, dict(values=VALUES, bounds=[1.0, 10.0], epsilon=1),
-     [("epsilon", POSITIVE_BAD)]),
-    ("choose_clipping_bound", dplab.choose_clipping_bound, dict(values=VALUES, epsilon=1),
-     [("epsilon", POSITIVE_BAD)]),
+     [("epsilon", POSITIVE_BAD), ("bounds", ARRAY_POSITIVE_BAD)]),
+    ("choose_clipping_bound", dplab.choose_clipping_bound, dict(values=VALUES, epsilon=1, bounds=[1.0, 10.0]),
+     [("epsilon", POSITIVE_BAD), ("bounds", ARRAY_POSITIVE_BAD)]),
+    ("sequential_composition", dplab.sequential_composition, dict(epsilons=[0.5, 0.25]),
+     [("epsilons", EPSILONS_BAD)]),
     ("advanced_composition", dplab.advanced_composition, dict(epsilon=0.01, k=10, delta_prime=1e-5),
      [("epsilon", POSITIVE_BAD), ("k", INT_BAD), ("delta_prime", DELTA_BAD)]),
     ("advanced_composition_tight", dplab.advanced_composition_tight,
@@ -82,11 +120,9 @@ CASES = [
     ("gaussian_epsilon", dplab.gaussian_epsilon, dict(sigma=20, delta=1e-5, sensitivity=1),
      [("sigma", POSITIVE_BAD), ("delta", DELTA_BAD), ("sensitivity", POSITIVE_BAD)]),
     ("gaussian_rdp", dplab.gaussian_rdp, dict(alpha=2.0, sigma=1.0, sensitivity=1),
-     [("alpha", [(1.0, ValueError), (0.5, ValueError), (NAN, ValueError), (INF, ValueError),
-                 (True, TypeError), ("2", TypeError)]),
-      ("sigma", POSITIVE_BAD), ("sensitivity", POSITIVE_BAD)]),
+     [("alpha", ORDER_BAD), ("sigma", POSITIVE_BAD), ("sensitivity", POSITIVE_BAD)]),
     ("rdp_to_dp", dplab.rdp_to_dp, dict(rdp=[0.1, 0.2], alphas=[2.0, 3.0], delta=1e-5),
-     [("delta", DELTA_BAD)]),
+     [("delta", DELTA_BAD), ("rdp", ARRAY_NONNEG_BAD), ("alphas", ARRAY_ORDER_BAD)]),
     ("gaussian_zcdp", dplab.gaussian_zcdp, dict(sigma=1.0, sensitivity=1),
      [("sigma", POSITIVE_BAD), ("sensitivity", POSITIVE_BAD)]),
     ("zcdp_to_dp", dplab.zcdp_to_dp, dict(rho=0.1, delta=1e-5),
@@ -101,13 +137,22 @@ CASES = [
      [("sigma", POSITIVE_BAD), ("k", INT_BAD), ("delta", DELTA_BAD), ("sensitivity", POSITIVE_BAD)]),
     ("subsampled_gaussian_rdp", dplab.subsampled_gaussian_rdp,
      dict(sample_rate=0.01, noise_multiplier=1.0, alphas=[2.0, 3.5]),
-     [("sample_rate", RATE_BAD), ("noise_multiplier", POSITIVE_BAD)]),
+     [("sample_rate", RATE_BAD), ("noise_multiplier", POSITIVE_BAD), ("alphas", ARRAY_ORDER_BAD)]),
     ("dpsgd_epsilon", dplab.dpsgd_epsilon, dict(sample_rate=0.01, noise_multiplier=1.1, steps=100, delta=1e-5),
      [("sample_rate", RATE_BAD), ("noise_multiplier", POSITIVE_BAD), ("steps", INT_BAD), ("delta", DELTA_BAD)]),
     ("BudgetAccountant", dplab.BudgetAccountant, dict(epsilon=1.0, delta=1e-6),
      [("epsilon", POSITIVE_BAD), ("delta", TOTAL_DELTA_BAD)]),
     ("BudgetAccountant.spend", lambda **kw: dplab.BudgetAccountant(10.0, 1e-3).spend(**kw),
      dict(epsilon=0.5, delta=1e-6), [("epsilon", NONNEG_BAD), ("delta", TOTAL_DELTA_BAD)]),
+    ("BudgetAccountant.can_spend", lambda **kw: dplab.BudgetAccountant(10.0, 1e-3).can_spend(**kw),
+     dict(epsilon=0.5, delta=1e-6), [("epsilon", NONNEG_BAD), ("delta", TOTAL_DELTA_BAD)]),
+    ("BudgetAccountant.laplace_mech", lambda **kw: dplab.BudgetAccountant(10.0).laplace_mech(**kw),
+     dict(v=3.0, sensitivity=1, epsilon=0.5),
+     [("sensitivity", POSITIVE_BAD), ("epsilon", POSITIVE_BAD), ("v", REAL_BAD)]),
+    ("Census.head", lambda **kw: CENSUS_SMALL.head(**kw), dict(k=3),
+     [("k", [(-1, ValueError), (2.5, ValueError), (NAN, ValueError), (NP_NAN, ValueError),
+             (INF, ValueError), (-INF, ValueError), (True, TypeError), ("3", TypeError),
+             (None, TypeError)])]),
     ("load_census", dplab.load_census, dict(n=50, seed=0),
      [("n", INT_BAD), ("seed", [(-1, ValueError), (1.5, ValueError), (True, TypeError), ("0", TypeError)])]),
     ("train_logistic", dplab.train_logistic, dict(X=X_SMALL, y=Y_SMALL, iterations=2, learning_rate=1.0),
@@ -124,6 +169,93 @@ CASES = [
 ]
 
 
+# --- Coverage: no public function with a privacy parameter escapes the table ----------
+
+#: Parameter names that carry a privacy parameter: epsilon, delta, a sensitivity,
+#: a clipping bound, a count of steps, a noise scale, a sample rate, an RDP order.
+PRIVACY_PARAMETERS = {
+    "epsilon", "epsilons", "delta", "delta_prime", "rdp", "rho", "sensitivity",
+    "bound", "bounds", "clip_bound", "lower", "upper", "k", "steps", "iterations",
+    "sigma", "noise_multiplier", "sample_rate", "alpha", "alphas",
+}
+
+#: Public callables deliberately left out of the table, with the reason.
+EXEMPT = {
+    "Release": "a frozen record that only BudgetAccountant.spend creates, after validating the cost",
+}
+
+
+def _public_callables():
+    """(label, callable) for every function, class and public method in dplab.__all__."""
+    for name in dplab.__all__:
+        obj = getattr(dplab, name)
+        if inspect.isclass(obj):
+            if issubclass(obj, BaseException):
+                continue
+            yield name, obj
+            for attr, member in vars(obj).items():
+                if not attr.startswith("_") and inspect.isfunction(member):
+                    yield f"{name}.{attr}", member
+        elif callable(obj):
+            yield name, obj
+
+
+def _covered():
+    # "discrete_gaussian_mech[sigma]" covers discrete_gaussian_mech's other call form.
+    return {(label.split("[")[0], param) for label, _, _, params in CASES for param, _ in params}
+
+
+def test_every_privacy_parameter_of_every_public_function_is_in_the_table():
+    covered = _covered()
+    missing, checked = [], 0
+    for label, func in _public_callables():
+        if label in EXEMPT:
+            continue
+        for param in inspect.signature(func).parameters:
+            if param in PRIVACY_PARAMETERS:
+                checked += 1
+                if (label, param) not in covered:
+                    missing.append(f"{label}({param})")
+    assert not missing, f"add these to CASES in {__name__}: {missing}"
+    assert checked >= 80  # the enumeration really ran over the package
+
+
+def test_table_and_exemptions_name_real_functions():
+    public = dict(_public_callables())
+    for label, _, _, params in CASES:
+        func = public[label.split("[")[0]]
+        names = inspect.signature(func).parameters
+        for param, _ in params:
+            assert param in names, f"{label} has no parameter {param!r}"
+    assert set(EXEMPT) <= set(public)
+
+
+def _kinds(bads):
+    """Which kinds of bad value a list holds (for arrays: in its last entries)."""
+    kinds = set()
+    for bad, _ in bads:
+        x = bad[-1] if isinstance(bad, list) else bad
+        if isinstance(x, tuple):
+            x = x[-1]
+        if isinstance(x, (bool, np.bool_)):
+            kinds.add("bool")
+        elif isinstance(x, str):
+            kinds.add("str")
+        elif isinstance(x, float) and math.isnan(x):
+            kinds.add("numpy nan" if type(x) is np.float64 else "nan")
+        elif isinstance(x, float) and math.isinf(x):
+            kinds.add("+inf" if x > 0 else "-inf")
+    return kinds
+
+
+@pytest.mark.parametrize("label, param, bads",
+                         [pytest.param(c[0], p, b, id=f"{c[0]}-{p}") for c in CASES for p, b in c[3]
+                          if p in PRIVACY_PARAMETERS])
+def test_every_privacy_parameter_is_tried_with_nan_infinities_bool_and_str(label, param, bads):
+    required = {"nan", "numpy nan", "+inf", "-inf", "bool", "str"}
+    assert required <= _kinds(bads), f"{label}({param}) lacks {sorted(required - _kinds(bads))}"
+
+
 def _expand():
     for label, func, valid, params in CASES:
         for param, bads in params:
@@ -132,6 +264,10 @@ def _expand():
 
 
 def _value_texts(value):
+    if isinstance(value, list):  # an array parameter: its last entry is the bad one
+        return _value_texts(value[-1])
+    if isinstance(value, tuple):  # an (epsilon, delta) pair: its bad member is the one shown
+        return set().union(*(_value_texts(x) for x in value))
     texts = {repr(value)}
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         texts.add(repr(float(value)))
