@@ -8,7 +8,8 @@ const post = (msg) => self.postMessage(msg);
 const status = (state, detail) => post({ type: "status", state, detail });
 
 function errorInfo(e) {
-  return { type: e?.name || "Error", message: String(e?.message || e), traceback: String(e?.stack || e) };
+  return { type: e?.name || "Error", message: String(e?.message || e),
+           traceback: e?.pythonTraceback ?? String(e?.stack || e) };
 }
 
 async function boot(config, base) {
@@ -28,8 +29,10 @@ async function boot(config, base) {
   runner = pyodide.pyimport("cellrunner");
   if (config.prelude) {
     const result = runCell("__prelude__", config.prelude, null);
-    if (!result.ok) {
-      throw new Error("el preludio del mazo falló:\n" + result.error.traceback);
+    if (!result.ok) {   // shown under every cell that waits for it: the deck's own bug
+      const error = new Error("el preludio del mazo falló");
+      error.pythonTraceback = "El preludio del mazo (deck.yaml, prelude) falló:\n" + result.error.traceback;
+      throw error;
     }
   }
   status("ready", "Python: listo");
@@ -67,6 +70,7 @@ const NEEDS_MATPLOTLIB = /\b(plt|matplotlib|pyplot|plots|figure|fig)\b/;
 const jobs = [];             // {id, cellId, code, seed, background, needsMpl}
 let busy = false;
 let booting = true;
+let bootError = null;        // Python never came up: every run answers with why
 let mplReady = false;
 
 function nextJob() {
@@ -80,7 +84,8 @@ async function pump() {
   if (busy || booting) return;
   const index = nextJob();
   if (index < 0) {
-    if (jobs.length && !mplReady) status("loading", "Python: cargando matplotlib…");
+    // Python is ready; only the figures wait: say so without calling the runtime "loading"
+    if (jobs.length && !mplReady) status("ready", "Python: listo · cargando matplotlib…");
     return;
   }
   const [job] = jobs.splice(index, 1);
@@ -102,7 +107,7 @@ async function pump() {
     return;
   } finally {
     busy = false;
-    status("ready", mplReady ? "Python: listo" : "Python: listo (cargando matplotlib)");
+    status("ready", mplReady ? "Python: listo" : "Python: listo · cargando matplotlib…");
     setTimeout(pump, 0);   // a macrotask: a "cancel" that arrived meanwhile is handled first
   }
 }
@@ -126,6 +131,7 @@ self.onmessage = (event) => {
       pump();
     }, (e) => {
       if (booting) {
+        bootError = e;
         status("error", "Python: error al iniciar");
         failAll(e);
       }
@@ -133,7 +139,8 @@ self.onmessage = (event) => {
     });
   } else if (msg.type === "run") {
     jobs.push({ ...msg, needsMpl: NEEDS_MATPLOTLIB.test(msg.code) });
-    pump();
+    if (bootError) failAll(bootError);
+    else pump();
   } else if (msg.type === "cancel") {
     const index = jobs.findIndex((job) => job.id === msg.id);
     if (index >= 0) {

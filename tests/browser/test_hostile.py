@@ -142,3 +142,21 @@ def test_a_new_version_replaces_a_cached_old_one(page, tmp_path):
         assert scripts and all(f"static-{v2}/" in s for s in scripts), scripts
     finally:
         server.shutdown()
+
+
+def test_a_broken_prelude_is_shown_under_the_cells(page, tmp_path):
+    """The deck author's prelude raises: the status says error and each cell shows why."""
+    site = tmp_path / "dist"
+    build(Project(ROOT), deck_file=ROOT / "tests" / "fixtures" / "bad_prelude" / "deck.yaml",
+          dist=site)
+    server, url = serve_in_thread(site)
+    try:
+        open_deck(page, url)
+        wait_until(page, "window.deck.runtime.state === 'error'", 60)
+        out = run_cell(page, "una-celda")
+        assert out["state"] == "error"
+        assert "El preludio del mazo" in out["error"] and "ZeroDivisionError" in out["error"]
+        assert "escala = 1 / 0" in out["error"]
+        assert page.locator("#runtime-status").get_attribute("data-state") == "error"
+    finally:
+        server.shutdown()

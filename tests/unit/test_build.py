@@ -142,3 +142,17 @@ def test_check_writes_nothing(tmp_path: Path):
     before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
     check(Project(ROOT), deck_file=tmp_path / "good" / "deck.yaml")
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
+def test_markup_in_slide_text_and_notes_is_escaped(tmp_path: Path):
+    from deckbuild.render import render_slides
+    (tmp_path / "c.yaml").write_text(
+        "slides:\n"
+        "  - title: '<img src=x onerror=alert(1)>'\n"
+        "    body: \"<script>alert(1)</script> y **negrita**\"\n"
+        "    notes: \"<iframe src=//evil></iframe>\"\n", encoding="utf-8")
+    (tmp_path / "deck.yaml").write_text("title: X\nchapters: [c.yaml]\n", encoding="utf-8")
+    view = render_slides(load_deck(tmp_path / "deck.yaml"), ROOT / "node_modules")[0]
+    html = view["title_html"] + view["body_html"] + view["notes_html"]
+    assert "<script>" not in html and "<iframe" not in html and "<img" not in html
+    assert "&lt;script&gt;" in html and "<strong>negrita</strong>" in html
