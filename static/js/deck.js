@@ -1,12 +1,8 @@
 // The page: reveal.js slides, the Python runtime, and one Cell per code cell.
-import Reveal from "reveal";
-import RevealNotes from "reveal-notes";
+// Python starts first: this module's static imports are only what starting the worker needs,
+// so the worker boots while reveal.js and CodeMirror (most of the page's JS) still load.
 import { Runtime } from "./runtime.js";
-import { Cell } from "./cell.js";
-import { EditStore } from "./storage.js";
-import { isReceiver, publish, subscribe } from "./mirror.js";
-import { startPrerun } from "./prerun.js";
-import { installActions } from "./actions.js";
+import { isReceiver } from "./mirror.js";
 import { ensureIsolation } from "./isolation.js";
 
 const config = JSON.parse(document.getElementById("deck-config").textContent);
@@ -22,17 +18,21 @@ const showStatus = ({ state, detail }) => {
   statusEl.querySelector(".label").textContent = detail;
 };
 
-if (!receiver) await ensureIsolation(config);
+if (!receiver) await ensureIsolation();
+const runtime = receiver ? null : new Runtime(config, base);   // a speaker-view copy runs no Python
+runtime?.addEventListener("status", (e) => showStatus(e.detail));
 
-let runtime = null;
+const [{ default: Reveal }, { default: RevealNotes }, { Cell }, { EditStore },
+       { publish, subscribe }, { startPrerun }, { installActions }] = await Promise.all([
+  import("reveal"), import("reveal-notes"), import("./cell.js"), import("./storage.js"),
+  import("./mirror.js"), import("./prerun.js"), import("./actions.js")]);
+
 let cells;
 if (receiver) {
-  // a speaker-view copy: no Python of its own, the main window's outputs mirrored
+  // a speaker-view copy: the main window's outputs mirrored
   cells = [...document.querySelectorAll(".cell")].map((el) => new Cell(el, { readOnly: true }));
   subscribe(config.version, cells, showStatus);
 } else {
-  runtime = new Runtime(config, base);
-  runtime.addEventListener("status", (e) => showStatus(e.detail));
   const store = new EditStore(config.deckId);
   cells = [...document.querySelectorAll(".cell")].map((el) => new Cell(el, { runtime, store, announce }));
   runtime.addEventListener("restart", (e) => {
@@ -43,6 +43,7 @@ if (receiver) {
   runtime.addEventListener("fatal", (e) => { statusEl.title = e.detail.traceback || e.detail.message; });
   installActions({ cells, runtime, store, announce });
   publish(config.version, cells, runtime);
+  showStatus({ state: runtime.state, detail: runtime.detail });   // what it said while we loaded
 }
 
 /** After a restart, run again (in the order they last ran) the cells that had run, so the

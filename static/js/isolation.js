@@ -4,19 +4,19 @@
 
 const RELOAD_FLAG = "dpdeck:sw-reload";
 
-export async function ensureIsolation(config) {
+export async function ensureIsolation() {
   const params = new URLSearchParams(location.search);
   if (!("serviceWorker" in navigator) || params.has("nosw") || !isSecureContext) return;
+  if (self.crossOriginIsolated) {   // the server sent the headers: nothing to do, nothing to wait for
+    sessionStorage.removeItem(RELOAD_FLAG);
+    return;
+  }
   try {
-    const registration = await navigator.serviceWorker.register("sw.js");
-    const worker = registration.active || registration.waiting || registration.installing;
-    worker?.postMessage({ keepStatic: config.assets.static });
-    navigator.serviceWorker.ready.then((r) => r.active?.postMessage({ keepStatic: config.assets.static }));
+    await navigator.serviceWorker.register("sw.js");
   } catch (e) {
     console.warn("Service Worker not registered:", e);
     return;
   }
-  if (self.crossOriginIsolated) { sessionStorage.removeItem(RELOAD_FLAG); return; }
   if (sessionStorage.getItem(RELOAD_FLAG)) return;   // reloaded once already: live without it
   await navigator.serviceWorker.ready;
   if (!navigator.serviceWorker.controller) {

@@ -40,9 +40,23 @@ async function boot(config, base) {
 
 async function loadDeferred(config) {
   await pyodide.loadPackage(config.deferredPackages, { messageCallback: () => {}, errorCallback: () => {} });
-  // Importing pyplot costs ~2 s in Pyodide: do it now, between cells, not inside the first one.
-  // (Synchronous, so it can never interleave with a running cell.)
+  // Importing pyplot costs ~1.5 s in Pyodide: do it now, before the first cell that draws, one
+  // module at a time, letting the presenter's numpy-only cells run in between.
+  const steps = runner.MATPLOTLIB_STEPS.toJs();
+  for (const name of steps) {
+    await presenterIdle();
+    runner.import_step(name);
+  }
+  await presenterIdle();
   runner.prepare_matplotlib();
+}
+
+/** Resolves when no cell runs and no presenter's cell that can run is waiting. */
+async function presenterIdle() {
+  await new Promise((resolve) => setTimeout(resolve, 0));   // let queued messages arrive
+  while (busy || jobs.some((job) => !job.background && !job.needsMpl)) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 function runCell(cellId, code, id, seed = null) {
@@ -128,7 +142,7 @@ self.onmessage = (event) => {
     }).then(() => {
       mplReady = true;
       if (!busy) status("ready", "Python: listo");
-      pump();
+      setTimeout(pump, 0);   // a run asked for meanwhile is received first
     }, (e) => {
       if (booting) {
         bootError = e;

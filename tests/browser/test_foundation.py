@@ -48,7 +48,8 @@ def test_status_indicator_and_keyboard_navigation(page, deck_url):
     wait_until(page, "window.deck.reveal.getIndices().h === 0", 5)
     wait_runtime_ready(page)
     assert status.get_attribute("data-state") in ("ready", "running")   # the pre-run may be busy
-    assert ("listo" in status.inner_text()) or ("ejecutando" in status.inner_text())
+    text = status.inner_text()
+    assert "listo" in text or "ejecutando" in text, text
 
 
 def test_edit_rerun_reset_and_shift_enter(page, deck_url):
