@@ -94,7 +94,7 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
         import_map["reveal"] = f"./{assets['reveal']}dist/reveal.esm.js"
         import_map["reveal-notes"] = f"./{assets['reveal']}plugin/notes/notes.esm.js"
         (staging / "vendor" / "pyodide").mkdir(parents=True, exist_ok=True)
-        vendor.vendor_pyodide(nm, staging / "vendor", vendor.cache_dir())
+        lock = vendor.vendor_pyodide(nm, staging / "vendor", vendor.cache_dir())
         (staging / "vendor" / "pyodide").rename(staging / pyodide_dir)
         # Our own code: one folder named after its content, so a new version never mixes
         # with an old one a browser cached.
@@ -113,6 +113,7 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
             "pyodideIndex": pyodide_dir,
             "packages": ["numpy"],              # loaded before the prelude
             "deferredPackages": ["matplotlib"],  # loaded after it, in the background
+            "onDemand": vendor.on_demand_imports(lock),   # loaded when a cell needs them
             "wheel": f"{static_dir}wheels/{wheel.name}",
             "runner": f"{static_dir}py/cellrunner.py",
             "prelude": deck.prelude,

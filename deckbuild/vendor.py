@@ -19,6 +19,11 @@ from .errors import DeckError
 
 # The Python packages the deck loads in Pyodide (their dependency closure comes from the lock).
 PYODIDE_PACKAGES = ("numpy", "matplotlib")
+# Dependencies matplotlib declares but imports only for some features (contour plots, font
+# subsetting for PDF/PS, pytz time zones, the browser backend). The served lock file leaves
+# them out of matplotlib's dependencies, so a cold load does not fetch them; their wheels are
+# still vendored, and the worker loads one the first time a cell needs it.
+ON_DEMAND = ("contourpy", "fonttools", "pytz", "matplotlib-pyodide")
 # The Pyodide core files the page needs (from the npm package pyodide@0.27.7).
 PYODIDE_CORE = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
                 "pyodide-lock.json")
@@ -175,17 +180,30 @@ def ensure_wheels(lock: dict, cache: Path) -> list[Path]:
     return paths
 
 
-def vendor_pyodide(node_modules: Path, out: Path, cache: Path) -> list[str]:
-    """Copy the Pyodide core and the verified wheels; return the wheel file names."""
+def trimmed_lock(lock: dict) -> dict:
+    """The lock file the page uses: matplotlib without its on-demand dependencies."""
+    trimmed = json.loads(json.dumps(lock))
+    mpl = trimmed["packages"]["matplotlib"]
+    mpl["depends"] = [d for d in mpl["depends"] if d not in ON_DEMAND]
+    return trimmed
+
+
+def on_demand_imports(lock: dict) -> dict[str, str]:
+    """Import name → package name, for the packages the worker loads when a cell needs them."""
+    return {imp: name for name in ON_DEMAND for imp in lock["packages"][name]["imports"]}
+
+
+def vendor_pyodide(node_modules: Path, out: Path, cache: Path) -> dict:
+    """Copy the Pyodide core, the verified wheels and the served lock file; return the lock."""
     core = node_modules / "pyodide"
     for name in PYODIDE_CORE:
-        _copy(core / name, out / "pyodide" / name)
+        if name != "pyodide-lock.json":
+            _copy(core / name, out / "pyodide" / name)
     lock = json.loads((core / "pyodide-lock.json").read_text())
-    names = []
-    for wheel in ensure_wheels(lock, cache):
+    for wheel in ensure_wheels(lock, cache):   # verified against the official lock
         _copy(wheel, out / "pyodide" / wheel.name)
-        names.append(wheel.name)
-    return names
+    (out / "pyodide" / "pyodide-lock.json").write_text(json.dumps(trimmed_lock(lock)))
+    return lock
 
 
 def speaker_view_script(node_modules: Path) -> str:

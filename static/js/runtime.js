@@ -51,7 +51,8 @@ export class Runtime extends EventTarget {
     const job = this.pending.get(msg.id);
     if (!job) return;   // a message of a run that was abandoned by a restart
     if (msg.type === "started") { this.current = msg.id; return; }
-    if (msg.type === "stdout" || msg.type === "stderr") job.handlers.onText?.(msg.type, msg.text);
+    if (msg.type === "rerun") job.handlers.onRerun?.(msg.reason);
+    else if (msg.type === "stdout" || msg.type === "stderr") job.handlers.onText?.(msg.type, msg.text);
     else if (msg.type === "figure") job.handlers.onFigure?.(msg.svg, msg.alt);
     else if (msg.type === "result") {
       this.pending.delete(msg.id);

@@ -3,6 +3,7 @@ let pyodide = null;
 let runner = null;           // the cellrunner module (a PyProxy)
 let booted = null;           // Promise: Pyodide + numpy + dplab + prelude ready
 let interruptBuffer = null;
+let onDemand = {};           // import name → Pyodide package loaded the first time a cell needs it
 
 const post = (msg) => self.postMessage(msg);
 const status = (state, detail) => post({ type: "status", state, detail });
@@ -108,7 +109,17 @@ async function pump() {
   try {
     try { await pyodide.loadPackagesFromImports(job.code, { messageCallback: () => {} }); } catch (_) { /* the cell reports it */ }
     status("running", "Python: ejecutando…");
-    const result = runCell(job.cellId, job.code, job.id, job.seed ?? null);
+    let result = runCell(job.cellId, job.code, job.id, job.seed ?? null);
+    const missing = !result.ok && onDemand[result.error.missing];
+    if (missing) {
+      // matplotlib needed a package the cold load left out (e.g. contourpy for ax.contour):
+      // load it and run the cell again, once, from a clean output
+      status("loading", `Python: cargando ${missing}…`);
+      await pyodide.loadPackage([missing], { messageCallback: () => {}, errorCallback: () => {} });
+      post({ type: "rerun", id: job.id, reason: `se cargó ${missing}; la celda se ejecutó de nuevo` });
+      status("running", "Python: ejecutando…");
+      result = runCell(job.cellId, job.code, job.id, job.seed ?? null);
+    }
     post({ type: "result", id: job.id, ...result });
   } catch (e) {
     // run_cell never raises: an exception here means the interpreter itself died
@@ -134,6 +145,7 @@ self.onmessage = (event) => {
   const msg = event.data;
   if (msg.type === "init") {
     interruptBuffer = msg.interruptBuffer || null;
+    onDemand = msg.config.onDemand || {};
     booted = boot(msg.config, msg.base);
     booted.then(() => {
       booting = false;

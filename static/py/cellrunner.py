@@ -101,7 +101,10 @@ def format_error(exc: BaseException, filename: str) -> dict:
         message = "ejecución interrumpida"
     else:
         message = str(exc)
-    return {"type": type(exc).__name__, "message": message, "traceback": text}
+    error = {"type": type(exc).__name__, "message": message, "traceback": text}
+    if isinstance(exc, ModuleNotFoundError) and exc.name:
+        error["missing"] = exc.name.split(".")[0]   # the worker may load it and run again
+    return error
 
 
 def _figure_alt(fig) -> str:

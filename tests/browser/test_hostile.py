@@ -160,3 +160,20 @@ def test_a_broken_prelude_is_shown_under_the_cells(page, tmp_path):
         assert page.locator("#runtime-status").get_attribute("data-state") == "error"
     finally:
         server.shutdown()
+
+
+def test_rarely_used_packages_load_on_demand(ready_page, deck_url):
+    """A cold load fetches no wheel the deck does not import; a cell that needs one (contour
+    plots need contourpy) gets it loaded and runs again, saying so."""
+    page = ready_page
+    wait_until(page, "document.documentElement.dataset.prerunDone === 'true'", 240)
+    fetched = " ".join(page.requests)
+    for wheel in ("contourpy-", "fonttools-", "pytz-", "matplotlib_pyodide-"):
+        assert wheel not in fetched, wheel
+    code = ("import matplotlib.pyplot as plt\nprint('antes')\n"
+            "x = np.linspace(-2, 2, 30)\nz = np.exp(-x[:, None]**2 - x[None, :]**2)\n"
+            "plt.contour(x, x, z)\nplt.show()")
+    out = run_cell(page, FIRST, code=code)
+    assert out["state"] == "done" and out["figures"] == 1, out
+    assert "se cargó contourpy" in out["stderr"] and out["stdout"] == "antes\n"
+    assert "contourpy-" in " ".join(page.requests)
