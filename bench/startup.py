@@ -48,9 +48,7 @@ BENCH = ROOT / "bench"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--disable-quic", "--no-first-run", "--disable-sync"]
-VIEWPORT = {"width": 1280, "height": 720}
+from deckbuild.browser import LAUNCH_ARGS, VIEWPORT, chromium_path  # noqa: E402 - the tests' Chromium
 FILE_TYPES = ("wasm", "js", "zip", "whl", "css", "font", "other")
 # run after every cell in the deck's warm visits: which top-level modules got imported
 DIAG_CODE = "import sys\nsorted({m.split('.')[0] for m in sys.modules})"
@@ -59,16 +57,6 @@ PROBE_STEP_MS = 150
 
 
 # ----------------------------------------------------------------------------- small helpers
-
-def chromium_path() -> str | None:
-    env = os.environ.get("DPDECK_CHROMIUM")
-    if env:
-        return env
-    for candidate in ("/usr/bin/chromium", shutil.which("chromium") or ""):
-        if candidate and Path(candidate).exists():
-            return candidate
-    return None
-
 
 def file_type(path: str) -> str:
     name = path.split("?", 1)[0].lower()
