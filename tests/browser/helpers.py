@@ -50,8 +50,11 @@ def run_cell(page, cell_id: str, code: str | None = None, timeout: float = 90.0)
     go_to_slide(page, page.evaluate("(i) => window.deck.cells[i].slide.id", i))
     wait_until(page, "(i) => window.deck.cells[i].running === null", timeout, arg=i)
     runs = page.evaluate("(i) => window.deck.cells[i].runs", i)
+    # Playwright waits for the button to be enabled: if a background pre-run of this cell was
+    # under way, the click starts a new run after it ended; wait for whichever run is last
     page.locator(CELL.format(cell_id) + " button.run").click()
-    wait_until(page, "([i, n]) => window.deck.cells[i].runs > n", timeout, arg=[i, runs])
+    wait_until(page, "([i, n]) => window.deck.cells[i].runs > n && window.deck.cells[i].running === null",
+               timeout, arg=[i, runs])
     return cell_output(page, cell_id)
 
 
