@@ -8,7 +8,6 @@ import { ensureIsolation } from "./isolation.js";
 const config = JSON.parse(document.getElementById("deck-config").textContent);
 const base = new URL(".", document.baseURI).href;
 const receiver = isReceiver();
-const printing = /print-pdf/i.test(location.search);
 
 const statusEl = document.getElementById("runtime-status");
 const announcer = document.getElementById("announcer");
@@ -77,5 +76,5 @@ await deck.initialize();
 if (runtime) startPrerun(cells, deck, runtime);
 
 // for the tests and for curious students: window.deck.cells[0].run()
-window.deck = { reveal: deck, runtime, cells, config, receiver, printing };
+window.deck = { reveal: deck, runtime, cells, config, receiver };
 document.documentElement.dataset.deckReady = "true";

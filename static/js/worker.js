@@ -1,7 +1,6 @@
 // The Python runtime: Pyodide in a module Web Worker. Protocol: see PROTOCOL.md.
 let pyodide = null;
 let runner = null;           // the cellrunner module (a PyProxy)
-let booted = null;           // Promise: Pyodide + numpy + dplab + prelude ready
 let interruptBuffer = null;
 let onDemand = {};           // import name → Pyodide package loaded the first time a cell needs it
 
@@ -86,6 +85,7 @@ const jobs = [];             // {id, cellId, code, seed, background, needsMpl}
 let busy = false;
 let booting = true;
 let bootError = null;        // Python never came up: every run answers with why
+let mplError = null;         // matplotlib failed to load: every run that draws answers with why
 let mplReady = false;
 
 function nextJob() {
@@ -137,8 +137,11 @@ async function pump() {
   }
 }
 
-function failAll(e) {
-  for (const job of jobs.splice(0)) post({ type: "result", id: job.id, ok: false, error: errorInfo(e) });
+function failAll(e, which = () => true) {
+  for (const job of jobs.filter(which)) {
+    jobs.splice(jobs.indexOf(job), 1);
+    post({ type: "result", id: job.id, ok: false, error: errorInfo(e) });
+  }
 }
 
 self.onmessage = (event) => {
@@ -146,8 +149,7 @@ self.onmessage = (event) => {
   if (msg.type === "init") {
     interruptBuffer = msg.interruptBuffer || null;
     onDemand = msg.config.onDemand || {};
-    booted = boot(msg.config, msg.base);
-    booted.then(() => {
+    boot(msg.config, msg.base).then(() => {
       booting = false;
       pump();
       return loadDeferred(msg.config);
@@ -160,13 +162,18 @@ self.onmessage = (event) => {
         bootError = e;
         status("error", "Python: error al iniciar");
         failAll(e);
+        post({ type: "fatal", error: errorInfo(e) });
+      } else {   // numpy cells still run; the ones that draw say why they cannot
+        mplError = e;
+        failAll(e, (job) => job.needsMpl);
+        status("ready", "Python: listo · matplotlib no se pudo cargar");
       }
-      post({ type: "fatal", error: errorInfo(e) });
     });
   } else if (msg.type === "run") {
     jobs.push({ ...msg, needsMpl: NEEDS_MATPLOTLIB.test(msg.code) });
     if (bootError) failAll(bootError);
-    else pump();
+    else if (mplError) failAll(mplError, (job) => job.needsMpl);
+    if (!bootError) pump();
   } else if (msg.type === "cancel") {
     const index = jobs.findIndex((job) => job.id === msg.id);
     if (index >= 0) {

@@ -184,7 +184,7 @@ def prepare_matplotlib() -> None:
 _current_run: list = []   # (emit, streams) of the cell being run, for plt.show()
 
 
-def _display_value(value, emit):
+def _display_value(value):
     """What the last expression shows: figures as figures, everything else as its repr."""
     if value is None:
         return None
@@ -231,7 +231,7 @@ def run_cell(code: str, cell_id: str, emit, seed=None) -> dict:
                 body, tail = _compile(code, filename)
                 exec(body, NAMESPACE)
                 value = eval(tail, NAMESPACE) if tail is not None else None
-                result = {"ok": True, "value": _display_value(value, emit)}
+                result = {"ok": True, "value": _display_value(value)}
             except BaseException as exc:  # noqa: BLE001 - the user's error is our output
                 result = {"ok": False, "error": format_error(exc, filename)}
             finally:
