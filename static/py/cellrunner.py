@@ -118,9 +118,16 @@ def _figure_alt(fig) -> str:
     for ax in fig.get_axes():
         bits = [ax.get_title()]
         if ax.get_xlabel():
-            bits.append(f"eje x: {ax.get_xlabel()}")
+            lo, hi = ax.get_xlim()
+            bits.append(f"eje x: {ax.get_xlabel()} (de {lo:.3g} a {hi:.3g})")
         if ax.get_ylabel():
-            bits.append(f"eje y: {ax.get_ylabel()}")
+            lo, hi = ax.get_ylim()
+            bits.append(f"eje y: {ax.get_ylabel()} (de {lo:.3g} a {hi:.3g})")
+        legend = ax.get_legend()
+        if legend is not None:
+            names = [t.get_text() for t in legend.get_texts() if t.get_text()]
+            if names:
+                bits.append("series: " + ", ".join(names))
         parts.append(", ".join(b for b in bits if b))
     text = "; ".join(p for p in parts if p)
     return f"Figura: {text}" if text else "Figura"

@@ -69,14 +69,16 @@ def test_long_repr_is_capped(runner):
 
 def test_figures_come_out_as_svg_with_alt_text(runner):
     runner.prepare_matplotlib()
-    code = ("import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nax.plot([1, 2])\n"
+    code = ("import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nax.plot([1, 2], label='real')\n"
+            "ax.legend()\n"
             "ax.set_xlabel('ε'); ax.set_ylabel('error')\nprint('antes')\nplt.show()\nprint('después')")
     result, _, events = run(runner, code)
     kinds = [k for i, (k, _) in enumerate(events) if i == 0 or events[i - 1][0] != k]
     assert result["ok"] and kinds == ["stdout", "figure", "stdout"], kinds   # in print order
-    figure = events[1][1]
+    figure = next(p for k, p in events if k == "figure")
+    assert "series: real" in figure["alt"]
     assert figure["svg"].lstrip().startswith("<?xml") and "<svg" in figure["svg"]
-    assert figure["alt"] == "Figura: eje x: ε, eje y: error"
+    assert figure["alt"].startswith("Figura: eje x: ε (de ") and ", eje y: error (de " in figure["alt"]
     # nothing stays open for the next cell
     result, _, events = run(runner, "1")
     assert not [k for k, _ in events if k == "figure"]
