@@ -363,10 +363,27 @@ def read_deck_config(site: Path) -> dict:
     return json.loads(m.group(1).replace("<\\/", "</"))
 
 
+def install_official_pyodide(site: Path, config: dict) -> str:
+    """Bare Pyodide as its release ships it, next to the deck's files: the official core,
+    stdlib and lock, and the original wheels (the deck serves them with added bytecode)."""
+    from deckbuild import vendor
+    core = ROOT / "node_modules" / "pyodide"
+    lock = json.loads((core / "pyodide-lock.json").read_text())
+    index = f"vendor/pyodide-official-{lock['info']['version']}/"
+    folder = site / index
+    folder.mkdir(parents=True)
+    for name in vendor.PYODIDE_CORE:
+        shutil.copy2(core / name, folder / name)
+    for wheel in vendor.ensure_wheels(lock, vendor.cache_dir()):
+        shutil.copy2(wheel, folder / wheel.name)
+    return index
+
+
 def install_baseline(site: Path, config: dict, timeout_ms: int) -> None:
     folder = site / "bench-baseline"
     folder.mkdir()
     bench_config = {k: config.get(k) for k in ("pyodideIndex", "wheel", "prelude")}
+    bench_config["pyodideIndex"] = install_official_pyodide(site, config)
     bench_config["timeoutMs"] = timeout_ms
     text = json.dumps(bench_config, ensure_ascii=False).replace("</", "<\\/")
     html = (BENCH / "baseline.html").read_text(encoding="utf-8").replace("__BENCH_CONFIG__", text)

@@ -194,15 +194,31 @@ def on_demand_imports(lock: dict) -> dict[str, str]:
 
 
 def vendor_pyodide(node_modules: Path, out: Path, cache: Path) -> dict:
-    """Copy the Pyodide core, the verified wheels and the served lock file; return the lock."""
+    """Copy the Pyodide core, the verified wheels and the served lock file; return the lock.
+
+    Wheels and the stdlib zip are served with bytecode added (:mod:`deckbuild.bytecode`);
+    the served lock gives the compiled wheels' sha256, which Pyodide checks on load.
+    """
+    from . import bytecode
     core = node_modules / "pyodide"
     for name in PYODIDE_CORE:
-        if name != "pyodide-lock.json":
+        if name not in ("pyodide-lock.json", "python_stdlib.zip"):
             _copy(core / name, out / "pyodide" / name)
     lock = json.loads((core / "pyodide-lock.json").read_text())
-    for wheel in ensure_wheels(lock, cache):   # verified against the official lock
-        _copy(wheel, out / "pyodide" / wheel.name)
-    (out / "pyodide" / "pyodide-lock.json").write_text(json.dumps(trimmed_lock(lock)))
+    wheels = ensure_wheels(lock, cache)   # verified against the official lock
+    stdlib = core / "python_stdlib.zip"
+    compiled = {}
+    if bytecode.enabled():
+        compiled = bytecode.compile_archives([(stdlib, True)] + [(w, False) for w in wheels],
+                                             node_modules, cache)
+    served = trimmed_lock(lock)
+    by_file = {entry["file_name"]: entry for entry in served["packages"].values()}
+    for source in [stdlib, *wheels]:
+        shipped = compiled.get(source, source)
+        _copy(shipped, out / "pyodide" / source.name)
+        if source.name in by_file:
+            by_file[source.name]["sha256"] = _sha256(shipped)
+    (out / "pyodide" / "pyodide-lock.json").write_text(json.dumps(served))
     return lock
 
 

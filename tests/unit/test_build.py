@@ -105,6 +105,17 @@ def test_build_is_self_contained(built: Path):
     assert config["onDemand"]["contourpy"] == "contourpy"
     assert config["onDemand"]["fontTools"] == "fonttools"
     assert (built / config["wheel"]).exists()
+    # bytecode shipped: compiled wheels carry unchecked hash-based .pyc, the served lock their sha256
+    import hashlib
+    import zipfile
+    numpy_whl = index / served["numpy"]["file_name"]
+    assert hashlib.sha256(numpy_whl.read_bytes()).hexdigest() == served["numpy"]["sha256"]
+    assert served["numpy"]["sha256"] != lock["packages"]["numpy"]["sha256"]
+    names = zipfile.ZipFile(numpy_whl).namelist()
+    assert "numpy/__pycache__/__init__.cpython-312.pyc" in names and "numpy/__init__.py" in names
+    pyc = zipfile.ZipFile(numpy_whl).read("numpy/__pycache__/__init__.cpython-312.pyc")
+    assert pyc[4:8] == (0b01).to_bytes(4, "little")        # PEP 552: hash-based, unchecked
+    assert "json/__init__.pyc" in zipfile.ZipFile(index / "python_stdlib.zip").namelist()
     imports = json.loads(re.search(r'type="importmap">(.*?)</script>', html, re.S).group(1))
     for name, url in imports["imports"].items():
         assert (built / url).exists(), f"import map entry {name} → {url} is missing"
