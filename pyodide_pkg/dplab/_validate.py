@@ -157,6 +157,19 @@ def check_order(value, name: str = "alpha") -> float:
     return x
 
 
+def _numeric_array(values, name, what):
+    """``values`` as a numpy array of ints or floats, else TypeError saying it must be ``what``."""
+    if isinstance(values, (str, bytes)) or _is_bool(values):
+        raise _type_error(name, what, values)
+    try:
+        arr = np.asarray(values)
+    except (TypeError, ValueError) as exc:  # ragged nested lists
+        raise TypeError(f"{name} must be {what}: {exc}") from None
+    if arr.dtype == bool or arr.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must be {what}, got dtype {arr.dtype} (value {values!r:.80})")
+    return arr
+
+
 def check_array(values, name: str, ndim=None, minimum=None, strict_minimum=False) -> np.ndarray:
     """A numeric array (or scalar) of finite reals, returned as a float ndarray.
 
@@ -171,18 +184,7 @@ def check_array(values, name: str, ndim=None, minimum=None, strict_minimum=False
     minimum : float, optional
         Every entry must be >= ``minimum`` (> if ``strict_minimum``).
     """
-    if isinstance(values, (str, bytes)) or _is_bool(values):
-        raise _type_error(name, "an array of real numbers", values)
-    try:
-        arr = np.asarray(values)
-    except (TypeError, ValueError) as exc:  # ragged nested lists
-        raise TypeError(f"{name} must be an array of real numbers: {exc}") from None
-    if arr.dtype == bool or arr.dtype.kind not in "iuf":
-        raise TypeError(
-            f"{name} must be an array of real numbers, got dtype {arr.dtype} "
-            f"(value {values!r:.80})"
-        )
-    arr = arr.astype(float)
+    arr = _numeric_array(values, name, "an array of real numbers").astype(float)
     if ndim is not None:
         allowed = (ndim,) if isinstance(ndim, int) else tuple(ndim)
         if arr.ndim not in allowed:
@@ -222,17 +224,7 @@ def check_integer_values(values, name: str):
     """
     if isinstance(values, numbers.Integral) and not _is_bool(values):
         return int(values)  # Python ints of any size stay exact
-    if isinstance(values, (str, bytes)) or _is_bool(values):
-        raise _type_error(name, "an integer or an array of integers", values)
-    try:
-        arr = np.asarray(values)
-    except (TypeError, ValueError) as exc:  # ragged nested lists
-        raise TypeError(f"{name} must be an integer or an array of integers: {exc}") from None
-    if arr.dtype == bool or arr.dtype.kind not in "iuf":
-        raise TypeError(
-            f"{name} must be an integer or an array of integers, got dtype {arr.dtype} "
-            f"(value {values!r:.80})"
-        )
+    arr = _numeric_array(values, name, "an integer or an array of integers")
     if arr.dtype.kind == "f":
         bad = ~np.isfinite(arr) | (arr != np.round(arr))
         if np.any(bad):

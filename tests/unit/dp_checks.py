@@ -35,3 +35,13 @@ def integer_edges(*samples):
     low = min(int(np.min(s)) for s in samples)
     high = max(int(np.max(s)) for s in samples)
     return np.arange(low, high + 2) - 0.5
+
+
+def karen_counts(cast=float):
+    """The neighbouring counts of the deck's attack: high earners with and without Karen."""
+    import dplab
+    census = dplab.load_census()
+    with_karen = cast(census["income_over_50k"].sum())
+    without_karen = cast(census.without("Karen")["income_over_50k"].sum())
+    assert with_karen - without_karen == 1
+    return with_karen, without_karen
