@@ -1,10 +1,12 @@
-"""Ship bytecode: compile the vendored wheels and the stdlib zip once, at build time.
+"""Ship what Python would otherwise redo on every visit: bytecode and matplotlib's font list.
 
 Measured (bench/): more than half of what Python spends importing numpy and matplotlib in the
 browser is compiling ``.py`` files, on every visit, because Pyodide's wheels ship no ``.pyc``.
 We compile them with Pyodide's own Python (``precompile.mjs`` under node), cache the result per
 input file (by its sha256), and serve the compiled files; the served lock file carries their
 new sha256, while the originals are still verified against Pyodide's official lock first.
+The same run builds matplotlib's font list (~200 ms of its first import in the browser), which
+ships inside the matplotlib wheel where Pyodide's matplotlib looks for it (``fontlist.json``).
 """
 from __future__ import annotations
 
@@ -37,32 +39,44 @@ def enabled() -> bool:
     return os.environ.get("DPDECK_NO_PYC", "") in ("", "0")
 
 
-def compile_archives(archives: list[tuple[Path, bool]], node_modules: Path,
-                     cache: Path) -> dict[Path, Path]:
-    """For each (archive, is_stdlib_zip), the path of its compiled twin (cached)."""
+def _run(jobs: dict, node_modules: Path) -> None:
+    node = shutil.which("node")
+    if node is None:
+        raise DeckError("node is needed to precompile Python bytecode (or set DPDECK_NO_PYC=1)")
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
+        json.dump(jobs, fh)
+    try:
+        proc = subprocess.run([node, str(_HERE / "precompile.mjs"), str(node_modules), fh.name],
+                              capture_output=True, text=True, check=False)
+    finally:
+        os.unlink(fh.name)
+    if proc.returncode != 0:
+        raise DeckError(f"precompiling for Pyodide failed: {proc.stderr.strip()[-800:]}")
+
+
+def prepare(archives: list[tuple[Path, bool]], font_wheels: list[Path], node_modules: Path,
+            cache: Path) -> tuple[dict[Path, Path], Path]:
+    """For each (archive, is_stdlib_zip), the path of its compiled twin; and the font list
+    built from ``font_wheels`` (matplotlib and its dependencies). All cached by input sha256."""
     store = cache / f"pyc-{_tool_version()}"
-    result: dict[Path, Path] = {}
-    jobs = []
+    compiled: dict[Path, Path] = {}
+    jobs: dict = {"compile": [], "fontCache": None}
     for src, legacy in archives:
         dst = store / _digest(src)[:24] / src.name
-        result[src] = dst
+        compiled[src] = dst
         if not dst.exists():
             dst.parent.mkdir(parents=True, exist_ok=True)
-            jobs.append({"src": str(src), "dst": str(dst) + ".part",
-                         "prefix": STDLIB_ZIP if legacy else SITE_PACKAGES, "legacy": legacy})
-    if jobs:
-        node = shutil.which("node")
-        if node is None:
-            raise DeckError("node is needed to precompile Python bytecode (or set DPDECK_NO_PYC=1)")
-        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
-            json.dump(jobs, fh)
-        try:
-            proc = subprocess.run([node, str(_HERE / "precompile.mjs"), str(node_modules), fh.name],
-                                  capture_output=True, text=True, check=False)
-        finally:
-            os.unlink(fh.name)
-        if proc.returncode != 0:
-            raise DeckError(f"precompiling bytecode failed: {proc.stderr.strip()[-800:]}")
-        for job in jobs:
+            jobs["compile"].append({"src": str(src), "dst": str(dst) + ".part",
+                                    "prefix": STDLIB_ZIP if legacy else SITE_PACKAGES,
+                                    "legacy": legacy})
+    fonts_key = hashlib.sha256("".join(sorted(_digest(w) for w in font_wheels)).encode())
+    font_list = store / f"fonts-{fonts_key.hexdigest()[:24]}" / "fontlist.json"
+    if not font_list.exists():
+        font_list.parent.mkdir(parents=True, exist_ok=True)
+        jobs["fontCache"] = {"wheels": [str(w) for w in font_wheels],
+                             "dst": str(font_list) + ".part"}
+    if jobs["compile"] or jobs["fontCache"]:
+        _run(jobs, node_modules)
+        for job in jobs["compile"] + ([jobs["fontCache"]] if jobs["fontCache"] else []):
             Path(job["dst"]).replace(job["dst"][:-len(".part")])
-    return result
+    return compiled, font_list

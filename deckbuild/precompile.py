@@ -1,4 +1,6 @@
-"""Runs inside Pyodide (under node, at build time): add bytecode to a wheel or a zip.
+"""Runs inside Pyodide (under node, at build time): add bytecode to a wheel or a zip, and
+build matplotlib's font list (``font_cache``), which its first import otherwise builds in the
+browser on every visit.
 
 Each ``x.py`` gets an *unchecked hash-based* ``.pyc`` (PEP 552): Python uses it without
 looking at the source's timestamp, which unpacking in the browser would change. Sources stay,
@@ -35,3 +37,16 @@ def precompile(src, dst, prefix, legacy):
             zout.writestr(entry, pyc)
             compiled += 1
     return compiled
+
+
+def font_cache():
+    """Import matplotlib's font manager, which builds its font list; return the list's path.
+
+    Pyodide's matplotlib keeps that list beside ``font_manager.py`` (``fontlist.json``) and
+    builds it on first import when it is missing; shipped inside the wheel, it is read instead.
+    """
+    import os
+    import matplotlib.font_manager as font_manager
+    path = os.path.join(os.path.dirname(font_manager.__file__), "fontlist.json")
+    assert os.path.exists(path), "matplotlib did not write its font list"
+    return path

@@ -35,6 +35,8 @@ CODEMIRROR_ENTRIES = ("codemirror", "@codemirror/lang-python")
 REVEAL_FILES = ("dist/reveal.esm.js", "dist/reveal.css", "dist/reset.css",
                 "plugin/notes/notes.esm.js")
 KATEX_FILES = ("dist/katex.min.css",)
+# where Pyodide's matplotlib reads (or, missing, builds) its font list, inside its wheel
+FONT_LIST = "matplotlib/fontlist.json"
 
 
 def cache_dir() -> Path:
@@ -180,6 +182,22 @@ def ensure_wheels(lock: dict, cache: Path) -> list[Path]:
     return paths
 
 
+def _replace_member(archive: Path, name: str, data: bytes) -> None:
+    """Rewrite ``archive`` with ``name`` holding ``data`` (zip files cannot replace in place).
+
+    Used for matplotlib's ``fontlist.json``: the released wheel carries one of another font
+    manager version (390, where matplotlib 3.8 wants 330), so the browser rebuilt it on every
+    first import; the build's own list is read instead.
+    """
+    tmp = archive.with_suffix(".tmp")
+    with zipfile.ZipFile(archive) as zin, zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            if info.filename != name:
+                zout.writestr(info, zin.read(info))
+        zout.writestr(name, data)
+    tmp.replace(archive)
+
+
 def trimmed_lock(lock: dict) -> dict:
     """The lock file the page uses: matplotlib without its on-demand dependencies."""
     trimmed = json.loads(json.dumps(lock))
@@ -209,13 +227,17 @@ def vendor_pyodide(node_modules: Path, out: Path, cache: Path) -> dict:
     stdlib = core / "python_stdlib.zip"
     compiled = {}
     if bytecode.enabled():
-        compiled = bytecode.compile_archives([(stdlib, True)] + [(w, False) for w in wheels],
-                                             node_modules, cache)
+        mpl = {e["file_name"] for e in package_closure(lock, ("matplotlib",))}
+        compiled, font_list = bytecode.prepare(
+            [(stdlib, True)] + [(w, False) for w in wheels],
+            [w for w in wheels if w.name in mpl], node_modules, cache)
     served = trimmed_lock(lock)
     by_file = {entry["file_name"]: entry for entry in served["packages"].values()}
     for source in [stdlib, *wheels]:
-        shipped = compiled.get(source, source)
-        _copy(shipped, out / "pyodide" / source.name)
+        shipped = out / "pyodide" / source.name
+        _copy(compiled.get(source, source), shipped)
+        if compiled and source.name == lock["packages"]["matplotlib"]["file_name"]:
+            _replace_member(shipped, FONT_LIST, font_list.read_bytes())
         if source.name in by_file:
             by_file[source.name]["sha256"] = _sha256(shipped)
     (out / "pyodide" / "pyodide-lock.json").write_text(json.dumps(served))

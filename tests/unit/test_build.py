@@ -116,6 +116,11 @@ def test_build_is_self_contained(built: Path):
     pyc = zipfile.ZipFile(numpy_whl).read("numpy/__pycache__/__init__.cpython-312.pyc")
     assert pyc[4:8] == (0b01).to_bytes(4, "little")        # PEP 552: hash-based, unchecked
     assert "json/__init__.pyc" in zipfile.ZipFile(index / "python_stdlib.zip").namelist()
+    # matplotlib's font list is the build's (the released one is of another version, 390)
+    mpl = zipfile.ZipFile(index / served["matplotlib"]["file_name"])
+    fonts = json.loads(mpl.read("matplotlib/fontlist.json"))
+    assert mpl.namelist().count("matplotlib/fontlist.json") == 1
+    assert fonts["_version"] != 390 and any("DejaVuSans.ttf" in f["fname"] for f in fonts["ttflist"])
     imports = json.loads(re.search(r'type="importmap">(.*?)</script>', html, re.S).group(1))
     for name, url in imports["imports"].items():
         assert (built / url).exists(), f"import map entry {name} → {url} is missing"
