@@ -2,8 +2,9 @@
 # Set up everything the deck needs on a fresh machine; safe to run again (it skips what is done).
 #   - a Python virtual environment in .venv with the project's dependencies (pyproject.toml)
 #   - the front-end packages from package-lock.json (npm ci)
-#   - with --test: the test dependencies, and Debian's chromium (installed with apt-get when
-#     missing and running as root; otherwise it says what to install)
+#   - with --test: the test dependencies, and Debian's chromium, firefox-esr and WebKitGTK's
+#     WebDriver with xvfb (installed with apt-get when missing and running as root; otherwise
+#     it says what to install)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,6 +45,11 @@ if [[ $want_test == 1 ]]; then
   [[ -n "${DPDECK_CHROMIUM:-}" || -x /usr/bin/chromium ]] || need+=(chromium)
   command -v pdftoppm >/dev/null || need+=(poppler-utils)
   fc-list 2>/dev/null | grep -qi dejavu || need+=(fonts-dejavu-core)
+  # the other two engines students use: Firefox (driven over WebDriver BiDi by puppeteer-core)
+  # and WebKit (WebKitGTK's MiniBrowser over W3C WebDriver), which needs a virtual display
+  [[ -x /usr/bin/firefox-esr ]] || need+=(firefox-esr)
+  [[ -x /usr/bin/WebKitWebDriver ]] || need+=(webkit2gtk-driver)
+  command -v xvfb-run >/dev/null || need+=(xvfb xauth)
   if (( ${#need[@]} )); then
     if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
       echo "setup: installing ${need[*]} with apt-get"

@@ -162,7 +162,7 @@ export class Cell extends EventTarget {
       onQueued: (id) => { this.running = id; },
       onRerun: (reason) => { this.output.clear(); this.output.add({ kind: "stderr", text: `(${reason})\n` }); },
       onText: (kind, text) => { this.output.add({ kind, text }); this.changed(); },
-      onFigure: (svg, alt) => { this.output.add({ kind: "figure", svg, alt }); this.changed(); },
+      onFigure: ({ svg, alt }) => { this.output.add({ kind: "figure", svg, alt }); this.changed(); },
     }, { seed: this.seed, background });
     const result = await this.pendingRun;
     this.runtime.removeEventListener("status", onStatus);

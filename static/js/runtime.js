@@ -3,6 +3,19 @@
 
 const STOP_GRACE_MS = 1500;   // after an interrupt, how long before we restart instead
 
+/** An interrupt buffer for Stop, or null where this browser cannot share memory with the
+ *  worker. Feature-detected, not inferred: cross-origin isolation is needed but not enough
+ *  (WebKitGTK 2.50 is isolated and has no ``SharedArrayBuffer``). */
+export function makeInterruptBuffer() {
+  if (self.crossOriginIsolated !== true) return null;
+  if (typeof SharedArrayBuffer !== "function" || typeof Atomics !== "object") return null;
+  try {
+    return new Int32Array(new SharedArrayBuffer(4));
+  } catch (_) {
+    return null;
+  }
+}
+
 export class Runtime extends EventTarget {
   constructor(config, baseURL) {
     super();
@@ -12,13 +25,12 @@ export class Runtime extends EventTarget {
     this.nextId = 1;
     this.state = "loading";
     this.detail = "";
-    this.isolated = self.crossOriginIsolated === true;
     this.restarts = 0;
     this.start();
   }
 
   start() {
-    this.interruptBuffer = this.isolated ? new Int32Array(new SharedArrayBuffer(4)) : null;
+    this.interruptBuffer = makeInterruptBuffer();
     const url = new URL(this.config.assets.static + "js/worker.js", this.base);
     this.worker = new Worker(url, { type: "module", name: "python" });
     this.worker.onmessage = (e) => this.onMessage(e.data);
@@ -26,10 +38,18 @@ export class Runtime extends EventTarget {
       e.preventDefault?.();
       this.restart(`el proceso de Python falló (${e.message || "error desconocido"}); se reinició`);
     };
-    this.worker.postMessage({ type: "init", config: this.config, base: this.base,
-                              interruptBuffer: this.interruptBuffer });
+    const init = { type: "init", config: this.config, base: this.base };
+    try {
+      this.worker.postMessage({ ...init, interruptBuffer: this.interruptBuffer });
+    } catch (_) {   // the buffer could not be shared after all: Stop restarts instead
+      this.interruptBuffer = null;
+      this.worker.postMessage({ ...init, interruptBuffer: null });
+    }
     this.setStatus("loading", "Python: cargando…");
   }
+
+  /** Whether Stop can interrupt Python (else it restarts the worker). */
+  get canInterrupt() { return this.interruptBuffer !== null; }
 
   setStatus(state, detail) {
     this.state = state;
@@ -53,7 +73,7 @@ export class Runtime extends EventTarget {
     if (msg.type === "started") { this.current = msg.id; return; }
     if (msg.type === "rerun") job.handlers.onRerun?.(msg.reason);
     else if (msg.type === "stdout" || msg.type === "stderr") job.handlers.onText?.(msg.type, msg.text);
-    else if (msg.type === "figure") job.handlers.onFigure?.(msg.svg, msg.alt);
+    else if (msg.type === "figure") job.handlers.onFigure?.(msg);
     else if (msg.type === "result") {
       this.pending.delete(msg.id);
       if (this.current === msg.id) this.current = null;

@@ -65,7 +65,7 @@ function runCell(cellId, code, id, seed = null) {
     if (kind === "figure") {
       const fig = payload.toJs({ dict_converter: Object.fromEntries });
       payload.destroy();
-      post({ type: "figure", id, svg: fig.svg, alt: fig.alt });
+      post({ ...fig, type: "figure", id });   // svg or png, alt, note: see PROTOCOL.md
     } else {
       post({ type: kind, id, text: payload });
     }

@@ -172,4 +172,4 @@ def test_service_worker_isolates_a_static_host(page, deck_url_plain):
     wait_until(page, "self.crossOriginIsolated === true", 20)
     wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 20)
     wait_runtime_ready(page)
-    assert page.evaluate("window.deck.runtime.isolated") is True
+    assert page.evaluate("window.deck.runtime.canInterrupt") is True
