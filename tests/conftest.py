@@ -12,3 +12,21 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="session")
 def project_root() -> Path:
     return ROOT
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("dpdeck")
+    group.addoption("--actions", type=int, default=60,
+                    help="how many random actions the browser monkey test takes (default 60)")
+    group.addoption("--monkey-seed", type=int, default=None,
+                    help="the monkey's seed (default: a fresh one, printed)")
+
+
+@pytest.fixture
+def monkey_actions(request) -> int:
+    return request.config.getoption("--actions")
+
+
+@pytest.fixture
+def monkey_seed(request):
+    return request.config.getoption("--monkey-seed")

@@ -123,6 +123,14 @@ export class Cell extends EventTarget {
     this.run();
   }
 
+  /** Python went silent right after this cell ran: say so (it is not replayed). */
+  markSuspect() {
+    this.lastResult = { ...this.lastResult, crashed: true };
+    this.meta.textContent = "Python dejó de responder después de esta celda: no se volvió a correr";
+    this.root.dataset.state = "error";
+    this.changed();
+  }
+
   changed() {
     this.dispatchEvent(new Event("change"));
   }
@@ -162,7 +170,10 @@ export class Cell extends EventTarget {
       onQueued: (id) => { this.running = id; },
       onRerun: (reason) => { this.output.clear(); this.output.add({ kind: "stderr", text: `(${reason})\n` }); },
       onText: (kind, text) => { this.output.add({ kind, text }); this.changed(); },
-      onFigure: ({ svg, alt }) => { this.output.add({ kind: "figure", svg, alt }); this.changed(); },
+      onFigure: ({ svg, png, alt, note }) => {   // SVG, or PNG (base64) with a note saying why
+        this.output.add(png != null ? { kind: "figure", png, alt, note } : { kind: "figure", svg, alt, note });
+        this.changed();
+      },
     }, { seed: this.seed, background });
     const result = await this.pendingRun;
     this.runtime.removeEventListener("status", onStatus);

@@ -1,5 +1,6 @@
-// The page's handle on the Python worker: run cells, stop them, restart the runtime.
-// Protocol: see PROTOCOL.md. One Runtime per page.
+// The page's handle on the Python worker: run cells, stop them, restart the runtime, and
+// notice a worker that died in silence (watchdog.js). Protocol: see PROTOCOL.md. One per page.
+import { PING_MS, Watchdog } from "./watchdog.js";
 
 const STOP_GRACE_MS = 1500;   // after an interrupt, how long before we restart instead
 
@@ -26,14 +27,21 @@ export class Runtime extends EventTarget {
     this.state = "loading";
     this.detail = "";
     this.restarts = 0;
+    this.gaveUp = null;         // why the watchdog stopped restarting (until ⟲), or null
+    this.watchdog = new Watchdog();
+    this.lastResultCell = null; // the cell whose result was the worker's last word
+    setInterval(() => this.checkAlive(), PING_MS);
+    document.addEventListener("visibilitychange", () => this.watchdog.resumed());
     this.start();
   }
 
   start() {
+    this.watchdog.resumed();   // a ping to the previous worker proves nothing about this one
     this.interruptBuffer = makeInterruptBuffer();
     const url = new URL(this.config.assets.static + "js/worker.js", this.base);
     this.worker = new Worker(url, { type: "module", name: "python" });
-    this.worker.onmessage = (e) => this.onMessage(e.data);
+    this.worker.onmessage = (e) => { this.watchdog.heard(performance.now()); this.onMessage(e.data); };
+    this.worker.onmessageerror = () => this.watchdog.heard(performance.now());
     this.worker.onerror = (e) => {
       e.preventDefault?.();
       this.restart(`el proceso de Python falló (${e.message || "error desconocido"}); se reinició`);
@@ -70,13 +78,18 @@ export class Runtime extends EventTarget {
     }
     const job = this.pending.get(msg.id);
     if (!job) return;   // a message of a run that was abandoned by a restart
-    if (msg.type === "started") { this.current = msg.id; return; }
+    if (msg.type === "started") {
+      this.current = msg.id;
+      if (job.stopAsked) this.stop(msg.id);   // Stop was pressed while "started" was on its way
+      return;
+    }
     if (msg.type === "rerun") job.handlers.onRerun?.(msg.reason);
     else if (msg.type === "stdout" || msg.type === "stderr") job.handlers.onText?.(msg.type, msg.text);
     else if (msg.type === "figure") job.handlers.onFigure?.(msg);
     else if (msg.type === "result") {
       this.pending.delete(msg.id);
       if (this.current === msg.id) this.current = null;
+      this.lastResultCell = job.cellId;
       job.resolve(msg);
     }
   }
@@ -89,17 +102,43 @@ export class Runtime extends EventTarget {
   run(cellId, code, handlers = {}, { seed = null, background = false } = {}) {
     const id = this.nextId++;
     return new Promise((resolve) => {
+      if (this.gaveUp) {
+        resolve({ ok: false, restarted: true, seconds: null,
+                  error: { type: "Reinicio", message: this.gaveUp, traceback: this.gaveUp } });
+        return;
+      }
       this.pending.set(id, { handlers, resolve, cellId, id, code, seed });
       handlers.onQueued?.(id, this.state);
       this.worker.postMessage({ type: "run", id, cellId, code, seed, background });
     });
   }
 
+  /** The watchdog's tick: ping the worker, or restart it if it stopped answering. */
+  checkAlive() {
+    if (this.gaveUp) return;
+    const now = performance.now();
+    const verdict = this.watchdog.tick(now, {
+      pending: this.pending.size, cellRunning: this.current != null, booting: this.state === "loading" });
+    if (verdict.ping) this.worker.postMessage({ type: "ping", n: verdict.ping });
+    if (!verdict.dead) return;
+    const suspect = this.lastResultCell;
+    if (this.watchdog.allowRestart(now)) {
+      this.restart("Python dejó de responder: se reinició y se volvieron a correr las celdas", { suspect });
+      return;
+    }
+    this.gaveUp = "Python dejó de responder varias veces seguidas: pulse ⟲ para reiniciarlo";
+    this.abandon(this.gaveUp);
+    this.worker.terminate();
+    this.setStatus("error", "Python: no responde · pulse ⟲");
+  }
+
   /** Stop the run ``id``: cancel it if it has not started; interrupt it if it runs; restart
    *  the runtime if it cannot be interrupted (no isolation) or does not stop in time. */
   stop(id) {
-    if (!this.pending.has(id)) return;
+    const job = this.pending.get(id);
+    if (!job) return;
     if (this.current !== id) {
+      job.stopAsked = true;   // if it has started already, "started" is on its way: stop it then
       this.worker.postMessage({ type: "cancel", id });
       return;
     }
@@ -113,18 +152,29 @@ export class Runtime extends EventTarget {
     }
   }
 
-  /** Terminate the worker and start a new one; pending runs end with an error. */
-  restart(reason) {
-    this.worker.terminate();
+  /** End every pending run with ``reason`` (the worker that had them is gone). */
+  abandon(reason) {
     this.current = null;
-    this.restarts += 1;
     const abandoned = [...this.pending.values()];
     this.pending.clear();
     for (const job of abandoned) {
       job.resolve({ ok: false, restarted: true, seconds: null,
                     error: { type: "Reinicio", message: reason, traceback: reason } });
     }
+  }
+
+  /**
+   * Terminate the worker and start a new one; pending runs end with an error. Listeners of
+   * "restart" get ``{reason, suspect}``: ``suspect`` is the cell that ran last before a worker
+   * went silent (not to be replayed), or null.
+   */
+  restart(reason, { suspect = null } = {}) {
+    this.worker.terminate();
+    this.restarts += 1;
+    this.gaveUp = null;
+    this.lastResultCell = null;
+    this.abandon(reason);
     this.start();   // before telling anyone: a listener may run cells on the new worker at once
-    this.dispatchEvent(new CustomEvent("restart", { detail: { reason } }));
+    this.dispatchEvent(new CustomEvent("restart", { detail: { reason, suspect } }));
   }
 }

@@ -1,19 +1,51 @@
-// The Python runtime: Pyodide in a module Web Worker. Protocol: see PROTOCOL.md.
+// The Python runtime: Pyodide in a module Web Worker. Protocol and scheduling rules: see
+// PROTOCOL.md. What runs next is decided by scheduler.js (pure); this file only executes it.
+import { Scheduler } from "./scheduler.js";
+
+// Network waits are bounded, so that every run the page asks for ends: a fetch that stalls
+// fails what needed it instead of holding it forever.
+const BOOT_TIMEOUT_MS = 180_000;       // interpreter + numpy + dplab + prelude, on a slow phone
+const WHEELS_TIMEOUT_MS = 180_000;     // matplotlib's wheels, fetched in the background
+const PACKAGE_TIMEOUT_MS = 60_000;     // a package a cell needs, loaded on demand
+
 let pyodide = null;
 let runner = null;           // the cellrunner module (a PyProxy)
 let interruptBuffer = null;
 let onDemand = {};           // import name → Pyodide package loaded the first time a cell needs it
+let steps = [];              // matplotlib's import steps (the last one prepares pyplot)
+let scheduler = null;
+let bootError = null;        // Python never came up: every run answers with why
+let mplError = null;         // matplotlib failed to load: every run that draws answers with why
+let lastStatus = "";
 
 const post = (msg) => self.postMessage(msg);
-const status = (state, detail) => post({ type: "status", state, detail });
+const quiet = { messageCallback: () => {}, errorCallback: () => {} };
 
 function errorInfo(e) {
   return { type: e?.name || "Error", message: String(e?.message || e),
            traceback: e?.pythonTraceback ?? String(e?.stack || e) };
 }
 
+/** Tell the page what the scheduler's state means, once per change. */
+function publishStatus(override = null) {
+  const { state, detail } = override ?? scheduler.status();
+  const key = `${state}|${detail}`;
+  if (key === lastStatus) return;
+  lastStatus = key;
+  post({ type: "status", state, detail });
+}
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: sin respuesta tras ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 async function boot(config, base) {
-  status("loading", "Python: cargando el intérprete…");
+  scheduler.bootProgress("Python: cargando el intérprete…");
+  publishStatus();
   const { loadPyodide } = await import(new URL(config.pyodideIndex + "pyodide.mjs", base).href);
   pyodide = await loadPyodide({
     indexURL: new URL(config.pyodideIndex, base).href,
@@ -21,12 +53,13 @@ async function boot(config, base) {
     stdout: () => {}, stderr: () => {},
   });
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
-  status("loading", "Python: cargando numpy y dplab…");
-  await pyodide.loadPackage([...config.packages, new URL(config.wheel, base).href],
-                            { messageCallback: () => {}, errorCallback: () => {} });
+  scheduler.bootProgress("Python: cargando numpy y dplab…");
+  publishStatus();
+  await pyodide.loadPackage([...config.packages, new URL(config.wheel, base).href], quiet);
   const source = await (await fetch(new URL(config.runner, base))).text();
   pyodide.FS.writeFile("/home/pyodide/cellrunner.py", source);
   runner = pyodide.pyimport("cellrunner");
+  steps = [...runner.MATPLOTLIB_STEPS.toJs(), null];   // null: prepare pyplot
   if (config.prelude) {
     const result = runCell("__prelude__", config.prelude, null);
     if (!result.ok) {   // shown under every cell that waits for it: the deck's own bug
@@ -34,28 +67,6 @@ async function boot(config, base) {
       error.pythonTraceback = "El preludio del mazo (deck.yaml, prelude) falló:\n" + result.error.traceback;
       throw error;
     }
-  }
-  status("ready", "Python: listo");
-}
-
-async function loadDeferred(config) {
-  await pyodide.loadPackage(config.deferredPackages, { messageCallback: () => {}, errorCallback: () => {} });
-  // Importing pyplot costs ~1.5 s in Pyodide: do it now, before the first cell that draws, one
-  // module at a time, letting the presenter's numpy-only cells run in between.
-  const steps = runner.MATPLOTLIB_STEPS.toJs();
-  for (const name of steps) {
-    await presenterIdle();
-    runner.import_step(name);
-  }
-  await presenterIdle();
-  runner.prepare_matplotlib();
-}
-
-/** Resolves when no cell runs and no presenter's cell that can run is waiting. */
-async function presenterIdle() {
-  await new Promise((resolve) => setTimeout(resolve, 0));   // let queued messages arrive
-  while (busy || jobs.some((job) => !job.background && !job.needsMpl)) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 
@@ -77,109 +88,125 @@ function runCell(cellId, code, id, seed = null) {
   return result;
 }
 
-// Scheduling. Cells the presenter runs (foreground) go first, in the order asked (later cells
-// may use what earlier ones defined). Background pre-runs fill the gaps, and one that draws
-// never holds the line while matplotlib loads: a numpy-only cell never waits for matplotlib.
-const NEEDS_MATPLOTLIB = /\b(plt|matplotlib|pyplot|plots|figure|fig)\b/;
-const jobs = [];             // {id, cellId, code, seed, background, needsMpl}
-let busy = false;
-let booting = true;
-let bootError = null;        // Python never came up: every run answers with why
-let mplError = null;         // matplotlib failed to load: every run that draws answers with why
-let mplReady = false;
-
-function nextJob() {
-  const runnable = (job) => !job.needsMpl || mplReady;
-  const fg = jobs.findIndex((job) => !job.background);
-  if (fg >= 0) return runnable(jobs[fg]) ? fg : -1;   // foreground stays in order
-  return jobs.findIndex(runnable);
+function answerWithError(job, e) {
+  post({ type: "result", id: job.id, ok: false, seconds: null, error: errorInfo(e) });
 }
 
-async function pump() {
-  if (busy || booting) return;
-  const index = nextJob();
-  if (index < 0) {
-    // Python is ready; only the figures wait: say so without calling the runtime "loading"
-    if (jobs.length && !mplReady) status("ready", "Python: listo · cargando matplotlib…");
-    return;
-  }
-  const [job] = jobs.splice(index, 1);
-  busy = true;
+/** Run one job; post its result. Throws only if the interpreter itself died. */
+async function runJob(job) {
   post({ type: "started", id: job.id });
   try {
-    try { await pyodide.loadPackagesFromImports(job.code, { messageCallback: () => {} }); } catch (_) { /* the cell reports it */ }
-    status("running", "Python: ejecutando…");
-    let result = runCell(job.cellId, job.code, job.id, job.seed ?? null);
-    const missing = !result.ok && onDemand[result.error.missing];
-    if (missing) {
-      // matplotlib needed a package the cold load left out (e.g. contourpy for ax.contour):
-      // load it and run the cell again, once, from a clean output
-      status("loading", `Python: cargando ${missing}…`);
-      await pyodide.loadPackage([missing], { messageCallback: () => {}, errorCallback: () => {} });
+    await withTimeout(pyodide.loadPackagesFromImports(job.code, { messageCallback: () => {} }),
+                      PACKAGE_TIMEOUT_MS, "cargar los paquetes de la celda");
+  } catch (_) { /* the cell reports what it cannot import */ }
+  let result = runCell(job.cellId, job.code, job.id, job.seed ?? null);
+  const missing = !result.ok && onDemand[result.error.missing];
+  if (missing) {
+    // matplotlib needed a package the cold load left out (e.g. contourpy for ax.contour):
+    // load it and run the cell again, once, from a clean output
+    publishStatus({ state: "loading", detail: `Python: cargando ${missing}…` });
+    try {
+      await withTimeout(pyodide.loadPackage([missing], quiet), PACKAGE_TIMEOUT_MS, `cargar ${missing}`);
       post({ type: "rerun", id: job.id, reason: `se cargó ${missing}; la celda se ejecutó de nuevo` });
-      status("running", "Python: ejecutando…");
+      publishStatus();
       result = runCell(job.cellId, job.code, job.id, job.seed ?? null);
+    } catch (e) {
+      result = { ok: false, seconds: null, error: errorInfo(e) };
     }
-    post({ type: "result", id: job.id, ...result });
-  } catch (e) {
-    // run_cell never raises: an exception here means the interpreter itself died
-    // (os._exit, a fatal wasm error). Report it on the cell; the page restarts us.
-    const info = errorInfo(e);
-    post({ type: "result", id: job.id, ok: false, crashed: true, seconds: null,
-           error: { type: "Fallo", message: "el intérprete de Python terminó",
-                    traceback: `El intérprete de Python terminó durante esta celda (${info.message.split("\n")[0]}).\nSe reinicia y se vuelve a correr el preludio.` } });
-    post({ type: "crashed", error: info });
-    return;
+  }
+  post({ type: "result", id: job.id, ...result });
+}
+
+function runStep(index) {
+  const name = steps[index];
+  if (name === null) runner.prepare_matplotlib();
+  else runner.import_step(name);
+}
+
+function failMatplotlib(e) {
+  if (scheduler.mpl === "failed") return;
+  mplError = e;
+  for (const job of scheduler.mplFailed()) answerWithError(job, e);
+}
+
+let pumping = false;
+
+/** Do what the scheduler says until it says nothing can go now. Never runs twice at once. */
+async function pump() {
+  if (pumping) return;
+  pumping = true;
+  try {
+    for (let action = scheduler.next(); action; action = scheduler.next()) {
+      publishStatus();
+      try {
+        if (action.kind === "job") await runJob(action.job);
+        else runStep(action.index);
+      } catch (e) {
+        if (action.kind === "step") {
+          failMatplotlib(e);
+        } else {
+          // run_cell never raises: an exception here means the interpreter itself died
+          // (os._exit, a fatal wasm error). Report it on the cell; the page restarts us.
+          const info = errorInfo(e);
+          post({ type: "result", id: action.job.id, ok: false, crashed: true, seconds: null,
+                 error: { type: "Fallo", message: "el intérprete de Python terminó",
+                          traceback: `El intérprete de Python terminó durante esta celda (${info.message.split("\n")[0]}).\nSe reinicia y se vuelve a correr el preludio.` } });
+          post({ type: "crashed", error: info });
+          return;   // stay busy: nothing more runs on a dead interpreter
+        }
+      }
+      scheduler.finished(action);
+      publishStatus();
+      // a macrotask between actions: a "cancel" or "ping" that arrived meanwhile is handled
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    publishStatus();
   } finally {
-    busy = false;
-    status("ready", mplReady ? "Python: listo" : "Python: listo · cargando matplotlib…");
-    setTimeout(pump, 0);   // a macrotask: a "cancel" that arrived meanwhile is handled first
+    pumping = false;
   }
 }
 
-function failAll(e, which = () => true) {
-  for (const job of jobs.filter(which)) {
-    jobs.splice(jobs.indexOf(job), 1);
-    post({ type: "result", id: job.id, ok: false, error: errorInfo(e) });
+async function start(config, base) {
+  try {
+    await withTimeout(boot(config, base), BOOT_TIMEOUT_MS, "iniciar Python");
+  } catch (e) {
+    bootError = e;
+    for (const job of scheduler.bootFailed()) answerWithError(job, e);
+    publishStatus();
+    post({ type: "fatal", error: errorInfo(e) });
+    return;
   }
+  scheduler.bootDone(steps.length);
+  pump();
+  try {
+    await withTimeout(pyodide.loadPackage(config.deferredPackages, quiet), WHEELS_TIMEOUT_MS,
+                      "cargar matplotlib");
+    scheduler.wheelsLoaded();
+  } catch (e) {
+    failMatplotlib(e);
+  }
+  pump();
 }
 
 self.onmessage = (event) => {
   const msg = event.data;
-  if (msg.type === "init") {
+  if (msg.type === "ping") {
+    post({ type: "pong", n: msg.n });   // the page's watchdog: this event loop still turns
+  } else if (msg.type === "init") {
     interruptBuffer = msg.interruptBuffer || null;
     onDemand = msg.config.onDemand || {};
-    boot(msg.config, msg.base).then(() => {
-      booting = false;
-      pump();
-      return loadDeferred(msg.config);
-    }).then(() => {
-      mplReady = true;
-      if (!busy) status("ready", "Python: listo");
-      setTimeout(pump, 0);   // a run asked for meanwhile is received first
-    }, (e) => {
-      if (booting) {
-        bootError = e;
-        status("error", "Python: error al iniciar");
-        failAll(e);
-        post({ type: "fatal", error: errorInfo(e) });
-      } else {   // numpy cells still run; the ones that draw say why they cannot
-        mplError = e;
-        failAll(e, (job) => job.needsMpl);
-        status("ready", "Python: listo · matplotlib no se pudo cargar");
-      }
-    });
+    scheduler = new Scheduler();
+    start(msg.config, msg.base);
   } else if (msg.type === "run") {
-    jobs.push({ ...msg, needsMpl: NEEDS_MATPLOTLIB.test(msg.code) });
-    if (bootError) failAll(bootError);
-    else if (mplError) failAll(mplError, (job) => job.needsMpl);
-    if (!bootError) pump();
+    for (const job of scheduler.submit(msg)) answerWithError(job, bootError ?? mplError);
+    publishStatus();
+    pump();
   } else if (msg.type === "cancel") {
-    const index = jobs.findIndex((job) => job.id === msg.id);
-    if (index >= 0) {
-      jobs.splice(index, 1);
+    const job = scheduler.cancel(msg.id);
+    if (job) {
       post({ type: "result", id: msg.id, ok: false, cancelled: true, seconds: null,
              error: { type: "Cancelada", message: "ejecución cancelada", traceback: "Ejecución cancelada antes de empezar." } });
+      publishStatus();
     }
   }
 };

@@ -1,0 +1,172 @@
+// What the Python worker does next: a pure state machine, with no Pyodide, no timers and no
+// I/O, so that node's test runner can drive it through thousands of interleavings
+// (tests/js/scheduler.test.mjs). The worker (worker.js) feeds it events and executes the
+// actions it returns. Its rules and invariants: PROTOCOL.md, "Scheduling".
+
+/** Code that draws: it waits until matplotlib is imported. */
+const NEEDS_MATPLOTLIB = /\b(plt|matplotlib|pyplot|plots|figure|fig)\b/;
+
+/** Whether ``code`` draws (and so must wait for matplotlib). */
+export function needsMatplotlib(code) {
+  return NEEDS_MATPLOTLIB.test(code);
+}
+
+// Where Python binds a name: assignment targets (also augmented, annotated and tuple ones),
+// def, class, for, import … as, with … as, walrus, global/nonlocal. Over-approximate on
+// purpose: a name wrongly taken as bound only keeps a job in order.
+const BINDING_PATTERNS = [
+  /(?:^|[;:]|\n)[ \t]*([A-Za-z_][\w \t,.*()[\]]*?)[ \t]*(?::[^=\n]*)?(?:[-+*/%&|^@]|\/\/|\*\*|<<|>>)?=(?!=)/g,
+  /\b(?:def|class)[ \t]+([A-Za-z_]\w*)/g,
+  /\bfor[ \t]+([\w \t,()[\]]+?)[ \t]+in\b/g,
+  /\bas[ \t]+([A-Za-z_]\w*)/g,
+  /\bimport[ \t]+([\w \t,.]+)/g,
+  /([A-Za-z_]\w*)[ \t]*:=/g,
+  /\b(?:global|nonlocal)[ \t]+([\w \t,]+)/g,
+];
+const IDENTIFIER = /[A-Za-z_]\w*/g;
+
+/** The names ``code`` may bind at top level or anywhere (a superset). */
+export function boundNames(code) {
+  const names = new Set();
+  for (const pattern of BINDING_PATTERNS) {
+    for (const match of code.matchAll(pattern)) {
+      for (const name of match[1].match(IDENTIFIER) ?? []) names.add(name);
+    }
+  }
+  return names;
+}
+
+/** Whether ``code`` mentions any of ``names`` (as a whole identifier). */
+function mentionsAny(code, names) {
+  if (!names.size) return false;
+  for (const name of code.match(IDENTIFIER) ?? []) if (names.has(name)) return true;
+  return false;
+}
+
+export class Scheduler {
+  constructor() {
+    this.loaderSteps = 0;        // matplotlib's import steps, known once Python is up
+    this.python = "booting";     // booting → ready | failed
+    this.bootDetail = "Python: cargando…";
+    this.mpl = "fetching";       // fetching → importing → ready; or failed at any point
+    this.stepsDone = 0;
+    this.jobs = [];              // queued, in request order: {id, code, background, needsMpl, binds}
+    this.busy = null;            // the action under way, or null
+    this.lastKind = null;        // "job" | "step": the loader and the jobs take turns
+  }
+
+  // --- events -------------------------------------------------------------------------------
+
+  /** A run is asked for. Returns the jobs to answer at once with an error ([] or [job]). */
+  submit({ id, code, background = false, ...rest }) {
+    const job = { ...rest, id, code, background: Boolean(background),
+                  needsMpl: needsMatplotlib(code), binds: boundNames(code) };
+    if (this.python === "failed" || (job.needsMpl && this.mpl === "failed")) return [job];
+    this.jobs.push(job);
+    return [];
+  }
+
+  /** Drop a queued run. Returns it, or null if it is not queued (running, or ended). */
+  cancel(id) {
+    const index = this.jobs.findIndex((job) => job.id === id);
+    return index < 0 ? null : this.jobs.splice(index, 1)[0];
+  }
+
+  /** Booting goes on: ``detail`` says what loads now. */
+  bootProgress(detail) {
+    this.bootDetail = detail;
+  }
+
+  /**
+   * Python, numpy, dplab and the prelude are up.
+   * @param {number} loaderSteps how many steps import matplotlib once its wheels are loaded
+   *   (each one short: the worker's ``import_step``; the last one prepares pyplot)
+   */
+  bootDone(loaderSteps) {
+    this.python = "ready";
+    this.loaderSteps = loaderSteps;
+  }
+
+  /** Python never came up. Returns every queued job: each must be answered with the error. */
+  bootFailed() {
+    this.python = "failed";
+    this.mpl = "failed";
+    return this.jobs.splice(0);
+  }
+
+  /** matplotlib's wheels are installed: its import steps may run. */
+  wheelsLoaded() {
+    if (this.mpl === "fetching") this.mpl = this.loaderSteps > 0 ? "importing" : "ready";
+  }
+
+  /** matplotlib cannot be had. Returns the queued jobs that draw: each must get the error. */
+  mplFailed() {
+    this.mpl = "failed";
+    const failed = this.jobs.filter((job) => job.needsMpl);
+    this.jobs = this.jobs.filter((job) => !job.needsMpl);
+    return failed;
+  }
+
+  /** The action that :meth:`next` returned has ended (whatever its outcome). */
+  finished(action) {
+    if (this.busy !== action) throw new Error("finished() of an action that is not under way");
+    this.busy = null;
+    if (action.kind === "step" && this.mpl === "importing") {
+      this.stepsDone += 1;
+      if (this.stepsDone >= this.loaderSteps) this.mpl = "ready";
+    }
+  }
+
+  // --- decisions ----------------------------------------------------------------------------
+
+  /** Whether ``job`` may start now: what it needs is there, and it does not overtake a job
+   *  it may depend on (one earlier in its queue that binds a name it mentions). */
+  eligible(job, earlier) {
+    if (job.needsMpl && this.mpl !== "ready") return false;
+    return earlier.every((other) => !mentionsAny(job.code, other.binds));
+  }
+
+  firstEligible(background) {
+    const queue = this.jobs.filter((job) => job.background === background);
+    return queue.find((job, i) => this.eligible(job, queue.slice(0, i))) ?? null;
+  }
+
+  /** The next action, marked under way, or null (busy, booting, or nothing can go now). */
+  next() {
+    if (this.busy || this.python !== "ready") return null;
+    const fg = this.firstEligible(false);
+    const bg = fg ? null : this.firstEligible(true);
+    const canStep = this.mpl === "importing";
+    const presenterWaitsForMpl = this.jobs.some((job) => !job.background && job.needsMpl);
+    let action = null;
+    if (canStep && (fg || bg)) {
+      // take turns, except that the presenter's numpy-only cells go first while none of the
+      // presenter's cells waits for matplotlib
+      const stepTurn = this.lastKind === "job" && (!fg || presenterWaitsForMpl);
+      action = stepTurn ? { kind: "step", index: this.stepsDone } : { kind: "job", job: fg ?? bg };
+    } else if (canStep) {
+      action = { kind: "step", index: this.stepsDone };
+    } else if (fg || bg) {
+      action = { kind: "job", job: fg ?? bg };
+    }
+    if (!action) return null;
+    if (action.kind === "job") this.jobs.splice(this.jobs.indexOf(action.job), 1);
+    this.busy = action;
+    this.lastKind = action.kind;
+    return action;
+  }
+
+  // --- what the status indicator says ------------------------------------------------------
+
+  /** ``{state, detail}`` for the page's status indicator, derived from the state alone. */
+  status() {
+    if (this.python === "booting") return { state: "loading", detail: this.bootDetail };
+    if (this.python === "failed") return { state: "error", detail: "Python: error al iniciar" };
+    if (this.busy?.kind === "job") return { state: "running", detail: "Python: ejecutando…" };
+    if (this.mpl === "failed") return { state: "ready", detail: "Python: listo · matplotlib no se pudo cargar" };
+    if (this.mpl !== "ready" && this.jobs.some((job) => job.needsMpl)) {
+      return { state: "ready", detail: "Python: listo · cargando matplotlib…" };
+    }
+    return { state: "ready", detail: "Python: listo" };
+  }
+}

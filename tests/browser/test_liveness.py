@@ -1,0 +1,123 @@
+"""The deck never freezes: the two sequences that once froze it for good (issue 10), and a
+worker that dies or wedges in silence, which the watchdog must notice, restart and replay."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from .helpers import CELL, cell_output, go_to_slide, open_deck, run_cell, wait_runtime_ready, wait_until
+
+FIGURE = "que-tan-grande-es-e-varepsilon"     # "¿Qué tan grande es e^ε?": draws
+NUMPY = "el-mecanismo-de-laplace"             # "El mecanismo de Laplace": numpy only
+FIRST = "el-dato-de-partida"
+
+RECORD_STATUS = """() => {
+    window.__statuses = [window.deck.runtime.detail];
+    window.deck.runtime.addEventListener('status', (e) => window.__statuses.push(e.detail.detail));
+}"""
+ALL_IDLE = "window.deck.cells.every(c => c.running === null)"
+
+
+def _idx(page, cell_id):
+    return page.evaluate("(id) => window.deck.cells.findIndex(c => c.id === id)", cell_id)
+
+
+def _wait_listo(page, timeout):
+    """The status settles on "Python: listo" (not "cargando…") and every cell is idle."""
+    wait_until(page, f"{ALL_IDLE} && window.deck.runtime.detail === 'Python: listo'", timeout)
+
+
+def test_sequence_1_figure_then_numpy_cell_before_matplotlib(page, deck_url):
+    """Run a figure cell, then a numpy-only one, right after Python is ready: both end, the
+    numpy-only one first, and the status stops saying "cargando matplotlib"."""
+    open_deck(page, deck_url + "?noprerun")
+    page.evaluate(RECORD_STATUS)
+    wait_runtime_ready(page)
+    fig, num = _idx(page, FIGURE), _idx(page, NUMPY)
+    t0 = time.monotonic()
+    page.evaluate("""([f, n]) => {
+        window.__ended = [];
+        for (const i of [f, n]) window.deck.cells[i].run().then(() => window.__ended.push(i));
+    }""", [fig, num])
+    wait_until(page, "window.__ended.length === 2", 60)
+    elapsed = time.monotonic() - t0
+    assert page.evaluate("window.__ended") == [num, fig], "the numpy-only cell waited for matplotlib"
+    assert cell_output(page, FIGURE)["figures"] == 1 and cell_output(page, FIGURE)["state"] == "done"
+    assert cell_output(page, NUMPY)["state"] == "done"
+    statuses = page.evaluate("window.__statuses")
+    assert "Python: listo · cargando matplotlib…" in statuses, "matplotlib was in before the clicks"
+    _wait_listo(page, 10)
+    print(f"sequence 1: both cells done {elapsed:.2f} s after the clicks")
+
+
+def test_sequence_2_restart_after_every_cell_ran(page, deck_url):
+    """Once every cell has run, ⟲ restarts Python: the replay finishes and the deck answers."""
+    open_deck(page, deck_url)
+    wait_runtime_ready(page)
+    wait_until(page, "document.documentElement.dataset.prerunDone === 'true'", 180)
+    wait_until(page, ALL_IDLE, 60)
+    ran = page.evaluate("window.deck.cells.filter(c => c.lastResult && c.lastResult.ok).length")
+    assert ran == page.evaluate("window.deck.cells.length")
+    runs_before = page.evaluate("window.deck.cells.map(c => c.runs)")
+    t0 = time.monotonic()
+    page.locator("button[data-action='restart']").click()
+    wait_until(page, "([before]) => window.deck.cells.every((c, i) => c.runs > before[i])", 120,
+               arg=[runs_before])
+    _wait_listo(page, 30)
+    elapsed = time.monotonic() - t0
+    states = page.evaluate("window.deck.cells.map(c => c.root.dataset.state)")
+    assert states.count("done") == len(states), states
+    print(f"sequence 2: {len(states)} cells replayed in {elapsed:.1f} s")
+
+
+def _notice(page) -> str:
+    return page.evaluate("(document.getElementById('runtime-notice') || {}).textContent || ''")
+
+
+@pytest.mark.parametrize("killer", [
+    # the worker closes itself (no error event): the cell ends, then nothing answers
+    "import js\njs.close()\nprint('adiós')",
+    # a callback spins forever after the cell ended: the worker's event loop is wedged
+    "import js\nfrom pyodide.ffi import create_proxy\n"
+    "js.setTimeout(create_proxy(lambda: exec('while True: pass')), 50)\nprint('hasta luego')",
+], ids=["closes-itself", "wedged"])
+def test_watchdog_restarts_a_silent_worker_and_replays(page, deck_url, killer):
+    open_deck(page, deck_url + "?noprerun")
+    wait_runtime_ready(page)
+    assert run_cell(page, FIRST, code="dato = 41\nprint(dato + 1)")["stdout"] == "42\n"
+    out = run_cell(page, NUMPY, code=killer)
+    assert out["state"] == "done", out
+    time.sleep(0.3)
+    # the next run finds nobody: the watchdog notices, restarts, replays, and says so
+    t0 = time.monotonic()
+    second = _idx(page, "los-agregados-no-son-anonimos")
+    page.evaluate("(i) => { window.__r = null; window.deck.cells[i].code = 'print(dato)'; "
+                  "window.deck.cells[i].run().then(r => { window.__r = r; }); }", second)
+    wait_until(page, "window.__r !== null", 20)
+    noticed = time.monotonic() - t0
+    assert noticed < 10, f"the watchdog took {noticed:.1f} s"
+    result = page.evaluate("window.__r")
+    assert result.get("restarted") and "dejó de responder" in result["error"]["message"], result
+    assert "dejó de responder" in _notice(page)
+    # the cell that ran before is replayed (its state is back); the suspect is not
+    wait_until(page, "(i) => window.deck.cells[i].runs >= 2 && window.deck.cells[i].running === null",
+               60, arg=_idx(page, FIRST))
+    suspect = page.evaluate("(i) => window.deck.cells[i].meta.textContent", _idx(page, NUMPY))
+    assert "dejó de responder después de esta celda" in suspect
+    assert run_cell(page, "los-agregados-no-son-anonimos", code="print(dato)")["stdout"] == "41\n"
+    _wait_listo(page, 30)
+    print(f"watchdog ({killer.splitlines()[-1]}): noticed and restarted in {noticed:.1f} s")
+
+
+def test_stop_pressed_as_the_run_starts_still_stops(page, deck_url):
+    """A Stop that crosses the worker's "started" message is not lost."""
+    open_deck(page, deck_url + "?noprerun")
+    wait_runtime_ready(page)
+    go_to_slide(page, FIRST)
+    i = _idx(page, FIRST)
+    page.evaluate("(i) => { const c = window.deck.cells[i]; c.code = 'while True:\\n    pass'; "
+                  "c.run(); c.stop(); }", i)
+    wait_until(page, "(i) => window.deck.cells[i].running === null", 10, arg=i)
+    assert cell_output(page, FIRST)["state"] == "error"
+    assert run_cell(page, FIRST, code="print('sigue')")["stdout"] == "sigue\n"

@@ -1,0 +1,182 @@
+"""A seeded random "monkey" in Chromium: what a presenter and a hall of students click, in any
+order (run, stop, edit, slider, reset, navigate, restart, run all, new noise, reload), with the
+deck's liveness invariants checked after every action:
+
+- the page answers a frame within a second (never frozen);
+- no uncaught page error;
+- every run ends within a bound (RUN_BOUND_S, generous: a run may queue behind a replay);
+- at the end, once the clicks stop, every cell is idle and the status settles on "Python: listo"
+  (never stuck on "cargando…").
+
+CI runs a short monkey (``--actions 60``); by hand: ``pytest tests/browser/test_monkey.py
+--actions 500 [--monkey-seed N] -s``. A failure prints the seed and the last actions to replay.
+"""
+from __future__ import annotations
+
+import random
+import time
+
+from .helpers import open_deck, wait_until
+
+RUN_BOUND_S = 120.0
+FRAME_BOUND_S = 1.0
+
+EDITS = [
+    "print('mono')",
+    "x = np.arange(5)\nprint(x.sum())",
+    "plt.plot([1, 3, 2])\nplt.title('mono')",
+    "laplace_mech(10, sensitivity=1, epsilon=0.5)",
+    "def f(:\n    pass",                       # a syntax error
+    "1 / 0",                                  # an exception
+    "import numpy as np\nnp.random.default_rng().normal(size=3)",
+]
+
+ACTIONS = {   # weight of each action
+    "run": 8, "stop": 3, "edit": 4, "runaway": 1, "slider": 3, "reset": 2, "navigate": 5,
+    "restart": 1, "run_all": 1, "noise": 2, "reload": 1,
+}
+
+STATE = """() => ({
+    cells: window.deck.cells.map(c => c.running),
+    status: window.deck.runtime.detail,
+    state: window.deck.runtime.state,
+})"""
+
+
+class Monkey:
+    def __init__(self, page, url, seed):
+        self.page = page
+        self.url = url
+        self.random = random.Random(seed)
+        self.seed = seed
+        self.log: list[str] = []
+        self.running_since: dict[tuple[int, int], float] = {}   # (cell, run id) → first seen
+
+    def n_cells(self) -> int:
+        return self.page.evaluate("window.deck.cells.length")
+
+    def cell(self) -> int:
+        """A random cell, on the current slide half of the time (where the presenter is)."""
+        here = self.page.evaluate(
+            "window.deck.cells.findIndex(c => c.slide === window.deck.reveal.getCurrentSlide())")
+        if here >= 0 and self.random.random() < 0.5:
+            return here
+        return self.random.randrange(self.n_cells())
+
+    def show(self, i: int) -> None:
+        self.page.evaluate("(i) => { const s = window.deck.cells[i].slide; "
+                           "window.deck.reveal.slide(...Object.values(window.deck.reveal.getIndices(s))); }", i)
+
+    def click(self, i: int, selector: str) -> None:
+        """Click a cell's button as a user can: only when it is shown and enabled."""
+        self.page.evaluate("""([i, sel]) => {
+            const b = window.deck.cells[i].root.querySelector(sel);
+            if (b && !b.disabled && !b.hidden) b.click();
+        }""", [i, selector])
+
+    def act(self, name: str) -> str:
+        page = self.page
+        if name in ("run", "stop", "edit", "runaway", "slider", "reset", "noise"):
+            i = self.cell()
+            self.show(i)
+            if name == "run":
+                self.click(i, "button.run")
+            elif name == "stop":
+                self.click(i, "button.stop")
+            elif name == "edit":
+                code = self.random.choice(EDITS)
+                page.evaluate("([i, c]) => { window.deck.cells[i].code = c; }", [i, code])
+                if self.random.random() < 0.7:
+                    self.click(i, "button.run")
+                return f"edit {i} {code!r}"
+            elif name == "runaway":   # a loop that never ends, then ■ Detener and ↺ Restaurar
+                # (a runaway left in an editor would be run again by ▶▶: only Stop ends it)
+                page.evaluate("(i) => { window.deck.cells[i].code = 'while True:\\n    pass'; }", i)
+                self.click(i, "button.run")
+                time.sleep(self.random.uniform(0.0, 1.5))
+                self.click(i, "button.stop")
+                self.click(i, "button.reset")
+            elif name == "slider":
+                moved = page.evaluate("""([i, r]) => {
+                    const s = window.deck.cells[i].root.querySelector('.cell-params input[type=range]');
+                    if (!s) return false;
+                    s.value = String(Math.round(r * 1000));
+                    s.dispatchEvent(new Event('input', {bubbles: true}));
+                    return true;
+                }""", [i, self.random.random()])
+                return f"slider {i} {'moved' if moved else '(none)'}"
+            elif name == "reset":
+                self.click(i, "button.reset")
+            elif name == "noise":
+                self.click(i, "button.noise")
+            return f"{name} {i}"
+        if name == "navigate":
+            slides = page.evaluate("window.deck.reveal.getTotalSlides()")
+            k = self.random.randrange(slides)
+            page.evaluate("(k) => window.deck.reveal.slide(k)", k)
+            return f"navigate {k}"
+        if name == "restart":
+            page.locator("button[data-action='restart']").click()
+        elif name == "run_all":
+            page.locator("button[data-action='run-all']").click()
+        elif name == "reload":
+            page.reload()
+            wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 30)
+            self.running_since.clear()
+        return name
+
+    def check(self) -> None:
+        page = self.page
+        # measured in the page, so the driver's own round trip is not counted
+        frame = page.evaluate("new Promise(r => { const t = performance.now(); "
+                              "requestAnimationFrame(() => r((performance.now() - t) / 1000)); })")
+        assert frame < FRAME_BOUND_S, f"the page took {frame:.2f} s to answer a frame"
+        assert not page.errors, f"page errors: {page.errors}"
+        state = page.evaluate(STATE)
+        now = time.monotonic()
+        live = {(i, r) for i, r in enumerate(state["cells"]) if r is not None}
+        for key in live:
+            self.running_since.setdefault(key, now)
+            waited = now - self.running_since[key]
+            assert waited < RUN_BOUND_S, f"cell {key[0]}'s run {key[1]} has not ended after {waited:.0f} s"
+        for key in set(self.running_since) - live:
+            del self.running_since[key]
+
+    def play(self, count: int) -> None:
+        names, weights = zip(*ACTIONS.items())
+        for step in range(count):
+            name = self.random.choices(names, weights)[0]
+            try:
+                self.log.append(f"{step}: {self.act(name)}")
+                time.sleep(self.random.choice([0.0, 0.05, 0.3, 1.0]))
+                self.check()
+            except Exception as exc:
+                raise AssertionError(self.report(f"after action {step} ({name}): {exc}")) from exc
+
+    def settle(self, timeout: float = 180.0) -> float:
+        """Wait until every run has ended and the status says "Python: listo"."""
+        t0 = time.monotonic()
+        try:
+            wait_until(self.page, "window.deck.cells.every(c => c.running === null) && "
+                                  "window.deck.runtime.detail === 'Python: listo'", timeout, interval=0.2)
+        except TimeoutError as exc:
+            raise AssertionError(self.report(f"never settled: {exc}; {self.page.evaluate(STATE)}")) from exc
+        return time.monotonic() - t0
+
+    def report(self, what: str) -> str:
+        tail = "\n".join(self.log[-25:])
+        return (f"monkey seed {self.seed} (replay: pytest tests/browser/test_monkey.py "
+                f"--monkey-seed {self.seed} --actions {len(self.log)}): {what}\nlast actions:\n{tail}")
+
+
+def test_monkey(page, deck_url, monkey_actions, monkey_seed):
+    seed = monkey_seed if monkey_seed is not None else random.SystemRandom().randrange(10**6)
+    print(f"monkey seed {seed}, {monkey_actions} actions")
+    open_deck(page, deck_url)
+    # matplotlib may not be loaded when the first actions come: that is the point
+    monkey = Monkey(page, deck_url, seed)
+    t0 = time.monotonic()
+    monkey.play(monkey_actions)
+    settled = monkey.settle()
+    print(f"monkey seed {seed}: {monkey_actions} actions in {time.monotonic() - t0 - settled:.0f} s, "
+          f"settled {settled:.1f} s after the last one")
