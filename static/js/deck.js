@@ -55,6 +55,41 @@ function replay(all) {
   for (const cell of ran) cell.run({ replay: true });
 }
 
+/** Phones: narrower than its `scrollActivationWidth` (435 px), reveal.js shows its scroll view
+ *  (the slides one under the other, one screen each), whose 5.2.1 loses links to a slide:
+ *  1. start() runs configure() → sync() → layout(), which switches the scroll view on; laying
+ *     the pages out at scrollTop 0 makes the first slide current, sync() then writes that to the
+ *     URL ("#/titulo"), and only after that does start() read the URL: the link is gone.
+ *  2. scrollToSlide() scrolls to the slide's share of the deck times (scrollHeight − a screen),
+ *     short of the slide's page by that share of a screen: past the middle of the deck, scroll
+ *     snapping settles on the slide before it (hakimel/reveal.js#3815).
+ *  3. Scrolling never updates the URL, so a reload or a shared URL names a slide left long ago.
+ *  A plugin is handed reveal.js's controllers: it keeps the link and goes there once ready,
+ *  scrolls to the slide's own page, and writes the URL when the current slide changes. */
+const ScrollViewLinks = {
+  id: "scroll-view-links",
+  init(reveal) {
+    const view = reveal.scroll;
+    view.scrollToSlide = function scrollToSlide(slide) {
+      if (!this.active) { this.activatedCallbacks.push(() => this.scrollToSlide(slide)); return; }
+      const page = slide.closest(".scroll-page");
+      if (!page) return;
+      const scroller = this.viewportElement;
+      const top = page.getBoundingClientRect().top - scroller.getBoundingClientRect().top;
+      if (top > 0 || top + page.offsetHeight <= 0) scroller.scrollTop += top;   // not on it yet
+    };
+    if (!reveal.getConfig().hash) return;
+    const link = location.hash;
+    reveal.on("slidechanged", () => { if (reveal.isScrollView()) reveal.location.writeURL(); });
+    reveal.on("ready", () => {
+      const target = link && reveal.isScrollView() && reveal.location.getIndicesFromHash(link);
+      if (!target) return;
+      history.replaceState(history.state, "", link);
+      reveal.slide(target.h, target.v, target.f);
+    });
+  },
+};
+
 const deck = new Reveal({
   hash: !receiver,
   respondToHashChanges: !receiver,
@@ -69,7 +104,7 @@ const deck = new Reveal({
   transition: receiver ? "none" : "fade",
   transitionSpeed: "fast",
   pdfSeparateFragments: false,
-  plugins: [RevealNotes],
+  plugins: [RevealNotes, ScrollViewLinks],
 });
 await deck.initialize();
 
