@@ -36,8 +36,9 @@ if (receiver) {
   cells = [...document.querySelectorAll(".cell")].map((el) => new Cell(el, { runtime, store, announce }));
   runtime.addEventListener("restart", (e) => {
     announce(e.detail.reason);
+    notify(e.detail.reason);
     statusEl.title = e.detail.reason;
-    replay(cells);
+    replay(cells, e.detail.suspect);
   });
   runtime.addEventListener("fatal", (e) => { statusEl.title = e.detail.traceback || e.detail.message; });
   installActions({ cells, runtime, store, announce });
@@ -46,13 +47,31 @@ if (receiver) {
 }
 
 /** After a restart, run again (in the order they last ran) the cells that had run, so the
- *  state later cells depend on comes back; a cell that was stopped is not replayed. All are
- *  queued at once, ahead of anything the presenter runs next. */
-function replay(all) {
+ *  state later cells depend on comes back; a cell that was stopped, crashed Python, or ran
+ *  last before Python went silent (``suspect``) is not replayed. All are queued at once, ahead
+ *  of anything the presenter runs next. */
+function replay(all, suspect = null) {
   const ran = all.filter((c) => c.lastResult && !c.lastResult.restarted && !c.lastResult.cancelled
-                                && !c.lastResult.crashed)
+                                && !c.lastResult.crashed && c.id !== suspect)
                  .sort((a, b) => a.lastRunAt - b.lastRunAt);
+  all.find((c) => c.id === suspect)?.markSuspect();
   for (const cell of ran) cell.run({ replay: true });
+}
+
+/** A visible notice beside the status indicator (what the announcer reads aloud), for a while. */
+let noticeTimer = 0;
+function notify(text) {
+  let el = document.getElementById("runtime-notice");
+  if (!el) {
+    el = document.createElement("div");
+    el.id = "runtime-notice";
+    el.className = "runtime-notice";
+    statusEl.after(el);
+  }
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => { el.hidden = true; }, 10_000);
 }
 
 /** Phones: narrower than its `scrollActivationWidth` (435 px), reveal.js shows its scroll view
@@ -108,7 +127,8 @@ const deck = new Reveal({
 });
 await deck.initialize();
 
-if (runtime) startPrerun(cells, deck, runtime);
+// ``?noprerun``: cells run only when asked (for tests, and to watch a cold cell compute)
+if (runtime && !new URLSearchParams(location.search).has("noprerun")) startPrerun(cells, deck, runtime);
 
 // for the tests and for curious students: window.deck.cells[0].run()
 window.deck = { reveal: deck, runtime, cells, config, receiver };
