@@ -1,10 +1,32 @@
 // A cell's output as plain data (so it can be mirrored to the speaker view and re-drawn),
-// and its rendering: always as text nodes or <img> of SVG blobs, never as HTML.
+// and its rendering: always as text nodes or <img> of SVG or PNG blobs, never as HTML.
+
+/** The bytes of a base64 string (a PNG figure travels as one: plain data, clonable). */
+function fromBase64(text) {
+  if (Uint8Array.fromBase64) return Uint8Array.fromBase64(text);
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** A figure item's image: a PNG (``png``, base64) when cellrunner found its SVG too big. */
+function figureBlob(item) {
+  if (item.png != null) {
+    try {
+      return new Blob([fromBase64(item.png)], { type: "image/png" });
+    } catch {
+      return new Blob([], { type: "image/png" });   // not base64: the <img> shows its alt text
+    }
+  }
+  return new Blob([item.svg ?? ""], { type: "image/svg+xml" });
+}
 
 export class Output {
   constructor(el) {
     this.el = el;
-    this.items = [];     // {kind: "stdout"|"stderr"|"value"|"error", text} | {kind: "figure", svg, alt}
+    // {kind: "stdout"|"stderr"|"value"|"error", text} | {kind: "figure", svg | png, alt, note?}
+    this.items = [];
     this.textBlock = null;
     this.queue = [];     // items not drawn yet: drawn once per frame, however fast they come
     this.frame = 0;
@@ -40,9 +62,19 @@ export class Output {
       const img = document.createElement("img");
       img.className = "out-figure";
       img.alt = item.alt || "Figura";
-      img.src = URL.createObjectURL(new Blob([item.svg], { type: "image/svg+xml" }));
-      img.addEventListener("load", () => URL.revokeObjectURL(img.src), { once: true });
+      img.decoding = "async";
+      const url = URL.createObjectURL(figureBlob(item));
+      const revoke = () => URL.revokeObjectURL(url);
+      img.addEventListener("load", revoke, { once: true });
+      img.addEventListener("error", revoke, { once: true });
+      img.src = url;
       this.el.append(img);
+      if (item.note) {   // e.g. why this figure is a PNG: under it, as text
+        const note = document.createElement("p");
+        note.className = "out-note";
+        note.textContent = item.note;
+        this.el.append(note);
+      }
       this.textBlock = null;
       return;
     }

@@ -4,13 +4,16 @@ Loaded by the worker (static/js/worker.js) into Pyodide; also importable under C
 the tests run the whole deck's cells through it. ``emit(kind, payload)`` is the only way out:
 
 - ``emit("stdout", text)`` / ``emit("stderr", text)``: printed text, in chunks, capped per run;
-- ``emit("figure", {"svg": text, "alt": text})``: each matplotlib figure the cell left open;
+- ``emit("figure", {"svg": text, "alt": text})``: each matplotlib figure the cell left open, or
+  ``{"png": base64 text, "alt": text, "note": text}`` when its SVG would be too costly for the
+  page to draw (see :data:`MAX_SVG_CHARS`), the note saying so; at most :data:`MAX_FIGURES`;
 - the return value of :func:`run_cell`: ``{"ok": True, "value": repr-or-None}`` or
   ``{"ok": False, "error": {"type", "message", "traceback"}}``.
 """
 from __future__ import annotations
 
 import ast
+import base64
 import io
 import linecache
 import secrets
@@ -24,6 +27,30 @@ MAX_OUTPUT_CHARS = 200_000
 MAX_REPR_CHARS = 20_000
 MAX_TRACEBACK_CHARS = 12_000
 FLUSH_SECONDS = 0.05
+
+# Figure caps: no output may freeze the page. Chromium parses and lays out an <img> of SVG on the
+# page's main thread, at a cost that grows with the SVG's elements; a PNG decodes off it.
+# Measured on this project's CI machine kind (2 cores, headless Chromium 156, the deck page, the
+# deck's style at 10 x 5.2 in), figures given to a cell's Output: main-thread CPU time between
+# two animation frames after they arrive (a Chrome trace; median of 3-5; CPU time, because other
+# jobs shared the 2 cores: wall-clock frame gaps were 1-4x that, ~15 ms more on an idle machine):
+#   SVG of a scatter   69 kB: 30 ms, 122 kB: 53, 175 kB: 80, 207 kB: 68, 229 kB: 96, 335 kB: 177
+#   SVG of text       127 kB: 46 ms, 186 kB: 63, 245 kB: 99, 497 kB: 229  (the worst kinds per kB)
+#   SVG of lines      145 kB: 17 ms, 276 kB: 29, 537 kB: 31;  bars 213 kB: 39, 415 kB: 76
+#   a deck figure (24-46 kB; 32 kB here) 15 ms; 6 at once 47 ms, 20 at once 143 ms (no frame
+#   between their loads); 10 small scatters (21 kB) at once 61 ms
+#   PNG: a deck figure 5 ms, 20 at once 14 ms; 2000 x 2000 px of noise (1.2 MB) 7 ms
+#   wall clock: a 0.5 MB scatter 160-170 ms, 1 MB 0.3-0.5 s, 2 MB 0.9-1.3 s, 8.5 MB 3-5 s, and
+#   21 MB (plt.scatter of 200 000 points) froze the deck for 18.8 s (test_hostile, without caps).
+# So a run's SVG figures together stay under MAX_SVG_CHARS and MAX_SVG_FIGURES (at most ~70 ms
+# of main thread measured, ~120 ms in the worst sample: under the 200 ms within which the page
+# must answer a frame after any output); the figures past them are drawn by Agg as PNG.
+MAX_SVG_CHARS = 200_000        # per run, all its SVG figures together (matplotlib's SVG is ASCII)
+MAX_SVG_FIGURES = 10           # per run
+MAX_FIGURES = 20               # per run; the figures after them are closed unseen, with a note
+PNG_DPI = 150                  # sharp on a projector; lowered for a big figure:
+PNG_MAX_SIDE = 2000            # pixels
+PNG_MAX_PIXELS = 2_000_000
 
 NAMESPACE: dict = {"__name__": "__main__"}
 
@@ -133,17 +160,87 @@ def _figure_alt(fig) -> str:
     return f"Figura: {text}" if text else "Figura"
 
 
-def _emit_figures(emit) -> None:
-    """Send every open matplotlib figure as SVG, then close them all."""
+class _SvgTooBig(Exception):
+    """The SVG being written passed its cap (raised from inside ``savefig``, to stop early)."""
+
+
+class _CappedText(io.StringIO):
+    """A text file that refuses to grow past ``cap`` characters: a 200 000-point scatter stops
+    after its first few thousand markers instead of writing 21 MB for nothing."""
+
+    def __init__(self, cap: int):
+        super().__init__()
+        self.cap = cap
+
+    def write(self, text) -> int:
+        n = super().write(text)       # TypeError for bytes: matplotlib then knows it takes text
+        if self.tell() > self.cap:
+            raise _SvgTooBig
+        return n
+
+
+class _FigureBudget:
+    """What one run has shown so far: its figures, and the SVG the page will have to draw."""
+
+    def __init__(self):
+        self.shown = 0
+        self.dropped = 0
+        self.svg_chars = 0
+        self.svg_figures = 0
+
+
+def _mb(chars: int) -> str:
+    return f"{chars / 1e6:.1f}".replace(".", ",") + " MB"   # the lecture's decimal comma
+
+
+def _png_base64(fig) -> str:
+    """The figure drawn by Agg, at ``PNG_DPI`` unless that makes it too many pixels."""
+    width, height = fig.get_size_inches()
+    dpi = min(PNG_DPI, PNG_MAX_SIDE / max(width, height, 1e-3),
+              (PNG_MAX_PIXELS / max(width * height, 1e-6)) ** 0.5)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=max(dpi, 1), bbox_inches="tight")
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _render_figure(fig, budget: _FigureBudget) -> dict:
+    """One figure as SVG while the run's SVG budget lasts, else as PNG with a note."""
+    alt = _figure_alt(fig)
+    room = MAX_SVG_CHARS - budget.svg_chars
+    if budget.svg_figures < MAX_SVG_FIGURES and room > 0:
+        buf = _CappedText(room)
+        try:
+            fig.savefig(buf, format="svg", bbox_inches="tight")
+        except _SvgTooBig:
+            pass
+        else:
+            budget.svg_chars += buf.tell()
+            budget.svg_figures += 1
+            return {"svg": buf.getvalue(), "alt": alt}
+    if budget.svg_figures >= MAX_SVG_FIGURES:
+        note = f"(más de {MAX_SVG_FIGURES} figuras en SVG en esta celda: esta se muestra como PNG)"
+    elif budget.svg_figures:
+        note = (f"(las figuras de esta celda pasan de {_mb(MAX_SVG_CHARS)} en SVG: "
+                f"esta se muestra como PNG)")
+    else:
+        note = f"(figura de más de {_mb(MAX_SVG_CHARS)} en SVG: se muestra como PNG)"
+    return {"png": _png_base64(fig), "alt": alt, "note": note}
+
+
+def _emit_figures(emit, budget: _FigureBudget) -> None:
+    """Send every open matplotlib figure (up to the run's cap), then close them all."""
     pyplot = sys.modules.get("matplotlib.pyplot")
     if pyplot is None:
         return
-    for num in pyplot.get_fignums():
-        fig = pyplot.figure(num)
-        buf = io.StringIO()
-        fig.savefig(buf, format="svg", bbox_inches="tight")
-        emit("figure", {"svg": buf.getvalue(), "alt": _figure_alt(fig)})
-    pyplot.close("all")
+    try:
+        for num in pyplot.get_fignums():
+            if budget.shown >= MAX_FIGURES:
+                budget.dropped += 1
+                continue
+            emit("figure", _render_figure(pyplot.figure(num), budget))
+            budget.shown += 1
+    finally:
+        pyplot.close("all")
 
 
 # pyplot's import, cut into steps the worker takes one at a time, so that a cell the presenter
@@ -180,15 +277,15 @@ def prepare_matplotlib() -> None:
 
     def show(*args, **kwargs):
         if _current_run:
-            emit, streams = _current_run[-1]
+            emit, streams, budget = _current_run[-1]
             for stream in streams:   # what was printed before the figure comes before it
                 stream.flush()
-            _emit_figures(emit)
+            _emit_figures(emit, budget)
 
     plt.show = show
 
 
-_current_run: list = []   # (emit, streams) of the cell being run, for plt.show()
+_current_run: list = []   # (emit, streams, figure budget) of the cell being run, for plt.show()
 
 
 def _display_value(value):
@@ -229,7 +326,8 @@ def run_cell(code: str, cell_id: str, emit, seed=None) -> dict:
     _register_source(filename, code)
     budget = [MAX_OUTPUT_CHARS]
     out, err = _Stream("stdout", emit, budget), _Stream("stderr", emit, budget)
-    _current_run.append((emit, (out, err)))
+    figures = _FigureBudget()
+    _current_run.append((emit, (out, err), figures))
     result: dict
     started = time.perf_counter()
     try:
@@ -248,10 +346,13 @@ def run_cell(code: str, cell_id: str, emit, seed=None) -> dict:
             emit("stderr", f"\n… salida recortada: se muestran los primeros "
                            f"{MAX_OUTPUT_CHARS:,} caracteres.\n".replace(",", "."))
         try:
-            _emit_figures(emit)
+            _emit_figures(emit, figures)
         except Exception as exc:  # noqa: BLE001 - a broken figure is the cell's error
             if result.get("ok"):
                 result = {"ok": False, "error": format_error(exc, filename)}
+        if figures.dropped:
+            emit("stderr", f"\n… figuras recortadas: se muestran las primeras {MAX_FIGURES} de "
+                           f"{MAX_FIGURES + figures.dropped}.\n")
     finally:
         _current_run.pop()
     result["seconds"] = round(time.perf_counter() - started, 4)

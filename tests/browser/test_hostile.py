@@ -177,3 +177,114 @@ def test_rarely_used_packages_load_on_demand(ready_page, deck_url):
     assert out["state"] == "done" and out["figures"] == 1, out
     assert "se cargó contourpy" in out["stderr"] and out["stdout"] == "antes\n"
     assert "contourpy-" in " ".join(page.requests)
+
+
+# Figures too costly to draw. The page must answer a frame within FRAME_BUDGET after any output:
+# an <img> of a 21 MB SVG blocks Chromium's main thread for 3-10 s (cellrunner.MAX_SVG_CHARS).
+FRAME_BUDGET_MS = 200
+WATCH_FRAMES = """(cellId) => {
+    const cell = window.deck.cells.find(c => c.id === cellId);
+    const w = window.__watch = {frames: [], on: true, figureAt: null, afterResult: null};
+    const loop = () => { w.frames.push(performance.now()); if (w.on) requestAnimationFrame(loop); };
+    requestAnimationFrame(loop);
+    const add = cell.output.add.bind(cell.output);
+    cell.output.add = (item) => {
+        if (item.kind === 'figure' && w.figureAt === null) w.figureAt = performance.now();
+        return add(item);
+    };
+    const ran = () => {   // a background pre-run of the authored code does not count
+        if (!cell.lastCode.includes('plt.')) return;
+        cell.removeEventListener('ran', ran);
+        const t = performance.now();
+        requestAnimationFrame(() => { w.afterResult = performance.now() - t; });
+    };
+    cell.addEventListener('ran', ran);
+}"""
+# From the first figure's arrival until 0.5 s after every figure of the cell has loaded: the
+# longest gap between frames, and the frame right after the result.
+FRAME_REPORT = """async (cellId) => {
+    const out = document.querySelector(`.cell[data-cell-id='${cellId}'] .cell-output`);
+    const loaded = (i) => i.complete && i.naturalWidth > 0;
+    while (![...out.querySelectorAll('img.out-figure')].every(loaded)) await new Promise(r => setTimeout(r, 20));
+    await new Promise(r => setTimeout(r, 500));
+    const w = window.__watch;
+    w.on = false;
+    let gap = 0;
+    for (let i = 1; i < w.frames.length; i++)
+        if (w.frames[i] > w.figureAt) gap = Math.max(gap, w.frames[i] - w.frames[i - 1]);
+    const slow = w.frames.slice(1).map((t, i) => [Math.round(w.frames[i] - w.figureAt), Math.round(t - w.frames[i])])
+                  .filter(([, g]) => g > 100);
+    return {maxGap: gap, afterResult: w.afterResult, frames: w.frames.length, slow};
+}"""
+BIG_SCATTER = ("import matplotlib.pyplot as plt\n"
+               "plt.scatter(np.random.rand(200_000), np.random.rand(200_000), s=2)\n"
+               "plt.xlabel('x'); plt.ylabel('y')\nplt.show()")
+
+
+def _figure_items(page, cell_id):
+    return page.evaluate("""(id) => window.deck.cells.find(c => c.id === id).output.items
+        .filter(i => i.kind === 'figure')
+        .map(i => ({svg: i.svg != null, png: i.png != null, note: i.note || null, alt: i.alt}))""",
+                         cell_id)
+
+
+def test_a_multi_mb_svg_figure_is_a_png_and_the_page_stays_responsive(ready_page):
+    """200 000 points are 21 MB of SVG: drawn as such they froze the page for seconds. The cell
+    shows a PNG with a note, and the page answers a frame within 200 ms all along."""
+    page = ready_page
+    wait_until(page, "document.documentElement.dataset.prerunDone === 'true'", 240)
+    go_to_slide(page, FIRST)
+    page.evaluate(WATCH_FRAMES, FIRST)
+    out = run_cell(page, FIRST, code=BIG_SCATTER)
+    assert out["state"] == "done" and out["figures"] == 1, out
+    timing = page.evaluate(FRAME_REPORT, FIRST)
+    assert timing["afterResult"] is not None and timing["afterResult"] < FRAME_BUDGET_MS, timing
+    assert timing["maxGap"] < FRAME_BUDGET_MS, timing
+    [item] = _figure_items(page, FIRST)
+    assert item["png"] and not item["svg"]
+    assert item["note"] == "(figura de más de 0,2 MB en SVG: se muestra como PNG)"
+    cell = page.locator(CELL.format(FIRST))
+    img = cell.locator("img.out-figure")
+    assert img.get_attribute("alt").startswith("Figura: eje x: x (de ")
+    assert img.get_attribute("src").startswith("blob:")
+    assert img.evaluate("i => i.naturalWidth") > 500
+    assert cell.locator(".out-note").inner_text() == item["note"]
+    (ROOT / "test-results").mkdir(exist_ok=True)
+    cell.screenshot(path=str(ROOT / "test-results" / "big-figure.png"))
+    # the output is plain data: the speaker view's copy re-draws it from a structured clone
+    page.evaluate("""(id) => { const c = window.deck.cells.find(c => c.id === id);
+                               c.output.replace(structuredClone(c.output.items)); }""", FIRST)
+    wait_until(page, "(s) => { const i = document.querySelector(s); return i && i.complete && i.naturalWidth > 500; }",
+               10, arg=CELL.format(FIRST) + " img.out-figure")
+    assert cell.locator(".out-note").inner_text() == item["note"]
+    assert not page.errors, page.errors
+
+
+def test_many_figures_are_capped_and_the_page_stays_responsive(ready_page):
+    page = ready_page
+    wait_until(page, "document.documentElement.dataset.prerunDone === 'true'", 240)
+    go_to_slide(page, FIRST)
+    page.evaluate(WATCH_FRAMES, FIRST)
+    out = run_cell(page, FIRST, code="import matplotlib.pyplot as plt\nfor i in range(30):\n"
+                                     "    plt.figure(); plt.plot([0, i]); plt.title(f'n.º {i}')\n"
+                                     "    plt.show()", timeout=240)
+    assert out["state"] == "done" and out["figures"] == 20, out
+    assert "se muestran las primeras 20 de 30" in out["stderr"]
+    timing = page.evaluate(FRAME_REPORT, FIRST)
+    assert timing["afterResult"] < FRAME_BUDGET_MS and timing["maxGap"] < FRAME_BUDGET_MS, timing
+    items = _figure_items(page, FIRST)
+    assert [i["svg"] for i in items] == [True] * 10 + [False] * 10    # 10 SVG, then PNG
+    assert all("figuras en SVG" in i["note"] for i in items[10:])
+    assert [i["alt"] for i in items] == [f"Figura: n.º {i}" for i in range(20)]
+
+
+def test_the_decks_figures_stay_svg(ready_page):
+    page = ready_page
+    for cell_id in ("el-histograma-privado", "encontrar-el-codo"):    # the deck's biggest figure
+        out = run_cell(page, cell_id)
+        assert out["state"] == "done" and out["figures"] == 1, out
+        [item] = _figure_items(page, cell_id)
+        assert item["svg"] and not item["png"] and item["note"] is None
+        assert page.locator(CELL.format(cell_id) + " .out-note").count() == 0
+        wait_until(page, "(s) => { const i = document.querySelector(s); return i && i.complete && i.naturalWidth > 0; }",
+                   10, arg=CELL.format(cell_id) + " img.out-figure")

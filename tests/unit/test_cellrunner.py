@@ -1,7 +1,9 @@
 """The cell runner under CPython: output, last value, tracebacks, caps, figures, noise."""
 from __future__ import annotations
 
+import base64
 import importlib.util
+import struct
 from pathlib import Path
 
 import pytest
@@ -78,10 +80,96 @@ def test_figures_come_out_as_svg_with_alt_text(runner):
     figure = next(p for k, p in events if k == "figure")
     assert "series: real" in figure["alt"]
     assert figure["svg"].lstrip().startswith("<?xml") and "<svg" in figure["svg"]
+    assert "png" not in figure and "note" not in figure          # a small figure stays SVG
     assert figure["alt"].startswith("Figura: eje x: ε (de ") and ", eje y: error (de " in figure["alt"]
     # nothing stays open for the next cell
     result, _, events = run(runner, "1")
     assert not [k for k, _ in events if k == "figure"]
+
+
+def _png_size(b64: str) -> tuple[int, int]:
+    data = base64.b64decode(b64, validate=True)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])            # IHDR: width, height
+
+
+def _figures(events):
+    return [p for k, p in events if k == "figure"]
+
+
+def test_a_huge_scatter_comes_out_as_png_with_a_note(runner):
+    """200 000 points are 21 MB of SVG (seconds of a frozen page): the SVG stops at the cap and
+    the figure comes as a PNG (base64), with its alt text and a Spanish note under it."""
+    runner.prepare_matplotlib()
+    code = ("import matplotlib.pyplot as plt\nrng = np.random.default_rng(0)\n"
+            "plt.scatter(rng.random(200_000), rng.random(200_000))\n"
+            "plt.xlabel('x'); plt.ylabel('y')\nplt.show()")
+    run(runner, "import numpy as np")
+    result, _, events = run(runner, code)
+    assert result["ok"], result
+    [figure] = _figures(events)
+    assert "svg" not in figure
+    width, height = _png_size(figure["png"])
+    assert 0 < width <= runner.PNG_MAX_SIDE and 0 < height <= runner.PNG_MAX_SIDE
+    assert width * height <= runner.PNG_MAX_PIXELS
+    assert figure["alt"].startswith("Figura: eje x: x (de ")
+    assert figure["note"] == "(figura de más de 0,2 MB en SVG: se muestra como PNG)"
+    assert result["seconds"] < 20          # the SVG was cut short, not written in full
+
+
+def test_a_huge_figure_size_gives_a_capped_png(runner):
+    runner.prepare_matplotlib()
+    code = ("import matplotlib.pyplot as plt\nfig = plt.figure(figsize=(80, 60))\n"
+            "plt.scatter(range(5000), range(5000))")
+    result, _, events = run(runner, code)
+    [figure] = _figures(events)
+    width, height = _png_size(figure["png"])
+    assert width <= runner.PNG_MAX_SIDE and width * height <= runner.PNG_MAX_PIXELS
+    assert width > 1000                    # still a useful picture
+
+
+def test_the_svg_budget_is_per_run(runner):
+    """Small figures add up (each costs the page ~15 ms): past MAX_SVG_FIGURES or MAX_SVG_CHARS
+    in one run they come as PNG, each with its note; the next run starts afresh."""
+    runner.prepare_matplotlib()
+    n = runner.MAX_SVG_FIGURES + 2
+    result, _, events = run(runner, f"import matplotlib.pyplot as plt\nfor i in range({n}):\n"
+                                    "    plt.figure(); plt.plot([0, i]); plt.show()")
+    figures = _figures(events)
+    assert result["ok"] and len(figures) == n
+    assert all("svg" in f and "note" not in f for f in figures[:-2])
+    assert all("png" in f and "figuras en SVG" in f["note"] for f in figures[-2:])
+    assert figures[-1]["note"].startswith(f"(más de {runner.MAX_SVG_FIGURES} figuras")
+    # a mid-sized figure after another: together they pass the budget
+    code = ("import matplotlib.pyplot as plt\nrng = np.random.default_rng(0)\n"
+            "for _ in range(2):\n    plt.figure(); plt.scatter(rng.random(1300), rng.random(1300))\n"
+            "    plt.show()")
+    run(runner, "import numpy as np")
+    _, _, events = run(runner, code)
+    first, second = _figures(events)
+    assert 0.3 * runner.MAX_SVG_CHARS < len(first["svg"]) < runner.MAX_SVG_CHARS
+    assert "png" in second and second["note"] == (
+        "(las figuras de esta celda pasan de 0,2 MB en SVG: esta se muestra como PNG)")
+    _, _, events = run(runner, "import matplotlib.pyplot as plt\nplt.plot([1, 2])")
+    assert "svg" in _figures(events)[0]
+
+
+@pytest.mark.filterwarnings("ignore:More than 20 figures")   # matplotlib's, about the cell's code
+@pytest.mark.parametrize("show", [False, True], ids=["left-open", "plt.show-in-a-loop"])
+def test_figures_per_run_are_capped(runner, show):
+    runner.prepare_matplotlib()
+    n = runner.MAX_FIGURES + 15
+    code = (f"import matplotlib.pyplot as plt\nfor i in range({n}):\n"
+            f"    plt.figure(); plt.plot([0, i]){'; plt.show()' if show else ''}\nprint('fin')")
+    result, text, events = run(runner, code)
+    assert result["ok"] and text == "fin\n"
+    assert len(_figures(events)) == runner.MAX_FIGURES
+    note = "".join(p for k, p in events if k == "stderr")
+    assert f"se muestran las primeras {runner.MAX_FIGURES} de {n}" in note
+    import matplotlib.pyplot as plt
+    assert plt.get_fignums() == []          # the rest were closed, not left for the next cell
+    result, _, events = run(runner, "import matplotlib.pyplot as plt\nplt.plot([1, 2])")
+    assert len(_figures(events)) == 1 and not [k for k, _ in events if k == "stderr"]
 
 
 def test_noise_session_reports_and_reproduces(runner):
