@@ -10,12 +10,19 @@ Rules (the same for every public function):
   are accepted alike and returned as plain ``float`` / ``int``.
 * Every message names the parameter, the constraint and the value, e.g.
   ``epsilon must be > 0 and finite, got -1.0``.
+* Parameters valid one by one can still leave the float range together:
+  sensitivity / epsilon overflows to inf at epsilon = 5e-324, and underflows
+  to 0 -- no noise at all -- at sensitivity = 5e-324, epsilon = 10. Every
+  computed noise scale, sigma, bound or epsilon goes through
+  :func:`finite_result`, which raises ``ValueError`` naming the parameters
+  that produced it: no public function returns inf or NaN for finite input.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
+import sys
 import warnings
 
 import numpy as np
@@ -27,13 +34,21 @@ __all__ = [
     "check_nonnegative",
     "check_delta",
     "check_integer",
+    "check_count",
     "check_sample_rate",
     "check_order",
     "check_array",
     "check_integer_values",
     "check_bounds",
     "warn_if_delta_too_large",
+    "finite_result",
+    "NORMAL_MIN",
 ]
+
+#: The smallest normal float, 2.2e-308. Below it a float is subnormal: it keeps fewer
+#: than 53 bits, so a noise scale there is not the scale asked for (5.5e-324 rounds to
+#: 4.9e-324, 10 % less noise), and at 0 it is no noise at all.
+NORMAL_MIN = sys.float_info.min
 
 
 def _is_bool(value) -> bool:
@@ -138,6 +153,20 @@ def check_integer(value, name: str, minimum: int = 1) -> int:
         k = int(x)
     if k < minimum:
         raise ValueError(f"{name} must be {constraint}, got {k!r}")
+    return k
+
+
+def check_count(value, name: str) -> int:
+    """A count (k, steps, iterations) that enters float arithmetic: an integer in [1, max float].
+
+    ``k * epsilon`` or ``delta / k`` converts k to a float, which fails for an
+    integer above 1.8e308 (``10**400``); such a k is refused here, naming it.
+    """
+    k = check_integer(value, name)
+    if k > sys.float_info.max:  # exact int/float comparison
+        raise ValueError(
+            f"{name} must be an integer <= {sys.float_info.max!r} (the largest float), got {_shown(k)}"
+        )
     return k
 
 
@@ -253,3 +282,54 @@ def check_bounds(lower, upper, lower_name: str = "lower", upper_name: str = "upp
     if not lo < hi:
         raise ValueError(f"{upper_name} must be > {lower_name} = {lo!r}, got {hi!r}")
     return lo, hi
+
+
+def _shown(value) -> str:
+    """A parameter's value for a message: its repr, shortened (an integer of 400 digits as 1.000e+399)."""
+    if isinstance(value, numbers.Integral) and not _is_bool(value) and abs(int(value)) >= 10**21:
+        digits = str(abs(int(value)))
+        sign = "-" if value < 0 else ""
+        return f"{sign}{digits[0]}.{digits[1:4]}e+{len(digits) - 1}"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def finite_result(value, what: str, /, *, positive: bool = False, **params):
+    """Check a computed quantity (noise scale, sigma, bound, epsilon) against the float range.
+
+    Parameters
+    ----------
+    value : float or numpy.ndarray
+        The computed quantity.
+    what : str
+        What it is, with its formula, for the message (``"the noise scale sensitivity/epsilon"``).
+    positive : bool, default False
+        Require every entry to be >= :data:`NORMAL_MIN`: for a quantity that is > 0 in exact
+        arithmetic and loses its meaning when it underflows (a noise scale of 0 adds no noise).
+    **params
+        The parameters it was computed from, ``name=value``: the message shows them all.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        ``value`` (a float if it was a scalar).
+
+    Raises
+    ------
+    ValueError
+        If an entry is inf or NaN (an overflow on the way), or underflows when ``positive``;
+        e.g. ``the noise scale sensitivity/epsilon overflows to inf with sensitivity=1.0,
+        epsilon=5e-324: beyond the range of floating point``.
+    """
+    arr = np.asarray(value, dtype=float)
+    bad = ~np.isfinite(arr)
+    if np.any(bad):
+        x = float(arr[bad].flat[0])
+        problem = "is NaN (an intermediate value overflowed)" if math.isnan(x) else f"overflows to {x!r}"
+    elif positive and np.any(arr < NORMAL_MIN):
+        x = float(arr[arr < NORMAL_MIN].flat[0])
+        problem = f"underflows to {x!r}" + (f" (below the smallest normal float {NORMAL_MIN!r})" if x else "")
+    else:
+        return float(arr) if arr.ndim == 0 else value
+    shown = ", ".join(f"{name}={_shown(v)}" for name, v in params.items())
+    raise ValueError(f"{what} {problem} with {shown}: beyond the range of floating point")

@@ -18,7 +18,10 @@ Round-off *before* the call counts, though: ``1 - 0.7`` is
 0.30000000000000004, which does not fit in what is left after 0.7 of 1.0;
 spend ``acc.remaining[0]`` instead (rounded down, so it always fits). A
 leftover below 2**-50 of the total, a rounding crumb, is counted as spent
-(over-counting only), so spending ``remaining`` ends exactly at the total.
+(over-counting only), so spending ``remaining`` ends exactly at the total --
+for a total above 2.2e-308: on the subnormal grid (steps of 5e-324) a float's
+shortest decimal is off by up to half a step, and a leftover of a step or two
+can stay (an under-spend, never an overspend).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from fractions import Fraction
 
 from ._rng import make_rng
 from ._validate import check_array, check_delta, check_epsilon, check_nonnegative, check_positive
-from .mechanisms import laplace_mech
+from .mechanisms import _laplace_scale, laplace_mech
 
 __all__ = ["BudgetAccountant", "BudgetError", "Release"]
 
@@ -219,13 +222,14 @@ class BudgetAccountant:
 
         The budget is checked and recorded before any noise is drawn; if it
         does not fit, :class:`BudgetError` is raised and nothing is released.
+        A noise scale ``sensitivity / epsilon`` out of the float range raises
+        ``ValueError`` before anything is spent.
         """
         # Validate everything first, so that a bad argument spends nothing. A seed or
         # Generator is checked now; rng=None is resolved only after the budget is
         # recorded, so a refused release does not even touch the deck's noise session.
         check_array(v, "v")
-        check_positive(sensitivity, "sensitivity")
-        check_epsilon(epsilon)
+        _laplace_scale(check_positive(sensitivity, "sensitivity"), check_epsilon(epsilon))
         gen = None if rng is None else make_rng(rng)
         self.spend(epsilon, 0.0, label)
         return laplace_mech(v, sensitivity, epsilon, gen)

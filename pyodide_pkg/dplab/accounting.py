@@ -11,24 +11,35 @@ L2 sensitivity Delta) at a total failure probability delta:
 * advanced: Dwork-Rothblum-Vadhan composition of the k runs
   (:func:`advanced_gaussian_epsilon`);
 * Renyi DP: add the RDP curves, convert once (:func:`rdp_gaussian_epsilon`).
+
+At the edges of floating point: every failure probability enters as
+ln(1/delta) (never 1/delta, which overflows for delta < 5.6e-309), a split
+delta/k as ln(1/delta) + ln k (never a delta/k that underflows to 0), and every
+result goes through :func:`dplab._validate.finite_result`, so parameters too
+extreme for floating point raise ``ValueError`` naming them instead of
+returning inf or NaN. The private ``_functions`` hold the math on validated
+values; the public ones validate and check.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 import warnings
 
 import numpy as np
 
 from ._validate import (
     check_array,
+    check_count,
     check_delta,
     check_epsilon,
-    check_integer,
     check_nonnegative,
     check_positive,
     check_sample_rate,
+    finite_result,
 )
+from .mechanisms import _classic_c
 
 __all__ = [
     "sequential_composition",
@@ -51,6 +62,24 @@ __all__ = [
 
 # --- Composition of (epsilon, delta) guarantees -------------------------------------
 
+#: ln of the largest float: math.exp and math.expm1 raise OverflowError above it.
+_LOG_MAX = math.log(sys.float_info.max)
+
+
+def _expm1(x: float) -> float:
+    """e^x - 1, inf past the float range (math.expm1 raises OverflowError there)."""
+    return math.expm1(x) if x < _LOG_MAX else math.inf
+
+
+def _sum_epsilons(values, **params) -> float:
+    """The exact sum of finite epsilons (math.fsum), checked: it can still pass 1.8e308."""
+    try:
+        total = math.fsum(values)
+    except OverflowError:  # fsum's "intermediate overflow"
+        total = math.inf
+    return finite_result(total, "the summed epsilon", **params)
+
+
 def sequential_composition(epsilons):
     """Total guarantee of releasing several results computed on the same data.
 
@@ -66,12 +95,13 @@ def sequential_composition(epsilons):
     Returns
     -------
     float or (float, float)
-        The summed epsilon, or ``(epsilon, delta)`` when pairs were given.
+        The summed epsilon, or ``(epsilon, delta)`` when pairs were given; finite.
 
     Raises
     ------
     TypeError, ValueError
-        For a wrong type, an empty sequence, or an out-of-range entry.
+        For a wrong type, an empty sequence, or an out-of-range entry, or a sum
+        beyond the largest float (two epsilons of 1e308).
     """
     if isinstance(epsilons, (str, bytes)) or not hasattr(epsilons, "__iter__"):
         raise TypeError(
@@ -87,8 +117,35 @@ def sequential_composition(epsilons):
                 raise ValueError(f"epsilons[{i}] must be an (epsilon, delta) pair, got {pair!r}")
             eps_total.append(check_nonnegative(pair[0], f"epsilons[{i}][0] (epsilon)"))
             delta_total.append(check_delta(pair[1], f"epsilons[{i}][1] (delta)", allow_zero=True))
-        return math.fsum(eps_total), math.fsum(delta_total)
-    return math.fsum(check_nonnegative(e, f"epsilons[{i}]") for i, e in enumerate(items))
+        return _sum_epsilons(eps_total, epsilons=items), math.fsum(delta_total)  # deltas < 1 each
+    checked = [check_nonnegative(e, f"epsilons[{i}]") for i, e in enumerate(items)]
+    return _sum_epsilons(checked, epsilons=items)
+
+
+def _advanced_max_epsilon(k: int, log_inv_delta_prime: float) -> float:
+    # eps <= ln(1 + sqrt(2 ln(1/delta') / k)): see advanced_composition_max_epsilon. A ratio of
+    # roots, since 2 ln(1/delta') / k underflows to 0 for delta' near 1 and k = 1e308.
+    return math.log1p(math.sqrt(2.0 * log_inv_delta_prime) / math.sqrt(k))
+
+
+def _advanced_tight(epsilon: float, k: int, log_inv_delta_prime: float) -> float:
+    # Dwork & Roth (2014), Theorem 3.20: eps sqrt(2k ln(1/delta')) + k eps (e^eps - 1);
+    # sqrt(k) sqrt(2 ln(1/delta')) since 2k overflows for k > 9e307. inf past the float range.
+    return epsilon * (math.sqrt(k) * math.sqrt(2.0 * log_inv_delta_prime)) + k * epsilon * _expm1(epsilon)
+
+
+def _advanced_simplified(epsilon: float, k: int, log_inv_delta_prime: float) -> float:
+    """The lecture's 2 eps sqrt(2k ln(1/delta')), warning where it is not a valid bound."""
+    limit = _advanced_max_epsilon(k, log_inv_delta_prime)
+    if epsilon > limit:
+        warnings.warn(
+            f"advanced_composition: epsilon = {epsilon!r} > {limit:.4g} = ln(1 + sqrt(2 ln(1/delta') / k)) "
+            f"for k = {k}: the simplified bound is not valid here; use advanced_composition_tight",
+            UserWarning,
+            stacklevel=3,
+        )
+    # Simplification of Dwork & Roth (2014), Theorem 3.20 (Corollary 3.21's form).
+    return 2.0 * epsilon * (math.sqrt(k) * math.sqrt(2.0 * log_inv_delta_prime))
 
 
 def advanced_composition_max_epsilon(k, delta_prime):
@@ -113,10 +170,11 @@ def advanced_composition_max_epsilon(k, delta_prime):
     Returns
     -------
     float
+        Finite for every valid k (<= the largest float) and delta'.
     """
-    k = check_integer(k, "k")
+    k = check_count(k, "k")
     delta_prime = check_delta(delta_prime, "delta_prime")
-    return math.log1p(math.sqrt(2.0 * math.log(1.0 / delta_prime) / k))
+    return _advanced_max_epsilon(k, -math.log(delta_prime))
 
 
 def advanced_composition_tight(epsilon, k, delta_prime):
@@ -140,18 +198,22 @@ def advanced_composition_tight(epsilon, k, delta_prime):
     Returns
     -------
     float
-        eps' (the delta part is k delta + delta', for the caller to add).
+        eps' (the delta part is k delta + delta', for the caller to add); finite.
 
     Raises
     ------
     TypeError, ValueError
-        For a wrong type or out-of-range value.
+        For a wrong type or out-of-range value, or an eps' beyond the largest
+        float (epsilon > 709 makes e^epsilon overflow).
     """
     epsilon = check_epsilon(epsilon)
-    k = check_integer(k, "k")
+    k = check_count(k, "k")
     delta_prime = check_delta(delta_prime, "delta_prime")
-    # Dwork & Roth (2014), Theorem 3.20.
-    return epsilon * math.sqrt(2.0 * k * math.log(1.0 / delta_prime)) + k * epsilon * math.expm1(epsilon)
+    return finite_result(
+        _advanced_tight(epsilon, k, -math.log(delta_prime)),
+        "eps' = eps sqrt(2k ln(1/delta')) + k eps (e^eps - 1)",
+        epsilon=epsilon, k=k, delta_prime=delta_prime,
+    )
 
 
 def advanced_composition(epsilon, k, delta_prime):
@@ -181,12 +243,12 @@ def advanced_composition(epsilon, k, delta_prime):
     Returns
     -------
     float
-        eps'.
+        eps'; finite.
 
     Raises
     ------
     TypeError, ValueError
-        For a wrong type or out-of-range value.
+        For a wrong type or out-of-range value, or an eps' beyond the largest float.
 
     Warns
     -----
@@ -194,21 +256,51 @@ def advanced_composition(epsilon, k, delta_prime):
         When the condition above fails.
     """
     epsilon = check_epsilon(epsilon)
-    k = check_integer(k, "k")
+    k = check_count(k, "k")
     delta_prime = check_delta(delta_prime, "delta_prime")
-    limit = advanced_composition_max_epsilon(k, delta_prime)
-    if epsilon > limit:
-        warnings.warn(
-            f"advanced_composition: epsilon = {epsilon!r} > {limit:.4g} = ln(1 + sqrt(2 ln(1/delta') / k)) "
-            f"for k = {k}: the simplified bound is not valid here; use advanced_composition_tight",
-            UserWarning,
-            stacklevel=2,
-        )
-    # Simplification of Dwork & Roth (2014), Theorem 3.20 (Corollary 3.21's form).
-    return 2.0 * epsilon * math.sqrt(2.0 * k * math.log(1.0 / delta_prime))
+    return finite_result(
+        _advanced_simplified(epsilon, k, -math.log(delta_prime)),
+        "eps' = 2 eps sqrt(2k ln(1/delta'))",
+        epsilon=epsilon, k=k, delta_prime=delta_prime,
+    )
 
 
 # --- The Gaussian mechanism under three accountings ---------------------------------
+
+def _classic_epsilon(sigma: float, sensitivity: float, log_inv_delta: float, /, **params) -> float:
+    """Epsilon of one classic-Gaussian release at failure probability e^(-log_inv_delta).
+
+    Dwork & Roth (2014), Theorem A.1 solved for eps: Delta sqrt(2 ln(1.25/delta)) / sigma.
+    Checked finite and not underflowed (it feeds compositions that need eps > 0), and < 1,
+    where the theorem holds. ``params`` name the caller's parameters in messages.
+    """
+    eps = finite_result(
+        sensitivity * _classic_c(log_inv_delta) / sigma,
+        "the per-release epsilon sensitivity sqrt(2 ln(1.25/delta)) / sigma", positive=True, **params,
+    )
+    if eps >= 1:
+        raise ValueError(
+            f"sigma = {sigma!r} gives epsilon = {eps:.4g} >= 1 per step, where the classic "
+            "Gaussian analysis does not hold; use a larger sigma or RDP accounting"
+        )
+    return eps
+
+
+def _gaussian_rho(sigma: float, sensitivity: float, /, **params) -> float:
+    """rho = Delta^2 / (2 sigma^2) (Bun & Steinke 2016, Prop. 1.6), checked finite and > 0.
+
+    Computed as (Delta/sigma)^2 / 2: Delta**2 alone raises OverflowError for Delta = 1e200.
+    A rho underflowing to 0 is refused: zcdp_to_dp requires rho > 0.
+    """
+    ratio = sensitivity / sigma
+    return finite_result(0.5 * ratio * ratio, "rho = sensitivity^2 / (2 sigma^2)", positive=True, **params)
+
+
+def _zcdp_epsilon(rho: float, log_inv_delta: float) -> float:
+    # Bun & Steinke (2016), Prop. 1.3: eps = rho + 2 sqrt(rho ln(1/delta)),
+    # as sqrt(rho) sqrt(L): rho L overflows for rho > 2.4e305 at delta = 1e-300.
+    return rho + 2.0 * math.sqrt(rho) * math.sqrt(log_inv_delta)
+
 
 def gaussian_epsilon(sigma, delta, sensitivity=1):
     """Epsilon of one classic-Gaussian release: the inverse of :func:`gaussian_sigma`.
@@ -228,22 +320,19 @@ def gaussian_epsilon(sigma, delta, sensitivity=1):
     Returns
     -------
     float
+        In [2.2e-308, 1).
 
     Raises
     ------
     ValueError
-        Also when the result is >= 1 (the classic analysis does not hold).
+        Also when the result is >= 1 (the classic analysis does not hold), or
+        underflows (sigma = 1e300 with sensitivity = 1e-10).
     """
     sigma = check_positive(sigma, "sigma")
     delta = check_delta(delta)
     sensitivity = check_positive(sensitivity, "sensitivity")
-    eps = sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / sigma
-    if eps >= 1:
-        raise ValueError(
-            f"sigma = {sigma!r} gives epsilon = {eps:.4g} >= 1 per step, where the classic "
-            "Gaussian analysis does not hold; use a larger sigma or RDP accounting"
-        )
-    return eps
+    return _classic_epsilon(sigma, sensitivity, -math.log(delta),
+                            sigma=sigma, delta=delta, sensitivity=sensitivity)
 
 
 def sequential_gaussian_epsilon(sigma, k, delta, sensitivity=1):
@@ -268,15 +357,22 @@ def sequential_gaussian_epsilon(sigma, k, delta, sensitivity=1):
     Returns
     -------
     float
+        Finite (k eps_0 < k <= the largest float).
 
     Raises
     ------
     TypeError, ValueError
-        For a wrong type or out-of-range value, or a per-step epsilon >= 1.
+        For a wrong type or out-of-range value, or a per-step epsilon >= 1
+        or underflowing.
     """
-    k = check_integer(k, "k")
+    sigma = check_positive(sigma, "sigma")
+    k = check_count(k, "k")
     delta = check_delta(delta)
-    return k * gaussian_epsilon(sigma, delta / k, sensitivity)
+    sensitivity = check_positive(sensitivity, "sensitivity")
+    # ln(k / delta) = ln(1/delta) + ln k: delta / k itself may underflow to 0.
+    eps_0 = _classic_epsilon(sigma, sensitivity, math.log(k) - math.log(delta),
+                             sigma=sigma, k=k, delta=delta, sensitivity=sensitivity)
+    return k * eps_0
 
 
 def advanced_gaussian_epsilon(sigma, k, delta, sensitivity=1, simplified=False):
@@ -310,21 +406,28 @@ def advanced_gaussian_epsilon(sigma, k, delta, sensitivity=1, simplified=False):
     Returns
     -------
     float
+        Finite.
 
     Raises
     ------
     TypeError, ValueError
-        For a wrong type or out-of-range value, or a per-step epsilon >= 1.
+        For a wrong type or out-of-range value, or a per-step epsilon >= 1
+        or underflowing.
     """
-    k = check_integer(k, "k")
+    sigma = check_positive(sigma, "sigma")
+    k = check_count(k, "k")
     delta = check_delta(delta)
+    sensitivity = check_positive(sensitivity, "sensitivity")
     if not isinstance(simplified, (bool, np.bool_)):
         raise TypeError(f"simplified must be a bool, got {simplified!r} of type {type(simplified).__name__}")
-    eps_0 = gaussian_epsilon(sigma, delta / (2.0 * k), sensitivity)  # delta/2 shared by the k steps
-    delta_prime = delta / 2.0  # the other half goes to the composition theorem
+    log_inv_delta_prime = math.log(2.0) - math.log(delta)  # delta' = delta/2 goes to the composition theorem
+    # delta/2 shared by the k steps: each at delta/(2k), ln(2k/delta) = ln(2/delta) + ln k.
+    eps_0 = _classic_epsilon(sigma, sensitivity, log_inv_delta_prime + math.log(k),
+                             sigma=sigma, k=k, delta=delta, sensitivity=sensitivity)
+    # Both are finite: eps_0 < 1 and k <= 1.8e308 keep 2 eps_0 sqrt(2k ln(1/delta')) and k eps_0 in range.
     if simplified:
-        return advanced_composition(eps_0, k, delta_prime)
-    return min(advanced_composition_tight(eps_0, k, delta_prime), k * eps_0)
+        return _advanced_simplified(eps_0, k, log_inv_delta_prime)
+    return min(_advanced_tight(eps_0, k, log_inv_delta_prime), k * eps_0)
 
 
 def gaussian_rdp(alpha, sigma, sensitivity=1):
@@ -345,13 +448,21 @@ def gaussian_rdp(alpha, sigma, sensitivity=1):
     Returns
     -------
     float or numpy.ndarray
-        Same shape as ``alpha``.
+        Same shape as ``alpha``; finite and > 0.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a wrong type or out-of-range value, or a result that overflows
+        or underflows (sigma = 5e-324).
     """
     alphas = check_array(alpha, "alpha", minimum=1.0, strict_minimum=True)
     sigma = check_positive(sigma, "sigma")
     sensitivity = check_positive(sensitivity, "sensitivity")
-    rdp = alphas * sensitivity**2 / (2.0 * sigma**2)  # Mironov (2017), Prop. 7
-    return float(rdp) if rdp.ndim == 0 else rdp
+    names = dict(alpha=alpha, sigma=sigma, sensitivity=sensitivity)
+    with np.errstate(over="ignore"):
+        rdp = alphas * _gaussian_rho(sigma, sensitivity, **names)  # Mironov (2017), Prop. 7: alpha rho
+    return finite_result(rdp, "the RDP alpha sensitivity^2 / (2 sigma^2)", **names)
 
 
 def rdp_to_dp(rdp, alphas, delta, conversion="classic"):
@@ -377,24 +488,36 @@ def rdp_to_dp(rdp, alphas, delta, conversion="classic"):
     Returns
     -------
     (epsilon, best_alpha) : tuple of float
+        epsilon is finite and >= 0.
 
     Raises
     ------
     TypeError, ValueError
-        For a wrong type, out-of-range value, or mismatched lengths.
+        For a wrong type, out-of-range value, or mismatched lengths, or when
+        the conversion overflows at every order (rdp = 1.7e308).
     """
     r = check_array(rdp, "rdp", ndim=(0, 1), minimum=0.0).reshape(-1)
     a = check_array(alphas, "alphas", ndim=(0, 1), minimum=1.0, strict_minimum=True).reshape(-1)
     delta = check_delta(delta)
     if r.size != a.size or r.size == 0:
         raise ValueError(f"rdp and alphas must be non-empty and of equal length, got {r.size} and {a.size}")
-    if conversion == "classic":
-        eps = r + math.log(1.0 / delta) / (a - 1.0)  # Mironov (2017), Prop. 3
-    elif conversion == "improved":
-        eps = r + np.log1p(-1.0 / a) - np.log(delta * a) / (a - 1.0)  # Canonne et al. (2020), Prop. 12
-    else:
+    if conversion not in ("classic", "improved"):
         raise ValueError(f"conversion must be 'classic' or 'improved', got {conversion!r}")
-    best = int(np.argmin(eps))
+    epsilon, best_alpha = _rdp_epsilon(r, a, -math.log(delta), conversion)
+    epsilon = finite_result(epsilon, "the converted epsilon, at its best order",
+                            rdp=rdp, alphas=alphas, delta=delta)
+    return epsilon, best_alpha
+
+
+def _rdp_epsilon(r: np.ndarray, a: np.ndarray, log_inv_delta: float, conversion: str):
+    """(epsilon, best order) for valid RDP values and orders; epsilon is inf if every order overflows."""
+    with np.errstate(over="ignore"):
+        if conversion == "classic":
+            eps = r + log_inv_delta / (a - 1.0)  # Mironov (2017), Prop. 3
+        else:
+            # Canonne et al. (2020), Prop. 12, with -ln(delta alpha) = ln(1/delta) - ln(alpha).
+            eps = r + np.log1p(-1.0 / a) + (log_inv_delta - np.log(a)) / (a - 1.0)
+    best = int(np.argmin(eps))  # never NaN: a finite r plus finite or +inf terms
     return max(float(eps[best]), 0.0), float(a[best])
 
 
@@ -426,13 +549,21 @@ def rdp_gaussian_epsilon(sigma, k, delta, sensitivity=1):
     Returns
     -------
     float
+        Finite and > 0.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a wrong type or out-of-range value, or a result that overflows
+        or underflows (sigma = 5e-324, k = 1e308).
     """
     sigma = check_positive(sigma, "sigma")
-    k = check_integer(k, "k")
+    k = check_count(k, "k")
     delta = check_delta(delta)
     sensitivity = check_positive(sensitivity, "sensitivity")
-    c = k * sensitivity**2 / (2.0 * sigma**2)
-    return c + 2.0 * math.sqrt(c * math.log(1.0 / delta))
+    names = dict(sigma=sigma, k=k, delta=delta, sensitivity=sensitivity)
+    c = k * _gaussian_rho(sigma, sensitivity, **names)  # the k RDP curves add up: k rho
+    return finite_result(_zcdp_epsilon(c, -math.log(delta)), "epsilon = c + 2 sqrt(c ln(1/delta))", **names)
 
 
 def gaussian_zcdp(sigma, sensitivity=1):
@@ -453,10 +584,17 @@ def gaussian_zcdp(sigma, sensitivity=1):
     Returns
     -------
     float
+        Finite and >= 2.2e-308 (what :func:`zcdp_to_dp` accepts).
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a wrong type or out-of-range value, or a rho that overflows
+        (sigma = 1e-200) or underflows (sigma = 1e200).
     """
     sigma = check_positive(sigma, "sigma")
     sensitivity = check_positive(sensitivity, "sensitivity")
-    return sensitivity**2 / (2.0 * sigma**2)
+    return _gaussian_rho(sigma, sensitivity, sigma=sigma, sensitivity=sensitivity)
 
 
 def zcdp_to_dp(rho, delta):
@@ -474,10 +612,17 @@ def zcdp_to_dp(rho, delta):
     Returns
     -------
     float
+        Finite.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a wrong type or out-of-range value, or a result beyond the largest float.
     """
     rho = check_positive(rho, "rho")
     delta = check_delta(delta)
-    return rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta))
+    return finite_result(_zcdp_epsilon(rho, -math.log(delta)), "epsilon = rho + 2 sqrt(rho ln(1/delta))",
+                         rho=rho, delta=delta)
 
 
 # --- DP-SGD: the Poisson-subsampled Gaussian mechanism ------------------------------
@@ -491,8 +636,8 @@ DEFAULT_RDP_ORDERS = tuple(
 
 def _logsumexp(values: np.ndarray) -> float:
     top = float(np.max(values))
-    if top == -math.inf:
-        return -math.inf
+    if math.isinf(top):  # all terms 0, or one overflowed (+inf - inf would be NaN)
+        return top
     return top + math.log(float(np.sum(np.exp(values - top))))
 
 
@@ -514,13 +659,20 @@ def _log_a_int(q: float, sigma: float, alpha: int) -> float:
     summed in log space as in Opacus' and dp_accounting's _compute_log_a_int.
     """
     i = np.arange(alpha + 1, dtype=float)
-    log_terms = (
-        _log_comb_int(alpha)
-        + i * math.log(q)
-        + (alpha - i) * math.log1p(-q)
-        + (i * i - i) / (2.0 * sigma**2)
-    )
+    with np.errstate(over="ignore"):  # a tiny sigma makes the last term +inf: A_alpha overflows
+        log_terms = (
+            _log_comb_int(alpha)
+            + i * math.log(q)
+            + (alpha - i) * math.log1p(-q)
+            + _over_two_sigma_squared(i * i - i, sigma)
+        )
     return _logsumexp(log_terms)
+
+
+def _over_two_sigma_squared(x, sigma: float):
+    """x / (2 sigma^2), dividing twice: sigma**2 raises OverflowError at sigma = 1e200 and
+    underflows to 0 at sigma = 1e-170 (x / 0); x >= 0 gives 0 or +inf at the extremes, never NaN."""
+    return x / (2.0 * sigma) / sigma
 
 
 def _log_erfc(x: float) -> float:
@@ -538,38 +690,76 @@ def _log_erfc(x: float) -> float:
 
 def _log_add(a: float, b: float) -> float:
     lo, hi = min(a, b), max(a, b)
-    if lo == -math.inf:
+    if lo == -math.inf or hi == math.inf:  # inf - inf would be NaN
         return hi
     return hi + math.log1p(math.exp(lo - hi))
+
+
+def _log_product(*logs: float) -> float:
+    """log of a product from the logs of its factors. An overflowed factor (+inf) times an
+    underflowed one (-inf) is unknown: counted as +inf (no finite bound), never NaN."""
+    total = sum(logs)
+    return math.inf if math.isnan(total) else total
 
 
 def _log_a_frac(q: float, sigma: float, alpha: float, max_terms: int = 1000) -> float:
     """log A_alpha for a fractional order (Mironov, Talwar & Zhang 2019, Sec. 3.3).
 
     Two series, the integrals over (-inf, z0] and [z0, inf), with
-    z0 = sigma^2 ln(1/q - 1) + 1/2; summed in log space until both terms are
-    decreasing and negligible (30 nats below the total), as in dp_accounting.
+    z0 = sigma^2 ln(1/q - 1) + 1/2; summed in log space until both terms stop
+    increasing and are negligible (30 nats below the total), as in dp_accounting.
+    The erfc arguments (i - z0) / (sqrt(2) sigma) are expanded as
+    (i - 1/2) / (sqrt(2) sigma) - sigma ln(1/q - 1) / sqrt(2), so that sigma^2 is
+    never formed, and ln(1/q - 1) as ln(1 - q) - ln q (1/q overflows at q = 5e-324).
     """
     log_a0 = log_a1 = -math.inf
-    z0 = sigma**2 * math.log(1.0 / q - 1.0) + 0.5
     log_q, log_1mq = math.log(q), math.log1p(-q)
+    shift = sigma * (log_1mq - log_q) / math.sqrt(2.0)  # (z0 - 1/2) / (sqrt(2) sigma)
     last_s0 = last_s1 = -math.inf
     for i in range(max_terms):
         log_coef = _log_comb(alpha, i)
         j = alpha - i
         log_t0 = log_coef + i * log_q + j * log_1mq
         log_t1 = log_coef + j * log_q + i * log_1mq
-        log_e0 = math.log(0.5) + _log_erfc((i - z0) / (math.sqrt(2.0) * sigma))
-        log_e1 = math.log(0.5) + _log_erfc((z0 - j) / (math.sqrt(2.0) * sigma))
-        log_s0 = log_t0 + (i * i - i) / (2.0 * sigma**2) + log_e0
-        log_s1 = log_t1 + (j * j - j) / (2.0 * sigma**2) + log_e1
+        log_e0 = math.log(0.5) + _log_erfc((i - 0.5) / (math.sqrt(2.0) * sigma) - shift)
+        log_e1 = math.log(0.5) + _log_erfc(shift - (j - 0.5) / (math.sqrt(2.0) * sigma))
+        log_s0 = _log_product(log_t0, _over_two_sigma_squared(i * i - i, sigma), log_e0)
+        log_s1 = _log_product(log_t1, _over_two_sigma_squared(j * j - j, sigma), log_e1)
         log_a0 = _log_add(log_a0, log_s0)
         log_a1 = _log_add(log_a1, log_s1)
         total = _log_add(log_a0, log_a1)
-        if log_s0 < last_s0 and log_s1 < last_s1 and max(log_s0, log_s1) < total - 30:
+        if total == math.inf:
+            return total  # overflowed: this order has no finite bound
+        # "not increasing" rather than "decreasing": at sigma = 1e20 a negligible series sits at
+        # -1e41, where one term's change is below the float resolution and never shows.
+        if log_s0 <= last_s0 and log_s1 <= last_s1 and max(log_s0, log_s1) < total - 30:
             return total
         last_s0, last_s1 = log_s0, log_s1
-    return math.inf  # did not converge: this order is left out (infinite RDP)
+    return math.inf  # did not converge: this order has no finite bound
+
+
+def _rdp_at(q: float, z: float, alpha: float) -> float:
+    """RDP of one subsampled-Gaussian step at one order: >= 0, +inf only if it overflows.
+
+    Exact at an integer order. At a fractional one, MTZ's series; where it does not
+    converge (or overflows), the value at the next integer order, a valid bound since
+    RDP is non-decreasing in alpha (van Erven & Harremoes 2014, Theorem 3).
+    """
+    if not float(alpha).is_integer():
+        log_a = _log_a_frac(q, z, alpha)
+        if log_a < math.inf:
+            # A_alpha >= 1 exactly (E[(mu_1/mu_0)^alpha] >= 1 by Jensen): a negative log is round-off.
+            return max(log_a, 0.0) / (alpha - 1.0)
+        alpha = float(math.ceil(alpha))
+    return max(_log_a_int(q, z, int(alpha)), 0.0) / (alpha - 1.0)
+
+
+def _subsampled_rdp(q: float, z: float, orders: np.ndarray) -> np.ndarray:
+    """RDP per order for valid parameters: >= 0, +inf where it overflows."""
+    if q == 1.0:
+        with np.errstate(over="ignore"):
+            return _over_two_sigma_squared(orders, z)  # the plain Gaussian, alpha / (2 z^2)
+    return np.array([_rdp_at(q, z, float(alpha)) for alpha in orders])
 
 
 def subsampled_gaussian_rdp(sample_rate, noise_multiplier, alphas=DEFAULT_RDP_ORDERS):
@@ -594,21 +784,22 @@ def subsampled_gaussian_rdp(sample_rate, noise_multiplier, alphas=DEFAULT_RDP_OR
     Returns
     -------
     numpy.ndarray
-        RDP epsilons, one per order (``inf`` where a fractional series did not converge).
+        RDP epsilons, one per order: finite and >= 0. At a fractional order
+        whose series does not converge within 1000 terms, the (larger, still
+        valid) value at the next integer order.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a wrong type or out-of-range value, or when the RDP at some order
+        overflows (noise_multiplier = 1e-160 makes e^(1/(2 z^2)) overflow):
+        :func:`dpsgd_epsilon` leaves such orders out instead.
     """
     q = check_sample_rate(sample_rate)
     z = check_positive(noise_multiplier, "noise_multiplier")
     orders = check_array(alphas, "alphas", ndim=1, minimum=1.0, strict_minimum=True)
-    if q == 1.0:
-        return orders / (2.0 * z**2)
-    out = np.empty_like(orders)
-    for n, alpha in enumerate(orders):
-        if float(alpha).is_integer():
-            log_a = _log_a_int(q, z, int(alpha))
-        else:
-            log_a = _log_a_frac(q, z, float(alpha))
-        out[n] = log_a / (alpha - 1.0)
-    return out
+    return finite_result(_subsampled_rdp(q, z, orders), "the RDP ln(A_alpha) / (alpha - 1)",
+                         sample_rate=q, noise_multiplier=z, alphas=alphas)
 
 
 def dpsgd_epsilon(sample_rate, noise_multiplier, steps, delta):
@@ -635,18 +826,24 @@ def dpsgd_epsilon(sample_rate, noise_multiplier, steps, delta):
     Returns
     -------
     float
-        epsilon such that the whole training run is (epsilon, delta)-DP.
+        epsilon such that the whole training run is (epsilon, delta)-DP; finite, >= 0.
+        Orders whose RDP overflows are left out.
 
     Raises
     ------
     TypeError, ValueError
-        For a wrong type or out-of-range value.
+        For a wrong type or out-of-range value, or when no order gives a finite
+        epsilon (noise_multiplier = 1e-160, or steps = 1e308 with little noise).
     """
     q = check_sample_rate(sample_rate)
     z = check_positive(noise_multiplier, "noise_multiplier")
-    steps = check_integer(steps, "steps")
+    steps = check_count(steps, "steps")
     delta = check_delta(delta)
-    rdp = steps * subsampled_gaussian_rdp(q, z, DEFAULT_RDP_ORDERS)
-    finite = np.isfinite(rdp)
-    epsilon, _ = rdp_to_dp(rdp[finite], np.asarray(DEFAULT_RDP_ORDERS)[finite], delta, conversion="improved")
-    return epsilon
+    names = dict(sample_rate=q, noise_multiplier=z, steps=steps, delta=delta)
+    orders = np.asarray(DEFAULT_RDP_ORDERS, dtype=float)
+    with np.errstate(over="ignore"):
+        rdp = steps * _subsampled_rdp(q, z, orders)  # RDP composes additively
+    finite_result(rdp.min(), "the run's RDP steps ln(A_alpha) / (alpha - 1) at every order", **names)
+    keep = np.isfinite(rdp)
+    epsilon, _ = _rdp_epsilon(rdp[keep], orders[keep], -math.log(delta), "improved")
+    return finite_result(epsilon, "the converted epsilon", **names)

@@ -40,7 +40,9 @@ from ._validate import (
     check_integer,
     check_integer_values,
     check_positive,
+    finite_result,
 )
+from .accounting import _gaussian_rho, _zcdp_epsilon
 
 __all__ = [
     "discrete_laplace_mech",
@@ -163,11 +165,25 @@ def _exact(raw, checked: float) -> Fraction:
     return raw if isinstance(raw, Fraction) else Fraction(checked)
 
 
-def _add_noise(values, draw):
-    """values (a Python int or an int64 array) plus one independent draw per entry."""
+_INT64 = np.iinfo(np.int64)
+
+
+def _add_noise(values, draw, **params):
+    """values (a Python int or an int64 array) plus one independent draw per entry.
+
+    A scalar stays a Python int of any size. An array must stay int64: a noisy entry
+    outside it (noise of scale 1e300) raises ValueError naming ``params`` -- it reads
+    only the noisy output (post-processing) and never shows it.
+    """
     if isinstance(values, int):
         return values + draw()
     flat = [x + draw() for x in values.ravel().tolist()]  # exact Python-int sums
+    if flat and not _INT64.min <= min(flat) <= max(flat) <= _INT64.max:
+        shown = ", ".join(f"{name}={value!r}" for name, value in params.items())
+        raise ValueError(
+            f"the noisy answer does not fit in a 64-bit integer array with {shown}: the noise is "
+            "too large; pass a scalar v (returned as a Python int of any size) or less extreme parameters"
+        )
     return np.array(flat, dtype=np.int64).reshape(values.shape)
 
 
@@ -210,8 +226,8 @@ def discrete_laplace_mech(v, sensitivity, epsilon, rng=None):
     Returns
     -------
     int or numpy.ndarray of int64
-        The noisy answer: a Python ``int`` for a scalar ``v``, else an int64
-        array of ``v``'s shape.
+        The noisy answer: a Python ``int`` for a scalar ``v`` (exact at any
+        size, even at ``epsilon = 5e-324``), else an int64 array of ``v``'s shape.
 
     Raises
     ------
@@ -219,7 +235,8 @@ def discrete_laplace_mech(v, sensitivity, epsilon, rng=None):
         For a wrong type (bool and str included).
     ValueError
         If ``sensitivity`` is not a positive integer (1.5, NaN), ``epsilon``
-        is not > 0 and finite, or ``v`` is not integer-valued (2.5, NaN).
+        is not > 0 and finite, or ``v`` is not integer-valued (2.5, NaN); or
+        if an array's noisy entry does not fit in int64.
 
     Examples
     --------
@@ -233,7 +250,7 @@ def discrete_laplace_mech(v, sensitivity, epsilon, rng=None):
     src = _UniformIntegers(make_rng(rng))
     # CKS Algorithm 2 samples P(z) ∝ exp(-|z| s/t'); s/t' = 1/scale.
     s, t = scale.denominator, scale.numerator
-    return _add_noise(values, lambda: _discrete_laplace(src, s, t))
+    return _add_noise(values, lambda: _discrete_laplace(src, s, t), sensitivity=sensitivity, epsilon=epsilon)
 
 
 def discrete_gaussian_sigma(sensitivity, epsilon, delta):
@@ -265,20 +282,23 @@ def discrete_gaussian_sigma(sensitivity, epsilon, delta):
     Returns
     -------
     float
-        sigma, in the query's units.
+        sigma, in the query's units: finite and >= 2.2e-308.
 
     Raises
     ------
     TypeError, ValueError
-        For a wrong type or an out-of-range value.
+        For a wrong type or an out-of-range value, or a sigma that overflows
+        (epsilon = 5e-324) or underflows (sensitivity = 1e-300, epsilon = 1e300).
     """
     sensitivity = check_positive(sensitivity, "sensitivity")
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
-    log_term = math.log(1.0 / delta)
-    # Inverse of Bun & Steinke (2016), Prop. 1.3, in a form free of cancellation.
+    log_term = -math.log(delta)  # ln(1/delta), finite even where 1/delta overflows
+    # Inverse of Bun & Steinke (2016), Prop. 1.3, in a form free of cancellation
+    # (sqrt(2) sqrt(eps): 2 eps overflows past 9e307).
     sigma = sensitivity * (math.sqrt(log_term + epsilon) + math.sqrt(log_term)) / (math.sqrt(2.0) * epsilon)
-    return sigma * (1.0 + 1e-12)
+    return finite_result(sigma * (1.0 + 1e-12), "the noise parameter sigma", positive=True,
+                         sensitivity=sensitivity, epsilon=epsilon, delta=delta)
 
 
 def discrete_gaussian_epsilon(sigma, delta, sensitivity=1):
@@ -302,17 +322,22 @@ def discrete_gaussian_epsilon(sigma, delta, sensitivity=1):
     Returns
     -------
     float
+        Finite and > 0.
 
     Raises
     ------
     TypeError, ValueError
-        For a wrong type or an out-of-range value.
+        For a wrong type or an out-of-range value, or when rho or epsilon
+        leaves the float range (sigma = 5e-324, or sigma = 1e200: rho underflows).
     """
     sigma = check_positive(sigma, "sigma")
     delta = check_delta(delta)
     sensitivity = check_positive(sensitivity, "sensitivity")
-    rho = sensitivity**2 / (2.0 * sigma**2)  # CKS (2020): rho = Delta^2 / (2 sigma^2)
-    return rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta))  # Bun & Steinke (2016), Prop. 1.3
+    names = dict(sigma=sigma, delta=delta, sensitivity=sensitivity)
+    rho = _gaussian_rho(sigma, sensitivity, **names)  # CKS (2020): rho = Delta^2 / (2 sigma^2)
+    # Bun & Steinke (2016), Prop. 1.3.
+    epsilon = _zcdp_epsilon(rho, -math.log(delta))
+    return finite_result(epsilon, "epsilon = rho + 2 sqrt(rho ln(1/delta))", **names)
 
 
 def discrete_gaussian_mech(v, sensitivity, epsilon=None, delta=None, rng=None, *, sigma=None):
@@ -374,7 +399,9 @@ def discrete_gaussian_mech(v, sensitivity, epsilon=None, delta=None, rng=None, *
         For a wrong type (bool and str included), or unless exactly one of
         ``sigma`` and the pair (``epsilon``, ``delta``) is given.
     ValueError
-        For an out-of-range value, or ``v`` not integer-valued.
+        For an out-of-range value, or ``v`` not integer-valued; when sigma
+        (book style) leaves the float range; or when an array's noisy entry
+        does not fit in int64.
     """
     values = check_integer_values(v, "v")
     if sigma is None:
@@ -385,6 +412,7 @@ def discrete_gaussian_mech(v, sensitivity, epsilon=None, delta=None, rng=None, *
             )
         noise_sigma = discrete_gaussian_sigma(sensitivity, epsilon, delta)
         sigma2 = Fraction(noise_sigma) ** 2
+        names = dict(sensitivity=sensitivity, epsilon=epsilon, delta=delta)
     else:
         if epsilon is not None or delta is not None:
             raise TypeError(
@@ -393,6 +421,7 @@ def discrete_gaussian_mech(v, sensitivity, epsilon=None, delta=None, rng=None, *
             )
         check_positive(sensitivity, "sensitivity")
         sigma2 = _exact(sigma, check_positive(sigma, "sigma")) ** 2
+        names = dict(sigma=sigma)
     src = _UniformIntegers(make_rng(rng))
     a, b = sigma2.numerator, sigma2.denominator
-    return _add_noise(values, lambda: _discrete_gaussian(src, a, b))
+    return _add_noise(values, lambda: _discrete_gaussian(src, a, b), **names)

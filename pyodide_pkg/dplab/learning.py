@@ -16,11 +16,13 @@ import numpy as np
 from ._rng import make_rng
 from ._validate import (
     check_array,
+    check_count,
     check_delta,
     check_epsilon,
     check_integer,
     check_positive,
     check_sample_rate,
+    finite_result,
 )
 from .accounting import dpsgd_epsilon
 from .mechanisms import analytic_gaussian_sigma
@@ -243,33 +245,48 @@ def noisy_gradient_descent(
     Returns
     -------
     numpy.ndarray, shape (d,)
-        theta.
+        theta; finite.
 
     Raises
     ------
     TypeError, ValueError
-        For a wrong type or out-of-range value.
+        For a wrong type or out-of-range value; when a per-step budget or noise
+        scale leaves the float range (epsilon = 1e-308); or when theta overflows
+        (a huge ``learning_rate``).
     """
     X, y = _check_data(X, y)
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta, n=X.shape[0])
-    iterations = check_integer(iterations, "iterations")
+    iterations = check_count(iterations, "iterations")
     clip_bound = check_positive(clip_bound, "clip_bound")
     learning_rate = check_positive(learning_rate, "learning_rate")
+    names = dict(epsilon=epsilon, delta=delta, iterations=iterations, clip_bound=clip_bound)
+
+    # The count spends COUNT_BUDGET_SHARE * epsilon, with Laplace scale 1 / (that), formed as
+    # (1 / share) / epsilon: share * 5e-324 would round to 0 and 1 / 0 fail.
+    count_scale = finite_result(1.0 / COUNT_BUDGET_SHARE / epsilon,
+                                f"the count's noise scale 1 / ({COUNT_BUDGET_SHARE} epsilon)", positive=True, epsilon=epsilon)
+    # sequential composition over T steps
+    eps_step = finite_result((1.0 - COUNT_BUDGET_SHARE) * epsilon / iterations,
+                             f"the per-step epsilon {1 - COUNT_BUDGET_SHARE} epsilon / iterations",
+                             positive=True, epsilon=epsilon, iterations=iterations)
+    delta_step = finite_result(delta / iterations, "the per-step delta delta / iterations", positive=True,
+                               delta=delta, iterations=iterations)
+    try:
+        sigma = analytic_gaussian_sigma(clip_bound, eps_step, delta_step)  # L2 sensitivity = clip_bound
+    except ValueError as exc:  # say which of the caller's parameters gave these per-step values
+        shown = ", ".join(f"{k}={v!r}" for k, v in names.items())
+        raise ValueError(f"per-step Gaussian of noisy_gradient_descent with {shown}: {exc}") from None
+
     gen = make_rng(rng)
-
-    eps_count = COUNT_BUDGET_SHARE * epsilon
-    eps_step = (epsilon - eps_count) / iterations  # sequential composition over T steps
-    delta_step = delta / iterations
-    sigma = analytic_gaussian_sigma(clip_bound, eps_step, delta_step)  # L2 sensitivity = clip_bound
-
-    noisy_n = max(X.shape[0] + gen.laplace(scale=1.0 / eps_count), 1.0)  # count: sensitivity 1
+    noisy_n = max(X.shape[0] + gen.laplace(scale=count_scale), 1.0)  # count: sensitivity 1
     theta = np.zeros(X.shape[1])
-    for _ in range(iterations):
-        grads = _clip_rows(_per_person_gradients(theta, X, y), clip_bound)  # sensitivity C
-        noisy_sum = grads.sum(axis=0) + gen.normal(0.0, sigma, size=theta.shape)
-        theta = theta - learning_rate * noisy_sum / noisy_n
-    return theta
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflowing theta is caught below
+        for _ in range(iterations):
+            grads = _clip_rows(_per_person_gradients(theta, X, y), clip_bound)  # sensitivity C
+            noisy_sum = grads.sum(axis=0) + gen.normal(0.0, sigma, size=theta.shape)
+            theta = theta - learning_rate * noisy_sum / noisy_n
+    return finite_result(theta, "theta", learning_rate=learning_rate, **names)
 
 
 def dpsgd(
@@ -318,28 +335,35 @@ def dpsgd(
     Returns
     -------
     (theta, epsilon) : (numpy.ndarray of shape (d,), float)
+        Both finite.
 
     Raises
     ------
     TypeError, ValueError
-        For a wrong type or out-of-range value.
+        For a wrong type or out-of-range value; when the noise std
+        ``noise_multiplier * clip_bound`` or epsilon leaves the float range;
+        or when theta overflows (a huge ``learning_rate``, a tiny ``sample_rate``).
     """
     X, y = _check_data(X, y)
     noise_multiplier = check_positive(noise_multiplier, "noise_multiplier")
     sample_rate = check_sample_rate(sample_rate)
-    steps = check_integer(steps, "steps")
+    steps = check_count(steps, "steps")
     clip_bound = check_positive(clip_bound, "clip_bound")
     learning_rate = check_positive(learning_rate, "learning_rate")
     delta = check_delta(delta, n=X.shape[0])
+    names = dict(noise_multiplier=noise_multiplier, sample_rate=sample_rate, clip_bound=clip_bound)
+    sigma = finite_result(noise_multiplier * clip_bound, "the noise std noise_multiplier * clip_bound",
+                          positive=True, **names)
+    epsilon = dpsgd_epsilon(sample_rate, noise_multiplier, steps, delta)  # before training: fail fast
     gen = make_rng(rng)
 
     n, d = X.shape
     expected_batch = sample_rate * n
-    sigma = noise_multiplier * clip_bound
     theta = np.zeros(d)
-    for _ in range(steps):
-        batch = gen.random(n) < sample_rate  # Poisson sampling
-        grads = _clip_rows(_per_person_gradients(theta, X[batch], y[batch]), clip_bound)
-        noisy_sum = grads.sum(axis=0) + gen.normal(0.0, sigma, size=d)
-        theta = theta - learning_rate * noisy_sum / expected_batch
-    return theta, dpsgd_epsilon(sample_rate, noise_multiplier, steps, delta)
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflowing theta is caught below
+        for _ in range(steps):
+            batch = gen.random(n) < sample_rate  # Poisson sampling
+            grads = _clip_rows(_per_person_gradients(theta, X[batch], y[batch]), clip_bound)
+            noisy_sum = grads.sum(axis=0) + gen.normal(0.0, sigma, size=d)
+            theta = theta - learning_rate * noisy_sum / expected_batch
+    return finite_result(theta, "theta", learning_rate=learning_rate, **names), epsilon

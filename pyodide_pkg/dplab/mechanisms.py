@@ -4,6 +4,11 @@ Neighbouring data sets differ in one person (added or removed). A query's
 sensitivity is how much one person can move its answer: L1 for Laplace, L2 for
 Gauss. Every mechanism draws from ``rng`` (fresh noise by default; see
 :func:`dplab._rng.make_rng`).
+
+Every noise scale is checked to be a finite, normal float before any noise is
+drawn (:func:`dplab._validate.finite_result`), and every noisy answer to be
+finite: parameters too extreme for floating point raise ``ValueError`` naming
+them, never return inf, NaN or a noiseless answer.
 """
 
 from __future__ import annotations
@@ -13,7 +18,14 @@ import math
 import numpy as np
 
 from ._rng import make_rng
-from ._validate import check_array, check_delta, check_epsilon, check_integer, check_positive
+from ._validate import (
+    check_array,
+    check_count,
+    check_delta,
+    check_epsilon,
+    check_positive,
+    finite_result,
+)
 
 __all__ = [
     "laplace_mech",
@@ -27,8 +39,25 @@ __all__ = [
 ]
 
 
-def _as_output(noisy, scalar_input: bool):
+def _as_output(noisy, scalar_input: bool, scale_name: str, **params):
+    """The noisy answer, checked finite: huge noise on a huge v can still overflow.
+
+    The check reads only the noisy answer (post-processing), and the message shows the
+    parameters, never ``v``.
+    """
+    finite_result(noisy, f"the noisy answer v + noise of {scale_name}", **params)
     return float(noisy) if scalar_input else noisy
+
+
+def _laplace_scale(sensitivity: float, epsilon: float, /, **params) -> float:
+    """The Laplace scale b = sensitivity / epsilon, checked: finite and not underflowed.
+
+    ``params`` name the caller's parameters in the message (default: these two).
+    """
+    return finite_result(
+        sensitivity / epsilon, "the noise scale sensitivity/epsilon", positive=True,
+        **(params or dict(sensitivity=sensitivity, epsilon=epsilon)),
+    )
 
 
 def laplace_mech(v, sensitivity, epsilon, rng=None):
@@ -52,21 +81,51 @@ def laplace_mech(v, sensitivity, epsilon, rng=None):
     Returns
     -------
     float or numpy.ndarray
-        The noisy answer, same shape as ``v``.
+        The noisy answer, same shape as ``v``; always finite.
 
     Raises
     ------
     TypeError
         If a parameter has the wrong type (bool and str included).
     ValueError
-        If ``sensitivity`` or ``epsilon`` is not > 0 and finite, or ``v`` is not finite.
+        If ``sensitivity`` or ``epsilon`` is not > 0 and finite, or ``v`` is not finite;
+        if the scale ``sensitivity / epsilon`` overflows or underflows (below 2.2e-308: no
+        real noise), e.g. at ``epsilon = 5e-324``; or if the noisy answer overflows.
     """
     values = check_array(v, "v")
     sensitivity = check_positive(sensitivity, "sensitivity")
     epsilon = check_epsilon(epsilon)
+    scale = _laplace_scale(sensitivity, epsilon)
     gen = make_rng(rng)
-    noisy = values + gen.laplace(loc=0.0, scale=sensitivity / epsilon, size=values.shape)
-    return _as_output(noisy, values.ndim == 0)
+    noisy = values + gen.laplace(loc=0.0, scale=scale, size=values.shape)
+    return _as_output(noisy, values.ndim == 0, "scale sensitivity/epsilon",
+                      sensitivity=sensitivity, epsilon=epsilon)
+
+
+def _classic_c(log_inv_delta: float) -> float:
+    """c = sqrt(2 ln(1.25 / delta)) of Dwork & Roth (2014), Theorem A.1, from ln(1/delta).
+
+    Taking ln(1/delta) rather than delta keeps it finite for every delta > 0: 1.25 / 5e-324
+    overflows, ln(1.25) + ln(1/5e-324) = 744.7 does not; callers that split delta (delta/k)
+    add ln k instead of dividing.
+    """
+    return math.sqrt(2.0 * (math.log(1.25) + log_inv_delta))
+
+
+def _check_classic_epsilon(epsilon: float) -> None:
+    if epsilon >= 1:
+        raise ValueError(
+            f"epsilon must be < 1 for the classic Gaussian mechanism, got {epsilon!r}; "
+            "use analytic_gaussian_sigma (valid for every epsilon > 0)"
+        )
+
+
+def _classic_sigma(sensitivity: float, epsilon: float, delta: float, /, **params) -> float:
+    """Classic sigma for valid parameters, checked finite and normal; ``params`` name them."""
+    # Dwork & Roth (2014), Theorem A.1: sigma >= c * Delta_2 / eps, c^2 > 2 ln(1.25/delta).
+    sigma = sensitivity * _classic_c(-math.log(delta)) / epsilon
+    return finite_result(sigma, "the noise std sigma = sensitivity sqrt(2 ln(1.25/delta)) / epsilon",
+                         positive=True, **params)
 
 
 def gaussian_sigma(sensitivity, epsilon, delta):
@@ -74,6 +133,7 @@ def gaussian_sigma(sensitivity, epsilon, delta):
 
     ``sigma = sensitivity * sqrt(2 ln(1.25 / delta)) / epsilon``
     (Dwork & Roth 2014, Theorem A.1), valid only for ``0 < epsilon < 1``.
+    Finite for every delta > 0 (the logarithm is taken without forming 1.25 / delta).
 
     Parameters
     ----------
@@ -87,7 +147,7 @@ def gaussian_sigma(sensitivity, epsilon, delta):
     Returns
     -------
     float
-        sigma, in the units of the query.
+        sigma, in the units of the query: finite and >= 2.2e-308.
 
     Raises
     ------
@@ -95,49 +155,74 @@ def gaussian_sigma(sensitivity, epsilon, delta):
         For a wrong type.
     ValueError
         For an out-of-range value, including ``epsilon >= 1`` (where the
-        classic analysis does not hold: use :func:`analytic_gaussian_sigma`).
+        classic analysis does not hold: use :func:`analytic_gaussian_sigma`),
+        or when sigma overflows or underflows (e.g. ``epsilon = 5e-324``).
     """
     sensitivity = check_positive(sensitivity, "sensitivity")
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
-    if epsilon >= 1:
-        raise ValueError(
-            f"epsilon must be < 1 for the classic Gaussian mechanism, got {epsilon!r}; "
-            "use analytic_gaussian_sigma (valid for every epsilon > 0)"
-        )
-    # Dwork & Roth (2014), Theorem A.1: sigma >= c * Delta_2 / eps, c^2 > 2 ln(1.25/delta).
-    return sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / epsilon
+    _check_classic_epsilon(epsilon)
+    return _classic_sigma(sensitivity, epsilon, delta, sensitivity=sensitivity, epsilon=epsilon, delta=delta)
 
 
 # --- Analytic Gaussian mechanism (Balle & Wang 2018) ------------------------------
 
-def _log_phi(x: float) -> float:
-    """log of the standard normal CDF, accurate in the far left tail."""
-    if x > -30.0:
-        return math.log(0.5 * math.erfc(-x / math.sqrt(2.0)))
-    # Asymptotic series of the Mills ratio: Phi(x) ~ phi(x)/|x| (1 - 1/x^2 + 3/x^4 - 15/x^6).
-    y = -x
-    series = 1.0 - 1.0 / y**2 + 3.0 / y**4 - 15.0 / y**6
-    return -0.5 * y * y - math.log(y) - 0.5 * math.log(2.0 * math.pi) + math.log(series)
+def _log_scaled_tail(y: float) -> float:
+    """log(Phi(-y) e^(y^2/2)) for y >= 0: the log normal tail with its Gaussian factor taken out.
+
+    Phi(-y) alone underflows past y ~ 38; scaled, it stays near phi(0)/y.
+    """
+    if y < 30.0:
+        return math.log(0.5 * math.erfc(y / math.sqrt(2.0))) + 0.5 * y * y
+    # Asymptotic series of the Mills ratio: Phi(-y) e^(y^2/2) ~ sum_k (-1)^k (2k-1)!! t^k / (y sqrt(2 pi)),
+    # t = 1/y^2 (powers of t, not of y, so that y = 1e100 cannot overflow). Nine terms: at y = 30 the
+    # first one left out is 9e-20, so the series is as exact as erfc, which matters where B(v) is a
+    # small difference of two such tails (tiny epsilon and delta).
+    t = 1.0 / (y * y)
+    series = 0.0
+    for coefficient in _MILLS_COEFFICIENTS:  # Horner, highest power first
+        series = coefficient + t * series
+    return -math.log(y) - 0.5 * math.log(2.0 * math.pi) + math.log(series)
+
+
+#: (-1)^k (2k - 1)!! for k = 8, ..., 0: the Mills-ratio series, highest power first.
+_MILLS_COEFFICIENTS = (2027025.0, -135135.0, 10395.0, -945.0, 105.0, -15.0, 3.0, -1.0, 1.0)
 
 
 def _phi(x: float) -> float:
     return 0.5 * math.erfc(-x / math.sqrt(2.0))
 
 
-def _exp_eps_phi(epsilon: float, x: float) -> float:
-    """e^epsilon * Phi(x), in log space so that a large epsilon cannot overflow."""
-    return math.exp(epsilon + _log_phi(x))
+def _exp_eps_tail(epsilon: float, w: float) -> float:
+    """e^eps Phi(-sqrt(eps (w + 2))), for w >= 0, without forming e^eps.
+
+    With y^2 = eps (w + 2): e^eps Phi(-y) = e^(eps - y^2/2) [Phi(-y) e^(y^2/2)]
+    = e^(-eps w / 2) [Phi(-y) e^(y^2/2)]; the exponents cancel exactly on paper, so at
+    eps = 1e300 neither e^eps nor a rounded eps - y^2/2 (off by ~1e284) is ever formed.
+    """
+    return math.exp(-0.5 * epsilon * w + _log_scaled_tail(math.sqrt(epsilon * (w + 2.0))))
 
 
 def _b_plus(v: float, epsilon: float) -> float:
     # Balle & Wang (2018), Algorithm 1: B+(v) = Phi(sqrt(eps v)) - e^eps Phi(-sqrt(eps (v + 2))).
-    return _phi(math.sqrt(epsilon * v)) - _exp_eps_phi(epsilon, -math.sqrt(epsilon * (v + 2.0)))
+    return _phi(math.sqrt(epsilon * v)) - _exp_eps_tail(epsilon, v)
 
 
 def _b_minus(u: float, epsilon: float) -> float:
     # Balle & Wang (2018), Algorithm 1: B-(u) = Phi(-sqrt(eps u)) - e^eps Phi(-sqrt(eps (u + 2))).
-    return _phi(-math.sqrt(epsilon * u)) - _exp_eps_phi(epsilon, -math.sqrt(epsilon * (u + 2.0)))
+    return _phi(-math.sqrt(epsilon * u)) - _exp_eps_tail(epsilon, u)
+
+
+def _bracket(predicate, what: str, **params) -> float:
+    """The first of 1, 2, 4, ... where a monotone predicate fails, checked finite.
+
+    Past 2**1023 the next double is inf, where the bisection would end at once with a
+    meaningless bracket: raise instead, naming ``params``.
+    """
+    high = 1.0
+    while predicate(high):
+        high = finite_result(2.0 * high, what, **params)
+    return high
 
 
 def _bisect(predicate, low: float, high: float, iterations: int = 200):
@@ -182,34 +267,44 @@ def analytic_gaussian_sigma(sensitivity, epsilon, delta):
     Returns
     -------
     float
-        sigma (rounded up to the bisection's upper end, so the condition holds).
+        sigma (rounded up to the bisection's upper end, so the condition holds):
+        finite and >= 2.2e-308.
 
     Raises
     ------
     TypeError, ValueError
-        For a wrong type or an out-of-range value.
+        For a wrong type or an out-of-range value, or when sigma (or the
+        bisection's bracket) leaves the float range, e.g. at ``epsilon = 5e-324``.
     """
     sensitivity = check_positive(sensitivity, "sensitivity")
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
+    names = dict(sensitivity=sensitivity, epsilon=epsilon, delta=delta)
 
-    delta_zero = _phi(0.0) - _exp_eps_phi(epsilon, -math.sqrt(2.0 * epsilon))  # B(0)
+    delta_zero = _phi(0.0) - _exp_eps_tail(epsilon, 0.0)  # B(0)
     if delta >= delta_zero:
         # v* = sup{v >= 0 : B+(v) <= delta}; B+ increases in v.
-        high = 1.0
-        while _b_plus(high, epsilon) <= delta:
-            high *= 2.0
-        v, _ = _bisect(lambda v: _b_plus(v, epsilon) <= delta, 0.0, high)
-        alpha = math.sqrt(1.0 + v / 2.0) - math.sqrt(v / 2.0)
+        def below(v):
+            return _b_plus(v, epsilon) <= delta
+
+        v, _ = _bisect(below, 0.0, _bracket(below, "the bisection bracket for v* = sup{v : B+(v) <= delta}",
+                                            epsilon=epsilon, delta=delta))
+        # sqrt(1 + v/2) - sqrt(v/2), written without the difference of two nearly equal roots
+        # (at v = 1e300 the difference is 0.0, the quotient is 7e-151).
+        alpha = 1.0 / (math.sqrt(1.0 + v / 2.0) + math.sqrt(v / 2.0))
     else:
         # u* = inf{u >= 0 : B-(u) <= delta}; B- decreases in u.
-        high = 1.0
-        while _b_minus(high, epsilon) > delta:
-            high *= 2.0
-        _, u = _bisect(lambda u: _b_minus(u, epsilon) > delta, 0.0, high)
+        def above(u):
+            return _b_minus(u, epsilon) > delta
+
+        _, u = _bisect(above, 0.0, _bracket(above, "the bisection bracket for u* = inf{u : B-(u) <= delta}",
+                                            epsilon=epsilon, delta=delta))
         alpha = math.sqrt(1.0 + u / 2.0) + math.sqrt(u / 2.0)
-    # Balle & Wang (2018), Algorithm 1, last line: sigma = alpha * Delta / sqrt(2 eps).
-    return alpha * sensitivity / math.sqrt(2.0 * epsilon)
+    # Balle & Wang (2018), Algorithm 1, last line: sigma = alpha * Delta / sqrt(2 eps)
+    # (sqrt(2) sqrt(eps), since 2 eps overflows for eps > 9e307).
+    sigma = alpha * sensitivity / (math.sqrt(2.0) * math.sqrt(epsilon))
+    return finite_result(sigma, "the noise std sigma = alpha sensitivity / sqrt(2 epsilon)",
+                         positive=True, **names)
 
 
 def gaussian_mech(v, sensitivity, epsilon, delta, rng=None, analytic=False):
@@ -240,12 +335,13 @@ def gaussian_mech(v, sensitivity, epsilon, delta, rng=None, analytic=False):
     Returns
     -------
     float or numpy.ndarray
-        The noisy answer, same shape as ``v``.
+        The noisy answer, same shape as ``v``; always finite.
 
     Raises
     ------
     TypeError, ValueError
-        For a wrong type or out-of-range value (``epsilon >= 1`` without ``analytic``).
+        For a wrong type or out-of-range value (``epsilon >= 1`` without ``analytic``),
+        when sigma leaves the float range, or when the noisy answer overflows.
     """
     values = check_array(v, "v")
     if not isinstance(analytic, (bool, np.bool_)):
@@ -254,7 +350,8 @@ def gaussian_mech(v, sensitivity, epsilon, delta, rng=None, analytic=False):
     sigma = calibrate(sensitivity, epsilon, delta)
     gen = make_rng(rng)
     noisy = values + gen.normal(loc=0.0, scale=sigma, size=values.shape)
-    return _as_output(noisy, values.ndim == 0)
+    return _as_output(noisy, values.ndim == 0, f"std sigma = {sigma!r}",
+                      sensitivity=sensitivity, epsilon=epsilon, delta=delta)
 
 
 # --- Selection: exponential mechanism and report-noisy-max --------------------------
@@ -270,6 +367,28 @@ def _scores_array(candidates, scores):
     if arr.size == 0:
         raise ValueError("candidates must not be empty, got 0 candidates")
     return arr
+
+
+def _selection_scale(sensitivity: float, epsilon: float) -> float:
+    """The noise scale 2 sensitivity / epsilon shared by both selection mechanisms, checked.
+
+    Report-noisy-max adds Laplace noise of this scale; the exponential mechanism is
+    report-noisy-max with Gumbel noise of the same scale.
+    """
+    return finite_result(
+        2.0 * (sensitivity / epsilon), "the noise scale 2 sensitivity/epsilon", positive=True,
+        sensitivity=sensitivity, epsilon=epsilon,
+    )
+
+
+def _standardized(score: np.ndarray, scale: float) -> np.ndarray:
+    """(score - max score) / scale: <= 0, 0 at the best, never NaN.
+
+    Halved first: two finite scores (-1.7e308 and 1.7e308) differ by more than the largest
+    float, their halves do not; a difference too large for the scale gives -inf, weight 0.
+    """
+    with np.errstate(over="ignore"):
+        return (score / 2.0 - score.max() / 2.0) / (scale / 2.0)
 
 
 def exponential_mech(candidates, scores, sensitivity, epsilon, rng=None):
@@ -302,16 +421,17 @@ def exponential_mech(candidates, scores, sensitivity, epsilon, rng=None):
     Raises
     ------
     TypeError, ValueError
-        For a wrong type or out-of-range value, or mismatched lengths.
+        For a wrong type or out-of-range value, or mismatched lengths, or when the
+        scale 2 sensitivity / epsilon overflows or underflows.
     """
     candidates = list(candidates)
     sensitivity = check_positive(sensitivity, "sensitivity")
     epsilon = check_epsilon(epsilon)
+    scale = _selection_scale(sensitivity, epsilon)
     gen = make_rng(rng)
     score = _scores_array(candidates, scores)
-    log_weights = epsilon * score / (2.0 * sensitivity)
-    log_weights -= log_weights.max()  # max-subtraction: exp() <= 1, no overflow
-    probabilities = np.exp(log_weights)
+    # log weights epsilon score / (2 sensitivity), shifted by the maximum: exp() <= 1, no overflow.
+    probabilities = np.exp(_standardized(score, scale))
     probabilities /= probabilities.sum()
     return candidates[int(gen.choice(len(candidates), p=probabilities))]
 
@@ -329,9 +449,12 @@ def report_noisy_max(candidates, scores, sensitivity, epsilon, rng=None):
     candidates = list(candidates)
     sensitivity = check_positive(sensitivity, "sensitivity")
     epsilon = check_epsilon(epsilon)
+    scale = _selection_scale(sensitivity, epsilon)
     gen = make_rng(rng)
     score = _scores_array(candidates, scores)
-    noisy = score + gen.laplace(scale=2.0 * sensitivity / epsilon, size=score.shape)
+    # argmax(score + Lap(scale)) = argmax((score - max) / scale + Lap(1)): the same winner,
+    # computed where nothing overflows (score + noise can pass 1.8e308).
+    noisy = _standardized(score, scale) + gen.laplace(scale=1.0, size=score.shape)
     return candidates[int(np.argmax(noisy))]
 
 
@@ -359,25 +482,30 @@ def laplace_vs_gauss_error(k, epsilon, delta):
     Returns
     -------
     (laplace_std, gauss_std) : tuple of float or of numpy.ndarray
-        Shapes follow ``k``.
+        Shapes follow ``k``; always finite.
 
     Raises
     ------
     TypeError, ValueError
-        For a wrong type or out-of-range value.
+        For a wrong type or out-of-range value, or a std that overflows
+        (e.g. ``epsilon = 1e-308``).
     """
     if np.ndim(k) == 0:
-        ks = float(check_integer(k, "k"))
+        ks = float(check_count(k, "k"))
     else:
         ks = check_array(k, "k", ndim=1, minimum=1)
         if not np.all(ks == np.round(ks)):
             raise ValueError(f"every entry of k must be an integer >= 1, got {k!r:.80}")
     epsilon = check_epsilon(epsilon)
-    gauss_unit = gaussian_sigma(1.0, epsilon, delta)  # sigma for Delta_2 = 1
-    laplace_std = math.sqrt(2.0) * ks / epsilon  # Var(Lap(b)) = 2 b^2, b = k / eps
-    gauss_std = np.sqrt(ks) * gauss_unit
-    if np.ndim(ks) == 0:
-        return float(laplace_std), float(gauss_std)
+    delta = check_delta(delta)
+    _check_classic_epsilon(epsilon)
+    names = dict(k=k, epsilon=epsilon, delta=delta)
+    gauss_unit = _classic_sigma(1.0, epsilon, delta, **names)  # sigma for Delta_2 = 1
+    with np.errstate(over="ignore"):
+        laplace_std = math.sqrt(2.0) * (ks / epsilon)  # Var(Lap(b)) = 2 b^2, b = k / eps
+        gauss_std = np.sqrt(ks) * gauss_unit
+    laplace_std = finite_result(laplace_std, "the Laplace std sqrt(2) k / epsilon", **names)
+    gauss_std = finite_result(gauss_std, "the Gaussian std sqrt(k) sqrt(2 ln(1.25/delta)) / epsilon", **names)
     return laplace_std, gauss_std
 
 
@@ -396,7 +524,10 @@ def laplace_gauss_crossover(delta):
     Returns
     -------
     int
+        At most 746, even for delta = 5e-324.
     """
     delta = check_delta(delta)
-    threshold = math.log(1.25 / delta)  # sqrt(2) k > sqrt(2 k ln(1.25/delta)) <=> k > ln(1.25/delta)
+    # sqrt(2) k > sqrt(2 k ln(1.25/delta)) <=> k > ln(1.25/delta), taken as a difference of logs:
+    # 1.25 / delta overflows for delta < 7e-309.
+    threshold = math.log(1.25) - math.log(delta)
     return int(math.floor(threshold)) + 1

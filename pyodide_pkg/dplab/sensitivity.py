@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._rng import make_rng
-from ._validate import check_array, check_bounds, check_epsilon, check_positive
-from .mechanisms import laplace_mech
+from ._validate import check_array, check_bounds, check_epsilon, check_positive, finite_result
+from .mechanisms import _laplace_scale, laplace_mech
 
 __all__ = [
     "clip",
@@ -111,15 +111,18 @@ def clipped_sum(values, bound, epsilon, rng=None):
     Returns
     -------
     float
+        Finite.
 
     Raises
     ------
     TypeError, ValueError
-        For a wrong type or out-of-range value.
+        For a wrong type or out-of-range value, or a noise scale ``bound / epsilon``
+        that overflows or underflows.
     """
     arr = check_array(values, "values", ndim=1)
     bound = check_positive(bound, "bound")
     epsilon = check_epsilon(epsilon)
+    _laplace_scale(bound, epsilon, bound=bound, epsilon=epsilon)
     true_sum = np.clip(arr, 0.0, bound).sum()
     return laplace_mech(true_sum, bound, epsilon, rng)  # sensitivity = bound, by the clipping
 
@@ -151,14 +154,18 @@ def private_mean(values, upper, epsilon, rng=None):
     Raises
     ------
     TypeError, ValueError
-        For a wrong type or out-of-range value.
+        For a wrong type or out-of-range value, or when a noise scale
+        (``upper / (epsilon/2)`` or ``1 / (epsilon/2)``) overflows or underflows.
     """
     arr = check_array(values, "values", ndim=1)
     upper = check_positive(upper, "upper")
     epsilon = check_epsilon(epsilon)
+    half = finite_result(epsilon / 2.0, "the half budget epsilon/2", positive=True, epsilon=epsilon)
+    _laplace_scale(upper, half, upper=upper, epsilon=epsilon)  # the sum's noise
+    _laplace_scale(1.0, half, epsilon=epsilon)  # the count's noise
     gen = make_rng(rng)
-    noisy_sum = clipped_sum(arr, upper, epsilon / 2.0, gen)  # epsilon/2, sensitivity = upper
-    noisy_count = laplace_mech(float(arr.size), 1.0, epsilon / 2.0, gen)  # epsilon/2, sensitivity 1
+    noisy_sum = clipped_sum(arr, upper, half, gen)  # epsilon/2, sensitivity = upper
+    noisy_count = laplace_mech(float(arr.size), 1.0, half, gen)  # epsilon/2, sensitivity 1
     return noisy_sum / max(noisy_count, 1.0)
 
 
@@ -187,20 +194,25 @@ def clipped_sum_error(values, bounds, epsilon):
     Returns
     -------
     (bias_squared, noise_variance, total) : tuple of numpy.ndarray
-        Each with one entry per bound, in squared units of ``values``.
+        Each with one entry per bound, in squared units of ``values``; finite.
 
     Raises
     ------
     TypeError, ValueError
-        For a wrong type or out-of-range value.
+        For a wrong type or out-of-range value, or a squared error beyond the
+        largest float (a bound of 1e200, or values of 1e200).
     """
     arr = np.clip(check_array(values, "values", ndim=1), 0.0, None)
     b = check_array(bounds, "bounds", ndim=1, minimum=0.0, strict_minimum=True)
     epsilon = check_epsilon(epsilon)
-    clipped_sums = np.minimum(arr[None, :], b[:, None]).sum(axis=1)
-    bias_squared = (arr.sum() - clipped_sums) ** 2
-    noise_variance = 2.0 * (b / epsilon) ** 2
-    return bias_squared, noise_variance, bias_squared + noise_variance
+    names = dict(values=values, bounds=bounds, epsilon=epsilon)
+    with np.errstate(over="ignore"):
+        clipped_sums = np.minimum(arr[None, :], b[:, None]).sum(axis=1)
+        bias_squared = (arr.sum() - clipped_sums) ** 2
+        noise_variance = 2.0 * (b / epsilon) ** 2
+        total = bias_squared + noise_variance
+    finite_result(total, "the squared error bias^2 + 2 (b/epsilon)^2", **names)  # >= both parts
+    return bias_squared, noise_variance, total
 
 
 def choose_clipping_bound(values, epsilon, bounds=None, rng=None):
@@ -243,7 +255,8 @@ def choose_clipping_bound(values, epsilon, bounds=None, rng=None):
     Raises
     ------
     TypeError, ValueError
-        For a wrong type or out-of-range value, or bounds not increasing.
+        For a wrong type or out-of-range value, or bounds not increasing, or a
+        noise scale ``b / (epsilon / m)`` that overflows or underflows.
     """
     arr = check_array(values, "values", ndim=1)
     epsilon = check_epsilon(epsilon)
@@ -252,8 +265,12 @@ def choose_clipping_bound(values, epsilon, bounds=None, rng=None):
     )
     if grid.size < 2 or np.any(np.diff(grid) <= 0):
         raise ValueError(f"bounds must be at least 2 strictly increasing numbers, got {grid.tolist()!r:.120}")
+    # sequential composition over at most m queries
+    epsilon_each = finite_result(epsilon / grid.size, "the per-query budget epsilon / len(bounds)",
+                                 positive=True, epsilon=epsilon, **{"len(bounds)": grid.size})
+    for b in (grid[0], grid[-1]):  # the smallest and the largest noise scale b / epsilon_each
+        _laplace_scale(b, epsilon_each, bounds=grid.tolist(), epsilon=epsilon)
     gen = make_rng(rng)
-    epsilon_each = epsilon / grid.size  # sequential composition over at most m queries
     previous = clipped_sum(arr, grid[0], epsilon_each, gen)
     queries = 1
     for j in range(1, grid.size):
