@@ -1,0 +1,242 @@
+"""The three engines' drivers, seen from the tests: each opens the deck cold, runs the same
+in-page scenario (scenario.js) and returns {driver, report}.
+
+- Chromium: Playwright (the browser tests' own fixtures), a fresh context per run.
+- Firefox: ``node firefox.mjs`` (puppeteer-core over WebDriver BiDi, headless firefox-esr).
+- WebKit: ``xvfb-run … python webkit.py`` (selenium over W3C WebDriver,
+  WebKitGTK's MiniBrowser on a virtual display).
+
+Firefox and WebKit run as child processes in a session of their own, so that whatever they
+start (the browser, its content processes, WebKitWebDriver, Xvfb) can be found and ended: after
+each run, every process left in those process groups is terminated, and reported.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[2]
+SCENARIO = HERE / "scenario.js"
+XVFB_ARGS = ["-a", "-s", "-screen 0 1280x800x24"]   # MiniBrowser's --headless hung here
+
+FIREFOX = os.environ.get("DPDECK_FIREFOX", "/usr/bin/firefox-esr")
+WEBKIT_DRIVER = os.environ.get("DPDECK_WEBKIT_DRIVER", "/usr/bin/WebKitWebDriver")
+MINIBROWSER = os.environ.get("DPDECK_MINIBROWSER",
+                             "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser")
+
+
+def missing(engine: str) -> list[str]:
+    """What this machine lacks to drive ``engine`` (empty when it can)."""
+    lacks = []
+    if engine == "chromium":
+        from deckbuild.browser import chromium_path
+        if not chromium_path():
+            lacks.append("chromium (apt-get install chromium, or set DPDECK_CHROMIUM)")
+    elif engine == "firefox":
+        if not shutil.which("node"):
+            lacks.append("node (Node.js ≥ 18)")
+        if not (ROOT / "node_modules" / "puppeteer-core").is_dir():
+            lacks.append("node_modules/puppeteer-core (npm ci)")
+        if not os.access(FIREFOX, os.X_OK):
+            lacks.append(f"{FIREFOX} (apt-get install firefox-esr, or set DPDECK_FIREFOX)")
+    elif engine == "webkit":
+        if not os.access(WEBKIT_DRIVER, os.X_OK):
+            lacks.append(f"{WEBKIT_DRIVER} (apt-get install webkit2gtk-driver)")
+        if not os.access(MINIBROWSER, os.X_OK):
+            lacks.append(f"{MINIBROWSER} (apt-get install webkit2gtk-driver)")
+        if not shutil.which("xvfb-run"):
+            lacks.append("xvfb-run (apt-get install xvfb xauth)")
+        try:
+            import selenium  # noqa: F401
+        except ImportError:
+            lacks.append("selenium (pip install -e '.[test]')")
+    return lacks
+
+
+# ---- Chromium --------------------------------------------------------------------------------
+
+def run_chromium(browser, url: str, options: dict) -> dict:
+    """Playwright: a fresh context (empty cache and storage: a cold load) on the shared browser."""
+    from deckbuild.browser import VIEWPORT
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        t0 = time.monotonic()
+        page.goto(url, wait_until="load", timeout=60_000)
+        driver = {"browser": f"chromium/{browser.version}", "gotoSeconds": round(time.monotonic() - t0, 3)}
+        # evaluate is not subject to the page's CSP; the source is a function: it is called with options
+        report = page.evaluate(SCENARIO.read_text(encoding="utf-8"), options)
+        driver["idle"] = idle_tree()   # the page at rest, all done: nothing should still compute
+        driver["pageErrors"] = errors
+        driver["totalSeconds"] = round(time.monotonic() - t0, 3)
+        return {"driver": driver, "report": report}
+    finally:
+        context.close()
+
+
+# ---- Firefox and WebKit: child processes -------------------------------------------------------
+
+def run_firefox(url: str, options: dict, timeout: float) -> dict:
+    cmd = ["node", str(HERE / "firefox.mjs"), url, str(SCENARIO), json.dumps(options)]
+    return _run_driver(cmd, timeout)
+
+
+def run_webkit(url: str, options: dict, timeout: float) -> dict:
+    cmd = ["xvfb-run", *XVFB_ARGS, sys.executable, str(HERE / "webkit.py"), url, json.dumps(options)]
+    # Xvfb has no GPU: WebKit's accelerated compositing then runs on llvmpipe (software GL),
+    # where reveal.js's bouncing "next slide" arrow alone kept 1.4 of this machine's 2 cores
+    # busy, and every cell ran ~1.5x slower. A student's machine composites on its GPU;
+    # without compositing WebKit paints that arrow for 0.2 cores. (Set it to 0 to compare.)
+    env = {**os.environ, "WEBKIT_DISABLE_COMPOSITING_MODE": os.environ.get("WEBKIT_DISABLE_COMPOSITING_MODE", "1")}
+    if env["WEBKIT_DISABLE_COMPOSITING_MODE"] == "0":
+        del env["WEBKIT_DISABLE_COMPOSITING_MODE"]   # WebKit looks only at whether it is set
+    return _run_driver(cmd, timeout, env)
+
+
+def _run_driver(cmd: list[str], timeout: float, env: dict | None = None) -> dict:
+    """Run a driver script in a new session; its last stdout line is the JSON result. Whatever
+    it leaves running (in its own group, or the browser's: puppeteer starts Firefox detached,
+    announced as ``browser-pid N`` on stderr) is ended, and listed in ``leftovers``."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                                start_new_session=True, env=env)
+        timed_out = False
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            _signal_group(proc.pid, signal.SIGTERM)   # the drivers close their browser on SIGTERM
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                _signal_group(proc.pid, signal.SIGKILL)
+                proc.wait()
+        finally:
+            out.seek(0)
+            err.seek(0)
+            stdout, stderr = out.read(), err.read()
+            groups = {proc.pid} | {int(line.split()[1]) for line in stderr.splitlines()
+                                   if line.startswith("browser-pid ") and line.split()[1:]}
+            leftovers = _end_groups(groups)
+    lines = [line for line in stdout.splitlines() if line.startswith("{")]
+    result = json.loads(lines[-1]) if lines else {"driver": {}}
+    driver = result.setdefault("driver", {})
+    driver["leftovers"] = leftovers
+    driver["exitCode"] = proc.returncode
+    if timed_out:
+        driver["fatal"] = f"the driver did not finish in {timeout:.0f} s and was killed"
+    if not lines or "fatal" in driver:
+        driver["stderr"] = stderr[-3000:]
+    return result
+
+
+def _members(pgid: int) -> list[tuple[int, str]]:
+    """Live processes (not zombies) of the process group ``pgid``: (pid, name)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        state, _ppid, pgrp = stat[stat.rindex(")") + 2:].split()[:3]
+        if int(pgrp) == pgid and state not in ("Z", "X"):
+            found.append((int(entry), name))
+    return found
+
+
+# ---- Is the browser idle once the scenario is over? --------------------------------------------
+# A Web Worker's thread, by engine: a thread of these names still busy after the scenario is a
+# computation that Stop or a restart should have ended (worker.terminate() did not stop it).
+WORKER_THREADS = ("WebCore: Worker", "DOM Worker", "DedicatedWorker")
+
+
+def _thread_times(pids: set[int]) -> dict[int, tuple[str, float]]:
+    """CPU seconds so far of every thread of ``pids``: tid → (thread name, seconds)."""
+    tck = os.sysconf("SC_CLK_TCK")
+    times = {}
+    for pid in pids:
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                stat = Path(f"/proc/{pid}/task/{tid}/stat").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2:].split()
+            times[int(tid)] = (stat[stat.index("(") + 1:stat.rindex(")")],
+                               (int(fields[11]) + int(fields[12])) / tck)
+    return times
+
+
+def _descendants(root: int) -> set[int]:
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry)] = int(stat[stat.rindex(")") + 2:].split()[1])
+    found, frontier = set(), {root}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def cpu_use(pids: set[int], seconds: float = 3.0) -> dict:
+    """How busy ``pids`` are over ``seconds``: {cores, threads: [[name, cores], …] busiest first}."""
+    before = _thread_times(pids)
+    time.sleep(seconds)
+    after = _thread_times(pids)
+    used = {tid: (name, (t - before.get(tid, (name, t))[1]) / seconds)
+            for tid, (name, t) in after.items() if tid in before}
+    threads = sorted(((name, round(c, 2)) for name, c in used.values() if c >= 0.05),
+                     key=lambda x: -x[1])
+    return {"seconds": seconds, "cores": round(sum(c for _, c in used.values()), 2),
+            "threads": [list(t) for t in threads[:8]]}
+
+
+def idle_tree() -> dict:
+    """CPU use of everything this process started (its browser), over a few seconds."""
+    return cpu_use(_descendants(os.getpid()))
+
+
+def _signal_group(pgid: int, sig: int) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _end_groups(groups: set[int], grace: float = 10.0) -> list[str]:
+    """Give what is left in ``groups`` ``grace`` seconds to exit on its own (a browser's helper
+    processes close a moment after it), then end it. Returns what had to be ended."""
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline and any(_members(g) for g in groups):
+        time.sleep(0.2)
+    left = [f"{name} ({pid})" for g in groups for pid, name in _members(g)]
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        if not any(_members(g) for g in groups):
+            break
+        for g in groups:
+            _signal_group(g, sig)
+        stop = time.monotonic() + 3
+        while time.monotonic() < stop and any(_members(g) for g in groups):
+            time.sleep(0.1)
+    return left

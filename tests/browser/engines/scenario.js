@@ -1,0 +1,288 @@
+// The engine scenario: one walk through the deck, run inside the page by every engine's driver
+// (Playwright for Chromium, puppeteer-core over WebDriver BiDi for Firefox, selenium over W3C
+// WebDriver for WebKit), so that the three engines are tested by the very same code.
+//
+// This file is one async arrow function expression. A driver injects it as
+// `(${source})(options)` through its protocol's evaluate (which the page's CSP does not
+// govern) and gets back a JSON report:
+//   {engine: {crossOriginIsolated, sharedArrayBuffer, canInterrupt, userAgent, ...},
+//    allCellsDoneSeconds,            // navigation start → every cell's first run done
+//    steps: [{name, ok, seconds, details, error?}],
+//    timeline: [[seconds, state, detail]],   // the runtime's status, from injection on
+//    animations: [...], totalSeconds}        // CSS animations still running at the end
+// Every step has its own deadline and the scenario always returns: a step that fails says
+// why in `error`, and the steps after it still run (a hang never hides the other results).
+// Inside the page, so no eval and no `new Function`: the deck's CSP forbids them.
+async (options = {}) => {
+  const opt = {
+    // seconds; generous caps (a slow engine on a busy machine), a short stall: see waitCells
+    loadTimeout: 120, cellsTimeout: 300, runTimeout: 60, stallTimeout: 30, replayTimeout: 300,
+    ...options,
+  };
+  const started = performance.now();
+  const now = () => performance.now();
+  const secs = (ms) => Math.round(ms) / 1000;
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const report = { engine: {}, steps: [], allCellsDoneSeconds: null, injectedAtSeconds: secs(started),
+                   timeline: [] };
+
+  /** Poll ``predicate`` until it returns something truthy; throw after ``timeout`` seconds. */
+  async function waitFor(what, predicate, timeout) {
+    const deadline = now() + timeout * 1000;
+    for (;;) {
+      let value;
+      try { value = predicate(); } catch (_) { value = undefined; }
+      if (value) return value;
+      if (now() > deadline) throw new Error(`timed out after ${timeout} s waiting for ${what}`);
+      await sleep(50);
+    }
+  }
+
+  /** A promise, or an error after ``timeout`` seconds. */
+  function within(promise, timeout, what) {
+    let timer;
+    const expired = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`timed out after ${timeout} s: ${what}`)), timeout * 1000);
+    });
+    return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+  }
+
+  let loaded = false;   // without the deck there is nothing to drive: the other steps say so at once
+
+  /** Run one step within ``timeout`` seconds. ``requires``: a step whose failure leaves
+   *  nothing for this one to check (it is then reported as not run, at once). */
+  async function step(name, timeout, body, requires = null) {
+    const entry = { name, ok: false, seconds: null, details: {} };
+    report.steps.push(entry);
+    const t = now();
+    const needed = requires && report.steps.find((s) => s.name === requires);
+    if ((name !== "load" && !loaded) || (needed && !needed.ok)) {
+      entry.error = loaded ? `not run: ${requires} failed` : "not run: the deck or its Python runtime did not start";
+      entry.seconds = 0;
+      return false;
+    }
+    try {
+      await within(body(entry.details), timeout, `step ${name}`);
+      entry.ok = true;
+    } catch (e) {
+      entry.error = String(e && e.message || e);
+    }
+    entry.seconds = secs(now() - t);
+    return entry.ok;
+  }
+
+  const deck = () => window.deck;
+  const cells = () => deck().cells;
+  const outputText = (cell, kind) => cell.output.items.filter((i) => i.kind === kind).map((i) => i.text).join("");
+  const errorHead = (cell) => (cell.lastResult && !cell.lastResult.ok)
+    ? `${cell.lastResult.error.type}: ${String(cell.lastResult.error.message).slice(0, 300)}` : null;
+  const runtimeState = () => ({ state: deck().runtime.state, detail: deck().runtime.detail,
+                                restarts: deck().runtime.restarts });
+  const DRAWS = /\b(plt|figure)\b/;
+
+  /** Run a cell now (the Run button's path) and wait for its result. */
+  async function runCell(cell, what) {
+    await waitFor(`${cell.id} to be idle`, () => cell.running === null, opt.runTimeout);
+    return within(cell.run(), opt.runTimeout, what || `run of ${cell.id}`);
+  }
+
+  /** Wait until every cell in ``targets`` ran past its count in ``before`` and no cell runs.
+   *  Python may be slow (a loaded machine, a slow engine) but not idle: waiting cells while the
+   *  runtime sits neither loading nor running for ``stallTimeout`` seconds fail at once, naming
+   *  what waits (a scheduler that forgot a queue looks exactly like that). */
+  async function waitCells(targets, before, what, cap) {
+    const deadline = now() + cap * 1000;
+    let doneCount = -1;
+    let lastProgress = now();
+    for (;;) {
+      const done = targets.filter((c) => c.runs > before.get(c) && c.running === null);
+      if (done.length === targets.length && cells().every((c) => c.running === null)) return done.length;
+      const state = runtimeState();
+      if (done.length !== doneCount || ["loading", "running"].includes(state.state)) {
+        doneCount = done.length;
+        lastProgress = now();
+      }
+      const waiting = targets.filter((c) => !done.includes(c)).map((c) => c.id);
+      const tail = `${done.length} of ${targets.length} cells done; still waiting: ` +
+                   `${waiting.slice(0, 6).join(", ")}${waiting.length > 6 ? ", …" : ""}; ` +
+                   `runtime ${state.state} (${state.detail})`;
+      if (now() - lastProgress > opt.stallTimeout * 1000) {
+        throw new Error(`${what} stalled: Python idle for ${opt.stallTimeout} s with cells waiting: ${tail}`);
+      }
+      if (now() > deadline) throw new Error(`${what} not finished after ${cap} s: ${tail}`);
+      await sleep(50);
+    }
+  }
+
+  /** The cells a restart queued for replay (deck.js queues them in the restart event,
+   *  synchronously: they are running the moment restart() returns), but ``except``. */
+  const queued = (except = null) => cells().filter((c) => c.running !== null && c !== except);
+
+  // 1. The page loads, the runtime starts; the engine's facts.
+  await step("load", opt.loadTimeout, async (d) => {
+    await waitFor("window.deck", () => window.deck && document.documentElement.dataset.deckReady === "true",
+                  opt.loadTimeout);
+    Object.assign(report.engine, {
+      userAgent: navigator.userAgent,
+      crossOriginIsolated: self.crossOriginIsolated === true,
+      sharedArrayBuffer: typeof SharedArrayBuffer,
+      atomics: typeof Atomics,
+      canInterrupt: deck().runtime.canInterrupt,
+      serviceWorkerControlled: Boolean(navigator.serviceWorker && navigator.serviceWorker.controller),
+      search: location.search,
+    });
+    d.cells = cells().length;
+    // the runtime's status changes, from here on: where a slow engine spends its time
+    report.timeline = [[secs(now()), deck().runtime.state, deck().runtime.detail]];
+    deck().runtime.addEventListener("status", (e) => {
+      const last = report.timeline[report.timeline.length - 1];
+      if (report.timeline.length < 400 && (last[1] !== e.detail.state || last[2] !== e.detail.detail)) {
+        report.timeline.push([secs(now()), e.detail.state, e.detail.detail]);
+      }
+    });
+    await waitFor("the runtime to be ready", () => ["ready", "running"].includes(deck().runtime.state) && deck().runtime,
+                  opt.loadTimeout).catch((e) => { throw new Error(`${e.message}; runtime ${JSON.stringify(runtimeState())}`); });
+    d.runtimeReadySeenAt = secs(now());   // navigation → ready, as seen by polling (an upper bound)
+    loaded = true;
+  });
+
+  // 2. Every cell runs: the deck's own background pre-run, untouched, on a cold load.
+  await step("all-cells", opt.cellsTimeout + opt.runTimeout, async (d) => {
+    await waitCells(cells(), new Map(cells().map((c) => [c, 0])), "the pre-run of every cell", opt.cellsTimeout);
+    await waitFor("prerunDone", () => document.documentElement.dataset.prerunDone === "true", opt.runTimeout);
+    // performance.now() counts from the navigation's start: the last cell's end is the time
+    // from navigation to all cells done, whenever this poll noticed it
+    const last = Math.max(...cells().map((c) => c.lastRunAt));
+    report.allCellsDoneSeconds = d.allCellsDoneSeconds = secs(last);
+    d.computeSeconds = Math.round(cells().reduce((s, c) => s + (c.lastResult.seconds || 0), 0) * 100) / 100;
+    d.figures = cells().reduce((n, c) => n + c.output.items.filter((i) => i.kind === "figure").length, 0);
+    const failed = cells().filter((c) => !c.lastResult.ok).map((c) => `${c.id}: ${errorHead(c)}`);
+    const blank = cells().filter((c) => c.lastResult.ok && DRAWS.test(c.code)
+                                   && !c.output.items.some((i) => i.kind === "figure")).map((c) => c.id);
+    if (failed.length) throw new Error(`cells failed: ${failed.join(" | ")}`);
+    if (blank.length) throw new Error(`cells drew no figure: ${blank.join(", ")}`);
+  });
+
+  // 3. Edit a cell and run it.
+  await step("edit-run", opt.runTimeout, async (d) => {
+    const cell = cells()[0];
+    cell.code = "x = 6 * 7\nprint('resultado', x)\nx + 1";
+    if (!cell.root.classList.contains("edited")) throw new Error("the edited cell is not marked edited");
+    const result = await runCell(cell);
+    d.stdout = outputText(cell, "stdout");
+    d.value = result.value;
+    d.cellSeconds = result.seconds;
+    if (!result.ok) throw new Error(`the edited cell failed: ${errorHead(cell)}`);
+    if (d.stdout.trim() !== "resultado 42" || result.value !== "43") {
+      throw new Error(`unexpected output ${JSON.stringify(d.stdout)} / value ${JSON.stringify(result.value)}`);
+    }
+    cell.reset();
+    if (cell.code !== cell.authored) throw new Error("reset did not restore the authored code");
+  });
+
+  // 4. A slider: move it as a person would (an input event); the cell re-runs with the value.
+  await step("slider", opt.runTimeout, async (d) => {
+    const withSlider = cells().filter((c) => c.root.querySelector(".cell-params input[type=range]"));
+    if (!withSlider.length) throw new Error("no cell has a slider");
+    const cell = withSlider.reduce((a, b) => (a.lastResult.seconds <= b.lastResult.seconds ? a : b));
+    const input = cell.root.querySelector(".cell-params input[type=range]");
+    const name = input.dataset.param;
+    const shown = input.closest("label").querySelector(".param-value");
+    await waitFor(`${cell.id} to be idle`, () => cell.running === null, opt.runTimeout);
+    const runs = cell.runs;
+    const before = shown.textContent;
+    input.value = Number(input.value) < 500 ? "750" : "250";
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    Object.assign(d, { cell: cell.id, param: name, from: before, to: shown.textContent });
+    if (shown.textContent === before) throw new Error(`the slider's shown value did not change (${before})`);
+    const assigned = new RegExp(`^${name}\\s*=\\s*${shown.textContent.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*(#.*)?$`, "m");
+    if (!assigned.test(cell.code)) throw new Error(`the code does not assign ${name} = ${shown.textContent}`);
+    const t = now();
+    await waitFor("the slider's re-run", () => cell.runs > runs && cell.running === null, opt.runTimeout);
+    d.rerunSeconds = secs(now() - t);   // includes the controls' 120 ms debounce
+    if (!cell.lastResult.ok) throw new Error(`the re-run failed: ${errorHead(cell)}`);
+    if (cell.lastCode !== cell.code) throw new Error("the re-run did not run the slider's code");
+    cell.reset();
+  });
+
+  /** Watch the next restart: when deck.js has queued its replay (its listener came first),
+   *  note which cells it queued (but ``except``, a cell whose own run the restart ended). */
+  function watchRestart(except = null) {
+    const seen = { at: null, targets: null, before: null };
+    const on = () => {
+      seen.at = now();
+      seen.targets = queued(except);
+      seen.before = new Map(cells().map((c) => [c, c.runs]));
+    };
+    deck().runtime.addEventListener("restart", on, { once: true });
+    seen.cancel = () => deck().runtime.removeEventListener("restart", on);
+    return seen;
+  }
+
+  // 5. Stop a runaway cell. With SharedArrayBuffer (isolated) Python is interrupted
+  //    (KeyboardInterrupt); without (plain; WebKit), the worker is restarted ("se reinició Python").
+  let restartByStop = null;
+  await step("stop", opt.runTimeout, async (d) => {
+    const cell = cells()[0];
+    await waitFor(`${cell.id} to be idle`, () => cell.running === null, opt.runTimeout);
+    d.canInterrupt = deck().runtime.canInterrupt;
+    cell.code = "i = 0\nwhile True:\n    i += 1";
+    const run = cell.run();
+    await waitFor("the runaway cell to start", () => cell.running !== null && deck().runtime.current === cell.running,
+                  opt.runTimeout);
+    await sleep(500);
+    const watch = watchRestart(cell);
+    const t = now();
+    cell.stop();
+    const result = await within(run, 10, "the stopped cell's result");
+    d.stopSeconds = secs(now() - t);
+    d.mode = watch.at !== null ? "restart" : "interrupt";
+    if (watch.at !== null) restartByStop = watch; else watch.cancel();
+    d.error = String(result.error && (result.error.traceback || result.error.message) || "").slice(-300);
+    cell.reset();
+    if (result.ok) throw new Error("the stopped cell ended without an error");
+    if (d.stopSeconds > 2) throw new Error(`Stop took ${d.stopSeconds} s`);
+  });
+
+  // 6. Restart Python after all cells ran: every cell that had run is replayed, in order, and
+  //    finishes again. Where Stop restarted Python (after all cells ran) that is the restart
+  //    under test, else the ⟲ button's: deck.runtime.restart() (one replay of the deck, not two).
+  await step("restart", opt.replayTimeout + opt.stallTimeout, async (d) => {
+    let watch = restartByStop;
+    d.by = watch ? "stop" : "button";
+    if (!watch) {
+      await waitFor("every cell idle", () => cells().every((c) => c.running === null), opt.stallTimeout);
+      watch = watchRestart();
+      deck().runtime.restart("Python reiniciado a pedido");
+    }
+    if (watch.at === null) throw new Error("restart() did not announce a restart");
+    d.queued = watch.targets.length;
+    d.expected = cells().length - (d.by === "stop" ? 1 : 0);   // all that ran, but a stopped cell
+    d.replayed = await waitCells(watch.targets, watch.before, "the replay after restarting Python", opt.replayTimeout);
+    d.replaySeconds = secs(now() - watch.at);   // boot, prelude, matplotlib, every cell again
+    const failed = watch.targets.filter((c) => !c.lastResult.ok).map((c) => `${c.id}: ${errorHead(c)}`);
+    if (failed.length) throw new Error(`replayed cells failed: ${failed.join(" | ")}`);
+    if (d.queued !== d.expected) throw new Error(`the restart replayed ${d.queued} cells, not ${d.expected}`);
+  });
+
+  // 7. After all that, the deck still works: the stopped cell runs, and a cell sees the data
+  //    the prelude loaded in the new interpreter.
+  await step("after-restart", opt.runTimeout, async (d) => {
+    const [first, second] = cells();
+    const again = await runCell(first);
+    if (!again.ok) throw new Error(`${first.id} failed: ${errorHead(first)}`);
+    second.code = "print(len(census))";
+    const result = await runCell(second);
+    d.stdout = outputText(second, "stdout").trim();
+    second.reset();
+    if (!result.ok || d.stdout !== "5000") throw new Error(`${second.id}: ${errorHead(second) || d.stdout}`);
+  }, "restart");
+
+  // what still moves on the page at rest (the driver measures what it costs)
+  report.animations = (document.getAnimations ? document.getAnimations() : [])
+    .filter((a) => a.playState === "running")
+    .map((a) => `${a.animationName || a.id || "animation"} on ${a.effect && a.effect.target
+                   ? (a.effect.target.id || String(a.effect.target.className)) : "?"}`);
+  report.totalSeconds = secs(now());
+  return report;
+}

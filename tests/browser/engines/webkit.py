@@ -1,0 +1,93 @@
+"""WebKit driver of the engine tests: WebKitGTK's MiniBrowser over W3C WebDriver with selenium.
+
+``run_webkit`` opens the deck in a fresh MiniBrowser (``--automation``: an ephemeral session, a
+cold load), runs the in-page scenario (scenario.js) with ``execute_async_script`` and returns
+{driver, report}. MiniBrowser needs a display and its ``--headless`` hung here, so the tests
+run this module under ``xvfb-run`` as a script, which prints that result as one line of JSON:
+
+    xvfb-run -a -s "-screen 0 1280x800x24" python tests/browser/engines/webkit.py URL [OPTIONS_JSON]
+
+SIGTERM ends the session (the driver quits MiniBrowser) before exiting.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from drivers import cpu_use  # noqa: E402  (run as a script: its own folder is its package)
+WEBKIT_DRIVER = os.environ.get("DPDECK_WEBKIT_DRIVER", "/usr/bin/WebKitWebDriver")
+MINIBROWSER = os.environ.get("DPDECK_MINIBROWSER",
+                             "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser")
+
+# execute_async_script wraps this in a function; its last argument is the callback
+ASYNC_WRAPPER = """const done = arguments[arguments.length - 1];
+({scenario})(arguments[0]).then(done, (e) => done({{fatal: String(e && e.stack || e)}}));"""
+
+
+def run_webkit(url: str, options: dict | None = None) -> dict:
+    from selenium import webdriver
+    from selenium.webdriver.webkitgtk.options import Options
+    from selenium.webdriver.webkitgtk.service import Service
+
+    options = dict(options or {})
+    scenario = (HERE / "scenario.js").read_text(encoding="utf-8")
+    opts = Options()
+    opts.binary_location = MINIBROWSER
+    opts.add_argument("--automation")
+    t0 = time.monotonic()
+    driver = webdriver.WebKitGTK(options=opts, service=Service(executable_path=WEBKIT_DRIVER))
+    try:
+        info = {"browser": f"{driver.capabilities.get('browserName')}/"
+                           f"{driver.capabilities.get('browserVersion')}",
+                "launchSeconds": round(time.monotonic() - t0, 3)}
+        driver.set_window_size(1280, 800)
+        # the scenario's own deadlines end it; this is only the backstop
+        driver.set_script_timeout(options.get("driverTimeout", 900))
+        driver.set_page_load_timeout(60)
+        t1 = time.monotonic()
+        driver.get(url)
+        info["gotoSeconds"] = round(time.monotonic() - t1, 3)
+        report = driver.execute_async_script(ASYNC_WRAPPER.format(scenario=scenario), options)
+        info["idle"] = cpu_use(_group())   # the page at rest, all done: nothing should still compute
+        info["totalSeconds"] = round(time.monotonic() - t0, 3)
+        return {"driver": info, "report": report}
+    finally:
+        driver.quit()
+
+
+def _group() -> set[int]:
+    """The processes of this script's process group (xvfb-run's session: Xvfb, WebKitWebDriver,
+    MiniBrowser and WebKit's processes), but this one."""
+    group, found = os.getpgid(0), set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) != os.getpid():
+            try:
+                if os.getpgid(int(entry)) == group:
+                    found.add(int(entry))
+            except OSError:
+                pass
+    return found
+
+
+def main(argv: list[str]) -> int:
+    # a SIGTERM from the test (its timeout) unwinds through run_webkit's finally: no MiniBrowser left
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    url = argv[1]
+    options = json.loads(argv[2]) if len(argv) > 2 else {}
+    try:
+        result = run_webkit(url, options)
+    except Exception as exc:  # reported to the test, which fails with it
+        print(json.dumps({"driver": {"fatal": f"{type(exc).__name__}: {exc}"}}), flush=True)
+        return 1
+    print(json.dumps(result), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
