@@ -59,6 +59,7 @@ def prepare(archives: list[tuple[Path, bool]], font_wheels: list[Path], node_mod
     """For each (archive, is_stdlib_zip), the path of its compiled twin; and the font list
     built from ``font_wheels`` (matplotlib and its dependencies). All cached by input sha256."""
     store = cache / f"pyc-{_tool_version()}"
+    part = f".part{os.getpid()}"   # two builds at once (tests, a serve) never share a half-written file
     compiled: dict[Path, Path] = {}
     jobs: dict = {"compile": [], "fontCache": None}
     for src, legacy in archives:
@@ -66,7 +67,7 @@ def prepare(archives: list[tuple[Path, bool]], font_wheels: list[Path], node_mod
         compiled[src] = dst
         if not dst.exists():
             dst.parent.mkdir(parents=True, exist_ok=True)
-            jobs["compile"].append({"src": str(src), "dst": str(dst) + ".part",
+            jobs["compile"].append({"src": str(src), "dst": str(dst) + part,
                                     "prefix": STDLIB_ZIP if legacy else SITE_PACKAGES,
                                     "legacy": legacy})
     fonts_key = hashlib.sha256("".join(sorted(_digest(w) for w in font_wheels)).encode())
@@ -74,9 +75,9 @@ def prepare(archives: list[tuple[Path, bool]], font_wheels: list[Path], node_mod
     if not font_list.exists():
         font_list.parent.mkdir(parents=True, exist_ok=True)
         jobs["fontCache"] = {"wheels": [str(w) for w in font_wheels],
-                             "dst": str(font_list) + ".part"}
+                             "dst": str(font_list) + part}
     if jobs["compile"] or jobs["fontCache"]:
         _run(jobs, node_modules)
         for job in jobs["compile"] + ([jobs["fontCache"]] if jobs["fontCache"] else []):
-            Path(job["dst"]).replace(job["dst"][:-len(".part")])
+            Path(job["dst"]).replace(job["dst"][:-len(part)])
     return compiled, font_list

@@ -115,6 +115,7 @@ const deck = new Reveal({
   slideNumber: "c/t",
   showSlideNumber: "all",
   controls: true,
+  controlsTutorial: false,   // its bouncing arrow costs a core where a browser composites in software
   progress: true,
   center: false,
   width: 1280,

@@ -148,7 +148,7 @@ export class Runtime extends EventTarget {
         if (this.pending.has(id)) this.restart("la celda no respondía a la interrupción: se reinició Python");
       }, STOP_GRACE_MS);
     } else {
-      this.restart("celda detenida: se reinició Python (la página no está aislada, así que no se puede interrumpir)");
+      this.restart("celda detenida: se reinició Python (aquí el navegador no permite interrumpirla)");
     }
   }
 

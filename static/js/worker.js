@@ -52,7 +52,10 @@ async function boot(config, base) {
     env: { MPLBACKEND: "agg", HOME: "/home/pyodide" },
     stdout: () => {}, stderr: () => {},
   });
-  if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
+  // Without a shared buffer the page cannot interrupt, but a buffer of our own still makes
+  // Python call into JS every few dozen bytecodes: that is what lets WebKitGTK's terminate()
+  // end a worker spinning in a loop (else the stopped cell goes on burning a core).
+  pyodide.setInterruptBuffer(interruptBuffer ?? new Int32Array(1));
   scheduler.bootProgress("Python: cargando numpy y dplab…");
   publishStatus();
   await pyodide.loadPackage([...config.packages, new URL(config.wheel, base).href], quiet);
