@@ -12,6 +12,7 @@ Modules, one job each:
 * :mod:`dplab.accounting` -- composition and RDP/zCDP conversions (pure math);
 * :mod:`dplab.accountant` -- :class:`BudgetAccountant` (the only state);
 * :mod:`dplab.learning` -- logistic regression, noisy gradient descent, DP-SGD;
+* :mod:`dplab.numfmt` -- numbers as shown to a Spanish-speaking audience (0,5; 5.000);
 * :mod:`dplab.plots` -- the house figure style.
 """
 
@@ -53,6 +54,7 @@ from .learning import (
     sigmoid,
     train_logistic,
 )
+from .numfmt import fmt, pct
 from .mechanisms import (
     analytic_gaussian_sigma,
     exponential_mech,
@@ -97,6 +99,8 @@ __all__ = [
     "census_features", "sigmoid", "logistic_loss", "per_person_gradients", "gradient",
     "predict", "accuracy", "majority_baseline", "train_logistic", "noisy_gradient_descent",
     "dpsgd",
+    # numbers for the audience: decimal comma, '.' between thousands
+    "fmt", "pct",
 ]
 
 

@@ -1,7 +1,8 @@
 """The deck's figure style: readable from the back of a hall on a 16:9 projector.
 
 Large fonts (ticks 16 pt, labels 20 pt), the Okabe-Ito colour-blind-safe
-palette, no top/right spines, a light grid. This is the only module that
+palette, no top/right spines, a light grid, and tick labels as a Spanish-speaking
+audience reads numbers (0,5 and 5.000; see :mod:`dplab.numfmt`). This is the only module that
 imports matplotlib (``import dplab`` does not), because the deck loads
 matplotlib after numpy.
 
@@ -16,9 +17,14 @@ from __future__ import annotations
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
-from matplotlib.ticker import FuncFormatter
+import re
 
-__all__ = ["OKABE_ITO", "COLORS", "apply_style", "figure", "decimal_comma"]
+from matplotlib.ticker import FuncFormatter, ScalarFormatter
+
+from .numfmt import fmt
+
+__all__ = ["OKABE_ITO", "COLORS", "apply_style", "figure", "decimal_comma",
+           "SpanishFormatter", "spanish_ticks"]
 
 #: Okabe & Ito (2008), "Color Universal Design": distinguishable with any colour vision.
 COLORS = {
@@ -60,9 +66,41 @@ def apply_style() -> None:
     mpl.rcParams.update(_STYLE)
 
 
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _spanish(text: str) -> str:
+    """Every plain number in ``text`` in the Spanish way: '5000' -> '5.000', '0.5' -> '0,5'."""
+    def one(match):
+        whole, _, frac = match.group(0).partition(".")
+        return fmt(int(whole)) + ("," + frac if frac else "")
+    return _NUMBER.sub(one, text)
+
+
+class SpanishFormatter(ScalarFormatter):
+    """matplotlib's usual tick labels, with a decimal comma and '.' between thousands."""
+
+    def __call__(self, x, pos=None):
+        return _spanish(super().__call__(x, pos))
+
+    def get_offset(self):
+        return _spanish(super().get_offset())
+
+
+def spanish_ticks(ax, axis: str = "both") -> None:
+    """Spanish tick labels on the linear axes of ``ax`` (:func:`figure` does it for you).
+
+    Call it again after ``ax.set_xscale("linear")``; log axes keep their powers of ten.
+    """
+    for name in ("x", "y"):
+        which = getattr(ax, f"{name}axis")
+        if axis in (name, "both") and which.get_scale() == "linear":
+            which.set_major_formatter(SpanishFormatter())
+
+
 def decimal_comma(ax, decimals: int = 1, axis: str = "both") -> None:
-    """Show tick labels with a Spanish decimal comma (0,5 instead of 0.5)."""
-    formatter = FuncFormatter(lambda v, _pos: f"{v:.{decimals}f}".replace(".", ","))
+    """Tick labels with a fixed number of decimals and a Spanish decimal comma (0,5)."""
+    formatter = FuncFormatter(lambda v, _pos: fmt(v, decimals))
     if axis in ("x", "both"):
         ax.xaxis.set_major_formatter(formatter)
     if axis in ("y", "both"):
@@ -84,11 +122,13 @@ def figure(xlabel: str, ylabel: str, title=None, size=(10, 5.2)):
     Returns
     -------
     (fig, ax)
+        Linear axes label their ticks the Spanish way (0,5; 5.000).
     """
     apply_style()
     fig, ax = plt.subplots(figsize=size, layout="constrained")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
+    spanish_ticks(ax)
     if title is not None:
         ax.set_title(title)
     return fig, ax

@@ -44,3 +44,26 @@ def test_figure_house_style():
 
 def test_plots_reachable_as_attribute():
     assert dplab.plots.figure is not None
+
+
+def test_figure_ticks_are_spanish():
+    import matplotlib.pyplot as plt
+    from dplab import plots
+
+    fig, ax = plots.figure("x", "y")
+    ax.plot([0, 0.5, 1], [0, 2500, 5000])
+    fig.canvas.draw()
+    xs = [t.get_text() for t in ax.get_xticklabels()]
+    ys = [t.get_text() for t in ax.get_yticklabels()]
+    assert "0,4" in xs and not any("." in t for t in xs), xs
+    assert "5.000" in ys and not any("," in t for t in ys), ys
+    plt.close(fig)
+
+
+def test_fmt_and_pct():
+    import numpy as np
+
+    assert dplab.fmt(5164200) == "5.164.200" and dplab.fmt(np.int64(5000)) == "5.000"
+    assert dplab.fmt(0.5) == "0,5" and dplab.fmt(-1234.5, 2) == "-1.234,50"
+    assert dplab.fmt(np.array([0.25, 1.5]), 2) == "[0,25  1,50]"
+    assert dplab.pct(0.237, 1) == "23,7 %"
