@@ -148,7 +148,9 @@ def test_live_budget_accounting_numbers(deck_page):
     """'Cuánto se gana': ε for k = 10⁴ falls from ≈ 3236 (sequential) to ≈ 36 (RDP)."""
     out = run_cell(deck_page, "cuanto-se-gana")
     assert out["state"] == "done", out["error"]
-    found = dict(re.findall(r"(secuencial|avanzada|Rényi DP):\s+ε =\s+([\d.]+)", out["stdout"]))
+    found = {name: float(value.replace(".", "").replace(",", "."))   # printed as 3.236,2
+             for name, value in re.findall(r"(secuencial|avanzada|Rényi DP):\s+ε =\s+([\d.,]+)",
+                                           out["stdout"])}
     assert abs(float(found["secuencial"]) - 3236) <= 1
     assert abs(float(found["Rényi DP"]) - 36) <= 1
     assert float(found["Rényi DP"]) < float(found["avanzada"]) < float(found["secuencial"])

@@ -125,11 +125,29 @@ def out(ran, cell_id: str) -> str:
     return ran[cell_id]["stdout"]
 
 
+def spanish_number(text: str) -> float:
+    """A number as the deck prints it: '5.164.200' or '0,5' (dplab.fmt)."""
+    return float(text.replace(".", "").replace(",", "."))
+
+
 def number_after(text: str, label: str) -> float:
-    """The first number after ``label`` (thousands separators ',' removed)."""
-    match = re.search(re.escape(label) + r"\s*(-?[\d,]*\.?\d+)", text)
+    """The first number after ``label``, printed the Spanish way (1.234,5)."""
+    match = re.search(re.escape(label) + r"\s*(-?[\d.]*,?\d+)", text)
     assert match, f"no number after {label!r} in:\n{text}"
-    return float(match.group(1).replace(",", ""))
+    return spanish_number(match.group(1))
+
+
+# A number token, and the two ways the audience may read one: '5.000' / '1.234,5' (grouped)
+# or '37' / '0,833' (no thousands). '5,164,200', '0.5', '2.50' or '22026' are not Spanish.
+NUMBER_TOKEN = re.compile(r"(?<![\w.,])\d[\d.,]*(?<=\d)")
+SPANISH_NUMBER = re.compile(r"[1-9]\d{0,2}(?:\.\d{3})+(?:,\d+)?|\d{1,4}(?:,\d+)?")
+ENGLISH_THOUSANDS = re.compile(r"(?<![\d,])[1-9]\d{0,2}(?:,\d{3})+(?!\d)")
+
+
+def not_spanish_numbers(text: str) -> list[str]:
+    """The number tokens in ``text`` an audience reading Spanish would misread."""
+    bad = [t for t in NUMBER_TOKEN.findall(text) if not SPANISH_NUMBER.fullmatch(t)]
+    return bad + ENGLISH_THOUSANDS.findall(text)
 
 
 # --- the deck as a whole ------------------------------------------------------------------
@@ -174,6 +192,19 @@ def test_cells_that_draw_show_a_figure_with_spanish_labels(ran):
             assert not o["figures"], f"{cid} left a figure open"
 
 
+def test_numbers_are_printed_the_spanish_way(ran):
+    # '5,164,200' reads as five to a Spanish-speaking audience; '0.5' is not how it writes 0,5
+    bad = {cid: not_spanish_numbers(o["stdout"]) for cid, o in ran.items()}
+    bad = {cid: tokens for cid, tokens in bad.items() if tokens}
+    assert not bad, bad
+
+
+def test_the_spanish_number_check_itself():
+    assert not_spanish_numbers("5,164,200") and not_spanish_numbers("ε = 0.5")
+    assert not_spanish_numbers("e^10 = 22026.5") and not_spanish_numbers("n = 50000")
+    assert not not_spanish_numbers("5.164.200 personas, 0,833; ε = 2; [0,26  -0,07]; 23,7 %")
+
+
 def test_every_cell_shows_something(ran):
     for cid, o in ran.items():
         assert o["stdout"].strip() or o["figures"] or o["result"].get("value"), cid
@@ -201,7 +232,7 @@ def test_the_deck_is_fast(ran):
 # --- chapter 0-1 ------------------------------------------------------------------------
 
 def test_census_has_5000_people(ran):
-    assert out(ran, "el-dato-de-partida").startswith("5000 personas")
+    assert out(ran, "el-dato-de-partida").startswith("5.000 personas")
 
 
 def test_the_differential_attack_reveals_karen_exactly(ran):
@@ -219,10 +250,10 @@ def test_e_to_the_epsilon(ran):
 
 def test_smaller_epsilon_wider_spread(ran):
     text = out(ran, "varepsilon-determina-la-sensibilidad")
-    spread = {eps: number_after(text, f"ε = {eps}: desv.") for eps in ("0.1", "0.5", "2.0")}
-    assert spread["0.1"] > spread["0.5"] > spread["2.0"]
+    spread = {eps: number_after(text, f"ε = {eps}: desv.") for eps in ("0,1", "0,5", "2")}
+    assert spread["0,1"] > spread["0,5"] > spread["2"]
     for eps, sd in spread.items():   # Laplace(1/ε) has standard deviation √2/ε
-        assert sd == pytest.approx(2 ** 0.5 / float(eps), rel=0.15)
+        assert sd == pytest.approx(2 ** 0.5 / spanish_number(eps), rel=0.15)
 
 
 def test_noise_buries_the_attack_signal(ran):
@@ -241,7 +272,7 @@ def test_post_processing_publishes_a_clean_count(ran):
 
 def test_sequential_composition_adds_budgets(ran):
     text = out(ran, "composicion-secuencial")
-    assert "ε gastado: 1.0 = 1.0" in text
+    assert "ε gastado: 1 = 1" in text
     assert "¿cabe una tercera? False" in text
 
 
@@ -258,11 +289,11 @@ def test_private_histogram_noise_is_a_few_people(ran):
 # --- chapter 3 ----------------------------------------------------------------------------
 
 def test_count_noise_does_not_grow_with_n(ran):
-    rows = re.findall(r"n =\s*(\d+): conteo\s+(\d+)\s+error\s+([\d.]+)\s+relativo\s+([\d.]+)%",
+    rows = re.findall(r"n =\s*([\d.]+): conteo\s+([\d.]+)\s+error\s+([\d,]+)\s+relativo\s+([\d,]+) %",
                       out(ran, "conteos-sensibilidad-1"))
     assert len(rows) == 4
-    errors = [float(r[2]) for r in rows]
-    relative = [float(r[3]) for r in rows]
+    errors = [spanish_number(r[2]) for r in rows]
+    relative = [spanish_number(r[3]) for r in rows]
     assert all(7 < e < 13 for e in errors), errors           # 1/ε = 10, whatever n
     assert relative == sorted(relative, reverse=True) and relative[-1] < 0.5
 
@@ -304,7 +335,7 @@ def test_gaussian_price_factor(ran):
 
 def test_laplace_concentrates_more_mass_near_zero(ran):
     text = out(ran, "laplace-contra-gauss-escalar")
-    laplace, gauss = re.search(r"Laplace (\d+)%, Gauss (\d+)%", text).groups()
+    laplace, gauss = re.search(r"Laplace (\d+) %, Gauss (\d+) %", text).groups()
     assert int(laplace) > 2 * int(gauss)
 
 
@@ -344,14 +375,15 @@ def test_the_learning_problem_beats_the_majority(ran):
 def test_gradient_is_a_sum_over_people(ran):
     text = out(ran, "donde-vive-la-informacion-privada")
     grad = re.search(r"gradient\(theta, X, y\): \[([^\]]+)\]", text).group(1).split()
+    assert len(grad) == 3
     summed = re.search(r"suma de filas / n:\s+\[([^\]]+)\]", text).group(1).split()
     assert grad == summed
 
 
 def test_gradient_clipping_bounds_the_norm(ran):
     text = out(ran, "recortar-gradientes")
-    before, after = re.search(r"norma máxima: ([\d.]+) → ([\d.]+)", text).groups()
-    assert float(before) > 1.0 >= float(after)
+    before, after = re.search(r"norma máxima: ([\d,]+) → ([\d,]+)", text).groups()
+    assert spanish_number(before) > 1.0 >= spanish_number(after)
 
 
 def test_noisy_gradient_descent_at_epsilon_1(ran):
@@ -361,8 +393,8 @@ def test_noisy_gradient_descent_at_epsilon_1(ran):
 
 
 def _tradeoff(ran) -> dict[float, float]:
-    pairs = re.findall(r"\(([\d.]+), ([\d.]+)\)", out(ran, "el-compromiso-privacidad-utilidad"))
-    return {float(e): float(a) for e, a in pairs}
+    pairs = re.findall(r"([\d,]+): ([\d,]+)", out(ran, "el-compromiso-privacidad-utilidad"))
+    return {spanish_number(e): spanish_number(a) for e, a in pairs}
 
 
 def test_privacy_costs_almost_nothing_above_epsilon_1(ran):
