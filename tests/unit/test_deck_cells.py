@@ -31,7 +31,7 @@ SEED_TITLES = [
     "La definición",
     r"¿Qué tan grande es $e^{\varepsilon}$?",
     "El mecanismo de Laplace",
-    r"$\varepsilon$ determina la sensibilidad",
+    r"$\varepsilon$ determina la dispersión",   # the seed says "la sensibilidad": a slip
     "¿Neutraliza el ataque diferencial?",
     "Pregunta",
     "2 · Propiedades de la privacidad diferencial",
@@ -249,7 +249,7 @@ def test_e_to_the_epsilon(ran):
 
 
 def test_smaller_epsilon_wider_spread(ran):
-    text = out(ran, "varepsilon-determina-la-sensibilidad")
+    text = out(ran, "varepsilon-determina-la-dispersion")
     spread = {eps: number_after(text, f"ε = {eps}: desv.") for eps in ("0,1", "0,5", "2")}
     assert spread["0,1"] > spread["0,5"] > spread["2"]
     for eps, sd in spread.items():   # Laplace(1/ε) has standard deviation √2/ε
