@@ -15,7 +15,7 @@ export function needsMatplotlib(code) {
 // def, class, for, import … as, with … as, walrus, global/nonlocal. Over-approximate on
 // purpose: a name wrongly taken as bound only keeps a job in order.
 const BINDING_PATTERNS = [
-  /(?:^|[;:]|\n)[ \t]*([A-Za-z_][\w \t,.*()[\]]*?)[ \t]*(?::[^=\n]*)?(?:[-+*/%&|^@]|\/\/|\*\*|<<|>>)?=(?!=)/g,
+  /(?:^|[;:]|\n)[ \t]*([A-Za-z_([*][\w \t,.*()[\]]*?)[ \t]*(?::[^=\n]*)?(?:[-+*/%&|^@]|\/\/|\*\*|<<|>>)?=(?!=)/g,
   /\b(?:def|class)[ \t]+([A-Za-z_]\w*)/g,
   /\bfor[ \t]+([\w \t,()[\]]+?)[ \t]+in\b/g,
   /\bas[ \t]+([A-Za-z_]\w*)/g,
@@ -30,10 +30,16 @@ export function boundNames(code) {
   const names = new Set();
   for (const pattern of BINDING_PATTERNS) {
     for (const match of code.matchAll(pattern)) {
+      if (opensMoreThanItCloses(match[1])) continue;   // f(x, key=1): a keyword argument
       for (const name of match[1].match(IDENTIFIER) ?? []) names.add(name);
     }
   }
   return names;
+}
+
+function opensMoreThanItCloses(text) {
+  const count = (ch) => text.split(ch).length - 1;
+  return count("(") > count(")") || count("[") > count("]");
 }
 
 /** Whether ``code`` mentions any of ``names`` (as a whole identifier). */

@@ -321,5 +321,8 @@ test("boundNames over-approximates what a cell binds", () => {
   for (const name of "a b c d e f g H i j k os m n o obj attr z".split(" ")) assert.ok(names.has(name), name);
   assert.ok(!names.has("open"));
   assert.ok(!boundNames("print(a == b)").has("a"));
+  const call = boundNames("laplace_mech(10, sensitivity=1, epsilon=0.5)");
+  assert.ok(!call.has("laplace_mech") && !call.has("sensitivity"), [...call].join());
+  assert.ok(boundNames("(a, b) = 1, 2\nz[k] = f(q=1)").has("z") && boundNames("(a, b) = 1, 2").has("b"));
   assert.ok(needsMatplotlib("fig, ax = plt.subplots()") && !needsMatplotlib("laplace_mech(1, 1, 1)"));
 });
