@@ -349,6 +349,17 @@ def test_advanced_composition_only_pays_for_large_k(ran):
     assert k >= 50
 
 
+def test_advanced_composition_is_drawn_only_where_it_holds(ran):
+    # 2ε√(2k ln(1/δ')) holds while ε ≤ ln(1 + √(2 ln(1/δ')/k)): for ε = 0,1, δ' = 1e-5, k ≤ 2081
+    from dplab import advanced_composition_max_epsilon
+
+    o = ran["composicion-avanzada"]
+    k_max = number_after(o["stdout"], "la fórmula vale para k ≤")
+    assert advanced_composition_max_epsilon(k_max, 1e-5) >= 0.1
+    assert advanced_composition_max_epsilon(k_max + 1, 1e-5) < 0.1
+    assert r"\ln\bigl(1 + \sqrt{2\ln(1/\delta')/k}\bigr)" in o["slide"].body
+
+
 def test_rdp_accounting_gain(ran):
     text = out(ran, "cuanto-se-gana")
     sequential = number_after(text, "secuencial: ε =")
