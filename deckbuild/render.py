@@ -45,6 +45,8 @@ def render_slides(deck: Deck, node_modules: Path, assets: set | None = None) -> 
             "answer_html": md.block(slide.answer, _where(slide, "answer")) if slide.answer else "",
             "table": table,
             "params_json": json.dumps([p.__dict__ for p in slide.params], ensure_ascii=False),
+            "try_json": json.dumps([{"label": t.label, "replace": [t.old, t.new]}
+                                    for t in slide.tries], ensure_ascii=False),
         })
     deck_where = {"file": str(deck.files[0]), "field": "subtitle"}
     subtitle_html = md.inline(deck.subtitle, deck_where) if deck.subtitle else ""

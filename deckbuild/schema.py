@@ -43,6 +43,14 @@ SLIDE_DEFAULTS: dict[str, Any] = {
     "answer": None,         # kind 'question': Markdown revealed on a click
     "table": None,          # kind 'table': {columns: [...], rows: [[...], ...]} (Markdown cells)
     "params": [],           # code slides: live parameters bound to names in the code
+    "try": [],              # code slides: suggested live edits, [{label, replace: [old, new]}]
+}
+
+# A suggested live edit (``try:``): a button in the speaker view that replaces ``old`` (found
+# exactly once in the authored code) by ``new`` in the main window's cell, and runs it.
+TRY_DEFAULTS: dict[str, Any] = {
+    "label": REQUIRED,      # what the button says (Spanish, short: "ε = 0,1")
+    "replace": REQUIRED,    # [old, new]: two strings
 }
 
 # A live parameter (a slider, or a select when ``options`` is given).
@@ -66,11 +74,12 @@ SLIDE_KINDS = {
     "question": ("body", "answer"),
     "table": ("table",),
 }
-KIND_ONLY_FIELDS = {"code": {"code"}, "layout": {"code"}, "params": {"code"},
+KIND_ONLY_FIELDS = {"code": {"code"}, "layout": {"code"}, "params": {"code"}, "try": {"code"},
                     "answer": {"question"}, "table": {"table"}}
 LAYOUTS = ("stack", "side")
 TYPES = {"id": str, "kind": str, "title": str, "body": str, "code": str, "layout": str,
-         "notes": str, "fragments": bool, "answer": str, "table": dict, "params": list}
+         "notes": str, "fragments": bool, "answer": str, "table": dict, "params": list,
+         "try": list}
 
 
 @dataclass
@@ -83,6 +92,16 @@ class Param:
     value: Any
     options: list | None
     log: bool
+
+
+@dataclass
+class TryEdit:
+    label: str
+    old: str
+    new: str
+
+    def apply(self, code: str) -> str:
+        return code.replace(self.old, self.new, 1)
 
 
 @dataclass
@@ -101,6 +120,7 @@ class Slide:
     answer: str | None = None
     table: dict | None = None
     params: list[Param] = field(default_factory=list)
+    tries: list[TryEdit] = field(default_factory=list)   # the field 'try'
 
 
 @dataclass
@@ -184,7 +204,7 @@ def check_python(code: str, err, field_name: str) -> None:
 def _check_types(values: dict, err) -> None:
     for key, expected in TYPES.items():
         value = values.get(key)
-        if value is None or (key == "params" and value == []):
+        if value is None or (key in ("params", "try") and value == []):
             continue
         if expected is str and isinstance(value, (int, float)) and not isinstance(value, bool):
             values[key] = str(value)   # a title like 2026 is fine as text
@@ -244,6 +264,50 @@ def _check_params(raw: list, code: str, err) -> list[Param]:
     return params
 
 
+def _check_tries(raw: list, code: str, err) -> list[TryEdit]:
+    """Each suggested edit: ``old`` occurs exactly once in the code; the result is Python."""
+    tries = []
+    for i, item in enumerate(raw, 1):
+        where = f"try[{i}]"
+        if not isinstance(item, dict):
+            raise err(f"must be a mapping {{label, replace: [old, new]}}, got {item!r}",
+                      field=where)
+        t = _merge(TRY_DEFAULTS, item, lambda m, field: err(m, field=f"{where}.{field}"))
+        label, pair = t["label"], t["replace"]
+        if not isinstance(label, (str, int, float)) or isinstance(label, bool) \
+                or not str(label).strip():
+            raise err(f"must be non-empty text, got {label!r}", field=f"{where}.label")
+        if not (isinstance(pair, list) and len(pair) == 2
+                and all(isinstance(x, str) for x in pair)):
+            raise err(f"must be a list of two strings [old, new], got {pair!r}",
+                      field=f"{where}.replace")
+        old, new = pair
+        if not old:
+            raise err("the text to replace is empty", field=f"{where}.replace")
+        if old == new:
+            raise err(f"replaces {old!r} by itself: the edit changes nothing",
+                      field=f"{where}.replace")
+        count = code.count(old)
+        if count != 1:
+            found = "does not occur" if count == 0 else f"occurs {count} times"
+            raise err(f"{old!r} {found} in the cell's code (it must occur exactly once)",
+                      field=f"{where}.replace")
+        edit = TryEdit(label=str(label).strip(), old=old, new=new)
+        edited = edit.apply(code)
+        try:
+            compile(edited, "<cell>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,
+                    dont_inherit=True)
+        except SyntaxError as exc:
+            raise err(f"the edited code is not valid Python, at line {exc.lineno} of the "
+                      f"cell: {exc.msg}", field=f"{where}.replace") from None
+        tries.append(edit)
+    labels = [t.label for t in tries]
+    for label in labels:
+        if labels.count(label) > 1:
+            raise err(f"two edits are labelled {label!r}", field="try")
+    return tries
+
+
 def _load_slide(raw: Any, index: int, shown: str) -> Slide:
     line = raw.get("__line__") if isinstance(raw, dict) else None
     title = raw.get("title") if isinstance(raw, dict) else None
@@ -276,12 +340,13 @@ def _load_slide(raw: Any, index: int, shown: str) -> Slide:
     if values["table"] is not None:
         _check_table(values["table"], err)
     params = _check_params(values["params"], values["code"] or "", err)
+    tries = _check_tries(values["try"], values["code"] or "", err)
     return Slide(index=index, file=shown, line=line,
                  id=values["id"] or slugify(values["title"]), kind=kind,
                  title=values["title"], body=values["body"] or "", code=values["code"],
                  layout=values["layout"], notes=values["notes"] or "",
                  fragments=values["fragments"], answer=values["answer"],
-                 table=values["table"], params=params)
+                 table=values["table"], params=params, tries=tries)
 
 
 def load_deck(deck_file: Path) -> Deck:

@@ -62,6 +62,20 @@ def test_good_deck_loads_in_order():
                                                "Tercera", "Cuarta"]
     assert [s.index for s in deck.slides] == [1, 2, 3, 4, 5]
     assert deck.slides[2].params[0].name == "x"
+    edits = deck.slides[2].tries
+    assert [(t.label, t.old, t.new) for t in edits] == [("x = 5", "x = 1", "x = 5"),
+                                                        ("<b>doble</b>", "x + 1", "2 * x")]
+    assert edits[1].apply(deck.slides[2].code) == "x = 1\n2 * x\n"
+    assert deck.slides[1].tries == []
+
+
+def test_try_edits_ship_with_their_cell(built: Path):
+    html = (built / "index.html").read_text(encoding="utf-8")
+    shipped = re.search(r'data-cell-id="segunda"[^>]*data-try="([^"]*)"', html).group(1)
+    assert "<b>" not in shipped   # escaped in the attribute
+    assert json.loads(html_lib.unescape(shipped)) == [
+        {"label": "x = 5", "replace": ["x = 1", "x = 5"]},
+        {"label": "<b>doble</b>", "replace": ["x + 1", "2 * x"]}]
 
 
 @pytest.fixture(scope="module")
