@@ -72,6 +72,49 @@ export class Cell extends EventTarget {
 
     const params = JSON.parse(root.dataset.params || "[]");
     if (params.length && !readOnly) input.append(buildControls(this, params));
+
+    // suggested live edits (the slide's ``try:``): buttons in the speaker view only, which ask
+    // the main window (event "try", see mirror.js) to apply one to its cell and run it
+    this.tries = JSON.parse(root.dataset.try || "[]");
+    this.tryButtons = [];
+    if (readOnly && this.tries.length) input.append(this.buildTryBar());
+  }
+
+  /** The speaker view's row of edits: one button per ``try:`` entry, and ↺ the authored code. */
+  buildTryBar() {
+    const bar = document.createElement("div");
+    bar.className = "cell-tries";
+    bar.setAttribute("role", "group");
+    bar.setAttribute("aria-label", "Ediciones sugeridas: se aplican en la ventana principal");
+    const ask = (index) => this.dispatchEvent(new CustomEvent("try", { detail: { index } }));
+    this.tries.forEach((edit, index) => {
+      const b = button(`Probar en la ventana principal: ${edit.label}`, edit.label, "try", () => ask(index));
+      b.dataset.tryIndex = String(index);
+      b.setAttribute("aria-pressed", "false");
+      this.tryButtons.push(b);
+      bar.append(b);
+    });
+    bar.append(button("Volver al código original y ejecutarlo en la ventana principal", "↺",
+                      "try-restore", () => ask(null)));
+    return bar;
+  }
+
+  /** The authored code with the ``try:`` edit ``index`` applied (its one occurrence). */
+  triedCode(index) {
+    const [old, replacement] = this.tries[index].replace;
+    return this.authored.replace(old, () => replacement);
+  }
+
+  /** Apply a suggested edit to the authored code (``index``), or restore it (``null``); run. */
+  async applyTry(index) {
+    if (this.readOnly) return null;
+    if (index === null) this.reset();
+    else if (Number.isInteger(index) && this.tries[index]) {
+      this.code = this.triedCode(index);
+      this.markEdited();
+    } else return null;
+    if (this.running !== null) { this.rerun = true; return this.pendingRun; }
+    return this.run();
   }
 
   get code() { return this.editor.code; }
@@ -147,6 +190,7 @@ export class Cell extends EventTarget {
     this.meta.textContent = snap.meta;
     this.root.dataset.state = snap.state;
     this.root.classList.toggle("edited", snap.edited);
+    this.tryButtons.forEach((b, i) => b.setAttribute("aria-pressed", String(snap.code === this.triedCode(i))));
   }
 
   /** Run the cell's current code; resolves with the worker's result. */

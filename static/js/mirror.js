@@ -1,6 +1,8 @@
 // One interpreter, even in speaker view: reveal.js's speaker view loads the deck again in
 // iframes (URL with ?receiver). Those copies boot no Python; the main window mirrors every
-// cell's code and output to them over a BroadcastChannel.
+// cell's code and output to them over a BroadcastChannel. The copies' buttons for a slide's
+// suggested edits (``try:``) ask the main window, over the same channel, to apply and run them.
+// Messages: PROTOCOL.md, "Speaker view ⇄ main window".
 
 const THROTTLE_MS = 100;
 
@@ -21,10 +23,16 @@ export function publish(version, cells, runtime) {
     });
   }
   runtime.addEventListener("status", (e) => channel.postMessage({ type: "status", ...e.detail }));
+  const byId = new Map(cells.map((c) => [c.id, c]));
   channel.onmessage = (e) => {
-    if (e.data?.type !== "hello") return;
-    channel.postMessage({ type: "status", state: runtime.state, detail: runtime.detail });
-    for (const cell of cells) send(cell);
+    const msg = e.data;
+    if (msg?.type === "hello") {
+      channel.postMessage({ type: "status", state: runtime.state, detail: runtime.detail });
+      for (const cell of cells) send(cell);
+    } else if (msg?.type === "try") {
+      const cell = byId.get(msg.id);
+      if (cell && (msg.index === null || Number.isInteger(msg.index))) cell.applyTry(msg.index);
+    }
   };
 }
 
@@ -38,5 +46,8 @@ export function subscribe(version, cells, onStatus) {
     if (msg?.type === "cell") byId.get(msg.snap.id)?.restore(msg.snap);
     else if (msg?.type === "status") onStatus(msg);
   };
+  for (const cell of cells) {
+    cell.addEventListener("try", (e) => channel.postMessage({ type: "try", id: cell.id, index: e.detail.index }));
+  }
   channel.postMessage({ type: "hello" });
 }
