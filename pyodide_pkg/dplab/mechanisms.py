@@ -242,6 +242,27 @@ def _bisect(predicate, low: float, high: float, iterations: int = 200):
     return low, high
 
 
+# Past this u* or v*, B+ and B- lose their precision in double: sqrt(eps (u + 2)) and
+# sqrt(eps u) differ in their last digits (u + 2 == u from 2**53 on), and the bisection's
+# sigma broke the condition, by 2 % at eps = 1e-10 and by a factor 1e135 at eps = 1e-11 with
+# delta = 1.6e-224 (checked against the exact condition in mpmath). It happens only for tiny
+# epsilon; there a closed-form sigma that is valid for every epsilon is used instead.
+_PRECISE_UV = 1e6
+
+
+def _sigma_without_epsilon(sensitivity, epsilon, delta):
+    """A sigma valid for every epsilon: the exact sigma decreases in epsilon, so the one for
+    epsilon -> 0 bounds it: Phi(D/2s) - Phi(-D/2s) = erf(D / (2 sqrt(2) s)) <= delta, and since
+    erf(z) <= 2 z / sqrt(pi), s = D / (delta sqrt(2 pi)) satisfies it. Also the classic sigma
+    when epsilon < 1; the smaller of the two."""
+    names = dict(sensitivity=sensitivity, epsilon=epsilon, delta=delta)
+    sigma = finite_result(sensitivity / (delta * math.sqrt(2.0 * math.pi)),
+                          "the noise std sigma = sensitivity / (delta sqrt(2 pi))", **names)
+    if epsilon < 1.0:
+        sigma = min(sigma, gaussian_sigma(sensitivity, epsilon, delta))
+    return finite_result(sigma, "the noise std sigma", positive=True, **names)
+
+
 def analytic_gaussian_sigma(sensitivity, epsilon, delta):
     """Smallest sigma for which Gaussian noise gives (epsilon, delta)-DP, for any epsilon > 0.
 
@@ -268,7 +289,9 @@ def analytic_gaussian_sigma(sensitivity, epsilon, delta):
     -------
     float
         sigma (rounded up to the bisection's upper end, so the condition holds):
-        finite and >= 2.2e-308.
+        finite and >= 2.2e-308. For tiny epsilon, where the bisection's terms lose
+        their precision in double, a closed-form sigma valid for every epsilon (the
+        smaller of sensitivity / (delta sqrt(2 pi)) and the classic one), never smaller.
 
     Raises
     ------
@@ -289,6 +312,8 @@ def analytic_gaussian_sigma(sensitivity, epsilon, delta):
 
         v, _ = _bisect(below, 0.0, _bracket(below, "the bisection bracket for v* = sup{v : B+(v) <= delta}",
                                             epsilon=epsilon, delta=delta))
+        if v > _PRECISE_UV:
+            return _sigma_without_epsilon(sensitivity, epsilon, delta)
         # sqrt(1 + v/2) - sqrt(v/2), written without the difference of two nearly equal roots
         # (at v = 1e300 the difference is 0.0, the quotient is 7e-151).
         alpha = 1.0 / (math.sqrt(1.0 + v / 2.0) + math.sqrt(v / 2.0))
@@ -299,10 +324,15 @@ def analytic_gaussian_sigma(sensitivity, epsilon, delta):
 
         _, u = _bisect(above, 0.0, _bracket(above, "the bisection bracket for u* = inf{u : B-(u) <= delta}",
                                             epsilon=epsilon, delta=delta))
+        if u > _PRECISE_UV:
+            return _sigma_without_epsilon(sensitivity, epsilon, delta)
         alpha = math.sqrt(1.0 + u / 2.0) + math.sqrt(u / 2.0)
     # Balle & Wang (2018), Algorithm 1, last line: sigma = alpha * Delta / sqrt(2 eps)
     # (sqrt(2) sqrt(eps), since 2 eps overflows for eps > 9e307).
-    sigma = alpha * sensitivity / (math.sqrt(2.0) * math.sqrt(epsilon))
+    # rounded up by a relative 1e-6: the terms of B+- carry rounding errors up to ~1e-7 of
+    # delta at tiny delta (measured against the exact condition in 60-digit mpmath), which
+    # this margin covers many times over (the condition falls by ~x^2 * 1e-6 relative)
+    sigma = (1.0 + 1e-6) * alpha * sensitivity / (math.sqrt(2.0) * math.sqrt(epsilon))
     return finite_result(sigma, "the noise std sigma = alpha sensitivity / sqrt(2 epsilon)",
                          positive=True, **names)
 
