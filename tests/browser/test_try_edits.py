@@ -1,0 +1,105 @@
+"""Suggested live edits (a code slide's ``try:``): the speaker view's buttons apply them in the
+main window and run them; every edit of the deck runs in Chromium."""
+from __future__ import annotations
+
+import json
+import re
+import time
+
+from .conftest import _instrument
+from .helpers import CELL, cell_output, go_to_slide, open_deck, wait_runtime_ready, wait_until
+
+
+# '5,164,200' reads as five to a Spanish-speaking audience (the deck prints 5.164.200)
+ENGLISH_THOUSANDS = re.compile(r"(?<![\d,])[1-9]\d{0,2}(?:,\d{3})+(?!\d)")
+
+
+def _first_cell_with_edits(page) -> str:
+    return page.evaluate("window.deck.cells.find(c => c.tries.length > 0).id")
+
+
+def _receiver_url(deck_url: str) -> str:
+    return deck_url.rstrip("/") + "/?receiver"
+
+
+def test_speaker_view_buttons_apply_an_edit_in_the_main_window_and_restore(context, page, deck_url):
+    open_deck(page, deck_url + "?noprerun")
+    wait_runtime_ready(page)
+    cell_id = _first_cell_with_edits(page)
+    i = page.evaluate("(id) => window.deck.cells.findIndex(c => c.id === id)", cell_id)
+    go_to_slide(page, cell_id)
+    # the projected window stays clean: no edit buttons there
+    assert page.locator(CELL.format(cell_id) + " .cell-tries").count() == 0
+
+    copy = _instrument(context, context.new_page())
+    open_deck(copy, _receiver_url(deck_url))
+    assert copy.evaluate("window.deck.receiver && window.deck.runtime === null")
+    tries = json.loads(copy.locator(CELL.format(cell_id)).get_attribute("data-try"))
+    buttons = copy.locator(CELL.format(cell_id) + " .cell-tries button.try")
+    assert buttons.count() == len(tries) >= 1
+    assert [buttons.nth(k).inner_text() for k in range(len(tries))] == [t["label"] for t in tries]
+
+    old, new = tries[0]["replace"]
+    authored = page.evaluate("(i) => window.deck.cells[i].authored", i)
+    runs = page.evaluate("(i) => window.deck.cells[i].runs", i)
+    # the copy's slide is not shown: click it through the DOM, as the speaker does in its iframe
+    buttons.nth(0).dispatch_event("click")
+    wait_until(page, "([i, n]) => window.deck.cells[i].runs > n && window.deck.cells[i].running === null",
+               120, arg=[i, runs])
+    assert page.evaluate("(i) => window.deck.cells[i].code", i) == authored.replace(old, new, 1)
+    assert page.evaluate("(i) => window.deck.cells[i].lastCode", i) == authored.replace(old, new, 1)
+    edited = cell_output(page, cell_id)
+    assert edited["state"] == "done", edited
+    assert edited["stdout"] or edited["figures"] or edited["value"], edited
+    assert page.locator(CELL.format(cell_id)).evaluate("e => e.classList.contains('edited')")
+    # the copy mirrors the edited code and marks the edit shown
+    wait_until(copy, "([id, c]) => window.deck.cells.find(x => x.id === id).code === c", 10,
+               arg=[cell_id, authored.replace(old, new, 1)])
+    wait_until(copy, "(id) => document.querySelector(`.cell[data-cell-id='${id}'] button.try`)"
+               ".getAttribute('aria-pressed') === 'true'", 10, arg=cell_id)
+
+    runs = page.evaluate("(i) => window.deck.cells[i].runs", i)
+    copy.locator(CELL.format(cell_id) + " .cell-tries button.try-restore").dispatch_event("click")
+    wait_until(page, "([i, n]) => window.deck.cells[i].runs > n && window.deck.cells[i].running === null",
+               120, arg=[i, runs])
+    assert page.evaluate("(i) => window.deck.cells[i].code", i) == authored
+    assert page.evaluate("(i) => window.deck.cells[i].lastCode", i) == authored
+    assert cell_output(page, cell_id)["state"] == "done"
+    assert not page.locator(CELL.format(cell_id)).evaluate("e => e.classList.contains('edited')")
+    wait_until(copy, "(id) => document.querySelector(`.cell[data-cell-id='${id}'] button.try`)"
+               ".getAttribute('aria-pressed') === 'false'", 10, arg=cell_id)
+    # nothing ran in the copy, and no second interpreter started
+    assert copy.evaluate("window.deck.cells.every(c => c.runs === 0)")
+    assert len([w for p in context.pages for w in p.workers if "worker.js" in w.url]) == 1
+    assert not page.errors and not copy.errors, (page.errors, copy.errors)
+    copy.close()
+
+
+def test_every_try_edit_runs_in_chromium(page, deck_url):
+    """Each edit of the deck, applied to its cell's authored code, runs to the end."""
+    open_deck(page, deck_url + "?noprerun")
+    wait_runtime_ready(page)
+    started = time.monotonic()
+    results = page.evaluate("""async () => {
+        const out = [];
+        for (const cell of window.deck.cells) {
+            for (let k = 0; k < cell.tries.length; k++) {
+                const result = await cell.applyTry(k);
+                const el = cell.root;
+                out.push({id: cell.id, label: cell.tries[k].label, ok: result.ok,
+                          state: el.dataset.state, edited: cell.edited,
+                          ran: cell.lastCode === cell.triedCode(k),
+                          error: result.ok ? null : result.error.traceback || result.error.message,
+                          stdout: [...el.querySelectorAll('.out-stdout')].map(e => e.textContent).join(''),
+                          stderr: [...el.querySelectorAll('.out-stderr')].map(e => e.textContent).join('')});
+            }
+            if (cell.tries.length) cell.reset();
+        }
+        return out;
+    }""")
+    assert results, "the deck has no try: edits"
+    bad = [r for r in results if not (r["ok"] and r["state"] == "done" and r["edited"] and r["ran"])
+           or r["stderr"].strip() or ENGLISH_THOUSANDS.search(r["stdout"])]
+    assert not bad, bad
+    assert time.monotonic() - started < 240
+    assert page.evaluate("window.deck.cells.every(c => c.code === c.authored)")
