@@ -264,13 +264,18 @@ def test_many_figures_are_capped_and_the_page_stays_responsive(ready_page):
     page = ready_page
     wait_until(page, "document.documentElement.dataset.prerunDone === 'true'", 240)
     go_to_slide(page, FIRST)
-    page.evaluate(WATCH_FRAMES, FIRST)
-    out = run_cell(page, FIRST, code="import matplotlib.pyplot as plt\nfor i in range(30):\n"
-                                     "    plt.figure(); plt.plot([0, i]); plt.title(f'n.º {i}')\n"
-                                     "    plt.show()", timeout=240)
-    assert out["state"] == "done" and out["figures"] == 20, out
-    assert "se muestran las primeras 20 de 30" in out["stderr"]
-    timing = page.evaluate(FRAME_REPORT, FIRST)
+    # measured twice at most: uncapped, 20 SVGs cost ~340 ms of main thread every time, while
+    # a stall of the machine's other work (a shared CI box) comes once; capped, ~70 ms
+    for attempt in range(2):
+        page.evaluate(WATCH_FRAMES, FIRST)
+        out = run_cell(page, FIRST, code="import matplotlib.pyplot as plt\nfor i in range(30):\n"
+                                         "    plt.figure(); plt.plot([0, i]); plt.title(f'n.º {i}')\n"
+                                         "    plt.show()", timeout=240)
+        assert out["state"] == "done" and out["figures"] == 20, out
+        assert "se muestran las primeras 20 de 30" in out["stderr"]
+        timing = page.evaluate(FRAME_REPORT, FIRST)
+        if timing["afterResult"] < FRAME_BUDGET_MS and timing["maxGap"] < FRAME_BUDGET_MS:
+            break
     assert timing["afterResult"] < FRAME_BUDGET_MS and timing["maxGap"] < FRAME_BUDGET_MS, timing
     items = _figure_items(page, FIRST)
     assert [i["svg"] for i in items] == [True] * 10 + [False] * 10    # 10 SVG, then PNG
