@@ -42,9 +42,9 @@ export class Runtime extends EventTarget {
     this.worker = new Worker(url, { type: "module", name: "python" });
     this.worker.onmessage = (e) => { this.watchdog.heard(performance.now()); this.onMessage(e.data); };
     this.worker.onmessageerror = () => this.watchdog.heard(performance.now());
-    this.worker.onerror = (e) => {
-      e.preventDefault?.();
-      this.restart(`el proceso de Python falló (${e.message || "error desconocido"}); se reinició`);
+    this.worker.onerror = (e) => {   // a worker that cannot even load would fail at every start:
+      e.preventDefault?.();           // the same cap as for silence keeps it from looping
+      this.restartOrGiveUp(`el proceso de Python falló (${e.message || "error desconocido"}); se reinició`);
     };
     const init = { type: "init", config: this.config, base: this.base };
     try {
@@ -121,12 +121,17 @@ export class Runtime extends EventTarget {
       pending: this.pending.size, cellRunning: this.current != null, booting: this.state === "loading" });
     if (verdict.ping) this.worker.postMessage({ type: "ping", n: verdict.ping });
     if (!verdict.dead) return;
-    const suspect = this.lastResultCell;
-    if (this.watchdog.allowRestart(now)) {
-      this.restart("Python dejó de responder: se reinició y se volvieron a correr las celdas", { suspect });
+    this.restartOrGiveUp("Python dejó de responder: se reinició y se volvieron a correr las celdas",
+                         { suspect: this.lastResultCell });
+  }
+
+  /** Restart for a failure the page noticed itself; after too many in a row, stop and say so. */
+  restartOrGiveUp(reason, options = {}) {
+    if (this.watchdog.allowRestart(performance.now())) {
+      this.restart(reason, options);
       return;
     }
-    this.gaveUp = "Python dejó de responder varias veces seguidas: pulse ⟲ para reiniciarlo";
+    this.gaveUp = "Python falló varias veces seguidas: pulse ⟲ para reiniciarlo";
     this.abandon(this.gaveUp);
     this.worker.terminate();
     this.setStatus("error", "Python: no responde · pulse ⟲");
