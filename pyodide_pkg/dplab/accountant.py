@@ -35,7 +35,67 @@ from ._rng import make_rng
 from ._validate import check_array, check_delta, check_epsilon, check_nonnegative, check_positive
 from .mechanisms import _laplace_scale, laplace_mech
 
-__all__ = ["BudgetAccountant", "BudgetError", "Release"]
+__all__ = ["BudgetAccountant", "BudgetError", "Release", "add_observer", "remove_observer"]
+
+
+# Observers: who wants to know, as it happens, what every accountant does (the deck's cell
+# runner draws a budget meter under the cell with it). Each is called as
+# ``observer(accountant, event, detail)`` with ``event`` one of
+#   "created"  (detail None)                 -- a new accountant, nothing spent yet;
+#   "spent"    (detail the :class:`Release`) -- a release was recorded;
+#   "refused"  (detail the Spanish reason)   -- a release did not fit; nothing was recorded.
+# Called outside the accountant's lock, after its state changed. With no observer registered
+# (plain CPython, the tests) this costs one empty-list check. An observer that raises an
+# ``Exception`` is ignored: watching a budget must never change what it lets through.
+_OBSERVERS: list = []
+
+
+def add_observer(observer) -> None:
+    """Call ``observer(accountant, event, detail)`` on every accountant's creation, release and
+    refusal (see ``_OBSERVERS`` above), until :func:`remove_observer`."""
+    if not callable(observer):
+        raise TypeError(f"observer must be callable, got {observer!r}")
+    _OBSERVERS.append(observer)
+
+
+def remove_observer(observer) -> None:
+    """Stop calling ``observer`` (registered with :func:`add_observer`); absent: nothing happens."""
+    for i in range(len(_OBSERVERS) - 1, -1, -1):
+        if _OBSERVERS[i] is observer:
+            del _OBSERVERS[i]
+            return
+
+
+def _notify(accountant, event: str, detail) -> None:
+    for observer in tuple(_OBSERVERS):
+        try:
+            observer(accountant, event, detail)
+        except Exception:  # noqa: BLE001 - a broken observer must not break the accounting
+            pass
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def show_budget(x: float, decimals: int = 3) -> str:
+    """A budget amount as the lecture writes it: ``0,5``, ``1``, ``1,5``; a tiny one (a delta)
+    (below 0,001) as ``10⁻⁵`` or ``5·10⁻⁶``. Otherwise rounded *down* to ``decimals`` (read as its shortest decimal),
+    so that what is shown as spent never looks like more than it is, nor a leftover as more
+    than what fits."""
+    from decimal import ROUND_DOWN, Decimal
+
+    from .numfmt import fmt
+
+    x = float(x)
+    if not math.isfinite(x):
+        return fmt(x)
+    if x != 0 and abs(x) < 1e-3:
+        mantissa, exponent = f"{x:.2e}".split("e")
+        exponent = str(int(exponent)).translate(_SUPERSCRIPT)
+        mantissa = mantissa.rstrip("0").rstrip(".").replace(".", ",")
+        return f"10{exponent}" if mantissa == "1" else f"{mantissa}·10{exponent}"
+    cut = Decimal(repr(x)).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_DOWN)
+    return fmt(float(cut))
 
 
 def _decimal(x: float) -> Fraction:
@@ -124,6 +184,8 @@ class BudgetAccountant:
         self._delta_spent = Fraction(0)
         self._history: list = []
         self._lock = threading.Lock()
+        if _OBSERVERS:
+            _notify(self, "created", None)
 
     @property
     def total(self) -> tuple:
@@ -205,17 +267,41 @@ class BudgetAccountant:
             raise TypeError(f"label must be a str, got {label!r} of type {type(label).__name__}")
         eps_cost, delta_cost = _decimal(epsilon), _decimal(delta)
         with self._lock:  # check and record atomically
-            if not self._fits_unlocked(eps_cost, delta_cost):
-                raise BudgetError(
-                    f"release {label!r} costing (epsilon={epsilon!r}, delta={delta!r}) exceeds the "
-                    f"budget: spent ({float(self._epsilon_spent):.6g}, {float(self._delta_spent):.3g}) "
-                    f"of ({self._epsilon:.6g}, {self._delta:.3g})"
-                )
-            release = Release(epsilon, delta, label)
-            self._epsilon_spent = _absorb_crumb(self._epsilon_spent + eps_cost, self._epsilon_total)
-            self._delta_spent = _absorb_crumb(self._delta_spent + delta_cost, self._delta_total)
-            self._history.append(release)
-            return release
+            refused = not self._fits_unlocked(eps_cost, delta_cost)
+            if refused:
+                reason = self._refusal_unlocked(epsilon, delta, eps_cost, delta_cost, label)
+            else:
+                release = Release(epsilon, delta, label)
+                self._epsilon_spent = _absorb_crumb(self._epsilon_spent + eps_cost,
+                                                    self._epsilon_total)
+                self._delta_spent = _absorb_crumb(self._delta_spent + delta_cost, self._delta_total)
+                self._history.append(release)
+        if refused:
+            if _OBSERVERS:
+                _notify(self, "refused", reason)
+            raise BudgetError(reason)
+        if _OBSERVERS:
+            _notify(self, "spent", release)
+        return release
+
+    def _refusal_unlocked(self, epsilon, delta, eps_cost, delta_cost, label) -> str:
+        """Why a release does not fit, in plain Spanish (the :class:`BudgetError` message)."""
+        what = f"La publicación «{label}»" if label else "La publicación"
+        parts = []
+        if self._epsilon_spent + eps_cost > self._epsilon_total:
+            left = _round_down(self._epsilon_total - self._epsilon_spent)
+            parts.append(f"cuesta ε = {show_budget(epsilon, 6)} y solo quedan "
+                         f"{show_budget(left, 6)} de {show_budget(self._epsilon, 6)}")
+        if self._delta_spent + delta_cost > self._delta_total:
+            left = _round_down(self._delta_total - self._delta_spent)
+            if self._delta_total == 0:
+                parts.append(f"cuesta δ = {show_budget(delta, 6)} y este presupuesto no admite δ "
+                             f"(su δ total es 0)")
+            else:
+                parts.append(f"cuesta δ = {show_budget(delta, 6)} y solo quedan "
+                             f"{show_budget(left, 6)} de {show_budget(self._delta, 6)}")
+        return (f"{what} fue rechazada: {'; y además '.join(parts)}. "
+                f"No se gastó nada del presupuesto.")
 
     def laplace_mech(self, v, sensitivity, epsilon, rng=None, label: str = ""):
         """Spend ``epsilon`` and release ``v`` through :func:`dplab.laplace_mech`.

@@ -7,6 +7,10 @@ the tests run the whole deck's cells through it. ``emit(kind, payload)`` is the 
 - ``emit("figure", {"svg": text, "alt": text})``: each matplotlib figure the cell left open, or
   ``{"png": base64 text, "alt": text, "note": text}`` when its SVG would be too costly for the
   page to draw (see :data:`MAX_SVG_CHARS`), the note saying so; at most :data:`MAX_FIGURES`;
+- ``emit("budget", {"accountants": [...], "more": n})``: the privacy budget of every
+  ``dplab.BudgetAccountant`` the cell created or spent from, as it changes (throttled: at most
+  one every :data:`BUDGET_SECONDS`, and the last state when the cell ends); see
+  :class:`_BudgetMeter` for the fields;
 - the return value of :func:`run_cell`: ``{"ok": True, "value": repr-or-None}`` or
   ``{"ok": False, "error": {"type", "message", "traceback"}}``.
 """
@@ -51,6 +55,10 @@ MAX_FIGURES = 20               # per run; the figures after them are closed unse
 PNG_DPI = 150                  # sharp on a projector; lowered for a big figure:
 PNG_MAX_SIDE = 2000            # pixels
 PNG_MAX_PIXELS = 2_000_000
+
+# The budget meter: a loop of 10 000 releases must not send 10 000 messages.
+BUDGET_SECONDS = 0.1           # at most one budget update per this interval (and the last one)
+MAX_METERS = 4                 # accountants shown per run; more are counted ("more")
 
 NAMESPACE: dict = {"__name__": "__main__"}
 
@@ -288,6 +296,97 @@ def prepare_matplotlib() -> None:
 _current_run: list = []   # (emit, streams, figure budget) of the cell being run, for plt.show()
 
 
+class _BudgetMeter:
+    """What the privacy budgets of one run look like: registered with
+    ``dplab.accountant.add_observer`` for the run, it hears every accountant created, spending
+    or refusing during it, and sends ``emit("budget", payload)``: the first change at once, then
+    at most one every :data:`BUDGET_SECONDS`, and the last state when the run ends (:meth:`flush`).
+
+    ``payload = {"accountants": [entry, ...], "more": n}``, an entry per accountant in order of
+    first use (at most :data:`MAX_METERS`; ``more`` counts the others)::
+
+        {"name": "presupuesto" or None,       # the cell's variable bound to it, if any
+         "epsilon_spent": 1.0, "epsilon_total": 1.5,
+         "delta_spent": 0.0, "delta_total": 0.0,
+         "releases": 2,                       # releases recorded so far
+         "epsilon_text": "1 de 1,5",          # Spanish, rounded down (dplab.accountant.show_budget)
+         "delta_text": "5·10⁻⁶ de 10⁻⁵" or None,   # None where the budget has no delta
+         "refused": "La publicación … fue rechazada: …" or None}   # the last refusal of the run
+    """
+
+    def __init__(self, emit, show):
+        self.emit = emit
+        self.show = show               # dplab.accountant.show_budget
+        self.accountants: list = []    # in order of first use, at most MAX_METERS
+        self.refused: dict = {}        # id(accountant) -> its last refusal's reason, this run
+        self.others: set = set()       # ids of the accountants past MAX_METERS
+        self.dirty = False
+        self.last = None               # time.monotonic() of the last emit
+
+    def __call__(self, accountant, event, detail) -> None:
+        if not any(a is accountant for a in self.accountants):
+            if len(self.accountants) >= MAX_METERS:
+                if id(accountant) not in self.others:
+                    self.others.add(id(accountant))
+                    self.dirty = True
+                return
+            self.accountants.append(accountant)
+        if event == "refused":
+            self.refused[id(accountant)] = str(detail)
+        self.dirty = True
+        now = time.monotonic()
+        if self.last is None or now - self.last >= BUDGET_SECONDS:
+            self.flush()
+
+    def _name(self, accountant):
+        for key, value in list(NAMESPACE.items()):
+            if value is accountant and not key.startswith("_"):
+                return key
+        return None
+
+    def entry(self, accountant) -> dict:
+        eps_spent, delta_spent = accountant.spent
+        eps_total, delta_total = accountant.total
+        show = self.show
+        return {
+            "name": self._name(accountant),
+            "epsilon_spent": eps_spent, "epsilon_total": eps_total,
+            "delta_spent": delta_spent, "delta_total": delta_total,
+            "releases": len(accountant.history),
+            "epsilon_text": f"{show(eps_spent)} de {show(eps_total)}",
+            "delta_text": (f"{show(delta_spent)} de {show(delta_total)}"
+                           if delta_total > 0 or delta_spent > 0 else None),
+            "refused": self.refused.get(id(accountant)),
+        }
+
+    def flush(self) -> None:
+        """Send the current state if it changed since the last one sent."""
+        if not self.dirty:
+            return
+        self.dirty = False
+        self.last = time.monotonic()
+        self.emit("budget", {"accountants": [self.entry(a) for a in self.accountants],
+                             "more": len(self.others)})
+
+
+def _watch_budgets(emit):
+    """A :class:`_BudgetMeter` registered with dplab's accountant for one run, or ``None``
+    (no dplab, or a dplab without observers)."""
+    try:
+        from dplab import accountant
+        meter = _BudgetMeter(emit, accountant.show_budget)
+        accountant.add_observer(meter)
+    except (ImportError, AttributeError):
+        return None
+    return meter
+
+
+def _unwatch_budgets(meter) -> None:
+    if meter is not None:
+        from dplab import accountant
+        accountant.remove_observer(meter)
+
+
 def _display_value(value):
     """What the last expression shows: figures as figures, everything else as its repr."""
     if value is None:
@@ -330,6 +429,7 @@ def run_cell(code: str, cell_id: str, emit, seed=None) -> dict:
     _current_run.append((emit, (out, err), figures))
     result: dict
     started = time.perf_counter()
+    meter = _watch_budgets(emit)
     try:
         with redirect_stdout(out), redirect_stderr(err), (session or nullcontext()) as noise:
             try:
@@ -342,6 +442,12 @@ def run_cell(code: str, cell_id: str, emit, seed=None) -> dict:
             finally:
                 out.flush()
                 err.flush()
+        if meter is not None:
+            _unwatch_budgets(meter)
+            try:
+                meter.flush()   # the last state, whatever the throttle held back
+            except Exception:  # noqa: BLE001 - a meter must never break a cell
+                pass
         if out.truncated or err.truncated:
             emit("stderr", f"\n… salida recortada: se muestran los primeros "
                            f"{MAX_OUTPUT_CHARS:,} caracteres.\n".replace(",", "."))
@@ -354,6 +460,7 @@ def run_cell(code: str, cell_id: str, emit, seed=None) -> dict:
             emit("stderr", f"\n… figuras recortadas: se muestran las primeras {MAX_FIGURES} de "
                            f"{MAX_FIGURES + figures.dropped}.\n")
     finally:
+        _unwatch_budgets(meter)
         _current_run.pop()
     result["seconds"] = round(time.perf_counter() - started, 4)
     result["noise"] = bool(noise is not None and noise.draws > 0)

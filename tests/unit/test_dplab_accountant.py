@@ -25,7 +25,7 @@ def test_spend_records_and_refuses_overspending_without_recording():
     acc.spend(0.6, label="suma")
     acc.spend(0.3, 5e-6, label="conteo")
     assert acc.spent == pytest.approx((0.9, 5e-6))
-    with pytest.raises(BudgetError, match="exceeds the budget"):
+    with pytest.raises(BudgetError, match="rechazada"):
         acc.spend(0.2, label="otra")
     with pytest.raises(BudgetError):
         acc.spend(0.05, 1e-5)  # epsilon fits, delta does not
