@@ -2,7 +2,7 @@
 // Python starts first: this module's static imports are only what starting the worker needs,
 // so the worker boots while reveal.js and CodeMirror (most of the page's JS) still load.
 import { Runtime } from "./runtime.js";
-import { isReceiver } from "./mirror.js";
+import { isReceiver, styleSpeakerNotes } from "./mirror.js";
 import { ensureIsolation } from "./isolation.js";
 
 const config = JSON.parse(document.getElementById("deck-config").textContent);
@@ -31,6 +31,7 @@ if (receiver) {
   // a speaker-view copy: the main window's outputs mirrored
   cells = [...document.querySelectorAll(".cell")].map((el) => new Cell(el, { readOnly: true }));
   subscribe(config.version, cells, showStatus);
+  styleSpeakerNotes(new URL(`${config.assets.katex}dist/katex.min.css`, base).href);
 } else {
   const store = new EditStore(config.deckId);
   cells = [...document.querySelectorAll(".cell")].map((el) => new Cell(el, { runtime, store, announce }));

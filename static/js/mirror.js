@@ -36,6 +36,20 @@ export function publish(version, cells, runtime) {
   };
 }
 
+/** In a speaker-view copy: reveal.js writes the notes into the speaker view's own document,
+ *  which has none of the deck's styles; without KaTeX's stylesheet every formula in the notes
+ *  shows twice (its MathML copy, which that stylesheet hides, too). Link it there, once. */
+export function styleSpeakerNotes(href) {
+  let doc = null;
+  try { doc = window.parent !== window ? window.parent.document : null; } catch { return; }
+  if (!doc?.querySelector(".speaker-controls-notes") || doc.getElementById("dpdeck-katex")) return;
+  const link = doc.createElement("link");
+  link.id = "dpdeck-katex";
+  link.rel = "stylesheet";
+  link.href = href;
+  doc.head.append(link);
+}
+
 /** In a speaker-view copy: show what the main window computes. */
 export function subscribe(version, cells, onStatus) {
   if (!("BroadcastChannel" in self)) return;

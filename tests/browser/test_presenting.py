@@ -181,3 +181,35 @@ def test_pdf_has_one_page_per_slide_with_computed_figures(built_deck, browser, t
     dark = sum(lower.histogram()[:200]) / (lower.size[0] * lower.size[1])
     assert dark > 0.01, f"page {page_no} looks blank where its figure should be ({dark:.3%} ink)"
     shutil.copy(out, ROOT / "test-results" / "deck.pdf")
+
+
+def test_speaker_view_notes_show_each_formula_once(page, context, deck_url):
+    """The notes pane is the speaker view's own document: KaTeX's stylesheet is linked there, so
+    a formula's hidden MathML copy stays hidden ("1/0,1 = 10", not "1/0,1 = 101/0,1 = 10")."""
+    open_deck(page, deck_url)
+    go_to_slide(page, "el-mecanismo-de-laplace")
+    page.locator(".reveal").click(position={"x": 640, "y": 40})
+    with context.expect_page() as popup_info:
+        page.keyboard.press("s")
+    popup = popup_info.value
+    wait_until(popup, "document.querySelector('.speaker-controls-notes .value .katex')", 30)
+    wait_until(popup, "(() => { const l = document.getElementById('dpdeck-katex');"
+                      " return l && l.sheet && l.sheet.cssRules.length > 0; })()", 30)
+    notes = popup.evaluate("""() => {
+        const pane = document.querySelector('.speaker-controls-notes .value');
+        return {
+          text: pane.innerText,
+          mathml: [...pane.querySelectorAll('.katex-mathml')].map((e) => {
+            const r = e.getBoundingClientRect();
+            return { w: r.width, h: r.height, position: getComputedStyle(e).position };
+          }),
+          html: [...pane.querySelectorAll('.katex-html')].map((e) => e.getBoundingClientRect().width),
+        };
+    }""")
+    assert "personas" in notes["text"]            # the notes of "El mecanismo de Laplace"
+    assert notes["mathml"], "no formula in the notes pane"
+    # the MathML copy is clipped out of sight, as on the slides; the typeset copy is what shows
+    assert all(m["position"] == "absolute" and m["w"] <= 1 and m["h"] <= 1
+               for m in notes["mathml"]), notes["mathml"]
+    assert all(w > 5 for w in notes["html"]), notes["html"]
+    popup.close()
