@@ -117,6 +117,10 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
             "wheel": f"{static_dir}wheels/{wheel.name}",
             "runner": f"{static_dir}py/cellrunner.py",
             "prelude": deck.prelude,
+            # the download of the cells as a notebook (notebook.js): titles and text in Markdown
+            "notebook": {"title": deck.title, "subtitle": deck.subtitle, "author": deck.author,
+                         "slides": {s.id: {"title": s.title, "body": s.body or ""}
+                                    for s in deck.slides if getattr(s, "code", None)}},
         }
         html = render_page(deck, views, project.templates, config, import_map,
                            (vendor.speaker_view_script(nm),))

@@ -1,4 +1,6 @@
-// Deck-wide actions beside the status indicator: run all, restart Python, reset all edits.
+// Deck-wide actions beside the status indicator: run all, restart Python, reset all edits,
+// and take the cells home (notebook.js: a notebook, a script, the dplab wheel).
+import { notebookAction } from "./notebook.js";
 
 function action(label, text, onClick) {
   const b = document.createElement("button");
@@ -12,6 +14,8 @@ function action(label, text, onClick) {
 }
 
 export function installActions({ cells, runtime, store, announce }) {
+  const config = JSON.parse(document.getElementById("deck-config")?.textContent || "{}");
+  const base = new URL(".", document.baseURI).href;
   const bar = document.getElementById("deck-actions");
   if (!bar) return;
   const runAll = action("Ejecutar todas las celdas, en orden", "▶▶", async () => {
@@ -31,4 +35,5 @@ export function installActions({ cells, runtime, store, announce }) {
   restart.dataset.action = "restart";
   resetAll.dataset.action = "reset-all";
   bar.append(runAll, restart, resetAll);
+  if (config?.wheel) bar.append(notebookAction({ cells, config, base, announce, makeButton: action }));
 }

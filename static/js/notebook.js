@@ -1,0 +1,217 @@
+// "Take your work home": every cell as the viewer has it now (edited or not, sliders as shown),
+// as a Jupyter notebook (nbformat 4.5) or a .py script with `# %%` cells, and the deck's own
+// dplab wheel. Made on the page, with no Python and no network: the notebook is plain JSON.
+// The pure functions (notebook, script, …) are tested under node (tests/unit/test_notebook.py).
+
+/** A file name from the deck's title: "Privacidad Diferencial" → "privacidad-diferencial". */
+export function slug(text) {
+  const s = String(text || "").normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  return s || "presentacion";
+}
+
+/** ``::: box Title`` … ``:::`` (the deck's boxes) as a bold heading: Jupyter has no boxes. */
+export function plainMarkdown(md) {
+  return String(md || "").split("\n")
+    .map((line) => {
+      const m = line.match(/^\s*:::\s*\w*\s*(.*)$/);
+      if (!m) return line;
+      return m[1] ? `**${m[1].trim()}**` : "";
+    }).join("\n").replace(/\n{3,}/g, "\n\n").trim();
+}
+
+function lines(text) {
+  // nbformat's multiline strings: a list of lines, each but the last ending in "\n"
+  const parts = String(text).split("\n");
+  return parts.map((l, i) => (i < parts.length - 1 ? l + "\n" : l)).filter((l) => l !== "");
+}
+
+function cellId(used, base) {
+  // v4.5 ids: 1-64 of [A-Za-z0-9_-], unique in the notebook
+  let id = String(base).replace(/[^A-Za-z0-9_-]+/g, "-").slice(0, 56) || "celda";
+  const root = id;
+  for (let n = 2; used.has(id); n++) id = `${root}-${n}`;
+  used.add(id);
+  return id;
+}
+
+/** What the notebook's first Markdown cell says: what this is, and how to install the wheel. */
+export function introMarkdown({ title, subtitle, author, wheelName }) {
+  const head = [`# ${title || "Presentación"}`];
+  if (subtitle) head.push("", subtitle);
+  if (author) head.push("", `*${author}*`);
+  return [
+    ...head, "",
+    "Las celdas de la presentación tal como estaban en su navegador al descargarlas " +
+    "(con sus ediciones y los valores de los controles deslizantes).", "",
+    "**Instalación.** Descargue también el paquete `dplab` desde la presentación " +
+    `(el archivo \`${wheelName}\`), póngalo en la carpeta de este cuaderno e instálelo, ` +
+    "junto con numpy y matplotlib, en el entorno de Python del cuaderno:", "",
+    "```sh",
+    `pip install ${wheelName} numpy matplotlib`,
+    "```", "",
+    "(o, desde una celda del cuaderno, `%pip install " + wheelName + " numpy matplotlib`). " +
+    "Luego ejecute las celdas en orden: la primera (el preludio) prepara lo que las demás usan.",
+  ].join("\n");
+}
+
+/**
+ * The notebook (nbformat 4.5, as a plain object).
+ * @param doc {title, subtitle, author, wheelName, prelude, cells: [{id, title, body, code}]}
+ */
+export function notebook(doc) {
+  const used = new Set();
+  const md = (id, text) => ({ cell_type: "markdown", id: cellId(used, id), metadata: {}, source: lines(text) });
+  const code = (id, text) => ({ cell_type: "code", id: cellId(used, id), metadata: {},
+                                execution_count: null, outputs: [], source: lines(text) });
+  const cells = [md("intro", introMarkdown(doc)), code("preludio", doc.prelude.trimEnd())];
+  for (const c of doc.cells) {
+    const body = plainMarkdown(c.body);
+    cells.push(md(`md-${c.id}`, `## ${c.title}` + (body ? `\n\n${body}` : "")));
+    cells.push(code(c.id, c.code.trimEnd()));
+  }
+  return {
+    nbformat: 4,
+    nbformat_minor: 5,
+    metadata: {
+      kernelspec: { name: "python3", display_name: "Python 3", language: "python" },
+      language_info: { name: "python" },
+    },
+    cells,
+  };
+}
+
+const comment = (text) => String(text).split("\n").map((l) => (l ? `# ${l}` : "#")).join("\n");
+
+/** The same content as a script: `# %%` cells (VS Code, Spyder, jupytext), text as comments. */
+export function script(doc) {
+  const out = [
+    comment(introMarkdown(doc).replace(/```sh\n|```\n?/g, "")), "",
+    "# %% Preludio", doc.prelude.trimEnd(), "",
+  ];
+  for (const c of doc.cells) {
+    const body = plainMarkdown(c.body);
+    out.push(`# %% ${c.title.replace(/\s*\n\s*/g, " ")}`);
+    if (body) out.push(comment(body));
+    out.push(c.code.trimEnd(), "");
+  }
+  return out.join("\n");
+}
+
+/** What the page knows now: each cell's code as in its editor, with its slide's title and text. */
+export function collect(cells, config) {
+  const info = config.notebook || {};
+  const slides = info.slides || {};
+  return {
+    title: info.title || document.title,
+    subtitle: info.subtitle || "",
+    author: info.author || "",
+    wheelName: config.wheel.split("/").pop(),
+    prelude: config.prelude || "",
+    cells: cells.map((cell) => ({
+      id: cell.id,
+      title: slides[cell.id]?.title ?? cell.slide?.querySelector("h2")?.textContent ?? cell.id,
+      body: slides[cell.id]?.body ?? "",
+      code: cell.code,
+    })),
+  };
+}
+
+function item(text, detail) {
+  const a = document.createElement("a");
+  a.className = "notebook-item";
+  a.setAttribute("role", "menuitem");
+  const strong = document.createElement("span");
+  strong.className = "notebook-item-name";
+  strong.textContent = text;
+  const small = document.createElement("span");
+  small.className = "notebook-item-detail";
+  small.textContent = detail;
+  a.append(strong, small);
+  return a;
+}
+
+/** The ⤓ action and its menu of three downloads. Returns the button (for actions.js). */
+export function notebookAction({ cells, config, base, announce, makeButton }) {
+  const name = slug(config.notebook?.title || config.deckId);
+  const wheelName = config.wheel.split("/").pop();
+  const wrap = document.createElement("div");
+  wrap.className = "notebook-wrap";
+  const btn = makeButton("Llevarse el trabajo: descargar las celdas (con sus ediciones) como " +
+                         "cuaderno Jupyter o script de Python, y el paquete dplab", "⤓", () => toggle());
+  btn.dataset.action = "notebook";
+  btn.setAttribute("aria-haspopup", "menu");
+  btn.setAttribute("aria-expanded", "false");
+  const menu = document.createElement("div");
+  menu.className = "notebook-menu";
+  menu.id = "notebook-menu";
+  menu.setAttribute("role", "menu");
+  menu.setAttribute("aria-label", "Descargas");
+  menu.hidden = true;
+  btn.setAttribute("aria-controls", menu.id);
+
+  const ipynb = item("Cuaderno Jupyter", `${name}.ipynb`);
+  ipynb.download = `${name}.ipynb`;
+  ipynb.dataset.download = "ipynb";
+  const py = item("Script de Python", `${name}.py`);
+  py.download = `${name}.py`;
+  py.dataset.download = "py";
+  const whl = item("Paquete dplab", wheelName);
+  whl.download = wheelName;
+  whl.dataset.download = "wheel";
+  whl.href = new URL(config.wheel, base).href;
+  const note = document.createElement("p");
+  note.className = "notebook-note";
+  note.textContent = "Las celdas tal como están ahora, con sus ediciones.";
+  menu.append(ipynb, py, whl, note);
+
+  const urls = new Map();
+  const refresh = () => {   // fresh files from the cells' code as it is now
+    const doc = collect(cells, config);
+    const files = [[ipynb, JSON.stringify(notebook(doc), null, 1) + "\n", "application/x-ipynb+json"],
+                   [py, script(doc), "text/x-python"]];
+    for (const [link, text, type] of files) {
+      if (urls.has(link)) URL.revokeObjectURL(urls.get(link));
+      const url = URL.createObjectURL(new Blob([text], { type }));
+      urls.set(link, url);
+      link.href = url;
+    }
+  };
+  // the href is read after the click's listeners: it always holds the code of this moment
+  for (const link of [ipynb, py]) link.addEventListener("click", refresh);
+  for (const link of [ipynb, py, whl]) {
+    link.addEventListener("click", () => {
+      announce(`Descargando ${link.download}`);
+      setTimeout(() => close(false), 0);
+    });
+  }
+
+  function open() {
+    refresh();
+    menu.hidden = false;
+    btn.setAttribute("aria-expanded", "true");
+    ipynb.focus();
+  }
+  function close(focusButton = true) {
+    if (menu.hidden) return;
+    menu.hidden = true;
+    btn.setAttribute("aria-expanded", "false");
+    if (focusButton) btn.focus();
+  }
+  function toggle() { if (menu.hidden) open(); else close(); }
+
+  // keys in the menu are the menu's, not reveal.js's (Esc would open the overview)
+  menu.addEventListener("keydown", (e) => {
+    const links = [ipynb, py, whl];
+    const i = links.indexOf(document.activeElement);
+    if (e.key === "Escape") close();
+    else if (e.key === "ArrowDown") links[(i + 1) % links.length].focus();
+    else if (e.key === "ArrowUp") links[(i + links.length - 1) % links.length].focus();
+    else if (e.key !== "Enter" && e.key !== "Tab") return;
+    if (e.key !== "Enter" && e.key !== "Tab") e.preventDefault();
+    e.stopPropagation();
+  });
+  document.addEventListener("pointerdown", (e) => { if (!wrap.contains(e.target)) close(false); }, true);
+  wrap.append(btn, menu);
+  return wrap;
+}
