@@ -9,6 +9,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from . import exercise
 from . import math as deckmath
 from .markdown import SlideMarkdown
 from .schema import Deck, Slide
@@ -47,6 +48,11 @@ def render_slides(deck: Deck, node_modules: Path, assets: set | None = None) -> 
             "params_json": json.dumps([p.__dict__ for p in slide.params], ensure_ascii=False),
             "try_json": json.dumps([{"label": t.label, "replace": [t.old, t.new]}
                                     for t in slide.tries], ensure_ascii=False),
+            "hints_html": [md.block(h, _where(slide, f"hints[{i}]"))
+                           for i, h in enumerate(slide.hints, 1)],
+            # what runs after the student's code to judge it (deckbuild/exercise.py)
+            "exercise_program": (exercise.program(slide.check, slide.blanks)
+                                 if slide.kind == "exercise" else ""),
         })
     deck_where = {"file": str(deck.files[0]), "field": "subtitle"}
     subtitle_html = md.inline(deck.subtitle, deck_where) if deck.subtitle else ""
@@ -56,6 +62,7 @@ def render_slides(deck: Deck, node_modules: Path, assets: set | None = None) -> 
     for view in views:
         for key in ("title_html", "body_html", "notes_html", "answer_html"):
             view[key] = deckmath.fill(view[key], typeset)
+        view["hints_html"] = [deckmath.fill(h, typeset) for h in view["hints_html"]]
         if view["table"]:
             view["table"]["columns"] = [deckmath.fill(c, typeset) for c in view["table"]["columns"]]
             view["table"]["rows"] = [[deckmath.fill(c, typeset) for c in row]

@@ -14,6 +14,7 @@ from typing import Any
 
 import yaml
 
+from . import exercise
 from .errors import DeckError
 
 REQUIRED = object()
@@ -44,6 +45,12 @@ SLIDE_DEFAULTS: dict[str, Any] = {
     "table": None,          # kind 'table': {columns: [...], rows: [[...], ...]} (Markdown cells)
     "params": [],           # code slides: live parameters bound to names in the code
     "try": [],              # code slides: suggested live edits, [{label, replace: [old, new]}]
+    # kind 'exercise' (the prompt is 'body'; see deckbuild/exercise.py for how a check works):
+    "starter": None,        # Python in the editor at first, with blanks to fill: ``b = ...``
+    "check": None,          # Python, the body of a function run after the student's code, in
+                            # its namespace: ``return ok, "mensaje"`` or ``assert cond, "mensaje"``
+    "hints": [],            # Markdown hints, revealed one at a time
+    "solution": None,       # Python: a right answer (shown on a click, loadable into the editor)
 }
 
 # A suggested live edit (``try:``): a button in the speaker view that replaces ``old`` (found
@@ -73,13 +80,15 @@ SLIDE_KINDS = {
     "code": ("code",),
     "question": ("body", "answer"),
     "table": ("table",),
+    "exercise": ("body", "starter", "check", "solution"),
 }
 KIND_ONLY_FIELDS = {"code": {"code"}, "layout": {"code"}, "params": {"code"}, "try": {"code"},
-                    "answer": {"question"}, "table": {"table"}}
+                    "answer": {"question"}, "table": {"table"}, "starter": {"exercise"},
+                    "check": {"exercise"}, "hints": {"exercise"}, "solution": {"exercise"}}
 LAYOUTS = ("stack", "side")
 TYPES = {"id": str, "kind": str, "title": str, "body": str, "code": str, "layout": str,
          "notes": str, "fragments": bool, "answer": str, "table": dict, "params": list,
-         "try": list}
+         "try": list, "starter": str, "check": str, "hints": list, "solution": str}
 
 
 @dataclass
@@ -121,6 +130,11 @@ class Slide:
     table: dict | None = None
     params: list[Param] = field(default_factory=list)
     tries: list[TryEdit] = field(default_factory=list)   # the field 'try'
+    starter: str | None = None      # kind 'exercise': the editor's code at first
+    check: str | None = None        # kind 'exercise': the check's function body
+    hints: list[str] = field(default_factory=list)
+    solution: str | None = None
+    blanks: list[str] = field(default_factory=list)       # the starter's names assigned ``...``
 
 
 @dataclass
@@ -204,7 +218,7 @@ def check_python(code: str, err, field_name: str) -> None:
 def _check_types(values: dict, err) -> None:
     for key, expected in TYPES.items():
         value = values.get(key)
-        if value is None or (key in ("params", "try") and value == []):
+        if value is None or (key in ("params", "try", "hints") and value == []):
             continue
         if expected is str and isinstance(value, (int, float)) and not isinstance(value, bool):
             values[key] = str(value)   # a title like 2026 is fine as text
@@ -308,6 +322,30 @@ def _check_tries(raw: list, code: str, err) -> list[TryEdit]:
     return tries
 
 
+def _check_exercise(values: dict, err) -> list[str]:
+    """An exercise's fields: starter, check and solution are Python; the starter has a blank
+    (a name assigned ``...``) and the solution fills them all; hints are Markdown text."""
+    check_python(values["starter"], err, "starter")
+    check_python(values["solution"], err, "solution")
+    exc = exercise.check_body_error(values["check"])
+    if exc is not None:
+        raise err(f"invalid Python syntax at line {exc.lineno} of the check (read as the body "
+                  f"of a function): {exc.msg}", field="check")
+    names = exercise.blanks(values["starter"])
+    if not names:
+        raise err("the starter has no blank to fill: assign `...` to the name the student "
+                  "completes (e.g. `b = ...  # complete`)", field="starter")
+    left = exercise.blanks(values["solution"])
+    if left:
+        raise err(f"the solution leaves {left[0]!r} blank (= ...)", field="solution")
+    if values["starter"].strip() == values["solution"].strip():
+        raise err("the solution is the starter itself", field="solution")
+    for i, hint in enumerate(values["hints"], 1):
+        if not isinstance(hint, (str, int, float)) or isinstance(hint, bool) or not str(hint).strip():
+            raise err(f"must be non-empty Markdown text, got {hint!r}", field=f"hints[{i}]")
+    return names
+
+
 def _load_slide(raw: Any, index: int, shown: str) -> Slide:
     line = raw.get("__line__") if isinstance(raw, dict) else None
     title = raw.get("title") if isinstance(raw, dict) else None
@@ -341,12 +379,16 @@ def _load_slide(raw: Any, index: int, shown: str) -> Slide:
         _check_table(values["table"], err)
     params = _check_params(values["params"], values["code"] or "", err)
     tries = _check_tries(values["try"], values["code"] or "", err)
+    blank_names = _check_exercise(values, err) if kind == "exercise" else []
     return Slide(index=index, file=shown, line=line,
                  id=values["id"] or slugify(values["title"]), kind=kind,
                  title=values["title"], body=values["body"] or "", code=values["code"],
                  layout=values["layout"], notes=values["notes"] or "",
                  fragments=values["fragments"], answer=values["answer"],
-                 table=values["table"], params=params, tries=tries)
+                 table=values["table"], params=params, tries=tries,
+                 starter=values["starter"], check=values["check"],
+                 hints=[str(h) for h in values["hints"]], solution=values["solution"],
+                 blanks=blank_names)
 
 
 def load_deck(deck_file: Path) -> Deck:

@@ -1,0 +1,114 @@
+"""Exercises that check themselves: the Python that judges a student's answer.
+
+An exercise slide (kind ``exercise``) has ``starter`` code with blanks (``b = ...``), a
+``check`` and a ``solution``. The ``check`` is the *body of a function* run after the student's
+code, in the same namespace (it reads the student's names as globals). It passes or fails by:
+
+- ``return True`` / ``return True, "mensaje"``: passes (the message is the praise shown);
+- ``return False, "mensaje"`` (or ``return False``): fails with that feedback;
+- ``assert condición, "mensaje"``: fails with that message when the condition is false;
+- returning nothing (``None``) passes, once every assert held.
+
+Inside the check, ``close(x, objetivo, rel=1e-6)`` says whether ``x`` is a number close to
+``objetivo`` (False, never an error, for ``...``, text or ``None``). Before the check runs, each
+blank of the starter (a name assigned ``...``) that still holds ``...`` fails with "complete
+`b`"; a name the check needs that the student's code does not define fails with "falta definir";
+any other error of the check fails with its Spanish description, never a crash.
+
+:func:`program` turns a check into the Python appended to the student's code. The run's last
+expression is ``"DPDECK-EXERCISE:" + base64(JSON {"ok", "message"})``: the page
+(``static/js/exercise.js``) reads the verdict from the run's value. The same text runs under
+CPython in the tests (``tests/unit/test_exercises.py``).
+"""
+from __future__ import annotations
+
+import ast
+import base64
+import json
+import textwrap
+
+MARKER = "DPDECK-EXERCISE:"
+
+_PROGRAM = '''
+def __dpdeck_exercise__():
+    import base64 as _b64, json as _json, math as _math
+    _blanks = {blanks}
+
+    def close(x, objetivo, rel=1e-6, abs=1e-9):
+        try:
+            x = float(x)
+        except (TypeError, ValueError):
+            return False
+        return _math.isfinite(x) and _math.isclose(x, float(objetivo), rel_tol=rel, abs_tol=abs)
+
+    def _check():
+{body}
+
+    def _verdict():
+        _g = globals()
+        for _name in _blanks:
+            if _name in _g and _g[_name] is Ellipsis:
+                return False, f"Falta completar `{{_name}}`: todavía vale `...`."
+        try:
+            got = _check()
+        except AssertionError as exc:
+            return False, str(exc) or "Todavía no: la comprobación no pasó."
+        except NameError as exc:
+            name = getattr(exc, "name", None) or str(exc)
+            return False, f"Falta definir `{{name}}`: la comprobación lo necesita."
+        except Exception as exc:
+            return False, ("La comprobación no pudo evaluar su respuesta: "
+                           f"{{type(exc).__name__}}: {{exc}}")
+        if got is None or got is True:
+            return True, ""
+        if got is False:
+            return False, ""
+        if isinstance(got, tuple) and len(got) == 2:
+            return bool(got[0]), str(got[1])
+        return bool(got), ""
+
+    _ok, _message = _verdict()
+    if not _message:
+        _message = "¡Correcto!" if _ok else "Todavía no."
+    _data = _json.dumps({{"ok": _ok, "message": _message}}, ensure_ascii=True)
+    return {marker!r} + _b64.b64encode(_data.encode()).decode()
+globals().pop("__dpdeck_exercise__")()
+'''
+
+
+def blanks(starter: str) -> list[str]:
+    """The names the starter assigns ``...`` (the blanks to fill), in order."""
+    names = []
+    for node in ast.walk(ast.parse(starter)):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Constant) \
+                and node.value.value is Ellipsis:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for sub in ast.walk(target):
+                    if isinstance(sub, ast.Name) and sub.id not in names:
+                        names.append(sub.id)
+    return names
+
+
+def check_body_error(check: str) -> SyntaxError | None:
+    """A syntax error of the check read as a function body, with the line inside the check."""
+    try:
+        ast.parse("def check():\n" + textwrap.indent(check, "    ") + "\n    pass\n")
+    except SyntaxError as exc:
+        exc.lineno = max(1, (exc.lineno or 2) - 1)
+        return exc
+    return None
+
+
+def program(check: str, blank_names: list[str]) -> str:
+    """The Python run after the student's code: it ends with the verdict as its value."""
+    body = textwrap.indent(check.rstrip() + "\n", " " * 8) + "        return None"
+    return _PROGRAM.format(blanks=repr(tuple(blank_names)), body=body, marker=MARKER)
+
+
+def read_verdict(value: str | None) -> dict | None:
+    """The verdict from a run's value (the repr of the marker string), or None."""
+    if not value or MARKER not in value:
+        return None
+    encoded = value.split(MARKER, 1)[1].strip("'\"")
+    return json.loads(base64.b64decode(encoded).decode())
