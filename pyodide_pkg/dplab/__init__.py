@@ -51,7 +51,9 @@ from .learning import (
     noisy_gradient_descent,
     per_person_gradients,
     predict,
+    sample_people,
     sigmoid,
+    threshold_epsilon,
     train_logistic,
 )
 from .numfmt import fmt, pct
@@ -98,7 +100,7 @@ __all__ = [
     # learning
     "census_features", "sigmoid", "logistic_loss", "per_person_gradients", "gradient",
     "predict", "accuracy", "majority_baseline", "train_logistic", "noisy_gradient_descent",
-    "dpsgd",
+    "dpsgd", "sample_people", "threshold_epsilon",
     # numbers for the audience: decimal comma, '.' between thousands
     "fmt", "pct",
 ]

@@ -11,6 +11,8 @@ log(1 + exp(x.theta)) - y x.theta and their gradient is (sigmoid(x.theta) - y) x
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ._rng import make_rng
@@ -36,6 +38,8 @@ __all__ = [
     "predict",
     "accuracy",
     "majority_baseline",
+    "sample_people",
+    "threshold_epsilon",
     "train_logistic",
     "noisy_gradient_descent",
     "dpsgd",
@@ -166,6 +170,63 @@ def majority_baseline(y):
         raise ValueError("y must not be empty, got 0 labels")
     share = float(np.mean(y == 1))
     return max(share, 1.0 - share)
+
+
+def sample_people(X, y, n, rng=None):
+    """A simple random sample of ``n`` people (rows), without replacement.
+
+    For showing how the privacy-utility trade-off depends on how many people a model is
+    trained on. Not a privacy mechanism (nothing is released); drawn from
+    :func:`dplab._rng.make_rng` so the deck's fixed-seed button redraws the same sample.
+
+    Parameters
+    ----------
+    X : array_like, shape (N, d)
+    y : array_like of 0/1, shape (N,)
+    n : int
+        Sample size, 1 <= n <= N.
+    rng : None, int or numpy.random.Generator
+        Fresh randomness by default; see :func:`dplab.make_rng`.
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray)
+        ``X`` and ``y`` restricted to the sampled rows.
+    """
+    X, y = _check_data(X, y)
+    n = check_integer(n, "n")
+    if n > y.size:
+        raise ValueError(f"n must be at most the number of people ({y.size}), got {n}")
+    rows = make_rng(rng).choice(y.size, size=n, replace=False)
+    return X[rows], y[rows]
+
+
+def threshold_epsilon(epsilons, scores, level):
+    """The epsilon from which a privacy-utility curve stays at or above ``level``.
+
+    ``scores[i]`` is the (mean) utility at ``epsilons[i]`` (increasing, > 0). Returns the
+    smallest epsilon from which every later score is >= ``level``, interpolated linearly in
+    log epsilon between the last grid point below ``level`` and the next one (the curves are
+    drawn on a log axis). Returns ``epsilons[0]`` when the whole curve is at or above ``level``
+    (the threshold is at most that) and ``math.inf`` when the last score is below it (the grid
+    never reaches it). Pure arithmetic on released numbers: no privacy cost.
+    """
+    epsilons = check_array(epsilons, "epsilons", ndim=1)
+    scores = check_array(scores, "scores", ndim=1)
+    level = float(check_array(level, "level", ndim=0))
+    if epsilons.size == 0 or epsilons.size != scores.size:
+        raise ValueError(f"epsilons and scores must be non-empty and of one length, got "
+                         f"{epsilons.size} and {scores.size}")
+    if np.any(epsilons <= 0) or np.any(np.diff(epsilons) <= 0):
+        raise ValueError(f"epsilons must be positive and increasing, got {epsilons.tolist()}")
+    below = np.flatnonzero(scores < level)
+    if below.size == 0:
+        return float(epsilons[0])
+    i = int(below[-1])
+    if i == epsilons.size - 1:
+        return math.inf
+    t = (level - scores[i]) / (scores[i + 1] - scores[i])
+    return float(np.exp(np.log(epsilons[i]) + t * np.log(epsilons[i + 1] / epsilons[i])))
 
 
 def train_logistic(X, y, iterations=500, learning_rate=DEFAULT_LEARNING_RATE):

@@ -11,6 +11,8 @@ The code keeps Python literals (``0.5``, ``5_000``); only what is *shown* goes t
 '3,14'
 >>> pct(0.237, 1)
 '23,7 %'
+>>> fmt(float("inf"))
+'∞'
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ def _one(x, decimals):
     if isinstance(x, (bool,)) or not isinstance(x, numbers.Real):
         return str(x)
     x = float(x) if not isinstance(x, numbers.Integral) else int(x)
-    if isinstance(x, float) and not math.isfinite(x):
+    if isinstance(x, float) and math.isinf(x):
+        return "∞" if x > 0 else "-∞"
+    if isinstance(x, float) and math.isnan(x):
         return str(x)
     if decimals is None:   # lo justo: enteros sin decimales, el resto hasta 6
         if isinstance(x, int) or float(x).is_integer():

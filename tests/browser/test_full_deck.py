@@ -172,3 +172,16 @@ def test_live_differential_attack(deck_page):
     diff = int(re.search(r"Diferencia:\s+(-?\d+)", out["stdout"]).group(1))
     karen = int(re.search(r"Dato real de Karen:\s+(-?\d+)", out["stdout"]).group(1))
     assert diff == karen == 1
+
+
+def test_live_privacy_utility_regime(deck_page):
+    """'El compromiso privacidad–utilidad', in Chromium: with 1 000 people the model reaches the
+    majority line near ε ≈ 0,2 (the seed's sentence); with the whole census far lower."""
+    from tests.unit.test_deck_cells import tradeoff_curves
+    out = run_cell(deck_page, "el-compromiso-privacidad-utilidad")
+    assert out["state"] == "done", out["error"]
+    assert out["figures"] >= 1
+    curves = tradeoff_curves(out["stdout"])
+    assert 0.05 <= curves[1000][0] <= 0.5
+    assert 0.006 <= curves[5000][0] <= 0.08 and curves[1000][0] > 1.5 * curves[5000][0]
+    assert all(top == 1 and acc > 0.8 for _, top, acc in curves.values())

@@ -8,6 +8,7 @@ cell printed, with tolerances for the noise, which is fresh on every run.
 from __future__ import annotations
 
 import importlib.util
+import math
 import re
 import time
 from pathlib import Path
@@ -431,35 +432,45 @@ def test_noisy_gradient_descent_at_epsilon_1(ran):
     assert accuracy == pytest.approx(nonprivate, abs=0.02)
 
 
-def _tradeoff(ran) -> dict[float, float]:
-    pairs = re.findall(r"([\d,]+): ([\d,]+)", out(ran, "el-compromiso-privacidad-utilidad"))
-    return {spanish_number(e): spanish_number(a) for e, a in pairs}
+TRADEOFF_ROW = re.compile(r"n = ([\d.]+): umbral ε ≈ ([\d.,]+|∞); en ε = ([\d.,]+): ([\d,]+)")
 
 
-def test_privacy_costs_almost_nothing_above_epsilon_1(ran):
+def tradeoff_curves(text: str) -> dict[int, tuple[float, float, float]]:
+    """What "El compromiso privacidad–utilidad" prints, per sample size n: (the ε from which
+    the mean accuracy stays over the majority line, the largest ε of the grid, the mean
+    accuracy there)."""
+    rows = {int(spanish_number(n)): (math.inf if e0 == "∞" else spanish_number(e0),
+                                     spanish_number(top), spanish_number(acc))
+            for n, e0, top, acc in TRADEOFF_ROW.findall(text)}
+    assert rows, f"no curve printed in:\n{text}"
+    return rows
+
+
+# The thresholds vary from run to run (20 trainings per point): over 150 runs under CPython,
+# n = 5 000 gave 0,017-0,042 and n = 1 000 gave 0,096-0,281, accuracy at ε = 1 0,831-0,832 and
+# 0,818-0,828 (non-private 0,833). The bounds below sit about twice outside those ranges.
+
+def test_above_epsilon_1_privacy_is_almost_free(ran):
     _, nonprivate = _baselines(ran)
-    curve = _tradeoff(ran)
-    assert curve, "no (ε, precisión) pairs printed"
-    for eps, acc in curve.items():
-        if eps >= 1:
-            assert acc == pytest.approx(nonprivate, abs=0.01), (eps, acc)
+    for n, (_, top, acc) in tradeoff_curves(out(ran, "el-compromiso-privacidad-utilidad")).items():
+        assert top == 1
+        assert acc == pytest.approx(nonprivate, abs=0.03), n
 
 
-def test_the_model_collapses_at_tiny_epsilon(ran):
-    majority, _ = _baselines(ran)
-    curve = _tradeoff(ran)
-    assert curve[0.01] < majority + 0.02
+def test_with_a_thousand_people_the_model_collapses_below_02(ran):
+    """The seed's sentence, in the regime where it holds: trained on 1 000 people the model
+    reaches the majority line only around ε ≈ 0,2 (below it, it collapses)."""
+    e0, _, _ = tradeoff_curves(out(ran, "el-compromiso-privacidad-utilidad"))[1000]
+    assert 0.05 <= e0 <= 0.5
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "seed claim not borne out: 'abajo de 0,2 el modelo colapsa hacia la clase mayoritaria'. "
-    "With dplab.noisy_gradient_descent's defaults (T=10, C=1, lr=4) on the 5000-person census, "
-    "ε = 0.1 still gives ≈ 0.81 (majority 0.763, non-private 0.833); the collapse comes at "
-    "ε ≈ 0.01-0.03. Reported to the lead; to be fixed in dplab or the data, not in the slide."))
-def test_below_02_the_model_collapses_to_the_majority(ran):
-    majority, _ = _baselines(ran)
-    curve = _tradeoff(ran)
-    assert curve[0.1] < majority + 0.02
+def test_the_whole_census_collapses_only_near_002(ran):
+    """With all 5 000 people the averaged gradient's noise is five times smaller: the
+    threshold falls to ε ≈ 0,02, several times below the thousand-person one."""
+    curves = tradeoff_curves(out(ran, "el-compromiso-privacidad-utilidad"))
+    e0 = curves[5000][0]
+    assert 0.006 <= e0 <= 0.08
+    assert curves[1000][0] > 1.5 * e0
 
 
 def test_iterating_has_an_interior_optimum(ran):

@@ -11,6 +11,7 @@ Claims (seed, slides 46-48) and what n = 5000 gives (all seeded, 5 runs each):
   interior optimum.
 """
 
+import math
 import time
 
 import numpy as np
@@ -145,3 +146,55 @@ def test_shape_errors(data):
         dplab.train_logistic(X[:3], np.array([0, 1, 2]))
     with pytest.raises(ValueError, match="theta"):
         dplab.predict(np.zeros(2), X)
+
+
+# --- the privacy-utility regime: samples of n people and where a curve crosses a line --------
+
+def test_sample_people_draws_distinct_rows_fresh_or_seeded(data):
+    X, y = data
+    Xs, ys = dplab.sample_people(X, y, 100)
+    assert Xs.shape == (100, X.shape[1]) and ys.shape == (100,)
+    rows = {tuple(r) + (l,) for r, l in zip(X.tolist(), y.tolist())}
+    assert all(tuple(r) + (l,) in rows for r, l in zip(Xs.tolist(), ys.tolist()))
+    whole, _ = dplab.sample_people(X, y, len(y))
+    assert sorted(map(tuple, whole.tolist())) == sorted(map(tuple, X.tolist()))
+    a, _ = dplab.sample_people(X, y, 50, rng=7)
+    b, _ = dplab.sample_people(X, y, 50, rng=7)
+    c, _ = dplab.sample_people(X, y, 50)
+    d, _ = dplab.sample_people(X, y, 50)
+    assert np.array_equal(a, b) and not np.array_equal(c, d)
+
+
+@pytest.mark.parametrize("n", [0, -1, 2.5, True])
+def test_sample_people_rejects_bad_sizes(data, n):
+    X, y = data
+    with pytest.raises((ValueError, TypeError), match="n"):
+        dplab.sample_people(X, y, n)
+
+
+def test_sample_people_names_a_size_above_the_population(data):
+    X, y = data
+    with pytest.raises(ValueError, match=rf"at most the number of people \({len(y)}\), got {len(y) + 1}"):
+        dplab.sample_people(X, y, len(y) + 1)
+
+
+def test_threshold_epsilon_interpolates_on_a_log_axis():
+    # 0.70 at ε = 0.1, 0.80 at ε = 0.4: level 0.75 is half-way in log ε, at ε = 0.2
+    assert dplab.threshold_epsilon([0.1, 0.4, 1], [0.70, 0.80, 0.82], 0.75) == pytest.approx(0.2)
+    # a dip after the first crossing counts: the curve must *stay* above the level
+    assert dplab.threshold_epsilon([0.1, 0.2, 0.4, 0.8], [0.8, 0.7, 0.7, 0.8], 0.75) == \
+        pytest.approx(0.4 * 2 ** 0.5)
+    assert dplab.threshold_epsilon([0.1, 0.2], [0.8, 0.9], 0.75) == 0.1     # at most the first
+    assert dplab.threshold_epsilon([0.1, 0.2], [0.7, 0.7], 0.75) == math.inf   # never
+    assert dplab.fmt(dplab.threshold_epsilon([0.1, 0.2], [0.7, 0.7], 0.75)) == "∞"
+
+
+@pytest.mark.parametrize("epsilons, scores, message", [
+    ([], [], "non-empty"),
+    ([0.1, 0.2], [0.5], "of one length"),
+    ([0.2, 0.1], [0.5, 0.6], "positive and increasing"),
+    ([0, 0.1], [0.5, 0.6], "positive and increasing"),
+])
+def test_threshold_epsilon_refuses_bad_grids(epsilons, scores, message):
+    with pytest.raises(ValueError, match=message):
+        dplab.threshold_epsilon(epsilons, scores, 0.5)
