@@ -218,6 +218,10 @@ export class Cell extends EventTarget {
         this.output.add(png != null ? { kind: "figure", png, alt, note } : { kind: "figure", svg, alt, note });
         this.changed();
       },
+      onBudget: ({ accountants, more }) => {   // the privacy-budget meter (meter.js)
+        this.output.add({ kind: "budget", accountants, more });
+        this.changed();
+      },
     }, { seed: this.seed, background });
     const result = await this.pendingRun;
     this.runtime.removeEventListener("status", onStatus);

@@ -1,5 +1,6 @@
 // A cell's output as plain data (so it can be mirrored to the speaker view and re-drawn),
 // and its rendering: always as text nodes or <img> of SVG or PNG blobs, never as HTML.
+import { drawMeter } from "./meter.js";
 
 /** The bytes of a base64 string (a PNG figure travels as one: plain data, clonable). */
 function fromBase64(text) {
@@ -26,7 +27,10 @@ export class Output {
   constructor(el) {
     this.el = el;
     // {kind: "stdout"|"stderr"|"value"|"error", text} | {kind: "figure", svg | png, alt, note?}
+    // | {kind: "budget", accountants, more}: the privacy-budget meter (meter.js), one per run,
+    // replaced by each update and drawn above the rest
     this.items = [];
+    this.meter = null;   // the meter's element, once the run has a budget item
     this.textBlock = null;
     this.queue = [];     // items not drawn yet: drawn once per frame, however fast they come
     this.frame = 0;
@@ -37,9 +41,19 @@ export class Output {
     this.queue = [];
     this.el.replaceChildren();
     this.textBlock = null;
+    this.meter = null;
   }
 
   add(item) {
+    if (item.kind === "budget") {   // an update replaces the meter: in the items, and queued
+      const copy = { ...item };
+      const at = this.items.findIndex((i) => i.kind === "budget");
+      if (at >= 0) this.items[at] = copy; else this.items.push(copy);
+      this.queue = this.queue.filter((i) => i.kind !== "budget");
+      this.queue.push(copy);
+      if (!this.frame) this.frame = requestAnimationFrame(() => this.flush());
+      return;
+    }
     const last = this.items[this.items.length - 1];
     if (item.kind !== "figure" && last && last.kind === item.kind) last.text += item.text;
     else this.items.push({ ...item });
@@ -58,6 +72,17 @@ export class Output {
   }
 
   draw(item) {
+    if (item.kind === "budget") {   // at the top of the output: a long print cannot hide it
+      if (!this.meter) {
+        this.meter = document.createElement("div");
+        this.meter.className = "out-budget";
+        this.meter.setAttribute("role", "group");
+        this.meter.setAttribute("aria-label", "Presupuesto de privacidad");
+        this.el.prepend(this.meter);
+      }
+      drawMeter(this.meter, item);
+      return;
+    }
     if (item.kind === "figure") {
       const img = document.createElement("img");
       img.className = "out-figure";

@@ -86,6 +86,7 @@ export class Runtime extends EventTarget {
     if (msg.type === "rerun") job.handlers.onRerun?.(msg.reason);
     else if (msg.type === "stdout" || msg.type === "stderr") job.handlers.onText?.(msg.type, msg.text);
     else if (msg.type === "figure") job.handlers.onFigure?.(msg);
+    else if (msg.type === "budget") job.handlers.onBudget?.(msg);
     else if (msg.type === "result") {
       this.pending.delete(msg.id);
       if (this.current === msg.id) this.current = null;

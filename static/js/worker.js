@@ -76,10 +76,10 @@ async function boot(config, base) {
 function runCell(cellId, code, id, seed = null) {
   const emit = (kind, payload) => {
     if (id === null) return;
-    if (kind === "figure") {
-      const fig = payload.toJs({ dict_converter: Object.fromEntries });
+    if (kind === "figure" || kind === "budget") {
+      const data = payload.toJs({ dict_converter: Object.fromEntries });
       payload.destroy();
-      post({ ...fig, type: "figure", id });   // svg or png, alt, note: see PROTOCOL.md
+      post({ ...data, type: kind, id });   // figure: svg or png, alt, note; budget: accountants, more (PROTOCOL.md)
     } else {
       post({ type: kind, id, text: payload });
     }
