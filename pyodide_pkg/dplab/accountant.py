@@ -286,20 +286,28 @@ class BudgetAccountant:
 
     def _refusal_unlocked(self, epsilon, delta, eps_cost, delta_cost, label) -> str:
         """Why a release does not fit, in plain Spanish (the :class:`BudgetError` message)."""
+
+        def short(cost, left, total):
+            # 3 decimals, rounded down; 6 where the cost would then look like what is left
+            for decimals in (3, 6):
+                texts = [show_budget(x, decimals) for x in (cost, left, total)]
+                if texts[0] != texts[1]:
+                    break
+            return texts
+
         what = f"La publicación «{label}»" if label else "La publicación"
         parts = []
         if self._epsilon_spent + eps_cost > self._epsilon_total:
             left = _round_down(self._epsilon_total - self._epsilon_spent)
-            parts.append(f"cuesta ε = {show_budget(epsilon, 6)} y solo quedan "
-                         f"{show_budget(left, 6)} de {show_budget(self._epsilon, 6)}")
+            cost, left, total = short(epsilon, left, self._epsilon)
+            parts.append(f"cuesta ε = {cost} y solo quedan {left} de {total}")
         if self._delta_spent + delta_cost > self._delta_total:
             left = _round_down(self._delta_total - self._delta_spent)
+            cost, left, total = short(delta, left, self._delta)
             if self._delta_total == 0:
-                parts.append(f"cuesta δ = {show_budget(delta, 6)} y este presupuesto no admite δ "
-                             f"(su δ total es 0)")
+                parts.append(f"cuesta δ = {cost} y este presupuesto no admite δ (su δ total es 0)")
             else:
-                parts.append(f"cuesta δ = {show_budget(delta, 6)} y solo quedan "
-                             f"{show_budget(left, 6)} de {show_budget(self._delta, 6)}")
+                parts.append(f"cuesta δ = {cost} y solo quedan {left} de {total}")
         return (f"{what} fue rechazada: {'; y además '.join(parts)}. "
                 f"No se gastó nada del presupuesto.")
 

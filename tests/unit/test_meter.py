@@ -208,3 +208,14 @@ def test_prelude_style_namespace_without_dplab_observers(runner, monkeypatch):
     monkeypatch.delattr(accountant, "add_observer")
     result, budgets, _ = run(runner, "a = BudgetAccountant(1.0)\na.spend(0.5)\n")
     assert result["ok"] and budgets == []
+
+
+def test_refusal_numbers_are_short_unless_that_hides_the_difference():
+    acc = BudgetAccountant(1.0)
+    acc.spend(3 / 7)
+    with pytest.raises(BudgetError) as info:
+        acc.spend(0.75, label="suma")
+    assert "cuesta ε = 0,75 y solo quedan 0,571 de 1." in str(info.value)
+    with pytest.raises(BudgetError) as info:
+        acc.spend(0.5715)   # 0,571 either way at 3 decimals: 6 show why it does not fit
+    assert "cuesta ε = 0,5715 y solo quedan 0,571428 de 1." in str(info.value)
