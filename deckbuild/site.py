@@ -119,8 +119,9 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
             "prelude": deck.prelude,
             # the download of the cells as a notebook (notebook.js): titles and text in Markdown
             "notebook": {"title": deck.title, "subtitle": deck.subtitle, "author": deck.author,
-                         "slides": {s.id: {"title": s.title, "body": s.body or ""}
-                                    for s in deck.slides if getattr(s, "code", None)}},
+                         "slides": {s.id: {"title": s.title, "body": s.body or "",
+                                           "exercise": s.kind == "exercise"}
+                                    for s in deck.slides if s.kind in ("code", "exercise")}},
         }
         html = render_page(deck, views, project.templates, config, import_map,
                            (vendor.speaker_view_script(nm),))

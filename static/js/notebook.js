@@ -55,20 +55,25 @@ export function introMarkdown({ title, subtitle, author, wheelName }) {
   ].join("\n");
 }
 
+/** Under an exercise: the deck checks the answer, the notebook does not. */
+export const EXERCISE_NOTE = "Ejercicio: complete los `...` y ejecute la celda (aquí no hay " +
+  "comprobación automática; mientras queden `...`, la celda puede fallar).";
+
 /**
  * The notebook (nbformat 4.5, as a plain object).
- * @param doc {title, subtitle, author, wheelName, prelude, cells: [{id, title, body, code}]}
+ * @param doc {title, subtitle, author, wheelName, prelude, cells: [{id, title, body, code, exercise}]}
  */
 export function notebook(doc) {
   const used = new Set();
   const md = (id, text) => ({ cell_type: "markdown", id: cellId(used, id), metadata: {}, source: lines(text) });
-  const code = (id, text) => ({ cell_type: "code", id: cellId(used, id), metadata: {},
-                                execution_count: null, outputs: [], source: lines(text) });
+  const code = (id, text, metadata = {}) => ({ cell_type: "code", id: cellId(used, id), metadata,
+                                               execution_count: null, outputs: [], source: lines(text) });
   const cells = [md("intro", introMarkdown(doc)), code("preludio", doc.prelude.trimEnd())];
   for (const c of doc.cells) {
-    const body = plainMarkdown(c.body);
-    cells.push(md(`md-${c.id}`, `## ${c.title}` + (body ? `\n\n${body}` : "")));
-    cells.push(code(c.id, c.code.trimEnd()));
+    const body = plainMarkdown(c.body) + (c.exercise ? `\n\n*${EXERCISE_NOTE}*` : "");
+    cells.push(md(`md-${c.id}`, `## ${c.title}\n\n${body.trim()}`.trim()));
+    // an exercise left with its blanks (``...``) raises: the tag lets nbconvert/nbclient go on
+    cells.push(code(c.id, c.code.trimEnd(), c.exercise ? { tags: ["raises-exception"] } : {}));
   }
   return {
     nbformat: 4,
@@ -90,11 +95,14 @@ export function script(doc) {
     "# %% Preludio", doc.prelude.trimEnd(), "",
   ];
   for (const c of doc.cells) {
-    const body = plainMarkdown(c.body);
+    const body = (plainMarkdown(c.body) + (c.exercise ? `\n\n${EXERCISE_NOTE}` : "")).trim();
     out.push(`# %% ${c.title.replace(/\s*\n\s*/g, " ")}`);
-    if (body) out.push(comment(body));
+    if (body) out.push(comment(body), "");
     out.push(c.code.trimEnd(), "");
   }
+  // run as a script (python archivo.py) the figures would never show: show them at the end
+  out.push("# %% Las figuras: fuera de Jupyter, matplotlib las muestra al final",
+           "import matplotlib.pyplot as plt", "plt.show()", "");
   return out.join("\n");
 }
 
@@ -112,6 +120,7 @@ export function collect(cells, config) {
       id: cell.id,
       title: slides[cell.id]?.title ?? cell.slide?.querySelector("h2")?.textContent ?? cell.id,
       body: slides[cell.id]?.body ?? "",
+      exercise: Boolean(slides[cell.id]?.exercise ?? cell.root?.closest?.(".exercise")),
       code: cell.code,
     })),
   };

@@ -55,6 +55,10 @@ def downloads(browser, deck_url, built_deck, tmp_path_factory):
         page.evaluate("""(id) => { const r = document.querySelector(`.cell[data-cell-id='${id}'] input[type=range]`);
                           r.value = String(Number(r.value) > 500 ? 100 : 900);
                           r.dispatchEvent(new Event('input', {bubbles: true})); }""", slid_id)
+        # exercises (their blanks `...` raise until filled): solved, as a student would
+        solved = page.evaluate("""() => window.deck.cells.filter(c => c.root.closest('.exercise')).map(c => {
+            c.code = c.slide.querySelector('.exercise-solution-code').textContent.replace(/\\n$/, '');
+            return c.id; })""")
         codes = page.evaluate("window.deck.cells.map(c => ({id: c.id, code: c.code, authored: c.authored}))")
         assert codes[slid]["code"] != codes[slid]["authored"]
         files = {kind: _download(page, kind, folder) for kind in ("ipynb", "py", "wheel")}
@@ -62,7 +66,7 @@ def downloads(browser, deck_url, built_deck, tmp_path_factory):
     finally:
         context.close()
     return {"files": files, "config": config, "codes": codes, "edited": first, "slid": slid_id,
-            "built": built_deck}
+            "built": built_deck, "exercises": solved}
 
 
 def test_notebook_holds_the_cells_as_shown(downloads):
@@ -80,6 +84,9 @@ def test_notebook_holds_the_cells_as_shown(downloads):
     assert EDIT in code_cells[0].source
     slid = next(c for c in codes if c["id"] == downloads["slid"])
     assert slid["code"].rstrip() in [c.source for c in code_cells]
+    for cell, c in zip(code_cells, codes):
+        tagged = "raises-exception" in cell.metadata.get("tags", [])
+        assert tagged == (c["id"] in downloads["exercises"])
     titles = [c.source.splitlines()[0] for c in nb.cells[2::2]]
     slides = config["notebook"]["slides"]
     assert titles == [f"## {slides[c['id']]['title']}" for c in codes]
@@ -114,7 +121,7 @@ def _venv_with(wheel: Path, where: Path) -> Path:
     return python
 
 
-def test_notebook_runs_in_a_fresh_venv_with_the_wheel(downloads, tmp_path):
+def test_notebook_and_script_run_in_a_fresh_venv_with_the_wheel(downloads, tmp_path):
     from jupyter_client import KernelManager
     from jupyter_client.kernelspec import KernelSpecManager
     from nbclient import NotebookClient
@@ -153,6 +160,13 @@ def test_notebook_runs_in_a_fresh_venv_with_the_wheel(downloads, tmp_path):
     assert not errors, errors
     edited = code[1]
     assert "editado en el navegador: 42" in "".join(o.get("text", "") for o in edited.outputs)
+    # the script too, as `python privacidad-diferencial.py`
+    ran = time.monotonic()
+    script = subprocess.run([str(python), str(downloads["files"]["py"])], cwd=work, env=env,
+                            capture_output=True, text=True, timeout=600)
+    assert script.returncode == 0, script.stderr[-3000:]
+    assert "editado en el navegador: 42" in script.stdout
+    print(f"the script ran in {time.monotonic() - ran:.0f} s")
 
 
 @pytest.mark.parametrize("viewport", [{"width": 1280, "height": 720}, {"width": 390, "height": 844}],

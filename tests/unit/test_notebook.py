@@ -30,8 +30,9 @@ process.stdin.on("end", () => {
 
 def _doc(edit: str | None = None) -> dict:
     deck = load_deck(ROOT / "deck" / "deck.yaml")
-    cells = [{"id": s.id, "title": s.title, "body": s.body or "", "code": s.code}
-             for s in deck.slides if s.kind == "code"]
+    cells = [{"id": s.id, "title": s.title, "body": s.body or "", "code": s.code or s.starter,
+              "exercise": s.kind == "exercise"}
+             for s in deck.slides if s.kind in ("code", "exercise")]
     if edit:
         cells[0]["code"] += "\n" + edit
     return {"title": deck.title, "subtitle": deck.subtitle, "author": deck.author,
@@ -79,6 +80,8 @@ def test_notebook_order_intro_prelude_titles_code(made):
         assert "".join(md["source"]).startswith(f"## {cell['title']}")
         assert "".join(code["source"]) == cell["code"].rstrip()
         assert code["outputs"] == [] and code["execution_count"] is None
+        # an exercise with its blanks may raise: tagged so (nbclient goes on); no other cell is
+        assert (code["metadata"].get("tags") == ["raises-exception"]) == cell["exercise"]
     assert "print('editado en el navegador')" in "".join(rest[1]["source"])
     assert ":::" not in json.dumps(out["nb"])
 
@@ -87,7 +90,7 @@ def test_script_compiles_and_matches(made):
     doc, out = made
     py = out["py"]
     compile(py, "cuaderno.py", "exec")
-    assert py.count("\n# %% ") == len(doc["cells"]) + 1
+    assert py.count("\n# %% ") == len(doc["cells"]) + 2   # the prelude, the cells, plt.show()
     assert py.index(doc["prelude"].strip()) < py.index(doc["cells"][0]["code"].strip())
     assert f"# pip install {WHEEL}" in py
     for cell in doc["cells"]:
