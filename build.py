@@ -5,6 +5,11 @@
     python build.py check            validate deck/ without writing anything
     python build.py serve [--port N] build if needed, then serve dist/ on localhost
     python build.py pdf [--out F]     build if needed, run every cell in Chromium, print a PDF
+
+Exit codes: 0 done; 1 the deck has a problem (a DeckError naming file, slide and field; for
+`pdf`, also cells that ended in an error); 2 a bad command line (argparse); 3 the deck is fine
+but the build's environment failed (a BuildEnvironmentError: node, npm, pip or a download
+missing or failing, a checksum mismatch), with the command, its exit code and its stderr.
 """
 from __future__ import annotations
 
@@ -12,10 +17,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from deckbuild.errors import DeckError
+from deckbuild.errors import BuildEnvironmentError, DeckError
 from deckbuild.site import Project, build, check
 
 ROOT = Path(__file__).resolve().parent
+EXIT_CODES = __doc__[__doc__.index("Exit codes:"):].strip()
 
 
 def _dist_is_stale(project: Project) -> bool:
@@ -33,7 +39,8 @@ def _dist_is_stale(project: Project) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="build.py", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="build.py", description=__doc__.splitlines()[0],
+                                     epilog=EXIT_CODES)
     sub = parser.add_subparsers(dest="command", required=True)
     p_build = sub.add_parser("build", help="render deck/ into dist/")
     p_build.add_argument("--deck", type=Path, help="the deck file (default deck/deck.yaml)")
@@ -84,8 +91,11 @@ def main(argv: list[str] | None = None) -> int:
                       file=sys.stderr)
                 return 1
     except DeckError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error in the deck: {exc}", file=sys.stderr)
         return 1
+    except BuildEnvironmentError as exc:
+        print(f"build environment error (not a problem of the deck): {exc}", file=sys.stderr)
+        return exc.exit_code
     return 0
 
 

@@ -9,11 +9,14 @@ import os
 import shutil
 from pathlib import Path
 
+from .layout import SLIDE_SIZE
+
 # Quiet, offline-safe flags: no sandbox (we run as root in CI), no background network traffic.
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                "--disable-component-update", "--disable-quic", "--no-first-run",
                "--disable-sync"]
-VIEWPORT = {"width": 1280, "height": 720}
+# the window of the tests and of `build.py pdf`: one slide at its authored size, unscaled
+VIEWPORT = dict(SLIDE_SIZE)
 
 
 def chromium_path() -> str | None:

@@ -13,20 +13,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 
-from .errors import DeckError
+from . import tools
+from .files import sha256
 
 _HERE = Path(__file__).parent
 SITE_PACKAGES = "/lib/python3.12/site-packages/"
 STDLIB_ZIP = "/lib/python312.zip/"
-
-
-def _digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _tool_version() -> str:
@@ -40,18 +35,15 @@ def enabled() -> bool:
 
 
 def _run(jobs: dict, node_modules: Path) -> None:
-    node = shutil.which("node")
-    if node is None:
-        raise DeckError("node is needed to precompile Python bytecode (or set DPDECK_NO_PYC=1)")
+    purpose = "precompiling Python bytecode for Pyodide"
+    hint = "Set DPDECK_NO_PYC=1 to ship the wheels as released."
+    node = tools.which("node", purpose, "Install Node.js (>= 18), or " + hint)
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
         json.dump(jobs, fh)
     try:
-        proc = subprocess.run([node, str(_HERE / "precompile.mjs"), str(node_modules), fh.name],
-                              capture_output=True, text=True, check=False)
+        tools.run([node, _HERE / "precompile.mjs", node_modules, fh.name], purpose, hint=hint)
     finally:
         os.unlink(fh.name)
-    if proc.returncode != 0:
-        raise DeckError(f"precompiling for Pyodide failed: {proc.stderr.strip()[-800:]}")
 
 
 def prepare(archives: list[tuple[Path, bool]], font_wheels: list[Path], node_modules: Path,
@@ -63,14 +55,14 @@ def prepare(archives: list[tuple[Path, bool]], font_wheels: list[Path], node_mod
     compiled: dict[Path, Path] = {}
     jobs: dict = {"compile": [], "fontCache": None}
     for src, legacy in archives:
-        dst = store / _digest(src)[:24] / src.name
+        dst = store / sha256(src)[:24] / src.name
         compiled[src] = dst
         if not dst.exists():
             dst.parent.mkdir(parents=True, exist_ok=True)
             jobs["compile"].append({"src": str(src), "dst": str(dst) + part,
                                     "prefix": STDLIB_ZIP if legacy else SITE_PACKAGES,
                                     "legacy": legacy})
-    fonts_key = hashlib.sha256("".join(sorted(_digest(w) for w in font_wheels)).encode())
+    fonts_key = hashlib.sha256("".join(sorted(sha256(w) for w in font_wheels)).encode())
     font_list = store / f"fonts-{fonts_key.hexdigest()[:24]}" / "fontlist.json"
     if not font_list.exists():
         font_list.parent.mkdir(parents=True, exist_ok=True)

@@ -1,5 +1,15 @@
-"""The one error type of the build: it names the file, the slide and the field."""
+"""The build's two kinds of failure, told apart by type (and by `build.py`'s exit code).
+
+- :class:`DeckError`: a problem in the deck's sources (``deck/``), which its author fixes; it
+  names the file, the slide and the field. ``build.py`` exits with 1.
+- :class:`BuildEnvironmentError`: the deck is fine, the machine building it is not: a tool
+  (node, npm, pip) is missing or failed (:class:`ToolError`), a front-end package or a file
+  the build needs is missing, a download does not match its published sha256
+  (:class:`ChecksumError`). ``build.py`` exits with 3 (2 is argparse's, for a bad command line).
+"""
 from __future__ import annotations
+
+from pathlib import Path
 
 
 class DeckError(Exception):
@@ -29,3 +39,49 @@ class DeckError(Exception):
             where.append(f"field '{self.field}'")
         prefix = ", ".join(where)
         return f"{prefix}: {self.message}" if prefix else self.message
+
+
+class BuildEnvironmentError(Exception):
+    """The build's environment failed, not the deck: say what, and what to do about it."""
+
+    exit_code = 3
+
+
+class ToolError(BuildEnvironmentError):
+    """A command the build runs is missing (``returncode`` None) or failed.
+
+    Keeps the command, its exit code and the tail of its stderr (``STDERR_TAIL`` characters).
+    """
+
+    STDERR_TAIL = 800
+
+    def __init__(self, purpose: str, command: list[str], returncode: int | None = None,
+                 stderr: str = "", hint: str = ""):
+        self.purpose = purpose
+        self.command = [str(part) for part in command]
+        self.returncode = returncode
+        self.stderr = stderr.strip()[-self.STDERR_TAIL:]
+        self.hint = hint
+        super().__init__(self.describe())
+
+    def describe(self) -> str:
+        shown = " ".join(self.command)
+        if self.returncode is None:
+            text = f"{self.purpose}: `{self.command[0]}` was not found on PATH."
+        else:
+            text = f"{self.purpose}: `{shown}` exited with code {self.returncode}."
+        if self.stderr:
+            text += f" Its stderr ends with: {self.stderr}"
+        return f"{text} {self.hint}".strip()
+
+
+class ChecksumError(BuildEnvironmentError):
+    """A file that does not have the sha256 its publisher gives for it."""
+
+    def __init__(self, path: Path, expected: str, actual: str, source: str, hint: str = ""):
+        self.path = Path(path)
+        self.expected = expected
+        self.actual = actual
+        self.source = source
+        super().__init__(f"sha256 mismatch for {self.path}: {source} says {expected}, the file "
+                         f"has {actual}. {hint}".strip())

@@ -8,13 +8,14 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from .browser import launch
-from .errors import DeckError
+from .browser import VIEWPORT, launch
+from .errors import BuildEnvironmentError
 from .serve import serve_in_thread
 
 
 def export_pdf(dist: Path, out: Path, timeout: float = 300.0, browser=None) -> dict:
-    """Write the PDF; return {pages, cells, errors, seconds}. Raises DeckError on failure.
+    """Write the PDF; return {pages, cells, errors, seconds}. Raises BuildEnvironmentError when
+    Python does not start or the cells do not finish in the browser.
 
     ``browser``: a Playwright browser to use (the tests pass theirs); default: launch one.
     """
@@ -29,7 +30,7 @@ def export_pdf(dist: Path, out: Path, timeout: float = 300.0, browser=None) -> d
 
     server, url = serve_in_thread(dist, isolate=True)
     started = time.monotonic()
-    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page = browser.new_page(viewport=VIEWPORT)
     try:
         page.goto(url + "?print-pdf")
         deadline = time.monotonic() + timeout
@@ -43,10 +44,11 @@ def export_pdf(dist: Path, out: Path, timeout: float = 300.0, browser=None) -> d
                 break
             time.sleep(0.25)
         else:
-            raise DeckError(f"the cells did not finish within {timeout:.0f} s ({state})")
+            raise BuildEnvironmentError(
+                f"the cells did not finish within {timeout:.0f} s ({state}): try --timeout")
         if state["runtime"] == "error":
-            raise DeckError("Python failed to start in the browser: "
-                            + page.inner_text("#runtime-status"))
+            raise BuildEnvironmentError("Python failed to start in the browser: "
+                                        + page.inner_text("#runtime-status"))
         report = page.evaluate("""() => ({
             cells: window.deck.cells.length,
             errors: window.deck.cells.filter(c => c.lastResult && !c.lastResult.ok)

