@@ -63,7 +63,7 @@ def compose(shots: list[tuple[int, str, Path]], out: Path, columns: int = 6,
             thumb_width: int = 426) -> Path:
     """A grid of thumbnails, each with 'N · title' under it."""
     from PIL import Image, ImageDraw
-    thumb_height = round(thumb_width * 720 / 1280)
+    thumb_height = round(thumb_width * VIEWPORT["height"] / VIEWPORT["width"])
     caption = 40
     pad = 12
     rows = (len(shots) + columns - 1) // columns

@@ -25,6 +25,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 SCENARIO = HERE / "scenario.js"
+if str(ROOT) not in sys.path:     # webkit.py runs this as a script, from its own folder
+    sys.path.insert(0, str(ROOT))
+
+from bench import procstat  # noqa: E402  (one /proc reader, shared with the benchmark)
+
 XVFB_ARGS = ["-a", "-s", "-screen 0 1280x800x24"]   # MiniBrowser's --headless hung here
 
 FIREFOX = os.environ.get("DPDECK_FIREFOX", "/usr/bin/firefox-esr")
@@ -87,7 +92,9 @@ def run_chromium(browser, url: str, options: dict) -> dict:
 # ---- Firefox and WebKit: child processes -------------------------------------------------------
 
 def run_firefox(url: str, options: dict, timeout: float) -> dict:
-    cmd = ["node", str(HERE / "firefox.mjs"), url, str(SCENARIO), json.dumps(options)]
+    from deckbuild.browser import VIEWPORT
+    cmd = ["node", str(HERE / "firefox.mjs"), url, str(SCENARIO),
+           json.dumps({**options, "viewport": VIEWPORT})]
     return _run_driver(cmd, timeout)
 
 
@@ -142,19 +149,7 @@ def _run_driver(cmd: list[str], timeout: float, env: dict | None = None) -> dict
 
 def _members(pgid: int) -> list[tuple[int, str]]:
     """Live processes (not zombies) of the process group ``pgid``: (pid, name)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        name = stat[stat.index("(") + 1:stat.rindex(")")]
-        state, _ppid, pgrp = stat[stat.rindex(")") + 2:].split()[:3]
-        if int(pgrp) == pgid and state not in ("Z", "X"):
-            found.append((int(entry), name))
-    return found
+    return procstat.group_members(pgid)
 
 
 # ---- Is the browser idle once the scenario is over? --------------------------------------------
@@ -163,47 +158,11 @@ def _members(pgid: int) -> list[tuple[int, str]]:
 WORKER_THREADS = ("WebCore: Worker", "DOM Worker", "DedicatedWorker")
 
 
-def _thread_times(pids: set[int]) -> dict[int, tuple[str, float]]:
-    """CPU seconds so far of every thread of ``pids``: tid → (thread name, seconds)."""
-    tck = os.sysconf("SC_CLK_TCK")
-    times = {}
-    for pid in pids:
-        try:
-            tids = os.listdir(f"/proc/{pid}/task")
-        except OSError:
-            continue
-        for tid in tids:
-            try:
-                stat = Path(f"/proc/{pid}/task/{tid}/stat").read_text()
-            except OSError:
-                continue
-            fields = stat[stat.rindex(")") + 2:].split()
-            times[int(tid)] = (stat[stat.index("(") + 1:stat.rindex(")")],
-                               (int(fields[11]) + int(fields[12])) / tck)
-    return times
-
-
-def _descendants(root: int) -> set[int]:
-    parents = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            parents[int(entry)] = int(stat[stat.rindex(")") + 2:].split()[1])
-    found, frontier = set(), {root}
-    while frontier:
-        frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
-        found |= frontier
-    return found
-
-
 def cpu_use(pids: set[int], seconds: float = 3.0) -> dict:
     """How busy ``pids`` are over ``seconds``: {cores, threads: [[name, cores], …] busiest first}."""
-    before = _thread_times(pids)
+    before = procstat.thread_times(pids)
     time.sleep(seconds)
-    after = _thread_times(pids)
+    after = procstat.thread_times(pids)
     used = {tid: (name, (t - before.get(tid, (name, t))[1]) / seconds)
             for tid, (name, t) in after.items() if tid in before}
     threads = sorted(((name, round(c, 2)) for name, c in used.values() if c >= 0.05),
@@ -214,7 +173,7 @@ def cpu_use(pids: set[int], seconds: float = 3.0) -> dict:
 
 def idle_tree() -> dict:
     """CPU use of everything this process started (its browser), over a few seconds."""
-    return cpu_use(_descendants(os.getpid()))
+    return cpu_use(procstat.descendants(os.getpid()) - {os.getpid()})
 
 
 def _signal_group(pgid: int, sig: int) -> None:
