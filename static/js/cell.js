@@ -210,7 +210,10 @@ export class Cell extends EventTarget {
     };
     this.runtime.addEventListener("status", onStatus);
     this.lastCode = this.code;
-    this.pendingRun = this.runtime.run(this.id, this.code, {
+    // an exercise (exercise.js) is judged when asked for: its check runs after the code, in this run
+    const judged = Boolean(this.exercise) && !background && !replay;
+    const code = judged ? this.exercise.judgedCode(this.code) : this.code;
+    this.pendingRun = this.runtime.run(this.id, code, {
       onQueued: (id) => { this.running = id; },
       onRerun: (reason) => { this.output.clear(); this.output.add({ kind: "stderr", text: `(${reason})\n` }); },
       onText: (kind, text) => { this.output.add({ kind, text }); this.changed(); },
@@ -233,7 +236,7 @@ export class Cell extends EventTarget {
     this.runBtn.disabled = false;
     this.stopBtn.disabled = true;
     if (result.ok) {
-      if (result.value != null) this.output.add({ kind: "value", text: result.value });
+      if (result.value != null && !judged) this.output.add({ kind: "value", text: result.value });
     } else {
       this.root.classList.add("has-error");
       this.output.add({ kind: "error", text: result.error.traceback || `${result.error.type}: ${result.error.message}` });

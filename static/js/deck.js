@@ -21,20 +21,22 @@ if (!receiver) await ensureIsolation();
 const runtime = receiver ? null : new Runtime(config, base);   // a speaker-view copy runs no Python
 runtime?.addEventListener("status", (e) => showStatus(e.detail));
 
-const [{ default: Reveal }, { default: RevealNotes }, { Cell }, { EditStore },
-       { publish, subscribe }, { startPrerun }, { installActions }] = await Promise.all([
+const [{ default: Reveal }, { default: RevealNotes }, { Cell }, { EditStore, ProgressStore },
+       { publish, subscribe }, { startPrerun }, { installActions }, { installExercises }] = await Promise.all([
   import("reveal"), import("reveal-notes"), import("./cell.js"), import("./storage.js"),
-  import("./mirror.js"), import("./prerun.js"), import("./actions.js")]);
+  import("./mirror.js"), import("./prerun.js"), import("./actions.js"), import("./exercise.js")]);
 
-let cells;
+let cells, exercises;
 if (receiver) {
   // a speaker-view copy: the main window's outputs mirrored
   cells = [...document.querySelectorAll(".cell")].map((el) => new Cell(el, { readOnly: true }));
-  subscribe(config.version, cells, showStatus);
+  exercises = installExercises(cells, { readOnly: true });
+  subscribe(config.version, cells, showStatus, exercises);
   styleSpeakerNotes(new URL(`${config.assets.katex}dist/katex.min.css`, base).href);
 } else {
   const store = new EditStore(config.deckId);
   cells = [...document.querySelectorAll(".cell")].map((el) => new Cell(el, { runtime, store, announce }));
+  exercises = installExercises(cells, { progress: new ProgressStore(config.deckId), announce });
   runtime.addEventListener("restart", (e) => {
     announce(e.detail.reason);
     notify(e.detail.reason);
@@ -43,7 +45,7 @@ if (receiver) {
   });
   runtime.addEventListener("fatal", (e) => { statusEl.title = e.detail.traceback || e.detail.message; });
   installActions({ cells, runtime, store, announce });
-  publish(config.version, cells, runtime);
+  publish(config.version, cells, runtime, exercises);
   showStatus({ state: runtime.state, detail: runtime.detail });   // what it said while we loaded
 }
 
@@ -133,5 +135,5 @@ await deck.initialize();
 if (runtime && !new URLSearchParams(location.search).has("noprerun")) startPrerun(cells, deck, runtime);
 
 // for the tests and for curious students: window.deck.cells[0].run()
-window.deck = { reveal: deck, runtime, cells, config, receiver };
+window.deck = { reveal: deck, runtime, cells, config, receiver, exercises: exercises.exercises };
 document.documentElement.dataset.deckReady = "true";

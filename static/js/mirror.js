@@ -11,7 +11,7 @@ export function isReceiver() {
 }
 
 /** In the main window: publish cells and runtime status; answer a copy's "hello". */
-export function publish(version, cells, runtime) {
+export function publish(version, cells, runtime, exercises = null) {
   if (!("BroadcastChannel" in self)) return;
   const channel = new BroadcastChannel(`dpdeck:${version}`);
   const timers = new Map();
@@ -23,12 +23,15 @@ export function publish(version, cells, runtime) {
     });
   }
   runtime.addEventListener("status", (e) => channel.postMessage({ type: "status", ...e.detail }));
+  const sendExercises = () => channel.postMessage({ type: "exercises", ...exercises.summary() });
+  exercises?.addEventListener("change", sendExercises);
   const byId = new Map(cells.map((c) => [c.id, c]));
   channel.onmessage = (e) => {
     const msg = e.data;
     if (msg?.type === "hello") {
       channel.postMessage({ type: "status", state: runtime.state, detail: runtime.detail });
       for (const cell of cells) send(cell);
+      if (exercises) sendExercises();
     } else if (msg?.type === "try") {
       const cell = byId.get(msg.id);
       if (cell && (msg.index === null || Number.isInteger(msg.index))) cell.applyTry(msg.index);
@@ -51,7 +54,7 @@ export function styleSpeakerNotes(href) {
 }
 
 /** In a speaker-view copy: show what the main window computes. */
-export function subscribe(version, cells, onStatus) {
+export function subscribe(version, cells, onStatus, exercises = null) {
   if (!("BroadcastChannel" in self)) return;
   const channel = new BroadcastChannel(`dpdeck:${version}`);
   const byId = new Map(cells.map((c) => [c.id, c]));
@@ -59,6 +62,7 @@ export function subscribe(version, cells, onStatus) {
     const msg = e.data;
     if (msg?.type === "cell") byId.get(msg.snap.id)?.restore(msg.snap);
     else if (msg?.type === "status") onStatus(msg);
+    else if (msg?.type === "exercises") exercises?.restore(msg);
   };
   for (const cell of cells) {
     cell.addEventListener("try", (e) => channel.postMessage({ type: "try", id: cell.id, index: e.detail.index }));

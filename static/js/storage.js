@@ -9,6 +9,25 @@ function hash(text) {
   return (h >>> 0).toString(36);
 }
 
+/** Which exercises this browser has solved (exercise.js): a set of ids, per deck. Not under the
+ *  edits' prefix, so "undo all edits" leaves the progress alone. */
+export class ProgressStore {
+  constructor(deckId) {
+    this.key = `${PREFIX}progress:${hash(deckId)}`;
+  }
+
+  load() {
+    try {
+      const ids = JSON.parse(localStorage.getItem(this.key) || "[]");
+      return new Set(Array.isArray(ids) ? ids.filter((x) => typeof x === "string") : []);
+    } catch { return new Set(); }
+  }
+
+  save(ids) {
+    try { localStorage.setItem(this.key, JSON.stringify([...ids])); } catch { /* page only */ }
+  }
+}
+
 export class EditStore {
   constructor(deckId) {
     this.deck = PREFIX + hash(deckId) + ":";

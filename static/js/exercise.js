@@ -1,0 +1,246 @@
+// Exercises that check themselves (slide kind "exercise"; deckbuild/exercise.py).
+//
+// An exercise's editor is an ordinary Cell (edits kept, Stop, watchdog, mirrored to the speaker
+// view). When the presenter or a student runs it (▶ Ejecutar, Shift+Enter: not the background
+// pre-runs, "run all" or the replay after a restart), the build's check program is appended to
+// the code: one run, so Stop and the watchdog apply to the check too. The run's value carries
+// the verdict ("DPDECK-EXERCISE:" + base64 JSON {ok, message}); it is shown under the exercise
+// as ✓ or ✗ with the check's Spanish message. Solved exercises are remembered in the browser
+// (ProgressStore), and the speaker view shows how many the main window has solved.
+
+const MARKER = "DPDECK-EXERCISE:";
+
+function button(label, text, cls, onClick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = `cell-btn exercise-btn ${cls}`;
+  b.textContent = text;
+  b.title = label;
+  b.setAttribute("aria-label", label);
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+/** The verdict carried by a run's value (the repr of the marker string), or null. */
+export function readVerdict(value) {
+  if (typeof value !== "string") return null;
+  const at = value.indexOf(MARKER);
+  if (at < 0) return null;
+  const encoded = value.slice(at + MARKER.length).replace(/['"]/g, "").trim();
+  try {
+    const bytes = Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0));
+    const verdict = JSON.parse(new TextDecoder().decode(bytes));
+    return typeof verdict?.ok === "boolean" ? { ok: verdict.ok, message: String(verdict.message ?? "") } : null;
+  } catch { return null; }
+}
+
+/** What to show under the exercise after a judged run: {state, message}. */
+export function feedbackFor(result) {
+  if (result.restarted || result.cancelled) {
+    return { state: "stopped", message: "Ejecución detenida: no se comprobó nada." };
+  }
+  if (result.crashed) return { state: "stopped", message: "Python se reinició: vuelva a ejecutar." };
+  if (!result.ok) {
+    const type = result.error?.type || "Error";
+    if (type === "KeyboardInterrupt") return { state: "stopped", message: "Ejecución detenida: no se comprobó nada." };
+    return { state: "error", message: `Su código lanzó un error (${type}): corríjalo y vuelva a ejecutar.` };
+  }
+  const verdict = readVerdict(result.value);
+  if (!verdict) return { state: "error", message: "No se pudo comprobar la respuesta." };
+  return { state: verdict.ok ? "ok" : "wrong", message: verdict.message };
+}
+
+/** Text with `code` spans, as safe DOM nodes. */
+function richText(el, text) {
+  el.replaceChildren();
+  text.split(/(`[^`]+`)/).forEach((part) => {
+    if (/^`[^`]+`$/.test(part)) {
+      const code = document.createElement("code");
+      code.textContent = part.slice(1, -1);
+      el.append(code);
+    } else if (part) el.append(document.createTextNode(part));
+  });
+}
+
+const ICONS = { ok: "✓", wrong: "✗", error: "✗", stopped: "■" };
+
+export class Exercise extends EventTarget {
+  /**
+   * @param root    the .exercise element of the slide
+   * @param cell    its Cell (read-only in a speaker-view copy)
+   * @param options {progress: ProgressStore, solved: Set of ids, announce, readOnly}
+   */
+  constructor(root, cell, { progress, solved, announce, readOnly = false }) {
+    super();
+    this.root = root;
+    this.cell = cell;
+    this.id = root.dataset.exerciseId;
+    this.progress = progress;
+    this.solvedSet = solved;
+    this.announce = announce;
+    this.readOnly = readOnly;
+    this.program = root.querySelector(".exercise-program")?.textContent ?? "";
+    this.hints = [...root.querySelectorAll(".exercise-hint")];
+    this.solutionEl = root.querySelector(".exercise-solution");
+    this.solution = root.querySelector(".exercise-solution-code")?.textContent.replace(/\n$/, "") ?? "";
+    this.feedbackEl = root.querySelector(".exercise-feedback");
+    this.feedback = null;     // {state, message} of the last judged run
+    this.judging = false;
+
+    const bar = document.createElement("div");
+    bar.className = "exercise-actions";
+    this.hintBtn = button("Mostrar la siguiente pista", "", "hint", () => this.nextHint());
+    this.solutionBtn = button("Mostrar una solución", "Ver solución", "show-solution", () => this.showSolution());
+    this.loadBtn = button("Cargar la solución en el editor", "Cargar en el editor", "load-solution",
+                          () => this.loadSolution());
+    this.loadBtn.hidden = true;
+    this.badge = document.createElement("span");
+    this.badge.className = "exercise-badge";
+    this.badge.textContent = "✓ resuelto";
+    bar.append(this.hintBtn, this.solutionBtn, this.loadBtn, this.badge);
+    root.querySelector(".exercise-side").append(bar);
+    if (readOnly) this.hintBtn.disabled = this.solutionBtn.disabled = this.loadBtn.disabled = true;
+    this.updateHintButton();
+    this.showSolved();
+
+    if (!readOnly) {
+      // the Cell asks for the program to append (only on a run that is to be judged)
+      cell.exercise = this;
+      cell.addEventListener("ran", (e) => {
+        if (!this.judging) return;
+        this.judging = false;
+        this.judge(e.detail);
+      });
+    }
+  }
+
+  get solved() { return this.solvedSet.has(this.id); }
+  get hintsShown() { return this.hints.filter((h) => !h.hidden).length; }
+
+  /** The code a judged run sends: the student's, then the check. Called by Cell.run. */
+  judgedCode(code) {
+    this.judging = true;
+    return `${code}\n${this.program}`;
+  }
+
+  judge(result) {
+    this.setFeedback(feedbackFor(result));
+    if (this.feedback.state === "ok" && !this.solved) {
+      this.solvedSet.add(this.id);
+      this.progress?.save(this.solvedSet);
+      this.showSolved();
+    }
+    const { state, message } = this.feedback;
+    this.announce?.(`${state === "ok" ? "Correcto" : "Todavía no"}: ${message}`);
+    this.changed();
+  }
+
+  setFeedback(feedback) {
+    this.feedback = feedback;
+    const el = this.feedbackEl;
+    if (!feedback) { el.hidden = true; el.dataset.state = ""; return; }
+    el.hidden = false;
+    el.dataset.state = feedback.state;
+    const icon = document.createElement("span");
+    icon.className = "exercise-icon";
+    icon.setAttribute("aria-hidden", "true");
+    icon.textContent = ICONS[feedback.state] ?? "•";
+    const text = document.createElement("span");
+    text.className = "exercise-message";
+    richText(text, feedback.message);
+    el.replaceChildren(icon, text);
+  }
+
+  showSolved() {
+    this.root.classList.toggle("is-solved", this.solved);
+    this.badge.hidden = !this.solved;
+  }
+
+  updateHintButton() {
+    const n = this.hintsShown, total = this.hints.length;
+    this.hintBtn.hidden = total === 0;
+    this.hintBtn.textContent = n < total ? `Pista ${n + 1} de ${total}` : "Sin más pistas";
+    this.hintBtn.disabled = this.readOnly || n >= total;
+  }
+
+  nextHint() {
+    const next = this.hints.find((h) => h.hidden);
+    if (!next) return;
+    next.hidden = false;
+    this.updateHintButton();
+    this.changed();
+  }
+
+  showSolution() {
+    this.solutionEl.hidden = false;
+    this.solutionBtn.hidden = true;
+    this.loadBtn.hidden = false;
+    this.changed();
+  }
+
+  /** Put the solution in the editor (an edit like any other: ↺ Restaurar brings the starter back). */
+  loadSolution() {
+    if (this.readOnly) return;
+    this.cell.code = this.solution;
+    this.cell.markEdited();
+    this.announce?.("Solución cargada en el editor: ejecútela para comprobarla");
+    this.changed();
+  }
+
+  changed() { this.dispatchEvent(new Event("change")); }
+
+  snapshot() {
+    return { id: this.id, solved: this.solved, feedback: this.feedback, hints: this.hintsShown,
+             solution: !this.solutionEl.hidden };
+  }
+
+  /** A speaker-view copy: show what the main window's exercise shows. */
+  restore(snap) {
+    if (snap.solved) this.solvedSet.add(this.id); else this.solvedSet.delete(this.id);
+    this.showSolved();
+    this.setFeedback(snap.feedback);
+    this.hints.forEach((h, i) => { h.hidden = i >= snap.hints; });
+    this.updateHintButton();
+    this.solutionEl.hidden = !snap.solution;
+    this.solutionBtn.hidden = snap.solution;
+    this.loadBtn.hidden = !snap.solution;
+  }
+}
+
+/** All of the page's exercises; {exercises, summary()} with a "change" event for the mirror. */
+export function installExercises(cells, { progress = null, announce = null, readOnly = false } = {}) {
+  const solved = progress ? progress.load() : new Set();
+  const byId = new Map(cells.map((c) => [c.id, c]));
+  const exercises = [...document.querySelectorAll(".exercise")].map((root) => {
+    const cell = byId.get(root.querySelector(".cell")?.dataset.cellId);
+    return cell ? new Exercise(root, cell, { progress, solved, announce, readOnly }) : null;
+  }).filter(Boolean);
+  const hub = new EventTarget();
+  hub.exercises = exercises;
+  hub.summary = () => ({ total: exercises.length,
+                         solved: exercises.filter((e) => e.solved).map((e) => e.id),
+                         states: exercises.map((e) => e.snapshot()) });
+  hub.restore = (summary) => {
+    const byEx = new Map(exercises.map((e) => [e.id, e]));
+    for (const snap of summary.states ?? []) byEx.get(snap.id)?.restore(snap);
+    showCount(summary.solved?.length ?? 0, summary.total ?? exercises.length);
+  };
+  for (const e of exercises) e.addEventListener("change", () => hub.dispatchEvent(new Event("change")));
+  if (readOnly && exercises.length) showCount(0, exercises.length);
+  return hub;
+}
+
+/** The speaker view's count: "Ejercicios resueltos: 2 de 5", beside the status. */
+function showCount(solved, total) {
+  let el = document.getElementById("exercise-count");
+  if (!el) {
+    el = document.createElement("div");
+    el.id = "exercise-count";
+    el.className = "exercise-count";
+    el.setAttribute("role", "status");
+    document.getElementById("runtime-status")?.after(el);
+  }
+  el.dataset.solved = String(solved);
+  el.dataset.total = String(total);
+  el.textContent = `Ejercicios resueltos: ${solved} de ${total}`;
+}

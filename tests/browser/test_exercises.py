@@ -1,0 +1,227 @@
+"""Exercises that check themselves, in Chromium at 1280×720.
+
+For each exercise of the deck: a wrong answer shows ✗ with the check's message, the hints
+appear one at a time, the solution shows on a click and loads into the editor, and run it
+passes with ✓. Progress survives a reload; the speaker view counts what the main window solved;
+a check that raises and code that loops never break the deck. Screenshots:
+test-results/exercise-*.png.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from deckbuild.browser import VIEWPORT
+from deckbuild.schema import load_deck
+
+from .conftest import _instrument
+from .helpers import CELL, go_to_slide, open_deck, run_cell, wait_runtime_ready, wait_until
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "test-results"
+EXERCISES = [s for s in load_deck(ROOT / "deck" / "deck.yaml").slides if s.kind == "exercise"]
+EX = "[data-exercise-id='{}']"
+
+# one wrong answer per exercise, and a word its feedback must contain
+WRONG = {
+    "ejercicio-escala-laplace": ("epsilon = 0.5\nsensibilidad = 1\nescala = sensibilidad * epsilon",
+                                 "Multiplicó"),
+    "ejercicio-repartir-presupuesto": ("presupuesto = BudgetAccountant(epsilon=1.0)\n"
+                                       "consultas = ['a', 'b', 'c']\neps_cada = 0.5", "no cabe"),
+    "ejercicio-suma-recortada": ("b = 100\nepsilon = 1.0\nsensibilidad = 1\nescala = 1", "conteo"),
+    "ejercicio-sigma-gaussiano": ("epsilon, delta = 0.5, 1e-5\nsigma = 1.0", "menos ruido"),
+    "ejercicio-epsilon-dpsgd": ("n, lote, z, epocas, delta = 10_000, 100, 1.1, 3, 1e-5\n"
+                                "q = 0.01\npasos = 3\neps = 1.0", "época"),
+}
+
+
+def feedback(page, ex_id: str) -> dict:
+    return page.evaluate("""(id) => {
+        const el = document.querySelector(`[data-exercise-id='${id}'] .exercise-feedback`);
+        return {hidden: el.hidden, state: el.dataset.state || '', text: el.textContent};
+    }""", ex_id)
+
+
+def visible_hints(page, ex_id: str) -> int:
+    return page.locator(EX.format(ex_id) + " .exercise-hint:not([hidden])").count()
+
+
+def exercise_index(page, ex_id: str) -> int:
+    return page.evaluate("(id) => window.deck.exercises.findIndex(e => e.id === id)", ex_id)
+
+
+@pytest.fixture(scope="module")
+def ex_page(browser, deck_url):
+    context = browser.new_context(viewport=VIEWPORT)
+    page = _instrument(context, context.new_page())
+    open_deck(page, deck_url + "?noprerun")
+    wait_runtime_ready(page)
+    page.evaluate("() => window.deck.reveal.configure({transition: 'none'})")
+    yield page
+    context.close()
+
+
+def test_every_exercise_is_a_cell_with_its_controls(ex_page):
+    page = ex_page
+    assert len(EXERCISES) >= 5
+    assert page.evaluate("window.deck.exercises.length") == len(EXERCISES)
+    for slide in EXERCISES:
+        assert page.evaluate("(id) => window.deck.cells.some(c => c.id === id)", slide.id)
+        assert page.evaluate("(id) => window.deck.cells.find(c => c.id === id).code", slide.id) \
+            == slide.starter.rstrip("\n")
+        assert feedback(page, slide.id)["hidden"]
+        assert visible_hints(page, slide.id) == 0
+        assert page.locator(EX.format(slide.id) + " .exercise-solution").is_hidden()
+
+
+@pytest.mark.parametrize("slide", EXERCISES, ids=lambda s: s.id)
+def test_wrong_then_hints_then_solution_passes(ex_page, slide):
+    page = ex_page
+    ex = EX.format(slide.id)
+    go_to_slide(page, slide.id)
+
+    # the starter as it is: the blank is named
+    out = run_cell(page, slide.id)
+    assert out["state"] == "done", out
+    fb = feedback(page, slide.id)
+    assert fb["state"] == "wrong" and "✗" in fb["text"] and "Falta completar" in fb["text"], fb
+
+    # a wrong answer: ✗ and the check's message; not solved
+    code, word = WRONG[slide.id]
+    run_cell(page, slide.id, code)
+    fb = feedback(page, slide.id)
+    assert fb["state"] == "wrong" and "✗" in fb["text"] and word in fb["text"], fb
+    assert page.locator(ex + " .exercise-badge").is_hidden()
+    assert not page.evaluate("(i) => window.deck.exercises[i].solved",
+                             exercise_index(page, slide.id))
+    assert out["value"] == ""   # the verdict is not shown as a value
+
+    # hints: one per click, then the button says there are no more
+    hint_btn = page.locator(ex + " button.hint")
+    for n in range(1, len(slide.hints) + 1):
+        hint_btn.click()
+        assert visible_hints(page, slide.id) == n
+        if n == 1 and slide is EXERCISES[0]:
+            SHOTS.mkdir(exist_ok=True)
+            page.mouse.move(0, 0)
+            page.screenshot(path=str(SHOTS / "exercise-wrong.png"))
+    assert hint_btn.is_disabled() and "Sin más pistas" in hint_btn.inner_text()
+
+    # the solution: shown on a click, loaded into the editor on request, and it passes
+    page.locator(ex + " button.show-solution").click()
+    assert page.locator(ex + " .exercise-solution").is_visible()
+    shown = page.locator(ex + " .exercise-solution-code").inner_text()
+    assert shown.strip() == slide.solution.strip()
+    page.locator(ex + " button.load-solution").click()
+    i = page.evaluate("(id) => window.deck.cells.findIndex(c => c.id === id)", slide.id)
+    assert page.evaluate("(i) => window.deck.cells[i].code", i) == slide.solution.rstrip("\n")
+    out = run_cell(page, slide.id)
+    assert out["state"] == "done", out
+    fb = feedback(page, slide.id)
+    assert fb["state"] == "ok" and "✓" in fb["text"], fb
+    assert page.locator(ex + " .exercise-badge").is_visible()
+    assert not page.errors, page.errors
+
+
+def test_screenshot_of_an_exercise_passed(ex_page):
+    page = ex_page
+    SHOTS.mkdir(exist_ok=True)
+    assert (SHOTS / "exercise-wrong.png").exists()   # taken above: a wrong answer, one hint
+    slide = EXERCISES[3]
+    go_to_slide(page, slide.id)
+    i = page.evaluate("(id) => window.deck.cells.findIndex(c => c.id === id)", slide.id)
+    run_cell(page, slide.id, page.evaluate("(i) => window.deck.cells[i].code", i))
+    assert feedback(page, slide.id)["state"] == "ok"
+    page.screenshot(path=str(SHOTS / "exercise-right.png"))
+
+
+def test_a_check_that_raises_and_code_that_loops_do_not_break_the_deck(ex_page):
+    page = ex_page
+    slide = EXERCISES[0]
+    go_to_slide(page, slide.id)
+    # a name the check needs is missing (the namespace is shared: earlier runs defined it), and
+    # a value the check cannot compare: Spanish, no crash
+    run_cell(page, slide.id, "epsilon = 0.5\nescala = 2\nglobals().pop('sensibilidad', None)")
+    fb = feedback(page, slide.id)
+    assert fb["state"] == "wrong" and "Falta definir" in fb["text"], fb
+    run_cell(page, slide.id, "epsilon = 0.5\nsensibilidad = 1\nescala = [2]")
+    assert feedback(page, slide.id)["state"] == "wrong"
+    # the student's code raises: the error shows in the output, the verdict says so
+    out = run_cell(page, slide.id, "epsilon = 0.5\nsensibilidad = 1 / 0\nescala = 2")
+    assert "ZeroDivisionError" in out["error"]
+    fb = feedback(page, slide.id)
+    assert fb["state"] == "error" and "ZeroDivisionError" in fb["text"], fb
+    # code that loops: Stop ends it, the verdict says it was stopped, and the exercise works after
+    i = page.evaluate("(id) => window.deck.cells.findIndex(c => c.id === id)", slide.id)
+    page.evaluate("(i) => { window.deck.cells[i].code = 'while True:\\n    pass'; "
+                  "window.deck.cells[i].run(); }", i)
+    wait_until(page, "(i) => window.deck.cells[i].running !== null && "
+                     "window.deck.runtime.current === window.deck.cells[i].running", 60, arg=i)
+    page.locator(CELL.format(slide.id) + " button.stop").click()
+    wait_until(page, "(i) => window.deck.cells[i].running === null", 30, arg=i)
+    assert feedback(page, slide.id)["state"] == "stopped"
+    wait_runtime_ready(page)
+    run_cell(page, slide.id, slide.solution)
+    assert feedback(page, slide.id)["state"] == "ok"
+    assert not page.errors, page.errors
+
+
+def test_progress_and_edits_survive_a_reload(page, deck_url):
+    slide = EXERCISES[1]
+    open_deck(page, deck_url + "?noprerun")
+    wait_runtime_ready(page)
+    go_to_slide(page, slide.id)
+    page.locator(EX.format(slide.id) + " button.show-solution").click()
+    page.locator(EX.format(slide.id) + " button.load-solution").click()
+    run_cell(page, slide.id)
+    assert feedback(page, slide.id)["state"] == "ok"
+    other = EXERCISES[2]
+    page.evaluate("([id, c]) => { window.deck.cells.find(x => x.id === id).code = c; }",
+                  [other.id, "b = 100\nsensibilidad = 7"])
+    page.reload()
+    wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 20)
+    assert page.evaluate("(id) => window.deck.exercises.find(e => e.id === id).solved", slide.id)
+    assert page.locator(EX.format(slide.id)).evaluate("e => e.classList.contains('is-solved')")
+    assert not page.evaluate("(id) => window.deck.exercises.find(e => e.id === id).solved",
+                             other.id)
+    # the student's code too, as any edit
+    assert page.evaluate("(id) => window.deck.cells.find(c => c.id === id).code", slide.id) \
+        == slide.solution.rstrip("\n")
+    assert page.evaluate("(id) => window.deck.cells.find(c => c.id === id).code", other.id) \
+        == "b = 100\nsensibilidad = 7"
+    # "undo all edits" brings the starters back, and leaves the progress alone
+    page.once("dialog", lambda d: d.accept())
+    page.locator("button[data-action='reset-all']").click()
+    assert page.evaluate("(id) => window.deck.cells.find(c => c.id === id).code", slide.id) \
+        == slide.starter.rstrip("\n")
+    page.reload()
+    wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 20)
+    assert page.evaluate("(id) => window.deck.exercises.find(e => e.id === id).solved", slide.id)
+
+
+def test_speaker_view_counts_the_exercises_solved_in_the_main_window(context, page, deck_url):
+    open_deck(page, deck_url + "?noprerun")
+    wait_runtime_ready(page)
+    copy = _instrument(context, context.new_page())
+    open_deck(copy, deck_url.rstrip("/") + "/?receiver")
+    count = "() => { const e = document.getElementById('exercise-count'); " \
+            "return e && [Number(e.dataset.solved), Number(e.dataset.total), e.textContent]; }"
+    wait_until(copy, count, 10)
+    assert copy.evaluate(count)[:2] == [0, len(EXERCISES)]
+    assert page.locator("#exercise-count").count() == 0   # not on the projected window
+    for k, slide in enumerate(EXERCISES[:2], 1):
+        go_to_slide(page, slide.id)
+        run_cell(page, slide.id, slide.solution)
+        assert feedback(page, slide.id)["state"] == "ok"
+        wait_until(copy, f"() => document.getElementById('exercise-count').dataset.solved === '{k}'",
+                   10)
+    assert copy.evaluate(count)[2] == f"Ejercicios resueltos: 2 de {len(EXERCISES)}"
+    # the copy mirrors the verdict under its exercise
+    wait_until(copy, "(id) => document.querySelector(`[data-exercise-id='${id}'] "
+                     ".exercise-feedback`).dataset.state === 'ok'", 10, arg=EXERCISES[1].id)
+    # a copy opened later gets the count at once
+    late = _instrument(context, context.new_page())
+    open_deck(late, deck_url.rstrip("/") + "/?receiver")
+    wait_until(late, "() => document.getElementById('exercise-count')?.dataset.solved === '2'", 10)
+    assert not copy.errors and not late.errors and not page.errors
