@@ -1,0 +1,92 @@
+"""The deck's prelude and cells under CPython, as the worker runs them (static/py/cellrunner.py).
+
+    python bench/cpython.py SNAPSHOT [--classify]     # one run, in this process: JSON on stdout
+
+``run_cpython`` starts a fresh process per repetition. ``--classify`` also lists the probe
+candidates (bench/diagnose/probe.py): numpy-only cells that run again and again right after the
+prelude, drawing nothing.
+"""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DRAWING_WORDS = re.compile(r"\b(matplotlib|pyplot|plt|plots)\b")
+
+
+def run_one(cellrunner, code: str, cell_id: str) -> dict:
+    """One cell through the runner: its own ``seconds``, the wall time, figures, error."""
+    figures = [0]
+
+    def emit(kind, payload):
+        figures[0] += kind == "figure"
+    t0 = time.perf_counter()
+    result = cellrunner.run_cell(code, cell_id, emit)
+    wall = time.perf_counter() - t0
+    err = result.get("error") or {}
+    return {"id": cell_id, "ok": bool(result.get("ok")), "seconds": result.get("seconds"),
+            "wall": wall, "figures": figures[0],
+            "error": None if result.get("ok") else f"{err.get('type')}: {err.get('message')}"[:500]}
+
+
+def probe_candidates(cellrunner, prelude: str | None, cells: list[dict]) -> list[str]:
+    """Cells that draw nothing, name no plotting module and run twice right after the prelude."""
+    found = []
+    for cell in cells:
+        if cell["figures"] or not cell["ok"] or DRAWING_WORDS.search(cell["code"]):
+            continue
+        cellrunner.NAMESPACE.clear()
+        cellrunner.NAMESPACE["__name__"] = "__main__"
+        if prelude:
+            run_one(cellrunner, prelude, "__prelude__")
+        a, b = (run_one(cellrunner, cell["code"], cell["id"]) for _ in range(2))
+        if a["ok"] and b["ok"] and not a["figures"]:
+            found.append(cell["id"])
+    return found
+
+
+def child(snap: Path, classify: bool) -> dict:
+    """Run the prelude and every cell as the deck does (call in a fresh process)."""
+    os.environ["MPLBACKEND"] = "agg"
+    sys.path[:0] = [str(ROOT), str(snap / "static" / "py"), str(snap / "pyodide_pkg")]
+    from deckbuild.schema import load_deck
+    import cellrunner
+    import numpy
+    deck = load_deck(snap / "deck" / "deck.yaml")
+    out: dict = {"python": platform.python_version(), "numpy": numpy.__version__}
+    out["prelude"] = run_one(cellrunner, deck.prelude, "__prelude__") if deck.prelude else None
+    t0 = time.perf_counter()
+    cellrunner.prepare_matplotlib()
+    out["prepare_matplotlib_s"] = time.perf_counter() - t0
+    import matplotlib
+    out["matplotlib"] = matplotlib.__version__
+    out["cells"] = [run_one(cellrunner, s.code, s.id) | {"code": s.code}
+                    for s in deck.slides if s.code is not None]
+    out["modules"] = sorted({m.split(".")[0] for m in sys.modules})
+    if classify:
+        out["probe_candidates"] = probe_candidates(cellrunner, deck.prelude, out["cells"])
+    return out
+
+
+def run_cpython(snap: Path, reps: int, classify: bool = False) -> list[dict]:
+    """``reps`` runs, each in a fresh process (the first one classifies, if asked)."""
+    runs = []
+    for rep in range(reps):
+        cmd = [sys.executable, str(Path(__file__).resolve()), str(snap)]
+        cmd += ["--classify"] if classify and rep == 0 else []
+        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=str(snap), timeout=600)
+        if proc.returncode != 0:
+            raise SystemExit(f"error: the CPython run failed:\n{proc.stderr[-3000:]}")
+        runs.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    return runs
+
+
+if __name__ == "__main__":
+    print(json.dumps(child(Path(sys.argv[1]), "--classify" in sys.argv[2:])))

@@ -1,0 +1,93 @@
+"""Before the visits: snapshot the project, build the deck, install the bare-Pyodide baseline.
+
+The deck is snapshotted (deck/, static/, templates/, pyodide_pkg/) and built into a temporary
+folder, so the browser and CPython run the same code while others edit the tree.
+"""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "bench"
+SNAPSHOT = ("deck", "static", "templates", "pyodide_pkg")
+
+
+def snapshot_project(work: Path) -> Path:
+    """Copy what the build and the CPython run read, so both see the same code."""
+    snap = work / "project"
+    snap.mkdir()
+    for name in SNAPSHOT:
+        shutil.copytree(ROOT / name, snap / name, ignore=shutil.ignore_patterns("__pycache__"))
+    (snap / "node_modules").symlink_to(ROOT / "node_modules")
+    return snap
+
+
+def build_site(snap: Path, out: Path, dist: Path | None) -> Path:
+    """Build the snapshot into ``out`` (or copy an existing build, ``dist``)."""
+    if dist is not None:
+        shutil.copytree(dist, out, symlinks=True)
+        return out
+    from deckbuild.site import Project, build
+    build(Project(snap), dist=out)
+    return out
+
+
+def read_deck_config(site: Path) -> dict:
+    html = (site / "index.html").read_text(encoding="utf-8")
+    m = re.search(r'<script type="application/json" id="deck-config">(.*?)</script>', html, re.S)
+    if not m:
+        raise SystemExit("error: no deck-config in the built index.html")
+    return json.loads(m.group(1).replace("<\\/", "</"))
+
+
+def read_lock(site: Path, config: dict) -> dict:
+    return json.loads((site / config["pyodideIndex"] / "pyodide-lock.json").read_text())
+
+
+def install_official_pyodide(site: Path) -> str:
+    """Bare Pyodide as its release ships it, next to the deck's files: the official core,
+    stdlib and lock, and the original wheels (the deck serves them with added bytecode)."""
+    from deckbuild import vendor
+    core = ROOT / "node_modules" / "pyodide"
+    lock = json.loads((core / "pyodide-lock.json").read_text())
+    index = f"vendor/pyodide-official-{lock['info']['version']}/"
+    folder = site / index
+    folder.mkdir(parents=True)
+    for name in vendor.PYODIDE_CORE:
+        shutil.copy2(core / name, folder / name)
+    for wheel in vendor.ensure_wheels(lock, vendor.cache_dir()):
+        shutil.copy2(wheel, folder / wheel.name)
+    return index
+
+
+def install_baseline(site: Path, config: dict, timeout_ms: int) -> None:
+    """bench/baseline.html and its worker into ``<site>/bench-baseline/``."""
+    folder = site / "bench-baseline"
+    folder.mkdir()
+    bench_config = {k: config.get(k) for k in ("wheel", "prelude")}
+    bench_config["pyodideIndex"] = install_official_pyodide(site)
+    bench_config["timeoutMs"] = timeout_ms
+    text = json.dumps(bench_config, ensure_ascii=False).replace("</", "<\\/")
+    html = (BENCH / "baseline.html").read_text(encoding="utf-8").replace("__BENCH_CONFIG__", text)
+    (folder / "index.html").write_text(html, encoding="utf-8")
+    for name in ("baseline.js", "baseline-worker.js"):
+        shutil.copy2(BENCH / name, folder / name)
+
+
+def worker_regex(site: Path, config: dict) -> str | None:
+    """The deck worker's NEEDS_MATPLOTLIB test (a regex source), if it still has one."""
+    path = site / config["assets"]["static"] / "js" / "worker.js"
+    try:
+        m = re.search(r"NEEDS_MATPLOTLIB\s*=\s*/(.+?)/([a-z]*);", path.read_text(encoding="utf-8"))
+    except OSError:
+        return None
+    if not m:
+        return None
+    flags = "(?i)" if "i" in m.group(2) else ""
+    try:
+        return re.compile(flags + m.group(1)).pattern
+    except re.error:
+        return None

@@ -1,0 +1,127 @@
+"""What every benchmark script sets up: a snapshot built into a temporary folder, the baseline
+beside it, the counting server, Playwright's Chromium under a profile; and their options."""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench import prepare
+from bench.browser import Browser
+from bench.profiles import PROFILES
+from bench.server import RequestLog, start_server
+from deckbuild.browser import chromium_path
+
+
+def add_common_args(ap: argparse.ArgumentParser) -> None:
+    ap.add_argument("--reps", type=int, default=3, help="repetitions of each visit (default 3)")
+    ap.add_argument("--profile", choices=sorted(PROFILES), default="local",
+                    help="network and CPU conditions of the visits (default local)")
+    ap.add_argument("--dist", type=Path, help="benchmark this built dist/ instead of building one")
+    ap.add_argument("--timeout", type=float, default=180, help="seconds per visit (default 180)")
+    ap.add_argument("--quiet-wait", type=float, default=5,
+                    help="before each visit, wait up to this many seconds for other processes to "
+                         "leave the CPU (default 5; 0: don't)")
+    ap.add_argument("--deck-query", metavar="QUERY",
+                    help="open the deck as index.html?QUERY (e.g. nosw: without its service worker)")
+    ap.add_argument("--nice", type=int, default=0,
+                    help="run the benchmark and its browser at this niceness increment (e.g. -5 as "
+                         "root: other work on a shared machine then disturbs it less)")
+
+
+@dataclass
+class Session:
+    args: argparse.Namespace
+    work: Path
+    snap: Path
+    site: Path
+    config: dict
+    lock: dict
+    url: str
+    log: RequestLog
+    browser: Browser
+    started: float
+
+    @property
+    def timeout_ms(self) -> int:
+        return int(self.args.timeout * 1000)
+
+    @property
+    def base_url(self) -> str:
+        return self.url + "bench-baseline/index.html"
+
+    @property
+    def deck_url(self) -> str:
+        q = self.args.deck_query
+        return self.url + "index.html" + (f"?{q}" if q else "")
+
+    def folder(self, name: str) -> Path:
+        """A browser profile folder that does not exist yet: the next visit in it is cold."""
+        path = self.work / f"profile-{name}"
+        shutil.rmtree(path, ignore_errors=True)
+        return path
+
+
+def renice(increment: int) -> None:
+    if increment:
+        try:
+            os.nice(increment)    # inherited by Playwright's driver and Chromium
+        except OSError as exc:
+            print(f"warning: --nice {increment} refused ({exc}); running at normal priority",
+                  file=sys.stderr)
+
+
+def build(work: Path, args) -> tuple[Path, Path, dict, dict]:
+    print("building the deck (a snapshot of deck/, static/, templates/, pyodide_pkg/)…", flush=True)
+    snap = prepare.snapshot_project(work)
+    try:
+        site = prepare.build_site(snap, work / "site", args.dist)
+    except Exception as exc:  # noqa: BLE001 - a DeckError or anything else: say it plainly
+        raise SystemExit(f"error: the build failed: {exc}") from exc
+    config = prepare.read_deck_config(site)
+    prepare.install_baseline(site, config, int(args.timeout * 1000))
+    return snap, site, config, prepare.read_lock(site, config)
+
+
+@contextlib.contextmanager
+def session(args):
+    """Build, serve and open the browser; clean everything up afterwards."""
+    from playwright.sync_api import sync_playwright
+    renice(args.nice)
+    started, work = time.time(), Path(tempfile.mkdtemp(prefix="dpdeck-bench-"))
+    try:
+        snap, site, config, lock = build(work, args)
+        log = RequestLog()
+        server, url = start_server(site, log)
+        try:
+            with sync_playwright() as pw:
+                browser = Browser(pw, chromium_path(), int(args.timeout * 1000), args.quiet_wait,
+                                  PROFILES[args.profile])
+                yield Session(args, work, snap, site, config, lock, url, log, browser, started)
+        finally:
+            server.shutdown()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def chromium_version() -> str:
+    try:
+        out = subprocess.run([chromium_path() or "chromium", "--version"], capture_output=True,
+                             text=True, timeout=30).stdout
+        return out.strip().splitlines()[-1]
+    except (OSError, subprocess.SubprocessError, IndexError):
+        return "chromium ?"
+
+
+def visit_note(v: dict) -> str:
+    notes = [] if v.get("foreign_cores") is None else \
+        [f"other processes {v['foreign_cores']:.2f} cores"]
+    notes += [str(v["error"])[:120]] if v.get("error") else []
+    return f"{v['wall']:.1f} s" + (f" ({'; '.join(notes)})" if notes else "")
