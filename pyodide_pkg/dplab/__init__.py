@@ -12,6 +12,7 @@ Modules, one job each:
 * :mod:`dplab.accounting` -- composition and RDP/zCDP conversions (pure math);
 * :mod:`dplab.accountant` -- :class:`BudgetAccountant` (the only state);
 * :mod:`dplab.learning` -- logistic regression, noisy gradient descent, DP-SGD;
+* :mod:`dplab.audit` -- auditing a mechanism: a lower bound on its epsilon, from a game;
 * :mod:`dplab.numfmt` -- numbers as shown to a Spanish-speaking audience (0,5; 5.000);
 * :mod:`dplab.plots` -- the house figure style.
 """
@@ -104,6 +105,11 @@ __all__ = [
     # numbers for the audience: decimal comma, '.' between thousands
     "fmt", "pct",
 ]
+
+# auditing a mechanism: an empirical lower bound on its epsilon (the deck's appendix)
+from .audit import AuditResult, audit_mechanism, beta_quantile, clopper_pearson  # noqa: E402
+
+__all__ += ["audit_mechanism", "AuditResult", "clopper_pearson", "beta_quantile"]
 
 
 def __getattr__(name):

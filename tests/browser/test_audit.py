@@ -1,0 +1,84 @@
+"""The appendix "Auditar un mecanismo", computed in Chromium at 1280×720.
+
+The cell plays the distinguishing game 100 000 times on each of two neighbouring pairs against
+``laplace_mech`` (sensitivity 1, claimed ε = 1) and prints a lower bound on ε for each, at
+99,9 % confidence: for a count (neighbours differ by 1: the claim is true) and for a sum where
+one person moves the answer by 10 (the sensitivity was forgotten: true ε = 10).
+
+Probabilities (fresh noise; see tests/unit/test_dplab_audit.py for the arguments):
+* the count's bound is <= 1 with probability >= 0,999 (the audit's guarantee; the normal
+  approximation of the two rates puts the failure near 6e-6);
+* the sum's bound is > 1 with probability >= 1 - 2 exp(-20) (Hoeffding with s = 0,01 at
+  n = 100 000: the bound is then >= ln((0,5 - 0,0162) / (0,5 e^-10 + 0,0162)) = 3,4).
+"""
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.browser.helpers import go_to_slide, open_deck, run_cell, wait_runtime_ready
+from tests.browser.test_full_deck import LAYOUT_PROBLEMS, WRAPPED_LINES
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "test-results"
+SLIDE = "apendice-la-auditoria-en-vivo"
+THEORY = "apendice-auditar-un-mecanismo"
+
+
+def spanish(text: str) -> float:
+    """'1.234,5' → 1234.5"""
+    return float(text.replace(".", "").replace(",", "."))
+
+
+def bounds(stdout: str) -> dict[str, tuple[float, float, str]]:
+    """{'conteo': (ε lower bound, claimed ε, verdict), 'suma': ...} from the cell's output."""
+    found = re.findall(r"^(\w+): FPR [\d.,]+ %, FNR [\d.,]+ %\n\s+ε ≥ ([\d.,]+), declarado ([\d.,]+): "
+                       r"(consistente|¡FALSO!)$", stdout, re.M)
+    return {name: (spanish(low), spanish(claimed), verdict) for name, low, claimed, verdict in found}
+
+
+@pytest.fixture
+def deck_page(page, deck_url):
+    open_deck(page, deck_url)
+    wait_runtime_ready(page)
+    return page
+
+
+def test_the_audit_refutes_the_broken_mechanism_only(deck_page):
+    page = deck_page
+    page.evaluate("() => window.deck.reveal.configure({transition: 'none'})")
+    timings = []
+    for _ in range(2):   # the first run may share the worker with the background pre-runs
+        started = time.monotonic()
+        out = run_cell(page, SLIDE)
+        timings.append(time.monotonic() - started)
+        assert out["state"] == "done" and not out["error"], out
+        found = bounds(out["stdout"])
+        assert set(found) == {"conteo", "suma"}, out["stdout"]
+        low, claimed, verdict = found["conteo"]
+        assert claimed == 1 and low <= claimed and verdict == "consistente", out["stdout"]
+        assert low > 0.8, out["stdout"]   # nearly tight: >= 0,88 w.p. >= 1 - 2 exp(-20)
+        low, claimed, verdict = found["suma"]
+        assert claimed == 1 and low > claimed and verdict == "¡FALSO!", out["stdout"]
+    print(f"audit cell in Chromium: {', '.join(f'{t:.2f} s' for t in timings)} "
+          f"(click to output); the cell says: {out['meta'].strip()!r}")
+    assert min(timings) < 30   # generous: "seconds", not a timing test
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "audit-live.png"))
+    problems = {}
+    for slide in (SLIDE, THEORY):
+        go_to_slide(page, slide)
+        section = page.evaluate_handle("() => window.deck.reveal.getCurrentSlide()")
+        problems[slide] = page.evaluate(LAYOUT_PROBLEMS, section) + page.evaluate(WRAPPED_LINES, section)
+    page.screenshot(path=str(SHOTS / "audit-theory.png"))
+    assert not any(problems.values()), problems   # nothing spills out of 1280×720, no wrapped output
+    assert not page.errors, page.errors
+
+
+def test_the_bounds_parser():
+    text = ("conteo: FPR 50,02 %, FNR 18,45 %\n  ε ≥ 0,97, declarado 1: consistente\n"
+            "suma: FPR 49,90 %, FNR 0,00 %\n  ε ≥ 8,41, declarado 1: ¡FALSO!\n")
+    assert bounds(text) == {"conteo": (0.97, 1.0, "consistente"), "suma": (8.41, 1.0, "¡FALSO!")}
