@@ -40,7 +40,7 @@ export function drawMeter(box, item) {
     const refused = a.refused ?? null;
     if (refused) row.classList.add("is-refused");
     const bars = el("div", "budget-bars");
-    bars.append(el("span", "budget-name", a.name ? `${a.name}` : "presupuesto"));
+    if (a.name) bars.append(el("span", "budget-name", a.name));
     bars.append(bar("ε", a.epsilon_spent, a.epsilon_total, a.epsilon_text, refused));
     if (a.delta_text != null) bars.append(bar("δ", a.delta_spent, a.delta_total, a.delta_text, refused));
     row.append(bars);

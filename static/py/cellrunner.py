@@ -305,7 +305,8 @@ class _BudgetMeter:
     ``payload = {"accountants": [entry, ...], "more": n}``, an entry per accountant in order of
     first use (at most :data:`MAX_METERS`; ``more`` counts the others)::
 
-        {"name": "presupuesto" or None,       # the cell's variable bound to it, if any
+        {"name": "presupuesto" or None,       # the cell's variable bound to it (global, else
+                                              # a local of the cell's code seen when it spent)
          "epsilon_spent": 1.0, "epsilon_total": 1.5,
          "delta_spent": 0.0, "delta_total": 0.0,
          "releases": 2,                       # releases recorded so far
@@ -320,6 +321,8 @@ class _BudgetMeter:
         self.accountants: list = []    # in order of first use, at most MAX_METERS
         self.refused: dict = {}        # id(accountant) -> its last refusal's reason, this run
         self.others: set = set()       # ids of the accountants past MAX_METERS
+        self.names: dict = {}          # id(accountant) -> the variable of the cell's code bound to it
+        self.tries: dict = {}          # id(accountant) -> how many times it was looked for
         self.dirty = False
         self.last = None               # time.monotonic() of the last emit
 
@@ -333,6 +336,12 @@ class _BudgetMeter:
             self.accountants.append(accountant)
         if event == "refused":
             self.refused[id(accountant)] = str(detail)
+        key = id(accountant)
+        if key not in self.names and self.tries.get(key, 0) < 5:   # a function's local variable
+            self.tries[key] = self.tries.get(key, 0) + 1
+            name = _local_name(accountant)
+            if name:
+                self.names[key] = name
         self.dirty = True
         now = time.monotonic()
         if self.last is None or now - self.last >= BUDGET_SECONDS:
@@ -342,7 +351,7 @@ class _BudgetMeter:
         for key, value in list(NAMESPACE.items()):
             if value is accountant and not key.startswith("_"):
                 return key
-        return None
+        return self.names.get(id(accountant))
 
     def entry(self, accountant) -> dict:
         eps_spent, delta_spent = accountant.spent
@@ -367,6 +376,19 @@ class _BudgetMeter:
         self.last = time.monotonic()
         self.emit("budget", {"accountants": [self.entry(a) for a in self.accountants],
                              "more": len(self.others)})
+
+
+def _local_name(obj):
+    """The name that the cell's code, in the frames running now, binds to ``obj``, or ``None``
+    (e.g. ``prueba`` inside a function of the cell)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<celda "):
+            for key, value in list(frame.f_locals.items()):
+                if value is obj and not key.startswith("_"):
+                    return key
+        frame = frame.f_back
+    return None
 
 
 def _watch_budgets(emit):

@@ -219,3 +219,15 @@ def test_refusal_numbers_are_short_unless_that_hides_the_difference():
     with pytest.raises(BudgetError) as info:
         acc.spend(0.5715)   # 0,571 either way at 3 decimals: 6 show why it does not fit
     assert "cuesta ε = 0,5715 y solo quedan 0,571428 de 1." in str(info.value)
+
+
+def test_an_accountant_local_to_a_function_of_the_cell_is_named(runner):
+    code = ("def comprobar():\n"
+            "    prueba = BudgetAccountant(1.0)\n"
+            "    prueba.spend(0.25)\n"
+            "comprobar()\n"
+            "BudgetAccountant(2.0).spend(1.0)\n")
+    result, budgets, _ = run(runner, code)
+    first, second = budgets[-1]["accountants"]
+    assert first["name"] == "prueba" and first["epsilon_text"] == "0,25 de 1"
+    assert second["name"] is None and second["epsilon_text"] == "1 de 2"
