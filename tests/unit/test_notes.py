@@ -1,0 +1,186 @@
+"""The speaker notes tell the truth: every number a code slide's notes quote is accounted for.
+
+The cells run under CPython as in test_deck_cells.py (its fixtures, the real cell runner), and
+so do the slide's suggested edits (``try:``, as in test_try_edits.py). A number in the notes
+must be one of:
+
+* a literal of the slide (its code, text, sliders or suggested edits): "cambie `0.5` por `5`";
+* within ``REL_TOL`` of a number the cell prints, authored or after one of its edits (the
+  notes quote results: "la desviación del ruido es 4"; noisy results are quoted rounded, and
+  the tolerance holds with overwhelming probability for the noise of these cells);
+* listed in ``ALLOWED`` below for that slide, with the reason it is neither.
+
+Numbers are read the way the audience reads them: "22.000" and "0{,}1" in the prose and the
+formulas (Spanish), "1e-5" and "10_000" inside `code` (Python). A percentage may match a
+printed fraction ("76 %" and 0,763).
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from test_deck_cells import deck, ran, spanish_number  # noqa: F401  (fixtures)
+from test_try_edits import run_edits
+
+REL_TOL = 0.10     # a quoted result is the printed one, rounded ("unos 1400" for 1.443,7)
+
+# Numbers in a code slide's notes that are neither a literal of the slide nor printed by it.
+ALLOWED = {
+    "que-tan-grande-es-e-varepsilon": {
+        73: "the green band's edge read off the figure: e·0,5/(e·0,5 + 0,5) = 0,73",
+    },
+    "el-mecanismo-de-laplace": {
+        10: "the noise scale 1/ε, the result of the formula it is quoted in: $1/0{,}1 = 10$",
+    },
+    "encontrar-el-codo": {
+        99_999: "the top-coded capital gain of Adult, which the census keeps",
+    },
+    "laplace-contra-gauss-vectorial": {
+        1.25: "the constant in that formula (the classic Gaussian mechanism's)",
+    },
+    "sumas-el-problema": {
+        200: "1.005.164.200 / 5.164.200 ≈ 195: 'la multiplica por 200'",
+    },
+    "el-compromiso-privacidad-utilidad": {
+        100: "the book's Adult has about 100 features",
+    },
+    "el-costo-de-iterar": {
+        76: "the majority class's accuracy, printed on 'El problema' (0,763)",
+    },
+    "lo-que-no-cubrimos": {
+        2012: "citation year (Mironov)",
+        2020: "citation year (Canonne, Kamath y Steinke)",
+        2: "the exponential mechanism's exponent ε·conteo/2",
+    },
+    "apendice-la-auditoria-en-vivo": {
+        0.1: "1 − confidence (0.999): the chance that a correct bound exceeds ε, in %",
+    },
+}
+
+# a formula's "2 \times 10^{-4}" or "10^{-5}" is one number
+POWER = re.compile(r"(?:(\d+(?:,\d+)?)\s*\\times\s*)?10\^\{?(−|-)?(\d+)\}?")
+PYTHON_NUMBER = re.compile(r"(?<![\w.])\d[\d_]*(?:\.\d+)?(?:e-?\d+)?(?![\w])")
+SPANISH = re.compile(r"(?<![\w.,])\d+(?:\.\d{3})*(?:,\d+)?(?![\w])")
+CODE_SPAN = re.compile(r"`([^`]*)`")
+
+
+def python_numbers(text: str) -> list[float]:
+    return [float(t.replace("_", "")) for t in PYTHON_NUMBER.findall(text)]
+
+
+def spanish_numbers(text: str) -> list[float]:
+    """Numbers as the audience reads them, powers of ten in formulas included."""
+    text = text.replace("{,}", ",")
+    found = []
+
+    def power(m):
+        mantissa = spanish_number(m.group(1)) if m.group(1) else 1.0
+        found.append(mantissa * 10.0 ** (-int(m.group(3)) if m.group(2) else int(m.group(3))))
+        return " "
+    text = POWER.sub(power, text)
+    return found + [spanish_number(t) for t in SPANISH.findall(text)]
+
+
+def note_numbers(notes: str) -> list[tuple[str, float, bool]]:
+    """(token, value, is_percent) for each number in ``notes``: Python inside `code`, else Spanish."""
+    found = []
+    for span in CODE_SPAN.findall(notes):
+        found += [(span, v, False) for v in python_numbers(span)]
+    prose = CODE_SPAN.sub(" ", notes).replace("{,}", ",")
+    for m in POWER.finditer(prose):
+        mantissa = spanish_number(m.group(1)) if m.group(1) else 1.0
+        exponent = -int(m.group(3)) if m.group(2) else int(m.group(3))
+        found.append((m.group(0), mantissa * 10.0 ** exponent, False))
+    prose = POWER.sub(" ", prose)
+    for m in re.finditer(SPANISH.pattern + r"(\s*%|\s+millones)?", prose):
+        token = m.group(0)
+        value = spanish_number(token.removesuffix("millones").rstrip(" %"))
+        found.append((token, value * (1e6 if token.endswith("millones") else 1),
+                      token.endswith("%")))
+    return found
+
+
+def literals(slide) -> set[float]:
+    """Every number written in the slide itself: code, text, sliders, suggested edits."""
+    texts = [slide.code or "", slide.body or "", slide.title or ""]
+    texts += [repr(p) for p in (slide.params or [])]
+    for edit in slide.tries:
+        texts += [edit.label, edit.old, edit.new]
+    found = set()
+    for text in texts:
+        found.update(python_numbers(text))
+        found.update(spanish_numbers(text))
+    return found
+
+
+def close(a: float, b: float) -> bool:
+    return abs(a - b) <= REL_TOL * max(abs(a), abs(b)) + 1e-12
+
+
+@pytest.fixture(scope="module")
+def edited(deck):  # noqa: F811
+    """{(slide id, label): what the edited cell showed}."""
+    result = run_edits(deck)
+    return result[0] if isinstance(result, tuple) else result   # (edited, authored)
+
+
+def unaccounted(deck, ran, edited):  # noqa: F811
+    """({slide id: [number token, ...]} of the numbers in code slides' notes nobody accounts
+    for, {(slide id, allowed number)} of the allowlist entries that were needed)."""
+    missing, used = {}, set()
+    for slide in deck.slides:
+        if not slide.code:
+            continue
+        shown = ran[slide.id]["stdout"]
+        shown += "".join(o["stdout"] for (sid, _), o in edited.items() if sid == slide.id)
+        printed = spanish_numbers(shown)
+        known = literals(slide)
+        allowed = ALLOWED.get(slide.id, {})
+        for token, value, percent in note_numbers(slide.notes):
+            candidates = [value, -value] + ([value / 100] if percent else [])
+            if any(c in known for c in candidates):
+                continue
+            if any(close(c, p) for c in candidates for p in printed):
+                continue
+            match = [a for a in allowed if abs(value - a) <= 1e-9 * abs(a)]
+            if match:
+                used.add((slide.id, match[0]))
+                continue
+            missing.setdefault(slide.id, []).append(token.strip())
+    return missing, used
+
+
+def test_every_number_in_the_notes_is_accounted_for(deck, ran, edited):  # noqa: F811
+    missing, _ = unaccounted(deck, ran, edited)
+    assert not missing, ("numbers in the notes that the slide neither writes nor prints "
+                         f"(fix the note, or allow it in ALLOWED with a reason): {missing}")
+
+
+def test_the_allowlist_is_needed(deck, ran, edited):  # noqa: F811
+    """An allowed number that the notes no longer quote, or that the slide now writes or
+    prints, leaves the list."""
+    _, used = unaccounted(deck, ran, edited)
+    unused = [(slide_id, value) for slide_id, allowed in ALLOWED.items() for value in allowed
+              if (slide_id, value) not in used]
+    assert not unused, f"allowlist entries no note needs: {unused}"
+
+
+def test_the_number_reader_itself():
+    notes = ("de $1/0{,}1 = 10$ personas, 22.000 veces, a priori 50 %; $\\delta = 10^{-5}$, "
+             "$2 \\times 10^{-4}$; cambie `delta = 1e-5` por `1e-10` o `10_000`; unos 5 millones")
+    values = {round(v, 12) for _, v, _ in note_numbers(notes)}
+    assert values == {1, 0.1, 10, 22000, 50, 1e-5, 2e-4, 1e-10, 10000, 5e6}, values
+    assert [p for _, _, p in note_numbers("el 76 %, un 83%")] == [True, True]
+
+
+WORDS = {
+    r"\bslides?\b": "'diapositiva', not 'slide'",
+    r"\bprecisi[oó]n\b": "'exactitud' for accuracy ('precisión' is another metric)",
+}
+
+
+def test_notes_say_diapositiva_and_exactitud(deck):  # noqa: F811
+    bad = [(s.id, why) for s in deck.slides for word, why in WORDS.items()
+           if re.search(word, s.notes, re.I)]
+    assert not bad, bad
