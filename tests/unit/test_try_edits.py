@@ -521,6 +521,71 @@ def _discrete_at_001(after, before):
     assert re.search(r"exponencial: (.*)", after.stdout).group(1).strip() in occupations
 
 
+def _audit_lines(text: str) -> dict[str, dict]:
+    """The audit's two scenarios as printed; each rate with the half-width of its rounding
+    (a percentage printed with k decimals)."""
+    found = re.findall(r"(\w+): FPR ([\d,]+) %, FNR ([\d,]+) %\n\s+ε ≥ ([\d,]+), declarado ([\d,]+): "
+                       r"(¡FALSO!|consistente)", text)
+    assert [f[0] for f in found] == ["conteo", "suma"], text
+
+    def rounding(token):
+        return 0.5 * 10 ** -len(token.partition(",")[2]) / 100
+
+    return {name: {"fpr": spanish_number(fpr) / 100, "fnr": spanish_number(fnr) / 100,
+                   "fpr_rounding": rounding(fpr), "fnr_rounding": rounding(fnr),
+                   "bound": spanish_number(bound), "declared": spanish_number(declared),
+                   "false": verdict == "¡FALSO!"}
+            for name, fpr, fnr, bound, declared, verdict in found}
+
+
+def _cp_bound(fpr: float, fnr: float, n: int, confidence: float = 0.999) -> float:
+    """The audit's lower bound on ε from its two rates (one-sided Clopper–Pearson upper bounds at
+    level 1 − (1 − confidence)/2 each, δ = 0), computed here with scipy."""
+    from scipy.stats import beta
+    alpha = (1 - confidence) / 2
+
+    def upper(p):
+        k = p * n
+        return 1.0 if k >= n else float(beta.ppf(1 - alpha, k + 1, n - k))
+
+    fpr_up, fnr_up = upper(fpr), upper(fnr)
+    ratios = [(1 - fpr_up) / fnr_up, (1 - fnr_up) / fpr_up]
+    return max([0.0] + [math.log(r) for r in ratios if r > 0])
+
+
+def _audit(sensitivity=1.0, eps=1.0, trials=100_000, false=()):
+    """The audit slide after an edit: Laplace of scale sensitivity/ε on neighbours at distance 1
+    (conteo) and 10 (suma). The attacker says D' above d: FPR = 1/2, FNR = e^(−Δε/s)/2."""
+    from dplab import fmt
+
+    def check(after, before):
+        lines = _audit_lines(after.stdout)
+        for name, distance in (("conteo", 1), ("suma", 10)):
+            line = lines[name]
+            assert fmt(line["declared"]) == fmt(eps), (name, line)
+            # the rates: a binomial proportion over ``trials``, within 6 standard deviations
+            # (+ 10 counts, for rates near 0; chance < 10⁻⁸) and the printed rounding
+            for rate, expected in (("fpr", 0.5), ("fnr", math.exp(-distance * eps / sensitivity) / 2)):
+                sd = math.sqrt(expected * (1 - expected) / trials)
+                tolerance = 6 * sd + 10 / trials + line[f"{rate}_rounding"]
+                assert abs(line[rate] - expected) <= tolerance, (name, rate, line, expected, tolerance)
+            # the printed bound is the Clopper–Pearson bound of the printed rates, over what
+            # their rounding leaves open (the bound is monotone in each rate)
+            bounds = [_cp_bound(min(max(line["fpr"] + a * line["fpr_rounding"], 0), 1),
+                                min(max(line["fnr"] + b * line["fnr_rounding"], 0), 1), trials)
+                      for a in (-1, 0, 1) for b in (-1, 0, 1)]
+            assert min(bounds) - 0.0051 <= line["bound"] <= max(bounds) + 0.0051, (name, line, bounds)
+            # the verdict says what the bound says (ties at the printed precision aside)
+            if abs(line["bound"] - line["declared"]) > 0.005:
+                assert line["false"] == (line["bound"] > line["declared"]), (name, line)
+        # the verdicts the edit is about, each hundreds of standard deviations from the line
+        for name in false:
+            assert lines[name]["false"], (name, after.stdout)
+        if sensitivity >= 10:
+            assert not lines["conteo"]["false"], after.stdout   # true ε 0,1: bound ≈ 0,1
+    return check
+
+
 Check = Callable[[Shown, Shown], None]
 
 EDIT_CLAIMS: dict[tuple[str, str], Check] = {
@@ -560,6 +625,13 @@ EDIT_CLAIMS: dict[tuple[str, str], Check] = {
     # ("el-compromiso-privacidad-utilidad", …): lead
     ("el-costo-de-iterar", "ε = 1"): _best_T_at_1,
     ("lo-que-no-cubrimos", "ε = 0,01"): _discrete_at_001,
+    # a 99,9 % audit: a verdict at the edge (bound ≈ true ε, e.g. the sum at sensitivity 10) may
+    # flip with chance ≤ 0,1 %, so only the verdicts far from the edge are asserted
+    ("apendice-la-auditoria-en-vivo", "ruido a la mitad"):
+        _audit(sensitivity=0.5, false=("conteo", "suma")),   # true ε 2 and 20
+    ("apendice-la-auditoria-en-vivo", "sensibilidad 10"): _audit(sensitivity=10),   # 0,1 and 1
+    ("apendice-la-auditoria-en-vivo", "ε = 0,5"): _audit(eps=0.5, false=("suma",)),   # 0,5 and 5
+    ("apendice-la-auditoria-en-vivo", "1.000 partidas"): _audit(trials=1000, false=("suma",)),
 }
 
 # Claims that the authored output may pass too: what these edits change is only the size of
