@@ -50,15 +50,15 @@ def read_lock(site: Path, config: dict) -> dict:
 def install_official_pyodide(site: Path) -> str:
     """Bare Pyodide as its release ships it, next to the deck's files: the official core,
     stdlib and lock, and the original wheels (the deck serves them with added bytecode)."""
-    from deckbuild import vendor
+    from deckbuild import pyodide_dist
     core = ROOT / "node_modules" / "pyodide"
     lock = json.loads((core / "pyodide-lock.json").read_text())
     index = f"vendor/pyodide-official-{lock['info']['version']}/"
     folder = site / index
     folder.mkdir(parents=True)
-    for name in vendor.PYODIDE_CORE:
+    for name in pyodide_dist.PYODIDE_CORE:
         shutil.copy2(core / name, folder / name)
-    for wheel in vendor.ensure_wheels(lock, vendor.cache_dir()):
+    for wheel in pyodide_dist.ensure_wheels(lock, pyodide_dist.cache_dir()):
         shutil.copy2(wheel, folder / wheel.name)
     return index
 

@@ -1,0 +1,60 @@
+"""The pure parts of bench/diagnose/: the probe's waits, thread groups, CPU windows, tables."""
+from __future__ import annotations
+
+import pytest
+
+from bench.diagnose import detail, probe, threads
+
+
+def probe_visit() -> dict:
+    """Probes at 1000 (started at 1010) and 1150 (started at 1400, 100 ms behind cell x)."""
+    runs = [{"id": 1, "cellId": "p", "running": 1010, "result": 1020},
+            {"id": 2, "cellId": "x", "running": 1200, "result": 1300, "background": True},
+            {"id": 3, "cellId": "p", "running": 1400, "result": 1410},
+            {"id": 4, "cellId": "fig", "requested": 900, "running": 1500, "result": 1600}]
+    return {"runs": runs, "probes": [{"requested": 1000, "runId": 1},
+                                     {"requested": 1150, "runId": 3}],
+            "idle": [], "marks": {"ready": 900}, "figures": [{"id": 4, "t": 1590}]}
+
+
+def test_a_probes_wait_leaves_out_other_cells_and_the_idle_wait():
+    p = probe.analyze(probe_visit())
+    assert (p["n"], p["idle_wait"], p["mpl_ready"]) == (2, 10, 1500)
+    assert p["worst"] == pytest.approx(250 - 100 - 10) and p["worst_at"] == 250
+    assert p["blocked"] == 1
+    assert "x (pre-run) 0.10 s" in p["cause"] and "waited 0.25 s" in p["cause"]
+
+
+def test_the_probe_table_gives_target_3s_verdict():
+    text = probe.render("p", [probe.analyze(probe_visit())])
+    assert "target 3 MISSES: worst unexplained wait 140 ms" in text and "1/2 probes" in text
+
+
+@pytest.mark.parametrize("ptype, comm, main, group", [
+    ("renderer", "whatever", True, "renderer: page main thread"),
+    ("renderer", "DedicatedWorker thread", False, threads.WORKER),
+    ("renderer", "V8 DefaultWorke", False, "renderer: thread pool (V8 wasm compile, GC)"),
+    ("renderer", "Compositor", False, "renderer: compositor/raster"),
+    ("renderer", "Chrome_ChildIOT", False, "renderer: other threads"),
+    ("", "chromium", True, "browser process"), ("utility", "x", False, "utility (network)")])
+def test_thread_group(ptype, comm, main, group):
+    assert threads.thread_group(ptype, comm, main) == group
+
+
+def test_cpu_between_takes_the_nearest_samples_and_starts_new_groups_at_zero():
+    samples = [[0, {"a": 1.0}], [250, {"a": 1.5}], [500, {"a": 2.5, "b": 0.3}]]
+    assert threads.cpu_between(samples, 10, 490) == {"a": 1.5, "b": 0.3}
+    assert threads.cpu_between(samples, 500, 100) == {}
+
+
+def test_median_delta_skips_missing_milestones():
+    rows = [{"a": 0, "b": 1000}, {"a": 0, "b": 3000}, {"a": None, "b": 1}]
+    assert threads.median_delta(rows, "a", "b") == 2.0
+
+
+def test_detail_table():
+    text = detail.render({"steps": [{"name": "import numpy", "ms": 300, "compileMs": 120,
+                                     "compiled": 40}], "marks": {},
+                          "diag": {"moduleImports": [[150, "matplotlib.pyplot"]]}})
+    assert "120 ms (40 mod.)" in text and "1 take > 100 ms" in text
+    assert detail.render({"error": "boom"}).endswith("! boom")
