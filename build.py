@@ -38,7 +38,7 @@ def _dist_is_stale(project: Project) -> bool:
     return False
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="build.py", description=__doc__.splitlines()[0],
                                      epilog=EXIT_CODES)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -56,48 +56,63 @@ def main(argv: list[str] | None = None) -> int:
     p_pdf.add_argument("--out", type=Path, default=Path("dist-pdf/privacidad-diferencial.pdf"))
     p_pdf.add_argument("--timeout", type=float, default=300.0,
                        help="seconds to wait for every cell to run")
-    args = parser.parse_args(argv)
-    project = Project(ROOT)
+    return parser
+
+
+def _build(project: Project, args) -> int:
+    deck = build(project, deck_file=args.deck, dist=args.out)
+    print(f"built {len(deck.slides)} slides into {args.out or project.dist}/index.html")
+    return 0
+
+
+def _check(project: Project, args) -> int:
+    deck = check(project, deck_file=args.deck)
+    cells = sum(1 for s in deck.slides if s.code)
+    print(f"ok: {len(deck.slides)} slides, {cells} code cells")
+    return 0
+
+
+def _serve(project: Project, args) -> int:
+    from deckbuild.serve import make_server
+    if _dist_is_stale(project):
+        build(project)
+    server = make_server(project.dist, host=args.host, port=args.port,
+                         isolate=not args.no_isolation, quiet=False)
+    print(f"serving the deck at http://{args.host}:{server.server_address[1]}/ "
+          "(Ctrl+C stops)", flush=True)
     try:
-        if args.command == "build":
-            deck = build(project, deck_file=args.deck, dist=args.out)
-            out = args.out or project.dist
-            print(f"built {len(deck.slides)} slides into {out}/index.html")
-        elif args.command == "check":
-            deck = check(project, deck_file=args.deck)
-            cells = sum(1 for s in deck.slides if s.code)
-            print(f"ok: {len(deck.slides)} slides, {cells} code cells")
-        elif args.command == "serve":
-            from deckbuild.serve import make_server
-            if _dist_is_stale(project):
-                build(project)
-            server = make_server(project.dist, host=args.host, port=args.port,
-                                 isolate=not args.no_isolation, quiet=False)
-            print(f"serving the deck at http://{args.host}:{server.server_address[1]}/ "
-                  "(Ctrl+C stops)", flush=True)
-            try:
-                server.serve_forever()
-            except KeyboardInterrupt:
-                pass
-        elif args.command == "pdf":
-            from deckbuild.pdf import export_pdf
-            if _dist_is_stale(project):
-                build(project)
-            report = export_pdf(project.dist, args.out, timeout=args.timeout)
-            print(f"wrote {args.out}: {report['pages']} pages, {report['cells']} cells run "
-                  f"in the browser in {report['seconds']} s")
-            if report["errors"]:
-                print(f"warning: cells with errors: {', '.join(report['errors'])}",
-                      file=sys.stderr)
-                return 1
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def _pdf(project: Project, args) -> int:
+    from deckbuild.pdf import export_pdf
+    if _dist_is_stale(project):
+        build(project)
+    report = export_pdf(project.dist, args.out, timeout=args.timeout)
+    print(f"wrote {args.out}: {report['pages']} pages, {report['cells']} cells run "
+          f"in the browser in {report['seconds']} s")
+    if report["errors"]:
+        print(f"warning: cells with errors: {', '.join(report['errors'])}", file=sys.stderr)
+        return 1
+    return 0
+
+
+COMMANDS = {"build": _build, "check": _check, "serve": _serve, "pdf": _pdf}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](Project(ROOT), args)
     except DeckError as exc:
         print(f"error in the deck: {exc}", file=sys.stderr)
         return 1
     except BuildEnvironmentError as exc:
         print(f"build environment error (not a problem of the deck): {exc}", file=sys.stderr)
         return exc.exit_code
-    return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

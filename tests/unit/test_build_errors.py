@@ -202,3 +202,24 @@ def test_page_config_takes_package_lists_and_slide_size_from_their_one_definitio
     assert config["deferredPackages"] == list(pyodide_dist.DEFERRED_PACKAGES)
     assert set(config["onDemand"].values()) == set(pyodide_dist.ON_DEMAND)
     assert config["slideSize"] == SLIDE_SIZE == VIEWPORT
+
+
+def test_missing_or_changed_npm_packages_are_not_deck_errors(tmp_path):
+    from deckbuild import frontend
+    with pytest.raises(BuildEnvironmentError, match="npm package reveal.js is missing.*npm ci"):
+        frontend.npm_version(tmp_path, "reveal.js")
+    with pytest.raises(BuildEnvironmentError, match="npm ci"):
+        frontend.speaker_view_script(tmp_path)
+    plugin = tmp_path / "reveal.js" / frontend.NOTES_PLUGIN
+    plugin.parent.mkdir(parents=True)
+    plugin.write_text("export default {}")               # a notes plugin of another shape
+    with pytest.raises(BuildEnvironmentError, match="speaker view HTML not found"):
+        frontend.speaker_view_script(tmp_path)
+    assert "<script>" not in frontend.speaker_view_script(ROOT / "node_modules")
+
+
+def test_a_broken_package_source_is_not_a_deck_error(tmp_path):
+    from deckbuild.wheel import build_wheel
+    (tmp_path / "dplab").mkdir()
+    with pytest.raises(BuildEnvironmentError, match="not a Python package"):
+        build_wheel(tmp_path, "dplab", tmp_path / "out")
