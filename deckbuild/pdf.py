@@ -20,7 +20,11 @@ def export_pdf(dist: Path, out: Path, timeout: float = 300.0, browser=None) -> d
     ``browser``: a Playwright browser to use (the tests pass theirs); default: launch one.
     """
     if browser is None:
-        from playwright.sync_api import sync_playwright
+        try:
+            from playwright.sync_api import sync_playwright
+        except ImportError:
+            raise BuildEnvironmentError("`build.py pdf` needs playwright: "
+                                        "pip install -e '.[test]'") from None
         with sync_playwright() as p:
             own = launch(p)
             try:
