@@ -1,17 +1,19 @@
 """Suggested live edits (a code slide's ``try:``): the speaker view's buttons apply them in the
-main window and run them; every edit of the deck runs in Chromium."""
+main window and run them; every edit of the deck runs in Chromium, and what it shows is checked
+with the same claims as under CPython (tests/unit/test_try_edits.py's EDIT_CLAIMS, imported)."""
 from __future__ import annotations
 
 import json
-import re
+import sys
 import time
+from pathlib import Path
 
 from .conftest import _instrument
 from .helpers import CELL, cell_output, go_to_slide, open_deck, wait_runtime_ready, wait_until
 
-
-# '5,164,200' reads as five to a Spanish-speaking audience (the deck prints 5.164.200)
-ENGLISH_THOUSANDS = re.compile(r"(?<![\d,])[1-9]\d{0,2}(?:,\d{3})+(?!\d)")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit"))   # as pytest does for them
+from test_deck_cells import not_spanish_numbers  # noqa: E402
+from test_try_edits import EDIT_CLAIMS, LEAD_SLIDES, Shown  # noqa: E402
 
 
 def _first_cell_with_edits(page) -> str:
@@ -76,30 +78,56 @@ def test_speaker_view_buttons_apply_an_edit_in_the_main_window_and_restore(conte
 
 
 def test_every_try_edit_runs_in_chromium(page, deck_url):
-    """Each edit of the deck, applied to its cell's authored code, runs to the end."""
+    """Each cell's authored code, then each of its edits applied to it, runs to the end in
+    Chromium; every output prints its numbers the Spanish way, and each edit's claim (the same
+    check as under CPython) holds against what the authored cell showed on this page."""
     open_deck(page, deck_url + "?noprerun")
     wait_runtime_ready(page)
     started = time.monotonic()
     results = page.evaluate("""async () => {
+        const shown = (cell) => ({
+            state: cell.root.dataset.state,
+            stdout: [...cell.root.querySelectorAll('.out-stdout')].map(e => e.textContent).join(''),
+            stderr: [...cell.root.querySelectorAll('.out-stderr')].map(e => e.textContent).join(''),
+            alts: [...cell.root.querySelectorAll('img.out-figure')].map(i => i.alt)});
         const out = [];
         for (const cell of window.deck.cells) {
+            if (!cell.tries.length) continue;
+            const first = await cell.applyTry(null);   // the authored code
+            out.push({id: cell.id, label: null, ok: first.ok, edited: cell.edited,
+                      ran: cell.lastCode === cell.authored,
+                      error: first.ok ? null : first.error.traceback || first.error.message,
+                      ...shown(cell)});
             for (let k = 0; k < cell.tries.length; k++) {
                 const result = await cell.applyTry(k);
-                const el = cell.root;
                 out.push({id: cell.id, label: cell.tries[k].label, ok: result.ok,
-                          state: el.dataset.state, edited: cell.edited,
-                          ran: cell.lastCode === cell.triedCode(k),
+                          edited: cell.edited, ran: cell.lastCode === cell.triedCode(k),
                           error: result.ok ? null : result.error.traceback || result.error.message,
-                          stdout: [...el.querySelectorAll('.out-stdout')].map(e => e.textContent).join(''),
-                          stderr: [...el.querySelectorAll('.out-stderr')].map(e => e.textContent).join('')});
+                          ...shown(cell)});
             }
-            if (cell.tries.length) cell.reset();
+            cell.reset();
         }
         return out;
     }""")
+    seconds = time.monotonic() - started
     assert results, "the deck has no try: edits"
-    bad = [r for r in results if not (r["ok"] and r["state"] == "done" and r["edited"] and r["ran"])
-           or r["stderr"].strip() or ENGLISH_THOUSANDS.search(r["stdout"])]
+    authored = {r["id"]: r for r in results if r["label"] is None}
+    edits = {(r["id"], r["label"]): r for r in results if r["label"] is not None}
+    bad = [r for r in results
+           if not (r["ok"] and r["state"] == "done" and r["ran"] and r["edited"] == (r["label"] is not None))
+           or r["stderr"].strip() or not_spanish_numbers(r["stdout"])]
     assert not bad, bad
-    assert time.monotonic() - started < 240
+    # every edit of the deck ran here (the unit test checks they all have a claim)
+    assert {key for key in edits if key[0] not in LEAD_SLIDES} == set(EDIT_CLAIMS)
+    failed = {}
+    for key, check in EDIT_CLAIMS.items():
+        after, before = edits[key], authored[key[0]]
+        try:
+            check(Shown(after["stdout"], tuple(after["alts"])),
+                  Shown(before["stdout"], tuple(before["alts"])))
+        except (AssertionError, LookupError, AttributeError, ValueError) as exc:
+            failed[key] = f"{type(exc).__name__}: {exc}\n{after['stdout']}"
+    assert not failed, "\n\n".join(f"{key}: {why}" for key, why in failed.items())
     assert page.evaluate("window.deck.cells.every(c => c.code === c.authored)")
+    assert not page.errors, page.errors
+    print(f"{len(authored)} cells and {len(edits)} edits in {seconds:.0f} s")
