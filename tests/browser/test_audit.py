@@ -14,6 +14,7 @@ Probabilities (fresh noise; see tests/unit/test_dplab_audit.py for the arguments
 from __future__ import annotations
 
 import re
+import sys
 import time
 from pathlib import Path
 
@@ -23,6 +24,8 @@ from tests.browser.helpers import go_to_slide, open_deck, run_cell, wait_runtime
 from tests.browser.test_full_deck import LAYOUT_PROBLEMS, WRAPPED_LINES
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "unit"))   # as pytest does for them
+from test_try_edits import EDIT_CLAIMS, Shown  # noqa: E402
 SHOTS = ROOT / "test-results"
 SLIDE = "apendice-la-auditoria-en-vivo"
 THEORY = "apendice-auditar-un-mecanismo"
@@ -82,3 +85,34 @@ def test_the_bounds_parser():
     text = ("conteo: FPR 50,02 %, FNR 18,45 %\n  ε ≥ 0,97, declarado 1: consistente\n"
             "suma: FPR 49,90 %, FNR 0,00 %\n  ε ≥ 8,41, declarado 1: ¡FALSO!\n")
     assert bounds(text) == {"conteo": (0.97, 1.0, "consistente"), "suma": (8.41, 1.0, "¡FALSO!")}
+
+
+def test_the_appendix_edits_in_chromium(page, deck_url):
+    """Each try: edit of the audit slide, applied the way the speaker view's button does, runs in
+    Chromium and shows what its claim in tests/unit/test_try_edits.py says (ruido a la mitad: the
+    count too is refuted; sensibilidad 10: both consistent; ...)."""
+    open_deck(page, deck_url + "?noprerun")
+    wait_runtime_ready(page)
+    results = page.evaluate("""async (id) => {
+        const cell = window.deck.cells.find(c => c.id === id);
+        const text = () => [...cell.root.querySelectorAll('.out-stdout')].map(e => e.textContent).join('');
+        const out = [];
+        let t = performance.now();
+        const first = await cell.applyTry(null);
+        out.push({label: null, ok: first.ok, stdout: text(), ms: performance.now() - t});
+        for (let k = 0; k < cell.tries.length; k++) {
+            t = performance.now();
+            const r = await cell.applyTry(k);
+            out.push({label: cell.tries[k].label, ok: r.ok, stdout: text(), ms: performance.now() - t});
+        }
+        cell.reset();
+        return out;
+    }""", SLIDE)
+    assert all(r["ok"] for r in results), results
+    authored = Shown(results[0]["stdout"])
+    keys = [(SLIDE, r["label"]) for r in results[1:]]
+    assert keys and all(key in EDIT_CLAIMS for key in keys), keys
+    for key, r in zip(keys, results[1:]):
+        EDIT_CLAIMS[key](Shown(r["stdout"]), authored)
+    print("audit cell and edits in Chromium (ms):",
+          {r["label"] or "(authored)": round(r["ms"]) for r in results})
