@@ -109,7 +109,7 @@ __all__ = [
 # auditing a mechanism: an empirical lower bound on its epsilon (the deck's appendix)
 from .audit import AuditResult, audit_mechanism, beta_quantile, clopper_pearson  # noqa: E402
 
-__all__ += ["audit_mechanism", "AuditResult", "clopper_pearson", "beta_quantile"]
+__all__ += ["audit_mechanism", "clopper_pearson", "beta_quantile"]   # AuditResult: a record
 
 
 def __getattr__(name):

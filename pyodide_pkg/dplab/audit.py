@@ -172,12 +172,12 @@ def beta_quantile(q, a, b):
     return 0.5 * (lo + hi)
 
 
-def _check_count_of(k, n) -> tuple[int, int]:
-    n = check_integer(n, "n", minimum=1)
-    k = check_integer(k, "k", minimum=0)
-    if k > n:
-        raise ValueError(f"k must be <= n = {n}, got {k!r}")
-    return k, n
+def _check_count_of(successes, trials) -> tuple[int, int]:
+    trials = check_integer(trials, "trials", minimum=1)
+    successes = check_integer(successes, "successes", minimum=0)
+    if successes > trials:
+        raise ValueError(f"successes must be <= trials = {trials}, got {successes!r}")
+    return successes, trials
 
 
 _WIDEN = 1e-8
@@ -199,8 +199,8 @@ def _cp_lower(k: int, n: int, alpha: float) -> float:
     return _beta_bracket(alpha, float(k), n - k + 1.0)[0] * (1.0 - _WIDEN)
 
 
-def clopper_pearson(k, n, confidence=0.95):
-    """Clopper-Pearson (exact) one-sided bounds on a binomial proportion p from k successes in n.
+def clopper_pearson(successes, trials, confidence=0.95):
+    """Clopper-Pearson (exact) one-sided bounds on a binomial proportion p: k successes in n trials.
 
     Returns ``(lower, upper)``: each is a one-sided bound at level ``confidence``, i.e.
     Pr[p >= lower] >= confidence and Pr[p <= upper] >= confidence, for every p (over the draw
@@ -214,10 +214,10 @@ def clopper_pearson(k, n, confidence=0.95):
 
     Parameters
     ----------
-    k : int
-        Successes, 0 <= k <= n.
-    n : int
-        Trials, >= 1.
+    successes : int
+        k, with 0 <= k <= n.
+    trials : int
+        n, >= 1.
     confidence : float, default 0.95
         In (0, 1).
 
@@ -226,7 +226,7 @@ def clopper_pearson(k, n, confidence=0.95):
     TypeError, ValueError
         For a wrong type or a value out of range, naming the parameter.
     """
-    k, n = _check_count_of(k, n)
+    k, n = _check_count_of(successes, trials)
     confidence = _check_probability(confidence, "confidence")
     alpha = 1.0 - confidence
     return _cp_lower(k, n, alpha), _cp_upper(k, n, alpha)

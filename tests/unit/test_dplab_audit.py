@@ -204,7 +204,8 @@ def test_fresh_noise_by_default():
 
 
 def test_exported():
-    assert {"audit_mechanism", "AuditResult", "clopper_pearson", "beta_quantile"} <= set(dplab.__all__)
+    assert {"audit_mechanism", "clopper_pearson", "beta_quantile"} <= set(dplab.__all__)
+    assert dplab.AuditResult is dplab.audit.AuditResult   # a record: importable, not in __all__
 
 
 # --- validation -------------------------------------------------------------------------------
@@ -245,9 +246,11 @@ def test_audit_validation(kwargs, exc, words):
     (lambda: beta_quantile(0.5, 0, 1), ValueError, "a must be > 0 and finite, got 0.0"),
     (lambda: beta_quantile(0.5, 1, float("inf")), ValueError, "b must be > 0 and finite, got inf"),
     (lambda: beta_quantile(True, 1, 1), TypeError, "q must be"),
-    (lambda: clopper_pearson(11, 10), ValueError, "k must be <= n = 10, got 11"),
-    (lambda: clopper_pearson(-1, 10), ValueError, "k must be an integer >= 0, got -1"),
-    (lambda: clopper_pearson(0, 0), ValueError, "n must be an integer >= 1, got 0"),
+    (lambda: clopper_pearson(11, 10), ValueError, "successes must be <= trials = 10, got 11"),
+    (lambda: clopper_pearson(-1, 10), ValueError, "successes must be an integer >= 0, got -1"),
+    (lambda: clopper_pearson(0, 0), ValueError, "trials must be an integer >= 1, got 0"),
+    (lambda: clopper_pearson(1.5, 10), ValueError, "successes must be an integer >= 0, got 1.5"),
+    (lambda: clopper_pearson("1", 10), TypeError, "successes must be"),
     (lambda: clopper_pearson(1, 10, confidence=1.5), ValueError, "confidence must be in (0, 1), got 1.5"),
 ])
 def test_quantile_and_interval_validation(call, exc, words):
