@@ -152,13 +152,12 @@ def steps_table(t: Table, rows: dict) -> None:
                                     for k in ("cold", "warm")))
 
 
-def cpu_table(t: Table, rows: dict, raw: dict, key: str) -> None:
-    """CPU seconds per thread group from navigation to ``key`` (baseline's key, deck's key)."""
-    keys = {"baseline": key.split("/")[0], "deck": key.split("/")[1]}
+def cpu_table(t: Table, rows: dict, raw: dict, label: str, keys: dict) -> None:
+    """CPU seconds per thread group from navigation to a milestone (``keys``: who → its key)."""
     cols = [(who, kind) for kind in ("cold", "warm") for who in ("baseline", "deck")]
     windows = {c: [cpu_between(v.get("cpu_samples"), 0.0, r[keys[c[0]]])
                    for v, r in zip(raw[c], rows[c]) if r.get(keys[c[0]]) is not None] for c in cols}
-    t.title(f"CPU seconds of the browser's threads, navigation → {key} (medians)")
+    t.title(f"CPU seconds of the browser's threads, navigation → {label} (medians)")
     t.row("  thread group", *(f"{who} {kind}" for who, kind in cols), widths=(46, 16, 16, 16, 16))
     groups = sorted({g for w in windows.values() for r in w for g in r if "|" not in g})
     for g in groups + ["wait|" + WORKER]:
@@ -187,8 +186,9 @@ def main(argv=None) -> int:
             for c, vs in raw.items()}
     t = Table()
     steps_table(t, rows)
-    for key in ("core/core_ready", "figure/first_figure"):
-        cpu_table(t, rows, raw, key)
+    for label, base_key, deck_key in (("core ready", "core", "core_ready"),
+                                      ("first figure", "figure", "first_figure")):
+        cpu_table(t, rows, raw, label, {"baseline": base_key, "deck": deck_key})
     print(t)
     return 0
 
