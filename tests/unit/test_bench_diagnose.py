@@ -58,3 +58,17 @@ def test_detail_table():
                           "diag": {"moduleImports": [[150, "matplotlib.pyplot"]]}})
     assert "120 ms (40 mod.)" in text and "1 take > 100 ms" in text
     assert detail.render({"error": "boom"}).endswith("! boom")
+
+
+def test_the_cpu_and_steps_tables():
+    samples = [[0, {threads.WORKER: 0.0}], [2000, {threads.WORKER: 1.5}]]
+    cols = [(who, kind) for who in ("baseline", "deck") for kind in ("cold", "warm")]
+    raw = {c: [{"cpu_samples": samples}] for c in cols}
+    rows = {c: [{"zero": 0.0, "core": 2000, "core_ready": 2000, "worker_created": 500}]
+            for c in cols}
+    t = threads.Table()
+    threads.cpu_table(t, rows, raw, "core ready", {"baseline": "core", "deck": "core_ready"})
+    threads.steps_table(t, rows)
+    text = str(t)
+    assert "navigation → core ready" in text and text.count("1.50") == 4
+    assert "navigation → worker created" in text and "0.50" in text
