@@ -70,5 +70,7 @@ def test_the_cpu_and_steps_tables():
     threads.cpu_table(t, rows, raw, "core ready", {"baseline": "core", "deck": "core_ready"})
     threads.steps_table(t, rows)
     text = str(t)
-    assert "navigation → core ready" in text and text.count("1.50") == 4
-    assert "navigation → worker created" in text and "0.50" in text
+    worker = next(line for line in text.splitlines() if line.strip().startswith(threads.WORKER))
+    assert "navigation → core ready" in text and worker.split()[-4:] == ["1.50"] * 4
+    created = next(line for line in text.splitlines() if "navigation → worker created" in line)
+    assert created.split()[-2:] == ["0.50", "0.50"]
