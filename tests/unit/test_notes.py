@@ -208,3 +208,21 @@ def test_seed_text_moved_to_the_notes_is_back_on_its_slide(deck):  # noqa: F811
     by_id = {s.id: s for s in deck.slides}
     for slide_id, text in BACK_ON_THE_SLIDE.items():
         assert text in " ".join(by_id[slide_id].body.split()), slide_id
+
+
+# «…» in a code slide's notes names one of its buttons (a ``try:`` label); these quote instead.
+QUOTES = {"$\\varepsilon$ determina la sensibilidad"}   # the seed's title, 'ε determina la dispersión'
+
+
+def test_live_edits_in_the_notes_are_the_slides_buttons(deck):  # noqa: F811
+    """A note proposes a live edit by its button (tested in test_try_edits.py), not in prose
+    the presenter would type and that nobody ran."""
+    titles = {s.title for s in deck.slides}
+    for slide in deck.slides:
+        if not slide.tries:
+            continue
+        labels = {t.label for t in slide.tries}
+        named = set(re.findall(r"«([^»]+)»", slide.notes))
+        assert named & labels, f"{slide.id}: the notes name none of its buttons {sorted(labels)}"
+        unknown = named - labels - titles - QUOTES
+        assert not unknown, f"{slide.id}: «{unknown}» is not a button of the slide"
