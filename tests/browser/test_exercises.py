@@ -220,6 +220,9 @@ def test_speaker_view_counts_the_exercises_solved_in_the_main_window(context, pa
     # the copy mirrors the verdict under its exercise
     wait_until(copy, "(id) => document.querySelector(`[data-exercise-id='${id}'] "
                      ".exercise-feedback`).dataset.state === 'ok'", 10, arg=EXERCISES[1].id)
+    go_to_slide(copy, EXERCISES[1].id)
+    SHOTS.mkdir(exist_ok=True)
+    copy.screenshot(path=str(SHOTS / "exercise-speaker-copy.png"))
     # a copy opened later gets the count at once
     late = _instrument(context, context.new_page())
     open_deck(late, deck_url.rstrip("/") + "/?receiver")
