@@ -82,7 +82,7 @@ def show_budget(x: float, decimals: int = 3) -> str:
     (below 0,001) as ``10⁻⁵`` or ``5·10⁻⁶``. Otherwise rounded *down* to ``decimals`` (read as its shortest decimal),
     so that what is shown as spent never looks like more than it is, nor a leftover as more
     than what fits."""
-    from decimal import ROUND_DOWN, Decimal
+    from decimal import ROUND_DOWN, Decimal, localcontext
 
     from .numfmt import fmt
 
@@ -94,7 +94,9 @@ def show_budget(x: float, decimals: int = 3) -> str:
         exponent = str(int(exponent)).translate(_SUPERSCRIPT)
         mantissa = mantissa.rstrip("0").rstrip(".").replace(".", ",")
         return f"10{exponent}" if mantissa == "1" else f"{mantissa}·10{exponent}"
-    cut = Decimal(repr(x)).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_DOWN)
+    with localcontext() as context:
+        context.prec = 400   # every finite float, to ``decimals`` places (1e308 has 309 digits)
+        cut = Decimal(repr(x)).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_DOWN)
     return fmt(float(cut))
 
 

@@ -22,6 +22,9 @@ RANDOMIZED = {
     "choose_clipping_bound": lambda rng: dplab.choose_clipping_bound(VALUES, 0.05, rng=rng),
     "noisy_gradient_descent": lambda rng: dplab.noisy_gradient_descent(X, Y, 1.0, 1e-5, 3, rng=rng),
     "dpsgd": lambda rng: dplab.dpsgd(X, Y, 1.0, 0.1, 3, rng=rng)[0],
+    "sample_people": lambda rng: dplab.sample_people(X, Y, 5, rng=rng)[0],
+    "audit_mechanism": lambda rng: [(r := dplab.audit_mechanism(
+        lambda v, g: dplab.laplace_mech(v, 1, 1.0, rng=g), 0, 1, trials=1000, rng=rng)).fpr, r.fnr],
     "BudgetAccountant.laplace_mech": lambda rng: dplab.BudgetAccountant(10).laplace_mech(1.0, 1, 1, rng=rng),
     "discrete_laplace_mech": lambda rng: dplab.discrete_laplace_mech(np.zeros(20, dtype=int), 1, 1.0, rng=rng),
     "discrete_gaussian_mech": lambda rng: dplab.discrete_gaussian_mech(np.zeros(20, dtype=int), 1, 0.5, 1e-5,

@@ -161,6 +161,12 @@ CASES = [
      dict(X=X_SMALL, y=Y_SMALL, epsilon=1.0, delta=1e-5, iterations=2, clip_bound=1.0, learning_rate=1.0),
      [("epsilon", POSITIVE_BAD), ("delta", DELTA_BAD), ("iterations", INT_BAD),
       ("clip_bound", POSITIVE_BAD), ("learning_rate", POSITIVE_BAD)]),
+    ("threshold_epsilon", dplab.threshold_epsilon,
+     dict(epsilons=[0.1, 1.0], scores=[0.5, 0.6], level=0.55), [("epsilons", ARRAY_POSITIVE_BAD)]),
+    ("audit_mechanism", dplab.audit_mechanism,
+     dict(mechanism=lambda v, rng: dplab.laplace_mech(v, 1, 1.0, rng=rng), d=0.0, d_prime=1.0, trials=10),
+     [("delta", TOTAL_DELTA_BAD), ("trials", INT_BAD), ("confidence", RATE_BAD),
+      ("d", REAL_BAD), ("d_prime", REAL_BAD), ("threshold", REAL_BAD[:-1])]),   # None: the default
     ("dpsgd", dplab.dpsgd,
      dict(X=X_SMALL, y=Y_SMALL, noise_multiplier=1.0, sample_rate=0.1, steps=2, clip_bound=1.0,
           learning_rate=1.0, delta=1e-5),

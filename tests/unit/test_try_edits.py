@@ -25,12 +25,9 @@ import pytest
 from deckbuild.schema import load_deck
 
 from test_deck_cells import (DRAWS, _load_runner, not_spanish_numbers, number_after,
-                             spanish_number)
+                             spanish_number, tradeoff_curves)
 
 ROOT = Path(__file__).resolve().parents[2]
-
-# The slide whose edits the lead rewrites (with their claims): left out of EDIT_CLAIMS ('lead').
-LEAD_SLIDES = {"el-compromiso-privacidad-utilidad"}
 
 
 class Shown(NamedTuple):
@@ -521,6 +518,24 @@ def _discrete_at_001(after, before):
     assert re.search(r"exponencial: (.*)", after.stdout).group(1).strip() in occupations
 
 
+def _tradeoff_n_500(after, before):
+    # 60 runs under CPython: with 500 people the threshold was 0,19-0,49 and the exactitud at
+    # ε = 1 0,800-0,817 (whole census 0,831-0,832; its threshold 0,017-0,042)
+    curves = tradeoff_curves(after.stdout)
+    assert 500 not in tradeoff_curves(before.stdout) and set(curves) == {5000, 1000, 500}
+    assert curves[500][0] > max(0.1, 2 * curves[5000][0]), curves
+    assert curves[500][2] < curves[5000][2], curves
+
+
+def _tradeoff_t_30(after, before):
+    # 60 runs under CPython with T = 30: thresholds 0,043-0,116 (n = 5.000) and 0,20-0,70
+    # (n = 1.000), exactitud at ε = 1 with 1.000 people 0,793-0,815; authored (T = 10):
+    # 0,017-0,042, 0,096-0,281 and 0,818-0,828. The bounds sit outside the T = 30 ranges.
+    curves = tradeoff_curves(after.stdout)
+    assert 0.02 <= curves[5000][0] <= 0.3 and curves[1000][0] >= 0.1, curves
+    assert curves[1000][2] <= 0.825, curves
+
+
 def _audit_lines(text: str) -> dict[str, dict]:
     """The audit's two scenarios as printed; each rate with the half-width of its rounding
     (a percentage printed with k decimals)."""
@@ -622,7 +637,8 @@ EDIT_CLAIMS: dict[tuple[str, str], Check] = {
     ("donde-vive-la-informacion-privada", "θ entrenado"): _trained_theta,
     ("recortar-gradientes", "C = 0,3"): _clip_03,
     ("descenso-de-gradiente-privado", "ε = 0,01"): _descent_at_001,
-    # ("el-compromiso-privacidad-utilidad", …): lead
+    ("el-compromiso-privacidad-utilidad", "n = 500"): _tradeoff_n_500,
+    ("el-compromiso-privacidad-utilidad", "T = 30"): _tradeoff_t_30,
     ("el-costo-de-iterar", "ε = 1"): _best_T_at_1,
     ("lo-que-no-cubrimos", "ε = 0,01"): _discrete_at_001,
     # a 99,9 % audit: a verdict at the edge (bound ≈ true ε, e.g. the sum at sensitivity 10) may
@@ -643,12 +659,15 @@ NOISE_ONLY = {
     ("promedios-dos-consultas-no-una", "ε = 0,01"),
     ("el-costo-de-iterar", "ε = 1"),
     ("lo-que-no-cubrimos", "ε = 0,01"),
+    # T = 30 splits ε over three times the steps: more noise in each, which moves means of 20
+    # models by a few of their standard deviations only (the authored ranges touch T = 30's)
+    ("el-compromiso-privacidad-utilidad", "T = 30"),
 }
 
 
 def try_edit_keys(deck) -> list[tuple[str, str]]:
-    """Every suggested edit of the deck that EDIT_CLAIMS must cover (the lead's slide aside)."""
-    return [(s.id, t.label) for s in deck.slides for t in s.tries if s.id not in LEAD_SLIDES]
+    """Every suggested edit of the deck: EDIT_CLAIMS must cover them all."""
+    return [(s.id, t.label) for s in deck.slides for t in s.tries]
 
 
 def test_every_try_edit_has_a_claim(deck):
