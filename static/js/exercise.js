@@ -172,6 +172,7 @@ export class Exercise extends EventTarget {
   }
 
   showSolution() {
+    this.root.classList.add("solution-shown");   // the hints fold away: the solution needs the room
     this.solutionEl.hidden = false;
     this.solutionBtn.hidden = true;
     this.loadBtn.hidden = false;
@@ -202,6 +203,7 @@ export class Exercise extends EventTarget {
     this.hints.forEach((h, i) => { h.hidden = i >= snap.hints; });
     this.updateHintButton();
     this.solutionEl.hidden = !snap.solution;
+    this.root.classList.toggle("solution-shown", snap.solution);
     this.solutionBtn.hidden = snap.solution;
     this.loadBtn.hidden = !snap.solution;
   }

@@ -28,7 +28,7 @@ WRONG = {
     "ejercicio-escala-laplace": ("epsilon = 0.5\nsensibilidad = 1\nescala = sensibilidad * epsilon",
                                  "Multiplicó"),
     "ejercicio-repartir-presupuesto": ("presupuesto = BudgetAccountant(epsilon=1.0)\n"
-                                       "consultas = ['a', 'b', 'c']\neps_cada = 0.5", "no cabe"),
+                                       "consultas = ['a', 'b', 'c']\neps_cada = 0.5", "rechazaría"),
     "ejercicio-suma-recortada": ("b = 100\nepsilon = 1.0\nsensibilidad = 1\nescala = 1", "conteo"),
     "ejercicio-sigma-gaussiano": ("epsilon, delta = 0.5, 1e-5\nsigma = 1.0", "menos ruido"),
     "ejercicio-epsilon-dpsgd": ("n, lote, z, epocas, delta = 10_000, 100, 1.1, 3, 1e-5\n"
@@ -111,6 +111,8 @@ def test_wrong_then_hints_then_solution_passes(ex_page, slide):
     # the solution: shown on a click, loaded into the editor on request, and it passes
     page.locator(ex + " button.show-solution").click()
     assert page.locator(ex + " .exercise-solution").is_visible()
+    assert visible_hints(page, slide.id) == len(slide.hints)   # shown, though folded away
+    assert page.locator(ex + " .exercise-hint").first.is_hidden()   # the solution has the room
     shown = page.locator(ex + " .exercise-solution-code").inner_text()
     assert shown.strip() == slide.solution.strip()
     page.locator(ex + " button.load-solution").click()
@@ -134,6 +136,12 @@ def test_screenshot_of_an_exercise_passed(ex_page):
     run_cell(page, slide.id, page.evaluate("(i) => window.deck.cells[i].code", i))
     assert feedback(page, slide.id)["state"] == "ok"
     page.screenshot(path=str(SHOTS / "exercise-right.png"))
+    # the accountant's exercise: its solution spends through the accountant, under the verdict
+    slide = EXERCISES[1]
+    go_to_slide(page, slide.id)
+    run_cell(page, slide.id, slide.solution)
+    assert feedback(page, slide.id)["state"] == "ok"
+    page.screenshot(path=str(SHOTS / "exercise-budget.png"))
 
 
 def test_a_check_that_raises_and_code_that_loops_do_not_break_the_deck(ex_page):

@@ -29,9 +29,11 @@ WRONG = {
     ],
     "ejercicio-repartir-presupuesto": [
         ("presupuesto = BudgetAccountant(epsilon=1.0)\nconsultas = ['a', 'b', 'c']\n"
-         "eps_cada = 0.5", "ya no cabe"),
+         "eps_cada = 0.5", "rechazaría la última"),
         ("presupuesto = BudgetAccountant(epsilon=1.0)\nconsultas = ['a', 'b', 'c']\n"
          "eps_cada = 0.3", "sobra"),
+        ("presupuesto = BudgetAccountant(epsilon=1.0)\nconsultas = ['a', 'b', 'c']\n"
+         "eps_cada = 1 / 3", "Ahora gaste"),
         ("presupuesto = BudgetAccountant(epsilon=1.0)\nconsultas = ['a', 'b', 'c']\n"
          "eps_cada = 'un tercio'", "número positivo"),
     ],
