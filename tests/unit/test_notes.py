@@ -192,24 +192,6 @@ def test_notes_say_diapositiva_and_exactitud(deck):  # noqa: F811
     assert not bad, bad
 
 
-# Seed text once moved from its slide into the notes for lack of room, now back on the slide
-# (the slides fit 1280×720 with a slightly tighter spacing: static/css/deck.css).
-BACK_ON_THE_SLIDE = {
-    "la-definicion": "La desigualdad se puede expresar de forma equivalente como: el valor "
-                     "absoluto de la diferencia logarítmica de las probabilidades es menor o "
-                     "igual a $\\varepsilon$.",
-    "renyi-dp-componer-sin-perdida": "**zCDP** es el caso particular en que la cota crece "
-                                     "lineal en $\\alpha$: un único parámetro resume toda la "
-                                     "familia.",
-}
-
-
-def test_seed_text_moved_to_the_notes_is_back_on_its_slide(deck):  # noqa: F811
-    by_id = {s.id: s for s in deck.slides}
-    for slide_id, text in BACK_ON_THE_SLIDE.items():
-        assert text in " ".join(by_id[slide_id].body.split()), slide_id
-
-
 # «…» in a code slide's notes names one of its buttons (a ``try:`` label); these quote instead.
 QUOTES = {"$\\varepsilon$ determina la sensibilidad"}   # the seed's title, 'ε determina la dispersión'
 
