@@ -121,8 +121,8 @@ const deck = new Reveal({
   controlsTutorial: false,   // its bouncing arrow costs a core where a browser composites in software
   progress: true,
   center: false,
-  width: 1280,
-  height: 720,
+  width: config.slideSize.width,    // deckbuild/layout.py: the one definition of the size
+  height: config.slideSize.height,
   margin: 0.03,
   transition: receiver ? "none" : "fade",
   transitionSpeed: "fast",

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from deckbuild.browser import VIEWPORT
+
 from .conftest import _instrument
 from .helpers import CELL, cell_index, cell_output, go_to_slide, open_deck, run_cell, wait_runtime_ready, wait_until
 
@@ -53,7 +55,7 @@ def shoot(page, name: str) -> None:
 
 
 def test_sequential_composition_meter_and_its_refusal(context, page, deck_url):
-    assert page.viewport_size == {"width": 1280, "height": 720}
+    assert page.viewport_size == VIEWPORT
     open_deck(page, deck_url + "?noprerun")
     wait_runtime_ready(page)
     out = run_cell(page, SEQUENTIAL)

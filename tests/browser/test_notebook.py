@@ -14,6 +14,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from deckbuild.browser import VIEWPORT
+
 from .helpers import cell_index, open_deck, wait_until
 
 EDIT = "print('editado en el navegador:', 6 * 7)"
@@ -169,7 +171,7 @@ def test_notebook_and_script_run_in_a_fresh_venv_with_the_wheel(downloads, tmp_p
     print(f"the script ran in {time.monotonic() - ran:.0f} s")
 
 
-@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 720}, {"width": 390, "height": 844}],
+@pytest.mark.parametrize("viewport", [VIEWPORT, {"width": 390, "height": 844}],
                          ids=["projector", "phone"])
 def test_menu_fits_the_screen(browser, deck_url, viewport):
     context = browser.new_context(viewport=viewport, has_touch=viewport["width"] < 500)
