@@ -24,11 +24,11 @@ values; the public ones validate and check.
 from __future__ import annotations
 
 import math
-import sys
 import warnings
 
 import numpy as np
 
+from ._special import expm1, log_add, log_comb, log_comb_int, log_erfc, logsumexp
 from ._validate import (
     check_array,
     check_count,
@@ -61,15 +61,6 @@ __all__ = [
 
 
 # --- Composition of (epsilon, delta) guarantees -------------------------------------
-
-#: ln of the largest float: math.exp and math.expm1 raise OverflowError above it.
-_LOG_MAX = math.log(sys.float_info.max)
-
-
-def _expm1(x: float) -> float:
-    """e^x - 1, inf past the float range (math.expm1 raises OverflowError there)."""
-    return math.expm1(x) if x < _LOG_MAX else math.inf
-
 
 def _sum_epsilons(values, **params) -> float:
     """The exact sum of finite epsilons (math.fsum), checked: it can still pass 1.8e308."""
@@ -131,7 +122,7 @@ def _advanced_max_epsilon(k: int, log_inv_delta_prime: float) -> float:
 def _advanced_tight(epsilon: float, k: int, log_inv_delta_prime: float) -> float:
     # Dwork & Roth (2014), Theorem 3.20: eps sqrt(2k ln(1/delta')) + k eps (e^eps - 1);
     # sqrt(k) sqrt(2 ln(1/delta')) since 2k overflows for k > 9e307. inf past the float range.
-    return epsilon * (math.sqrt(k) * math.sqrt(2.0 * log_inv_delta_prime)) + k * epsilon * _expm1(epsilon)
+    return epsilon * (math.sqrt(k) * math.sqrt(2.0 * log_inv_delta_prime)) + k * epsilon * expm1(epsilon)
 
 
 def _advanced_simplified(epsilon: float, k: int, log_inv_delta_prime: float) -> float:
@@ -296,10 +287,21 @@ def _gaussian_rho(sigma: float, sensitivity: float, /, **params) -> float:
     return finite_result(0.5 * ratio * ratio, "rho = sensitivity^2 / (2 sigma^2)", positive=True, **params)
 
 
-def _zcdp_epsilon(rho: float, log_inv_delta: float) -> float:
+def _zcdp_to_dp(rho: float, delta: float, /, **params) -> float:
+    """The one zCDP -> (epsilon, delta) conversion, checked finite; ``params`` name the caller's."""
     # Bun & Steinke (2016), Prop. 1.3: eps = rho + 2 sqrt(rho ln(1/delta)),
     # as sqrt(rho) sqrt(L): rho L overflows for rho > 2.4e305 at delta = 1e-300.
-    return rho + 2.0 * math.sqrt(rho) * math.sqrt(log_inv_delta)
+    epsilon = rho + 2.0 * math.sqrt(rho) * math.sqrt(-math.log(delta))
+    return finite_result(epsilon, "epsilon = rho + 2 sqrt(rho ln(1/delta))", **params)
+
+
+def _check_run(sigma, k, delta, sensitivity):
+    """The validated (sigma, k, delta, sensitivity) of k Gaussian releases, and their names."""
+    sigma = check_positive(sigma, "sigma")
+    k = check_count(k, "k")
+    delta = check_delta(delta)
+    sensitivity = check_positive(sensitivity, "sensitivity")
+    return sigma, k, delta, sensitivity, dict(sigma=sigma, k=k, delta=delta, sensitivity=sensitivity)
 
 
 def gaussian_epsilon(sigma, delta, sensitivity=1):
@@ -365,13 +367,9 @@ def sequential_gaussian_epsilon(sigma, k, delta, sensitivity=1):
         For a wrong type or out-of-range value, or a per-step epsilon >= 1
         or underflowing.
     """
-    sigma = check_positive(sigma, "sigma")
-    k = check_count(k, "k")
-    delta = check_delta(delta)
-    sensitivity = check_positive(sensitivity, "sensitivity")
+    sigma, k, delta, sensitivity, names = _check_run(sigma, k, delta, sensitivity)
     # ln(k / delta) = ln(1/delta) + ln k: delta / k itself may underflow to 0.
-    eps_0 = _classic_epsilon(sigma, sensitivity, math.log(k) - math.log(delta),
-                             sigma=sigma, k=k, delta=delta, sensitivity=sensitivity)
+    eps_0 = _classic_epsilon(sigma, sensitivity, math.log(k) - math.log(delta), **names)
     return k * eps_0
 
 
@@ -414,16 +412,12 @@ def advanced_gaussian_epsilon(sigma, k, delta, sensitivity=1, simplified=False):
         For a wrong type or out-of-range value, or a per-step epsilon >= 1
         or underflowing.
     """
-    sigma = check_positive(sigma, "sigma")
-    k = check_count(k, "k")
-    delta = check_delta(delta)
-    sensitivity = check_positive(sensitivity, "sensitivity")
+    sigma, k, delta, sensitivity, names = _check_run(sigma, k, delta, sensitivity)
     if not isinstance(simplified, (bool, np.bool_)):
         raise TypeError(f"simplified must be a bool, got {simplified!r} of type {type(simplified).__name__}")
     log_inv_delta_prime = math.log(2.0) - math.log(delta)  # delta' = delta/2 goes to the composition theorem
     # delta/2 shared by the k steps: each at delta/(2k), ln(2k/delta) = ln(2/delta) + ln k.
-    eps_0 = _classic_epsilon(sigma, sensitivity, log_inv_delta_prime + math.log(k),
-                             sigma=sigma, k=k, delta=delta, sensitivity=sensitivity)
+    eps_0 = _classic_epsilon(sigma, sensitivity, log_inv_delta_prime + math.log(k), **names)
     # Both are finite: eps_0 < 1 and k <= 1.8e308 keep 2 eps_0 sqrt(2k ln(1/delta')) and k eps_0 in range.
     if simplified:
         return _advanced_simplified(eps_0, k, log_inv_delta_prime)
@@ -557,13 +551,9 @@ def rdp_gaussian_epsilon(sigma, k, delta, sensitivity=1):
         For a wrong type or out-of-range value, or a result that overflows
         or underflows (sigma = 5e-324, k = 1e308).
     """
-    sigma = check_positive(sigma, "sigma")
-    k = check_count(k, "k")
-    delta = check_delta(delta)
-    sensitivity = check_positive(sensitivity, "sensitivity")
-    names = dict(sigma=sigma, k=k, delta=delta, sensitivity=sensitivity)
+    sigma, k, delta, sensitivity, names = _check_run(sigma, k, delta, sensitivity)
     c = k * _gaussian_rho(sigma, sensitivity, **names)  # the k RDP curves add up: k rho
-    return finite_result(_zcdp_epsilon(c, -math.log(delta)), "epsilon = c + 2 sqrt(c ln(1/delta))", **names)
+    return _zcdp_to_dp(c, delta, **names)  # c + 2 sqrt(c L): the same form as zCDP
 
 
 def gaussian_zcdp(sigma, sensitivity=1):
@@ -621,8 +611,7 @@ def zcdp_to_dp(rho, delta):
     """
     rho = check_positive(rho, "rho")
     delta = check_delta(delta)
-    return finite_result(_zcdp_epsilon(rho, -math.log(delta)), "epsilon = rho + 2 sqrt(rho ln(1/delta))",
-                         rho=rho, delta=delta)
+    return _zcdp_to_dp(rho, delta, rho=rho, delta=delta)
 
 
 # --- DP-SGD: the Poisson-subsampled Gaussian mechanism ------------------------------
@@ -634,24 +623,6 @@ DEFAULT_RDP_ORDERS = tuple(
 )
 
 
-def _logsumexp(values: np.ndarray) -> float:
-    top = float(np.max(values))
-    if math.isinf(top):  # all terms 0, or one overflowed (+inf - inf would be NaN)
-        return top
-    return top + math.log(float(np.sum(np.exp(values - top))))
-
-
-def _log_comb(n: float, k: float) -> float:
-    # log C(n, k) = lgamma(n+1) - lgamma(k+1) - lgamma(n-k+1), also for real n.
-    return math.lgamma(n + 1.0) - math.lgamma(k + 1.0) - math.lgamma(n - k + 1.0)
-
-
-def _log_comb_int(n: int) -> np.ndarray:
-    # log C(n, i) for i = 0..n, from cumulative sums of logs (no overflow).
-    log_fact = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, n + 1, dtype=float)))])
-    return log_fact[n] - log_fact - log_fact[::-1]
-
-
 def _log_a_int(q: float, sigma: float, alpha: int) -> float:
     """log A_alpha for an integer order (Mironov, Talwar & Zhang 2019, Sec. 3.3).
 
@@ -661,38 +632,18 @@ def _log_a_int(q: float, sigma: float, alpha: int) -> float:
     i = np.arange(alpha + 1, dtype=float)
     with np.errstate(over="ignore"):  # a tiny sigma makes the last term +inf: A_alpha overflows
         log_terms = (
-            _log_comb_int(alpha)
+            log_comb_int(alpha)
             + i * math.log(q)
             + (alpha - i) * math.log1p(-q)
             + _over_two_sigma_squared(i * i - i, sigma)
         )
-    return _logsumexp(log_terms)
+    return logsumexp(log_terms)
 
 
 def _over_two_sigma_squared(x, sigma: float):
     """x / (2 sigma^2), dividing twice: sigma**2 raises OverflowError at sigma = 1e200 and
     underflows to 0 at sigma = 1e-170 (x / 0); x >= 0 gives 0 or +inf at the extremes, never NaN."""
     return x / (2.0 * sigma) / sigma
-
-
-def _log_erfc(x: float) -> float:
-    """log(erfc(x)), with the asymptotic series where erfc underflows."""
-    r = math.erfc(x)
-    if r > 0.0:
-        return math.log(r)
-    # Laurent series at infinity (as in dp_accounting's _log_erfc fallback):
-    # erfc(x) ~ exp(-x^2 - 0.5/x^2 + 0.625/x^4 - ...) / (x sqrt(pi)).
-    return (
-        -0.5 * math.log(math.pi) - math.log(x) - x * x
-        - 0.5 * x**-2 + 0.625 * x**-4 - 37.0 / 24.0 * x**-6 + 353.0 / 64.0 * x**-8
-    )
-
-
-def _log_add(a: float, b: float) -> float:
-    lo, hi = min(a, b), max(a, b)
-    if lo == -math.inf or hi == math.inf:  # inf - inf would be NaN
-        return hi
-    return hi + math.log1p(math.exp(lo - hi))
 
 
 def _log_product(*logs: float) -> float:
@@ -717,17 +668,17 @@ def _log_a_frac(q: float, sigma: float, alpha: float, max_terms: int = 1000) -> 
     shift = sigma * (log_1mq - log_q) / math.sqrt(2.0)  # (z0 - 1/2) / (sqrt(2) sigma)
     last_s0 = last_s1 = -math.inf
     for i in range(max_terms):
-        log_coef = _log_comb(alpha, i)
+        log_coef = log_comb(alpha, i)
         j = alpha - i
         log_t0 = log_coef + i * log_q + j * log_1mq
         log_t1 = log_coef + j * log_q + i * log_1mq
-        log_e0 = math.log(0.5) + _log_erfc((i - 0.5) / (math.sqrt(2.0) * sigma) - shift)
-        log_e1 = math.log(0.5) + _log_erfc(shift - (j - 0.5) / (math.sqrt(2.0) * sigma))
+        log_e0 = math.log(0.5) + log_erfc((i - 0.5) / (math.sqrt(2.0) * sigma) - shift)
+        log_e1 = math.log(0.5) + log_erfc(shift - (j - 0.5) / (math.sqrt(2.0) * sigma))
         log_s0 = _log_product(log_t0, _over_two_sigma_squared(i * i - i, sigma), log_e0)
         log_s1 = _log_product(log_t1, _over_two_sigma_squared(j * j - j, sigma), log_e1)
-        log_a0 = _log_add(log_a0, log_s0)
-        log_a1 = _log_add(log_a1, log_s1)
-        total = _log_add(log_a0, log_a1)
+        log_a0 = log_add(log_a0, log_s0)
+        log_a1 = log_add(log_a1, log_s1)
+        total = log_add(log_a0, log_a1)
         if total == math.inf:
             return total  # overflowed: this order has no finite bound
         # "not increasing" rather than "decreasing": at sigma = 1e20 a negligible series sits at

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._rng import make_rng
+from ._special import betainc
 from ._validate import (
     _to_float,
     check_array,
@@ -51,57 +52,6 @@ _CHUNK = 1 << 20
 
 # --- The Beta distribution, without scipy --------------------------------------------------
 
-_TINY = 1e-300          # Lentz's guard against a zero denominator
-_CF_EPS = 1e-15         # the continued fraction stops when a step changes it by less
-
-
-def _beta_cf(a: float, b: float, x: float) -> float:
-    """The continued fraction of I_x(a, b) (Numerical Recipes, 3rd ed., 6.4), by modified Lentz.
-
-    Converges fast for x < (a + 1) / (a + b + 2); the number of steps grows as
-    sqrt(max(a, b)) (a few hundred at a = b = 10^5).
-    """
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c = 1.0
-    d = 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > _TINY else _TINY)
-    h = d
-    max_steps = 1000 + int(20 * math.sqrt(max(a, b)))
-    for m in range(1, max_steps + 1):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > _TINY else _TINY)
-        c = 1.0 + aa / c
-        c = c if abs(c) > _TINY else _TINY
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > _TINY else _TINY)
-        c = 1.0 + aa / c
-        c = c if abs(c) > _TINY else _TINY
-        step = d * c
-        h *= step
-        if abs(step - 1.0) < _CF_EPS:
-            return h
-    raise ValueError(  # not reached for a, b <= 1e9 (the steps needed grow as sqrt(max(a, b)))
-        f"the continued fraction of the incomplete beta did not converge with a={a!r}, b={b!r}, x={x!r}"
-    )
-
-
-def _betainc(a: float, b: float, x: float) -> float:
-    """The regularized incomplete beta I_x(a, b) = Pr[Beta(a, b) <= x], for a, b > 0, x in [0, 1]."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    log_front = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-                 + a * math.log(x) + b * math.log1p(-x))
-    if x < (a + 1.0) / (a + b + 2.0):
-        return math.exp(log_front) * _beta_cf(a, b, x) / a
-    return 1.0 - math.exp(log_front) * _beta_cf(b, a, 1.0 - x) / b
-
-
 def _beta_bracket(q: float, a: float, b: float) -> tuple[float, float]:
     """(lo, hi) with I_lo(a, b) <= q <= I_hi(a, b), hi - lo within a few units of hi's last digit.
 
@@ -119,7 +69,7 @@ def _beta_bracket(q: float, a: float, b: float) -> tuple[float, float]:
             mid = 0.5 * (lo + hi)
         if mid <= lo or mid >= hi or hi - lo <= 4e-16 * hi:
             break
-        if _betainc(a, b, mid) < q:
+        if betainc(a, b, mid) < q:
             lo = mid
         else:
             hi = mid

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._special import sigmoid
 from ._validate import check_integer
 
 __all__ = ["Census", "load_census", "EDUCATION_LEVELS", "OCCUPATIONS", "KAREN", "KAREN_ROW"]
@@ -213,10 +214,6 @@ class Census:
         return f"<Census: {len(self)} rows x {len(self.columns)} columns>\n{self.head(5)}"
 
 
-def _sigmoid(z):
-    return 1.0 / (1.0 + np.exp(-z))
-
-
 def income_probability(age, education_num, sex_male):
     """P(income > 50K) in the generating model.
 
@@ -230,7 +227,7 @@ def income_probability(age, education_num, sex_male):
     edu = np.asarray(education_num, dtype=float)
     age_effect = 1.0 - np.exp(-(age - 17.0) / 12.0)
     logit = -4.5 + 0.65 * (edu - 10.0) + 2.9 * age_effect + 0.8 * np.asarray(sex_male, float)
-    return _sigmoid(logit)
+    return sigmoid(logit)
 
 
 def load_census(n: int = 5000, seed: int = 0) -> Census:

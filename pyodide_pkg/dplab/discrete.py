@@ -42,7 +42,7 @@ from ._validate import (
     check_positive,
     finite_result,
 )
-from .accounting import _gaussian_rho, _zcdp_epsilon
+from .accounting import _gaussian_rho, _zcdp_to_dp
 
 __all__ = [
     "discrete_laplace_mech",
@@ -335,9 +335,7 @@ def discrete_gaussian_epsilon(sigma, delta, sensitivity=1):
     sensitivity = check_positive(sensitivity, "sensitivity")
     names = dict(sigma=sigma, delta=delta, sensitivity=sensitivity)
     rho = _gaussian_rho(sigma, sensitivity, **names)  # CKS (2020): rho = Delta^2 / (2 sigma^2)
-    # Bun & Steinke (2016), Prop. 1.3.
-    epsilon = _zcdp_epsilon(rho, -math.log(delta))
-    return finite_result(epsilon, "epsilon = rho + 2 sqrt(rho ln(1/delta))", **names)
+    return _zcdp_to_dp(rho, delta, **names)  # Bun & Steinke (2016), Prop. 1.3
 
 
 def discrete_gaussian_mech(v, sensitivity, epsilon=None, delta=None, rng=None, *, sigma=None):

@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from ._rng import make_rng
+from ._special import sigmoid
 from ._validate import (
     check_array,
     check_count,
@@ -27,7 +28,8 @@ from ._validate import (
     finite_result,
 )
 from .accounting import dpsgd_epsilon
-from .mechanisms import analytic_gaussian_sigma
+from .mechanisms import _laplace_scale, analytic_gaussian_sigma, laplace_mech
+from .sensitivity import _clip_rows
 
 __all__ = [
     "census_features",
@@ -112,13 +114,6 @@ def _check_theta(theta, d):
     return theta
 
 
-def sigmoid(z):
-    """1 / (1 + exp(-z)), computed without overflow for any finite z."""
-    z = np.asarray(z, dtype=float)
-    e = np.exp(-np.abs(z))  # in (0, 1]: never overflows
-    return np.where(z >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
-
-
 def logistic_loss(theta, X, y):
     """Average logistic loss, mean of log(1 + exp(x.theta)) - y x.theta (log-space safe)."""
     X, y = _check_data(X, y)
@@ -130,12 +125,6 @@ def logistic_loss(theta, X, y):
 def _per_person_gradients(theta, X, y):
     # d/dtheta [log(1 + exp(x.theta)) - y x.theta] = (sigmoid(x.theta) - y) x
     return (sigmoid(X @ theta) - y)[:, None] * X
-
-
-def _clip_rows(rows, bound):
-    # Unchecked core of clip_rows_l2: row * min(1, bound / ||row||).
-    norms = np.sqrt(np.einsum("ij,ij->i", rows, rows))[:, None]
-    return rows * (bound / np.maximum(norms, bound))
 
 
 def per_person_gradients(theta, X, y):
@@ -323,10 +312,11 @@ def noisy_gradient_descent(
     learning_rate = check_positive(learning_rate, "learning_rate")
     names = dict(epsilon=epsilon, delta=delta, iterations=iterations, clip_bound=clip_bound)
 
-    # The count spends COUNT_BUDGET_SHARE * epsilon, with Laplace scale 1 / (that), formed as
-    # (1 / share) / epsilon: share * 5e-324 would round to 0 and 1 / 0 fail.
-    count_scale = finite_result(1.0 / COUNT_BUDGET_SHARE / epsilon,
-                                f"the count's noise scale 1 / ({COUNT_BUDGET_SHARE} epsilon)", positive=True, epsilon=epsilon)
+    # The count spends COUNT_BUDGET_SHARE * epsilon (Laplace, sensitivity 1), checked before any
+    # noise is drawn: share * 5e-324 rounds to 0.
+    eps_count = finite_result(COUNT_BUDGET_SHARE * epsilon, f"the count's epsilon {COUNT_BUDGET_SHARE} epsilon",
+                              positive=True, epsilon=epsilon)
+    _laplace_scale(1.0, eps_count, epsilon=epsilon)
     # sequential composition over T steps
     eps_step = finite_result((1.0 - COUNT_BUDGET_SHARE) * epsilon / iterations,
                              f"the per-step epsilon {1 - COUNT_BUDGET_SHARE} epsilon / iterations",
@@ -340,7 +330,7 @@ def noisy_gradient_descent(
         raise ValueError(f"per-step Gaussian of noisy_gradient_descent with {shown}: {exc}") from None
 
     gen = make_rng(rng)
-    noisy_n = max(X.shape[0] + gen.laplace(scale=count_scale), 1.0)  # count: sensitivity 1
+    noisy_n = max(laplace_mech(float(X.shape[0]), 1.0, eps_count, gen), 1.0)  # the count
     theta = np.zeros(X.shape[1])
     with np.errstate(over="ignore", invalid="ignore"):  # an overflowing theta is caught below
         for _ in range(iterations):

@@ -18,6 +18,7 @@ import math
 import numpy as np
 
 from ._rng import make_rng
+from ._special import log_scaled_normal_tail, normal_cdf
 from ._validate import (
     check_array,
     check_count,
@@ -167,32 +168,6 @@ def gaussian_sigma(sensitivity, epsilon, delta):
 
 # --- Analytic Gaussian mechanism (Balle & Wang 2018) ------------------------------
 
-def _log_scaled_tail(y: float) -> float:
-    """log(Phi(-y) e^(y^2/2)) for y >= 0: the log normal tail with its Gaussian factor taken out.
-
-    Phi(-y) alone underflows past y ~ 38; scaled, it stays near phi(0)/y.
-    """
-    if y < 30.0:
-        return math.log(0.5 * math.erfc(y / math.sqrt(2.0))) + 0.5 * y * y
-    # Asymptotic series of the Mills ratio: Phi(-y) e^(y^2/2) ~ sum_k (-1)^k (2k-1)!! t^k / (y sqrt(2 pi)),
-    # t = 1/y^2 (powers of t, not of y, so that y = 1e100 cannot overflow). Nine terms: at y = 30 the
-    # first one left out is 9e-20, so the series is as exact as erfc, which matters where B(v) is a
-    # small difference of two such tails (tiny epsilon and delta).
-    t = 1.0 / (y * y)
-    series = 0.0
-    for coefficient in _MILLS_COEFFICIENTS:  # Horner, highest power first
-        series = coefficient + t * series
-    return -math.log(y) - 0.5 * math.log(2.0 * math.pi) + math.log(series)
-
-
-#: (-1)^k (2k - 1)!! for k = 8, ..., 0: the Mills-ratio series, highest power first.
-_MILLS_COEFFICIENTS = (2027025.0, -135135.0, 10395.0, -945.0, 105.0, -15.0, 3.0, -1.0, 1.0)
-
-
-def _phi(x: float) -> float:
-    return 0.5 * math.erfc(-x / math.sqrt(2.0))
-
-
 def _exp_eps_tail(epsilon: float, w: float) -> float:
     """e^eps Phi(-sqrt(eps (w + 2))), for w >= 0, without forming e^eps.
 
@@ -200,17 +175,17 @@ def _exp_eps_tail(epsilon: float, w: float) -> float:
     = e^(-eps w / 2) [Phi(-y) e^(y^2/2)]; the exponents cancel exactly on paper, so at
     eps = 1e300 neither e^eps nor a rounded eps - y^2/2 (off by ~1e284) is ever formed.
     """
-    return math.exp(-0.5 * epsilon * w + _log_scaled_tail(math.sqrt(epsilon * (w + 2.0))))
+    return math.exp(-0.5 * epsilon * w + log_scaled_normal_tail(math.sqrt(epsilon * (w + 2.0))))
 
 
 def _b_plus(v: float, epsilon: float) -> float:
     # Balle & Wang (2018), Algorithm 1: B+(v) = Phi(sqrt(eps v)) - e^eps Phi(-sqrt(eps (v + 2))).
-    return _phi(math.sqrt(epsilon * v)) - _exp_eps_tail(epsilon, v)
+    return normal_cdf(math.sqrt(epsilon * v)) - _exp_eps_tail(epsilon, v)
 
 
 def _b_minus(u: float, epsilon: float) -> float:
     # Balle & Wang (2018), Algorithm 1: B-(u) = Phi(-sqrt(eps u)) - e^eps Phi(-sqrt(eps (u + 2))).
-    return _phi(-math.sqrt(epsilon * u)) - _exp_eps_tail(epsilon, u)
+    return normal_cdf(-math.sqrt(epsilon * u)) - _exp_eps_tail(epsilon, u)
 
 
 def _bracket(predicate, what: str, **params) -> float:
@@ -304,7 +279,7 @@ def analytic_gaussian_sigma(sensitivity, epsilon, delta):
     delta = check_delta(delta)
     names = dict(sensitivity=sensitivity, epsilon=epsilon, delta=delta)
 
-    delta_zero = _phi(0.0) - _exp_eps_tail(epsilon, 0.0)  # B(0)
+    delta_zero = normal_cdf(0.0) - _exp_eps_tail(epsilon, 0.0)  # B(0)
     if delta >= delta_zero:
         # v* = sup{v >= 0 : B+(v) <= delta}; B+ increases in v.
         def below(v):

@@ -29,6 +29,15 @@ __all__ = [
 DEFAULT_BOUNDS = tuple(float(2**i) for i in range(21))
 
 
+def _clip_rows(rows: np.ndarray, clip_bound: float) -> np.ndarray:
+    """Unchecked core of :func:`clip_rows_l2` for a 2-d array: row * min(1, C / ||row||_2).
+
+    Written as C / max(||row||, C), so that a zero row stays zero (no 0/0).
+    """
+    norms = np.sqrt(np.einsum("ij,ij->i", rows, rows))[:, None]
+    return rows * (clip_bound / np.maximum(norms, clip_bound))
+
+
 def clip(values, lower, upper):
     """Clamp every value into [lower, upper] (no privacy cost: no release).
 
@@ -82,12 +91,7 @@ def clip_rows_l2(rows, bound):
     """
     arr = check_array(rows, "rows", ndim=(1, 2))
     bound = check_positive(bound, "bound")
-    matrix = np.atleast_2d(arr)
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    # min(1, bound / norm), written so that a zero row stays zero (no 0/0).
-    factors = bound / np.maximum(norms, bound)
-    clipped = matrix * factors
-    return clipped.reshape(arr.shape)
+    return _clip_rows(np.atleast_2d(arr), bound).reshape(arr.shape)
 
 
 def clipped_sum(values, bound, epsilon, rng=None):
