@@ -18,9 +18,11 @@ function button(label, text, cls, onClick) {
 
 export class Cell extends EventTarget {
   /**
-   * @param root    the .cell element of the slide
-   * @param options {runtime, store, announce, readOnly}: readOnly cells (the speaker view's
-   *                copies) show what the main window mirrors to them and run nothing.
+   * @param {HTMLElement} root  the .cell element of the slide
+   * @param {{runtime?: import("./runtime.js").Runtime | null, store?: import("./storage.js").EditStore | null,
+   *          announce?: (text: string) => void, readOnly?: boolean}} options
+   *   readOnly cells (the speaker view's copies) show what the main window mirrors to them
+   *   and run nothing.
    */
   constructor(root, { runtime, store, announce, readOnly = false }) {
     super();
@@ -39,6 +41,8 @@ export class Cell extends EventTarget {
     this.lastResult = null;
     this.seed = null;          // a locked seed, or null for fresh noise
     this.rerun = false;        // a parameter moved while running: run again when done
+    /** @type {import("./exercise.js").Exercise | null} set by the cell's Exercise, if any */
+    this.exercise = null;
 
     const input = root.querySelector(".cell-input");
     source.remove();

@@ -5,6 +5,7 @@ import { Runtime } from "./runtime.js";
 import { isReceiver, styleSpeakerNotes } from "./mirror.js";
 import { ensureIsolation } from "./isolation.js";
 
+/** @type {import("./types.js").DeckConfig} the build's config (deckbuild/config.py) */
 const config = JSON.parse(document.getElementById("deck-config").textContent);
 const base = new URL(".", document.baseURI).href;
 const receiver = isReceiver();
@@ -19,7 +20,7 @@ const showStatus = ({ state, detail }) => {
 
 if (!receiver) await ensureIsolation();
 const runtime = receiver ? null : new Runtime(config, base);   // a speaker-view copy runs no Python
-runtime?.addEventListener("status", (e) => showStatus(e.detail));
+runtime?.addEventListener("status", (/** @type {CustomEvent} */ e) => showStatus(e.detail));
 
 const [{ default: Reveal }, { default: RevealNotes }, { Cell }, { EditStore, ProgressStore },
        { publish, subscribe }, { startPrerun }, { installActions }, { installExercises }] = await Promise.all([
@@ -29,24 +30,29 @@ const [{ default: Reveal }, { default: RevealNotes }, { Cell }, { EditStore, Pro
 let cells, exercises;
 if (receiver) {
   // a speaker-view copy: the main window's outputs mirrored
-  cells = [...document.querySelectorAll(".cell")].map((el) => new Cell(el, { readOnly: true }));
+  cells = [...cellElements()].map((el) => new Cell(el, { readOnly: true }));
   exercises = installExercises(cells, { readOnly: true });
   subscribe(config.version, cells, showStatus, exercises);
   styleSpeakerNotes(new URL(`${config.assets.katex}dist/katex.min.css`, base).href);
 } else {
   const store = new EditStore(config.deckId);
-  cells = [...document.querySelectorAll(".cell")].map((el) => new Cell(el, { runtime, store, announce }));
+  cells = [...cellElements()].map((el) => new Cell(el, { runtime, store, announce }));
   exercises = installExercises(cells, { progress: new ProgressStore(config.deckId), announce });
-  runtime.addEventListener("restart", (e) => {
+  runtime.addEventListener("restart", (/** @type {CustomEvent} */ e) => {
     announce(e.detail.reason);
     notify(e.detail.reason);
     statusEl.title = e.detail.reason;
     replay(cells, e.detail.suspect);
   });
-  runtime.addEventListener("fatal", (e) => { statusEl.title = e.detail.traceback || e.detail.message; });
+  runtime.addEventListener("fatal", (/** @type {CustomEvent} */ e) => { statusEl.title = e.detail.traceback || e.detail.message; });
   installActions({ cells, runtime, store, announce });
   publish(config.version, cells, runtime, exercises);
   showStatus({ state: runtime.state, detail: runtime.detail });   // what it said while we loaded
+}
+
+/** The page's code cells (the build's .cell elements). */
+function cellElements() {
+  return /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".cell"));
 }
 
 /** After a restart, run again (in the order they last ran) the cells that had run, so the

@@ -10,6 +10,15 @@
 
 const MARKER = "DPDECK-EXERCISE:";
 
+/** @typedef {import("./types.js").Feedback} Feedback */
+/** @typedef {import("./types.js").ExerciseSnapshot} ExerciseSnapshot */
+/** @typedef {import("./types.js").ExerciseSummary} ExerciseSummary */
+/**
+ * The page's exercises, and a "change" event for the mirror.
+ * @typedef {EventTarget & {exercises: Exercise[], summary: () => ExerciseSummary,
+ *                          restore: (summary: ExerciseSummary) => void}} ExerciseHub
+ */
+
 function button(label, text, cls, onClick) {
   const b = document.createElement("button");
   b.type = "button";
@@ -34,7 +43,9 @@ export function readVerdict(value) {
   } catch { return null; }
 }
 
-/** What to show under the exercise after a judged run: {state, message}. */
+/** What to show under the exercise after a judged run: {state, message}.
+ *  @param {import("./types.js").RunResult} result
+ *  @returns {Feedback} */
 export function feedbackFor(result) {
   if (result.restarted || result.cancelled) {
     return { state: "stopped", message: "Ejecución detenida: no se comprobó nada." };
@@ -66,9 +77,10 @@ const ICONS = { ok: "✓", wrong: "✗", error: "✗", stopped: "■" };
 
 export class Exercise extends EventTarget {
   /**
-   * @param root    the .exercise element of the slide
-   * @param cell    its Cell (read-only in a speaker-view copy)
-   * @param options {progress: ProgressStore, solved: Set of ids, announce, readOnly}
+   * @param {HTMLElement} root  the .exercise element of the slide
+   * @param {import("./cell.js").Cell} cell  its Cell (read-only in a speaker-view copy)
+   * @param {{progress: import("./storage.js").ProgressStore | null, solved: Set<string>,
+   *          announce: ((text: string) => void) | null, readOnly?: boolean}} options
    */
   constructor(root, cell, { progress, solved, announce, readOnly = false }) {
     super();
@@ -80,11 +92,14 @@ export class Exercise extends EventTarget {
     this.announce = announce;
     this.readOnly = readOnly;
     this.program = root.querySelector(".exercise-program")?.textContent ?? "";
-    this.hints = [...root.querySelectorAll(".exercise-hint")];
+    this.hints = /** @type {HTMLElement[]} */ ([...root.querySelectorAll(".exercise-hint")]);
+    /** @type {HTMLElement} */
     this.solutionEl = root.querySelector(".exercise-solution");
     this.solution = root.querySelector(".exercise-solution-code")?.textContent.replace(/\n$/, "") ?? "";
+    /** @type {HTMLElement} */
     this.feedbackEl = root.querySelector(".exercise-feedback");
-    this.feedback = null;     // {state, message} of the last judged run
+    /** @type {Feedback | null} of the last judged run */
+    this.feedback = null;
     this.judging = false;
 
     const bar = document.createElement("div");
@@ -106,7 +121,7 @@ export class Exercise extends EventTarget {
     if (!readOnly) {
       // the Cell asks for the program to append (only on a run that is to be judged)
       cell.exercise = this;
-      cell.addEventListener("ran", (e) => {
+      cell.addEventListener("ran", (/** @type {CustomEvent} */ e) => {
         if (!this.judging) return;
         this.judging = false;
         this.judge(e.detail);
@@ -190,12 +205,14 @@ export class Exercise extends EventTarget {
 
   changed() { this.dispatchEvent(new Event("change")); }
 
+  /** @returns {ExerciseSnapshot} */
   snapshot() {
     return { id: this.id, solved: this.solved, feedback: this.feedback, hints: this.hintsShown,
              solution: !this.solutionEl.hidden };
   }
 
-  /** A speaker-view copy: show what the main window's exercise shows. */
+  /** A speaker-view copy: show what the main window's exercise shows.
+   *  @param {ExerciseSnapshot} snap */
   restore(snap) {
     if (snap.solved) this.solvedSet.add(this.id); else this.solvedSet.delete(this.id);
     this.showSolved();
@@ -209,15 +226,17 @@ export class Exercise extends EventTarget {
   }
 }
 
-/** All of the page's exercises; {exercises, summary()} with a "change" event for the mirror. */
+/** All of the page's exercises; {exercises, summary()} with a "change" event for the mirror.
+ *  @returns {ExerciseHub} */
 export function installExercises(cells, { progress = null, announce = null, readOnly = false } = {}) {
   const solved = progress ? progress.load() : new Set();
   const byId = new Map(cells.map((c) => [c.id, c]));
-  const exercises = [...document.querySelectorAll(".exercise")].map((root) => {
-    const cell = byId.get(root.querySelector(".cell")?.dataset.cellId);
+  const roots = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".exercise"));
+  const exercises = [...roots].map((root) => {
+    const cell = byId.get(root.querySelector(".cell")?.getAttribute("data-cell-id"));
     return cell ? new Exercise(root, cell, { progress, solved, announce, readOnly }) : null;
   }).filter(Boolean);
-  const hub = new EventTarget();
+  const hub = /** @type {ExerciseHub} */ (new EventTarget());
   hub.exercises = exercises;
   hub.summary = () => ({ total: exercises.length,
                          solved: exercises.filter((e) => e.solved).map((e) => e.id),

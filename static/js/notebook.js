@@ -61,7 +61,8 @@ export const EXERCISE_NOTE = "Ejercicio: complete los `...` y ejecute la celda (
 
 /**
  * The notebook (nbformat 4.5, as a plain object).
- * @param doc {title, subtitle, author, wheelName, prelude, cells: [{id, title, body, code, exercise}]}
+ * @param {{title: string, subtitle: string, author: string, wheelName: string, prelude?: string,
+ *          cells: {id: string, title?: string, body?: string, code: string, exercise?: boolean}[]}} doc
  */
 export function notebook(doc) {
   const used = new Set();
@@ -140,7 +141,10 @@ function item(text, detail) {
   return a;
 }
 
-/** The ⤓ action and its menu of three downloads. Returns the button (for actions.js). */
+/** The ⤓ action and its menu of three downloads. Returns the button (for actions.js).
+ *  @param {{cells: import("./cell.js").Cell[], config: import("./types.js").DeckConfig, base: string,
+ *           announce: (text: string) => void,
+ *           makeButton: (label: string, text: string, onClick: () => void) => HTMLButtonElement}} options */
 export function notebookAction({ cells, config, base, announce, makeButton }) {
   const name = slug(config.notebook?.title || config.deckId);
   const wheelName = config.wheel.split("/").pop();
@@ -177,6 +181,7 @@ export function notebookAction({ cells, config, base, announce, makeButton }) {
   const urls = new Map();
   const refresh = () => {   // fresh files from the cells' code as it is now
     const doc = collect(cells, config);
+    /** @type {[HTMLAnchorElement, string, string][]} */
     const files = [[ipynb, JSON.stringify(notebook(doc), null, 1) + "\n", "application/x-ipynb+json"],
                    [py, script(doc), "text/x-python"]];
     for (const [link, text, type] of files) {
@@ -212,7 +217,7 @@ export function notebookAction({ cells, config, base, announce, makeButton }) {
   // keys in the menu are the menu's, not reveal.js's (Esc would open the overview)
   menu.addEventListener("keydown", (e) => {
     const links = [ipynb, py, whl];
-    const i = links.indexOf(document.activeElement);
+    const i = links.indexOf(/** @type {HTMLAnchorElement} */ (document.activeElement));
     if (e.key === "Escape") close();
     else if (e.key === "ArrowDown") links[(i + 1) % links.length].focus();
     else if (e.key === "ArrowUp") links[(i + links.length - 1) % links.length].focus();
@@ -220,7 +225,7 @@ export function notebookAction({ cells, config, base, announce, makeButton }) {
     if (e.key !== "Enter" && e.key !== "Tab") e.preventDefault();
     e.stopPropagation();
   });
-  document.addEventListener("pointerdown", (e) => { if (!wrap.contains(e.target)) close(false); }, true);
+  document.addEventListener("pointerdown", (e) => { if (!wrap.contains(/** @type {Node} */ (e.target))) close(false); }, true);
   wrap.append(btn, menu);
   return wrap;
 }

@@ -9,11 +9,11 @@ export function startPrerun(cells, reveal, runtime) {
     return cells.find((c) => c.slide === slide && pending.has(c));
   };
   const ready = () => runtime.state === "ready" || runtime.state === "running";
-  const whenReady = () => new Promise((resolve) => {
+  const whenReady = () => /** @type {Promise<void>} */ (new Promise((resolve) => {
     if (ready()) return resolve();
     const on = () => { if (ready()) { runtime.removeEventListener("status", on); resolve(); } };
     runtime.addEventListener("status", on);
-  });
+  }));
 
   (async () => {
     while (pending.size) {

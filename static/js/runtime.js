@@ -1,6 +1,37 @@
 // The page's handle on the Python worker: run cells, stop them, restart the runtime, and
 // notice a worker that died in silence (watchdog.js). Protocol: see PROTOCOL.md. One per page.
 import { PING_MS, Watchdog } from "./watchdog.js";
+import { errorRecord } from "./errors.js";
+
+/** @typedef {import("./types.js").DeckConfig} DeckConfig */
+/** @typedef {import("./types.js").FromWorker} FromWorker */
+/** @typedef {import("./types.js").ToWorker} ToWorker */
+/** @typedef {import("./types.js").RunResult} RunResult */
+/** @typedef {import("./types.js").RuntimeState} RuntimeState */
+/** @typedef {import("./types.js").FigureMessage} FigureMessage */
+/** @typedef {import("./types.js").BudgetMessage} BudgetMessage */
+
+/**
+ * What a run tells its cell as it goes (each optional).
+ * @typedef {object} RunHandlers
+ * @property {(id: number, state: RuntimeState) => void} [onQueued]
+ * @property {(reason: string) => void} [onRerun]
+ * @property {(kind: "stdout" | "stderr", text: string) => void} [onText]
+ * @property {(msg: FigureMessage) => void} [onFigure]
+ * @property {(msg: BudgetMessage) => void} [onBudget]
+ */
+
+/**
+ * A run the worker has not answered yet.
+ * @typedef {object} PendingRun
+ * @property {RunHandlers} handlers
+ * @property {(result: RunResult) => void} resolve
+ * @property {string} cellId
+ * @property {number} id
+ * @property {string} code
+ * @property {string | number | null} seed
+ * @property {boolean} [stopAsked]  Stop was pressed before its "started" arrived
+ */
 
 const STOP_GRACE_MS = 1500;   // after an interrupt, how long before we restart instead
 
@@ -17,13 +48,24 @@ export function makeInterruptBuffer() {
   }
 }
 
+/**
+ * Events: "status" (detail ``{state, detail}``), "restart" (detail ``{reason, suspect}``),
+ * "fatal" (detail: the ErrorRecord of a boot failure).
+ */
 export class Runtime extends EventTarget {
+  /** @param {DeckConfig} config @param {string} baseURL the page's folder */
   constructor(config, baseURL) {
     super();
     this.config = config;
     this.base = baseURL;
-    this.pending = new Map();   // id → {handlers, resolve, cellId}
+    /** @type {Map<number, PendingRun>} */
+    this.pending = new Map();
     this.nextId = 1;
+    /** @type {number | null} the run the worker said has started */
+    this.current = null;
+    /** @type {Int32Array | null} */
+    this.interruptBuffer = null;
+    /** @type {RuntimeState} */
     this.state = "loading";
     this.detail = "";
     this.restarts = 0;
@@ -46,12 +88,14 @@ export class Runtime extends EventTarget {
       e.preventDefault?.();           // the same cap as for silence keeps it from looping
       this.restartOrGiveUp(`el proceso de Python falló (${e.message || "error desconocido"}); se reinició`);
     };
-    const init = { type: "init", config: this.config, base: this.base };
+    /** @param {ToWorker} msg */
+    const send = (msg) => this.worker.postMessage(msg);
+    const init = { type: /** @type {const} */ ("init"), config: this.config, base: this.base };
     try {
-      this.worker.postMessage({ ...init, interruptBuffer: this.interruptBuffer });
+      send({ ...init, interruptBuffer: this.interruptBuffer });
     } catch (_) {   // the buffer could not be shared after all: Stop restarts instead
       this.interruptBuffer = null;
-      this.worker.postMessage({ ...init, interruptBuffer: null });
+      send({ ...init, interruptBuffer: null });
     }
     this.setStatus("loading", "Python: cargando…");
   }
@@ -59,14 +103,17 @@ export class Runtime extends EventTarget {
   /** Whether Stop can interrupt Python (else it restarts the worker). */
   get canInterrupt() { return this.interruptBuffer !== null; }
 
+  /** @param {RuntimeState} state @param {string} detail */
   setStatus(state, detail) {
     this.state = state;
     this.detail = detail;
     this.dispatchEvent(new CustomEvent("status", { detail: { state, detail } }));
   }
 
+  /** @param {FromWorker} msg */
   onMessage(msg) {
     if (msg.type === "status") { this.setStatus(msg.state, msg.detail); return; }
+    if (msg.type === "pong") return;   // it was heard: that is all a pong is for
     if (msg.type === "crashed") {
       this.restart(`Python terminó inesperadamente (${msg.error.message.split("\n")[0]}): se reinició y se volvió a correr el preludio`);
       return;
@@ -99,18 +146,24 @@ export class Runtime extends EventTarget {
    * Run a cell; resolves with {ok, value | error, seconds, noise, seedUsed}. Never rejects.
    * ``seed``: a number makes every fresh draw of noise in dplab reproducible for this run.
    * ``background``: a pre-run; the worker runs the presenter's cells first.
+   * @param {string} cellId
+   * @param {string} code
+   * @param {RunHandlers} [handlers]
+   * @param {{seed?: string | number | null, background?: boolean}} [options]
+   * @returns {Promise<RunResult>}
    */
   run(cellId, code, handlers = {}, { seed = null, background = false } = {}) {
     const id = this.nextId++;
     return new Promise((resolve) => {
       if (this.gaveUp) {
-        resolve({ ok: false, restarted: true, seconds: null,
-                  error: { type: "Reinicio", message: this.gaveUp, traceback: this.gaveUp } });
+        resolve({ ok: false, restarted: true, seconds: null, error: errorRecord("Reinicio", this.gaveUp) });
         return;
       }
       this.pending.set(id, { handlers, resolve, cellId, id, code, seed });
       handlers.onQueued?.(id, this.state);
-      this.worker.postMessage({ type: "run", id, cellId, code, seed, background });
+      /** @type {ToWorker} */
+      const msg = { type: "run", id, cellId, code, seed, background };
+      this.worker.postMessage(msg);
     });
   }
 
@@ -120,13 +173,14 @@ export class Runtime extends EventTarget {
     const now = performance.now();
     const verdict = this.watchdog.tick(now, {
       pending: this.pending.size, cellRunning: this.current != null, booting: this.state === "loading" });
-    if (verdict.ping) this.worker.postMessage({ type: "ping", n: verdict.ping });
+    if (verdict.ping) this.worker.postMessage(/** @type {ToWorker} */ ({ type: "ping", n: verdict.ping }));
     if (!verdict.dead) return;
     this.restartOrGiveUp("Python dejó de responder: se reinició y se volvieron a correr las celdas",
                          { suspect: this.lastResultCell });
   }
 
-  /** Restart for a failure the page noticed itself; after too many in a row, stop and say so. */
+  /** Restart for a failure the page noticed itself; after too many in a row, stop and say so.
+   *  @param {string} reason @param {{suspect?: string | null}} [options] */
   restartOrGiveUp(reason, options = {}) {
     if (this.watchdog.allowRestart(performance.now())) {
       this.restart(reason, options);
@@ -139,13 +193,14 @@ export class Runtime extends EventTarget {
   }
 
   /** Stop the run ``id``: cancel it if it has not started; interrupt it if it runs; restart
-   *  the runtime if it cannot be interrupted (no isolation) or does not stop in time. */
+   *  the runtime if it cannot be interrupted (no isolation) or does not stop in time.
+   *  @param {number} id */
   stop(id) {
     const job = this.pending.get(id);
     if (!job) return;
     if (this.current !== id) {
       job.stopAsked = true;   // if it has started already, "started" is on its way: stop it then
-      this.worker.postMessage({ type: "cancel", id });
+      this.worker.postMessage(/** @type {ToWorker} */ ({ type: "cancel", id }));
       return;
     }
     if (this.interruptBuffer) {
@@ -158,14 +213,14 @@ export class Runtime extends EventTarget {
     }
   }
 
-  /** End every pending run with ``reason`` (the worker that had them is gone). */
+  /** End every pending run with ``reason`` (the worker that had them is gone).
+   *  @param {string} reason */
   abandon(reason) {
     this.current = null;
     const abandoned = [...this.pending.values()];
     this.pending.clear();
     for (const job of abandoned) {
-      job.resolve({ ok: false, restarted: true, seconds: null,
-                    error: { type: "Reinicio", message: reason, traceback: reason } });
+      job.resolve({ ok: false, restarted: true, seconds: null, error: errorRecord("Reinicio", reason) });
     }
   }
 
@@ -173,6 +228,8 @@ export class Runtime extends EventTarget {
    * Terminate the worker and start a new one; pending runs end with an error. Listeners of
    * "restart" get ``{reason, suspect}``: ``suspect`` is the cell that ran last before a worker
    * went silent (not to be replayed), or null.
+   * @param {string} reason
+   * @param {{suspect?: string | null}} [options]
    */
   restart(reason, { suspect = null } = {}) {
     this.worker.terminate();

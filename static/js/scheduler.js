@@ -164,7 +164,8 @@ export class Scheduler {
 
   // --- what the status indicator says ------------------------------------------------------
 
-  /** ``{state, detail}`` for the page's status indicator, derived from the state alone. */
+  /** ``{state, detail}`` for the page's status indicator, derived from the state alone.
+   *  @returns {{state: import("./types.js").RuntimeState, detail: string}} */
   status() {
     if (this.python === "booting") return { state: "loading", detail: this.bootDetail };
     if (this.python === "failed") return { state: "error", detail: "Python: error al iniciar" };

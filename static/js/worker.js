@@ -1,6 +1,15 @@
 // The Python runtime: Pyodide in a module Web Worker. Protocol and scheduling rules: see
 // PROTOCOL.md. What runs next is decided by scheduler.js (pure); this file only executes it.
+// (type-checked with the worker's globals: tsconfig.worker.json)
 import { Scheduler } from "./scheduler.js";
+import { errorFromException, errorRecord } from "./errors.js";
+
+/** @typedef {import("./types.js").DeckConfig} DeckConfig */
+/** @typedef {import("./types.js").ToWorker} ToWorker */
+/** @typedef {import("./types.js").FromWorker} FromWorker */
+/** @typedef {import("./types.js").RunResult} RunResult */
+/** @typedef {import("./types.js").RunMessage} RunMessage */
+/** @typedef {import("pyodide").PyodideInterface} PyodideInterface */
 
 // Network waits are bounded, so that every run the page asks for ends: a fetch that stalls
 // fails what needed it instead of holding it forever.
@@ -8,25 +17,28 @@ const BOOT_TIMEOUT_MS = 180_000;       // interpreter + numpy + dplab + prelude,
 const WHEELS_TIMEOUT_MS = 180_000;     // matplotlib's wheels, fetched in the background
 const PACKAGE_TIMEOUT_MS = 60_000;     // a package a cell needs, loaded on demand
 
+/** @type {PyodideInterface | null} */
 let pyodide = null;
+/** @type {any} */
 let runner = null;           // the cellrunner module (a PyProxy)
+/** @type {Int32Array | null} */
 let interruptBuffer = null;
+/** @type {Record<string, string>} */
 let onDemand = {};           // import name → Pyodide package loaded the first time a cell needs it
+/** @type {(string | null)[]} */
 let steps = [];              // matplotlib's import steps (the last one prepares pyplot)
+/** @type {Scheduler | null} */
 let scheduler = null;
 let bootError = null;        // Python never came up: every run answers with why
 let mplError = null;         // matplotlib failed to load: every run that draws answers with why
 let lastStatus = "";
 
+/** @param {FromWorker} msg */
 const post = (msg) => self.postMessage(msg);
 const quiet = { messageCallback: () => {}, errorCallback: () => {} };
 
-function errorInfo(e) {
-  return { type: e?.name || "Error", message: String(e?.message || e),
-           traceback: e?.pythonTraceback ?? String(e?.stack || e) };
-}
-
-/** Tell the page what the scheduler's state means, once per change. */
+/** Tell the page what the scheduler's state means, once per change.
+ *  @param {{state: import("./types.js").RuntimeState, detail: string} | null} [override] */
 function publishStatus(override = null) {
   const { state, detail } = override ?? scheduler.status();
   const key = `${state}|${detail}`;
@@ -35,6 +47,13 @@ function publishStatus(override = null) {
   post({ type: "status", state, detail });
 }
 
+/**
+ * @template T
+ * @param {Promise<T>} promise
+ * @param {number} ms
+ * @param {string} what
+ * @returns {Promise<T>}
+ */
 function withTimeout(promise, ms, what) {
   let timer;
   const timeout = new Promise((_, reject) => {
@@ -43,20 +62,21 @@ function withTimeout(promise, ms, what) {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** @param {DeckConfig} config @param {string} base */
 async function boot(config, base) {
   scheduler.bootProgress("Python: cargando el intérprete…");
   publishStatus();
   const { loadPyodide } = await import(new URL(config.pyodideIndex + "pyodide.mjs", base).href);
   pyodide = await loadPyodide({
     indexURL: new URL(config.pyodideIndex, base).href,
-    env: { MPLBACKEND: "agg", HOME: "/home/pyodide" },
+    env: { HOME: "/home/pyodide" },   // MPLBACKEND: cellrunner sets it, once
     stdout: () => {}, stderr: () => {},
   });
   // Without a shared buffer the page cannot interrupt, but a buffer of our own still makes
   // Python call into JS every few dozen bytecodes: that is what lets WebKitGTK's terminate()
   // end a worker spinning in a loop (else the stopped cell goes on burning a core).
   pyodide.setInterruptBuffer(interruptBuffer ?? new Int32Array(1));
-  scheduler.bootProgress("Python: cargando numpy y dplab…");
+  scheduler.bootProgress(`Python: cargando ${config.packages.join(", ")} y dplab…`);
   publishStatus();
   await pyodide.loadPackage([...config.packages, new URL(config.wheel, base).href], quiet);
   const source = await (await fetch(new URL(config.runner, base))).text();
@@ -66,13 +86,19 @@ async function boot(config, base) {
   if (config.prelude) {
     const result = runCell("__prelude__", config.prelude, null);
     if (!result.ok) {   // shown under every cell that waits for it: the deck's own bug
-      const error = new Error("el preludio del mazo falló");
+      const error = /** @type {Error & {pythonTraceback?: string}} */ (new Error("el preludio del mazo falló"));
       error.pythonTraceback = "El preludio del mazo (deck.yaml, prelude) falló:\n" + result.error.traceback;
       throw error;
     }
   }
 }
 
+/**
+ * Run code through cellrunner; its output goes to the page as the run ``id`` (none if null).
+ * @param {string} cellId @param {string} code @param {number | null} id
+ * @param {string | number | null} [seed]
+ * @returns {RunResult}
+ */
 function runCell(cellId, code, id, seed = null) {
   const emit = (kind, payload) => {
     if (id === null) return;
@@ -91,11 +117,13 @@ function runCell(cellId, code, id, seed = null) {
   return result;
 }
 
+/** @param {{id: number}} job @param {any} e */
 function answerWithError(job, e) {
-  post({ type: "result", id: job.id, ok: false, seconds: null, error: errorInfo(e) });
+  post({ type: "result", id: job.id, ok: false, seconds: null, error: errorFromException(e) });
 }
 
-/** Run one job; post its result. Throws only if the interpreter itself died. */
+/** Run one job; post its result. Throws only if the interpreter itself died.
+ *  @param {RunMessage} job */
 async function runJob(job) {
   post({ type: "started", id: job.id });
   try {
@@ -114,18 +142,20 @@ async function runJob(job) {
       publishStatus();
       result = runCell(job.cellId, job.code, job.id, job.seed ?? null);
     } catch (e) {
-      result = { ok: false, seconds: null, error: errorInfo(e) };
+      result = { ok: false, seconds: null, error: errorFromException(e) };
     }
   }
   post({ type: "result", id: job.id, ...result });
 }
 
+/** @param {number} index */
 function runStep(index) {
   const name = steps[index];
   if (name === null) runner.prepare_matplotlib();
   else runner.import_step(name);
 }
 
+/** @param {any} e */
 function failMatplotlib(e) {
   if (scheduler.mpl === "failed") return;
   mplError = e;
@@ -150,10 +180,10 @@ async function pump() {
         } else {
           // run_cell never raises: an exception here means the interpreter itself died
           // (os._exit, a fatal wasm error). Report it on the cell; the page restarts us.
-          const info = errorInfo(e);
+          const info = errorFromException(e);
           post({ type: "result", id: action.job.id, ok: false, crashed: true, seconds: null,
-                 error: { type: "Fallo", message: "el intérprete de Python terminó",
-                          traceback: `El intérprete de Python terminó durante esta celda (${info.message.split("\n")[0]}).\nSe reinicia y se vuelve a correr el preludio.` } });
+                 error: errorRecord("Fallo", "el intérprete de Python terminó",
+                                    `El intérprete de Python terminó durante esta celda (${info.message.split("\n")[0]}).\nSe reinicia y se vuelve a correr el preludio.`) });
           post({ type: "crashed", error: info });
           return;   // stay busy: nothing more runs on a dead interpreter
         }
@@ -169,6 +199,7 @@ async function pump() {
   }
 }
 
+/** @param {DeckConfig} config @param {string} base */
 async function start(config, base) {
   try {
     await withTimeout(boot(config, base), BOOT_TIMEOUT_MS, "iniciar Python");
@@ -176,7 +207,7 @@ async function start(config, base) {
     bootError = e;
     for (const job of scheduler.bootFailed()) answerWithError(job, e);
     publishStatus();
-    post({ type: "fatal", error: errorInfo(e) });
+    post({ type: "fatal", error: errorFromException(e) });
     return;
   }
   scheduler.bootDone(steps.length);
@@ -191,6 +222,7 @@ async function start(config, base) {
   pump();
 }
 
+/** @param {MessageEvent<ToWorker>} event */
 self.onmessage = (event) => {
   const msg = event.data;
   if (msg.type === "ping") {
@@ -208,7 +240,7 @@ self.onmessage = (event) => {
     const job = scheduler.cancel(msg.id);
     if (job) {
       post({ type: "result", id: msg.id, ok: false, cancelled: true, seconds: null,
-             error: { type: "Cancelada", message: "ejecución cancelada", traceback: "Ejecución cancelada antes de empezar." } });
+             error: errorRecord("Cancelada", "ejecución cancelada", "Ejecución cancelada antes de empezar.") });
       publishStatus();
     }
   }

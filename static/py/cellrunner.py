@@ -20,6 +20,7 @@ import ast
 import base64
 import io
 import linecache
+import os
 import secrets
 import sys
 import time
@@ -261,21 +262,22 @@ MATPLOTLIB_STEPS = (
     "matplotlib.backends.backend_agg", "matplotlib.pyplot",
 )
 
+# matplotlib's backend, set here once for the whole interpreter (the worker loads this module
+# before anything can import matplotlib): Agg, never a GUI backend. A value already set wins.
+MPL_BACKEND = "agg"
+os.environ.setdefault("MPLBACKEND", MPL_BACKEND)
+
 
 def import_step(name: str) -> None:
     """One step of :data:`MATPLOTLIB_STEPS` (with the Agg backend, never a GUI one)."""
     import importlib
-    import os
-    os.environ.setdefault("MPLBACKEND", "agg")
     importlib.import_module(name)
 
 
 def prepare_matplotlib() -> None:
     """Import pyplot with the Agg backend; ``plt.show()`` shows the figures under the cell."""
-    import os
-    os.environ.setdefault("MPLBACKEND", "agg")
     import matplotlib
-    matplotlib.use("agg")
+    matplotlib.use(MPL_BACKEND)
     import matplotlib.pyplot as plt
     try:
         from dplab import plots

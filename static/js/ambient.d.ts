@@ -1,0 +1,39 @@
+// Minimal types for what the page uses of libraries that ship none (reveal.js 5 is loaded
+// through the import map as "reveal" and "reveal-notes"; see deckbuild/site.py), and for the
+// page's own globals. Only what static/js calls: a wrong call here is a type error there.
+
+declare module "reveal" {
+  /** A reveal.js plugin: an object with an id and an init, or a function returning one. */
+  export type RevealPlugin = { id: string; init?(deck: RevealDeck): unknown } | (() => unknown);
+
+  export interface RevealDeck {
+    initialize(): Promise<unknown>;
+    getConfig(): { hash?: boolean } & Record<string, unknown>;
+    getCurrentSlide(): HTMLElement | undefined;
+    isScrollView(): boolean;
+    on(type: string, listener: (event: Event) => void): void;
+    slide(h?: number, v?: number, f?: number): void;
+    /** reveal.js's scroll-view controller (its internals, patched by deck.js) */
+    scroll: any;
+    /** reveal.js's location controller: getIndicesFromHash, writeURL */
+    location: any;
+  }
+
+  const Reveal: new (options?: Record<string, unknown> & { plugins?: RevealPlugin[] }) => RevealDeck;
+  export default Reveal;
+}
+
+declare module "reveal-notes" {
+  const RevealNotes: import("reveal").RevealPlugin;
+  export default RevealNotes;
+}
+
+interface Window {
+  /** deck.js: the deck for the tests and for curious students (window.deck.cells[0].run()) */
+  deck?: unknown;
+}
+
+interface Uint8ArrayConstructor {
+  /** ES2025's base64 decoder, where the browser has it (output.js feature-detects it). */
+  fromBase64?(text: string): Uint8Array<ArrayBuffer>;
+}

@@ -1,0 +1,174 @@
+// The shapes of the data that crosses a boundary, written once and checked by `tsc` (checkJs,
+// tsconfig.json and tsconfig.worker.json): the build's config (deckbuild/config.py, the
+// DeckConfig dataclass: the same fields, tests/unit/test_contract.py), the messages between
+// the page and the Python worker, and between the main window and the speaker view's copies
+// (PROTOCOL.md describes each one; the test checks that every message type is there).
+// No code: other modules import these with `@typedef {import("./types.js").Name} Name`.
+
+// --- the build's config (#deck-config) ----------------------------------------------------
+
+/**
+ * Where each group of files is, relative to the page (each ends in "/").
+ * @typedef {object} Assets
+ * @property {string} reveal      reveal.js, in a folder named after its version
+ * @property {string} katex       KaTeX (its stylesheet)
+ * @property {string} codemirror  CodeMirror's ES modules
+ * @property {string} pyodide     the Pyodide distribution
+ * @property {string} static      our own static/ (js/, py/, css/, wheels/), named after its content
+ */
+
+/**
+ * A code or exercise slide, as the downloaded notebook introduces its cell.
+ * @typedef {object} NotebookSlide
+ * @property {string} title
+ * @property {string} body        Markdown ("" when none)
+ * @property {boolean} exercise
+ */
+
+/**
+ * @typedef {object} NotebookInfo
+ * @property {string} title
+ * @property {string} subtitle    "" when none
+ * @property {string} author      "" when none
+ * @property {Record<string, NotebookSlide>} slides  cell id → its slide
+ */
+
+/**
+ * The build's config, embedded in the page as JSON (deckbuild/config.py, DeckConfig).
+ * @typedef {object} DeckConfig
+ * @property {string} version            digest of static/ and dplab; names the mirror's channel
+ * @property {string} deckId             keys the edits and progress in localStorage
+ * @property {Assets} assets
+ * @property {string} pyodideIndex       Pyodide's indexURL, relative to the page
+ * @property {string[]} packages         Pyodide packages loaded at boot, before the prelude
+ * @property {string[]} deferredPackages loaded after the prelude, in the background
+ * @property {Record<string, string>} onDemand  import name → package, loaded when a cell needs it
+ * @property {{width: number, height: number}} slideSize  reveal.js's slide size (layout.py)
+ * @property {string} wheel              the dplab wheel, relative to the page
+ * @property {string} runner             cellrunner.py, relative to the page
+ * @property {string} prelude            Python run once after boot, before any cell
+ * @property {NotebookInfo} notebook     titles and text of the code slides, for the download
+ */
+
+// --- results and errors ---------------------------------------------------------------------
+
+/**
+ * An error as the page shows it: built by `errorRecord` (errors.js) in JS and by
+ * `cellrunner.format_error` in Python.
+ * @typedef {object} ErrorRecord
+ * @property {string} type        the exception's class name, or a Spanish word ("Reinicio", …)
+ * @property {string} message
+ * @property {string} traceback   what is shown under the cell
+ * @property {string} [missing]   a module the cell could not import (the worker may load it)
+ */
+
+/**
+ * How a run ended, as `Runtime.run` resolves it.
+ * @typedef {object} RunResult
+ * @property {boolean} ok
+ * @property {string | null} [value]   the repr of the last expression, or null
+ * @property {ErrorRecord} [error]     when not ok
+ * @property {number | null} seconds   how long the code ran; null when it never ran to an end
+ * @property {boolean} [noise]         the run drew fresh noise
+ * @property {string} [seedUsed]       the seed of that noise (decimal)
+ * @property {boolean} [crashed]       the interpreter died during the run
+ * @property {boolean} [cancelled]     dropped before it started
+ * @property {boolean} [restarted]     ended by a restart of the worker
+ */
+
+// --- the privacy-budget meter -----------------------------------------------------------------
+
+/**
+ * One `dplab.BudgetAccountant` as the meter shows it (cellrunner._BudgetMeter).
+ * @typedef {object} AccountantState
+ * @property {string | null} name
+ * @property {number} epsilon_spent
+ * @property {number} epsilon_total
+ * @property {number} delta_spent
+ * @property {number} delta_total
+ * @property {number} releases
+ * @property {string} epsilon_text
+ * @property {string | null} delta_text
+ * @property {string | null} refused
+ */
+
+// --- a cell's output (output.js), mirrored to the speaker view ------------------------------
+
+/**
+ * @typedef {{kind: "stdout" | "stderr" | "value" | "error", text: string}} TextItem
+ * @typedef {{kind: "figure", svg?: string, png?: string, alt: string, note?: string}} FigureItem
+ * @typedef {{kind: "budget", accountants: AccountantState[], more: number}} BudgetItem
+ * @typedef {TextItem | FigureItem | BudgetItem} OutputItem
+ */
+
+// --- page → worker ----------------------------------------------------------------------------
+
+/**
+ * @typedef {{type: "init", config: DeckConfig, base: string, interruptBuffer: Int32Array | null}} InitMessage
+ * @typedef {{type: "run", id: number, cellId: string, code: string, seed: string | number | null, background: boolean}} RunMessage
+ * @typedef {{type: "cancel", id: number}} CancelMessage
+ * @typedef {{type: "ping", n: number}} PingMessage
+ * @typedef {InitMessage | RunMessage | CancelMessage | PingMessage} ToWorker
+ */
+
+// --- worker → page ----------------------------------------------------------------------------
+
+/**
+ * @typedef {"loading" | "ready" | "running" | "error"} RuntimeState
+ * @typedef {{type: "status", state: RuntimeState, detail: string}} StatusMessage
+ * @typedef {{type: "stdout" | "stderr", id: number, text: string}} TextMessage
+ * @typedef {{type: "figure", id: number, svg?: string, png?: string, alt: string, note?: string}} FigureMessage
+ * @typedef {{type: "budget", id: number, accountants: AccountantState[], more: number}} BudgetMessage
+ * @typedef {{type: "result", id: number} & RunResult} ResultMessage
+ * @typedef {{type: "started", id: number}} StartedMessage
+ * @typedef {{type: "rerun", id: number, reason: string}} RerunMessage
+ * @typedef {{type: "crashed", error: ErrorRecord}} CrashedMessage
+ * @typedef {{type: "fatal", error: ErrorRecord}} FatalMessage
+ * @typedef {{type: "pong", n: number}} PongMessage
+ * @typedef {StatusMessage | TextMessage | FigureMessage | BudgetMessage | ResultMessage
+ *           | StartedMessage | RerunMessage | CrashedMessage | FatalMessage | PongMessage} FromWorker
+ */
+
+// --- speaker view ⇄ main window (mirror.js, one BroadcastChannel) ------------------------------
+
+/**
+ * `Cell.snapshot()`: a cell's code and output.
+ * @typedef {object} CellSnapshot
+ * @property {string} id
+ * @property {string} code
+ * @property {OutputItem[]} items
+ * @property {string} meta     the text beside the buttons ("calculado 10:02:03 · 0,1 s")
+ * @property {string} state    "" | "running" | "done" | "error"
+ * @property {boolean} edited
+ */
+
+/**
+ * The verdict under an exercise.
+ * @typedef {{state: "ok" | "wrong" | "error" | "stopped", message: string}} Feedback
+ */
+
+/**
+ * `Exercise.snapshot()`.
+ * @typedef {object} ExerciseSnapshot
+ * @property {string} id
+ * @property {boolean} solved
+ * @property {Feedback | null} feedback
+ * @property {number} hints      how many hints are shown
+ * @property {boolean} solution  whether the solution is shown
+ */
+
+/**
+ * The exercises hub's `summary()`.
+ * @typedef {{total: number, solved: string[], states: ExerciseSnapshot[]}} ExerciseSummary
+ */
+
+/**
+ * @typedef {{type: "hello"}} HelloMessage
+ * @typedef {{type: "try", id: string, index: number | null}} TryMessage
+ * @typedef {{type: "cell", snap: CellSnapshot}} CellMessage
+ * @typedef {{type: "exercises"} & ExerciseSummary} ExercisesMessage
+ * @typedef {HelloMessage | TryMessage} CopyToMain
+ * @typedef {StatusMessage | CellMessage | ExercisesMessage} MainToCopies
+ */
+
+export {};
