@@ -5,10 +5,11 @@ import hashlib
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from . import frontend, pyodide_dist
+from .config import Assets, DeckConfig, NotebookInfo, NotebookSlide
 from .layout import SLIDE_SIZE
 from .render import render_page, render_slides
 from .schema import Deck, load_deck
@@ -102,27 +103,27 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
         shutil.copy2(project.static / "sw.js", staging / "sw.js")
         wheel = build_wheel(project.package_src, "dplab", staging / static_dir / "wheels")
         assets["static"] = static_dir
-        config = {
-            "version": version,
-            "deckId": deck.title,
-            "assets": assets,
-            "pyodideIndex": pyodide_dir,
+        config = DeckConfig(
+            version=version,
+            deckId=deck.title,
+            assets=Assets(**assets),
+            pyodideIndex=pyodide_dir,
             # what Python loads: before the prelude, after it in the background, when a cell
             # needs it (import name → package); pyodide_dist defines them
-            "packages": list(pyodide_dist.BOOT_PACKAGES),
-            "deferredPackages": list(pyodide_dist.DEFERRED_PACKAGES),
-            "onDemand": pyodide_dist.on_demand_imports(lock),
-            "slideSize": SLIDE_SIZE,            # reveal.js's width and height (deck.js)
-            "wheel": f"{static_dir}wheels/{wheel.name}",
-            "runner": f"{static_dir}py/cellrunner.py",
-            "prelude": deck.prelude,
-            # the download of the cells as a notebook (notebook.js): titles and text in Markdown
-            "notebook": {"title": deck.title, "subtitle": deck.subtitle, "author": deck.author,
-                         "slides": {s.id: {"title": s.title, "body": s.body or "",
-                                           "exercise": s.kind == "exercise"}
-                                    for s in deck.slides if s.kind in ("code", "exercise")}},
-        }
-        html = render_page(deck, views, project.templates, config, import_map,
+            packages=list(pyodide_dist.BOOT_PACKAGES),
+            deferredPackages=list(pyodide_dist.DEFERRED_PACKAGES),
+            onDemand=pyodide_dist.on_demand_imports(lock),
+            slideSize=dict(SLIDE_SIZE),
+            wheel=f"{static_dir}wheels/{wheel.name}",
+            runner=f"{static_dir}py/cellrunner.py",
+            prelude=deck.prelude,
+            notebook=NotebookInfo(
+                title=deck.title, subtitle=deck.subtitle, author=deck.author,
+                slides={s.id: NotebookSlide(title=s.title, body=s.body or "",
+                                            exercise=s.kind == "exercise")
+                        for s in deck.slides if s.kind in ("code", "exercise")}),
+        )
+        html = render_page(deck, views, project.templates, asdict(config), import_map,
                            (frontend.speaker_view_script(nm),))
         (staging / "index.html").write_text(html, encoding="utf-8")
         for image in sorted(images):

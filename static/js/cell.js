@@ -182,12 +182,14 @@ export class Cell extends EventTarget {
     this.dispatchEvent(new Event("change"));
   }
 
+  /** @returns {import("./types.js").CellSnapshot} */
   snapshot() {
     return { id: this.id, code: this.code, items: this.output.items, meta: this.meta.textContent,
              state: this.root.dataset.state || "", edited: this.edited };
   }
 
-  /** Show what another window computed (the speaker view's mirror). */
+  /** Show what another window computed (the speaker view's mirror).
+   *  @param {import("./types.js").CellSnapshot} snap */
   restore(snap) {
     if (snap.code !== this.code) this.code = snap.code;
     this.output.replace(snap.items);

@@ -6,30 +6,42 @@
 
 const THROTTLE_MS = 100;
 
+/** @typedef {import("./types.js").CopyToMain} CopyToMain */
+/** @typedef {import("./types.js").MainToCopies} MainToCopies */
+/** @typedef {import("./cell.js").Cell} Cell */
+/** @typedef {import("./exercise.js").ExerciseHub} ExerciseHub */
+
 export function isReceiver() {
   return /(^|[?&])receiver\b/i.test(location.search);
 }
 
-/** In the main window: publish cells and runtime status; answer a copy's "hello". */
+/** In the main window: publish cells and runtime status; answer a copy's "hello".
+ *  @param {string} version  the build's (config.version): names the channel
+ *  @param {Cell[]} cells
+ *  @param {import("./runtime.js").Runtime} runtime
+ *  @param {ExerciseHub | null} [exercises] */
 export function publish(version, cells, runtime, exercises = null) {
   if (!("BroadcastChannel" in self)) return;
   const channel = new BroadcastChannel(`dpdeck:${version}`);
+  /** @param {MainToCopies} msg */
+  const post = (msg) => channel.postMessage(msg);
   const timers = new Map();
-  const send = (cell) => channel.postMessage({ type: "cell", snap: cell.snapshot() });
+  /** @param {Cell} cell */
+  const send = (cell) => post({ type: "cell", snap: cell.snapshot() });
   for (const cell of cells) {
     cell.addEventListener("change", () => {
       if (timers.has(cell)) return;
       timers.set(cell, setTimeout(() => { timers.delete(cell); send(cell); }, THROTTLE_MS));
     });
   }
-  runtime.addEventListener("status", (e) => channel.postMessage({ type: "status", ...e.detail }));
-  const sendExercises = () => channel.postMessage({ type: "exercises", ...exercises.summary() });
+  runtime.addEventListener("status", (/** @type {CustomEvent} */ e) => post({ type: "status", ...e.detail }));
+  const sendExercises = () => post({ type: "exercises", ...exercises.summary() });
   exercises?.addEventListener("change", sendExercises);
   const byId = new Map(cells.map((c) => [c.id, c]));
-  channel.onmessage = (e) => {
+  channel.onmessage = (/** @type {MessageEvent<CopyToMain>} */ e) => {
     const msg = e.data;
     if (msg?.type === "hello") {
-      channel.postMessage({ type: "status", state: runtime.state, detail: runtime.detail });
+      post({ type: "status", state: runtime.state, detail: runtime.detail });
       for (const cell of cells) send(cell);
       if (exercises) sendExercises();
     } else if (msg?.type === "try") {
@@ -53,19 +65,25 @@ export function styleSpeakerNotes(href) {
   doc.head.append(link);
 }
 
-/** In a speaker-view copy: show what the main window computes. */
+/** In a speaker-view copy: show what the main window computes.
+ *  @param {string} version
+ *  @param {Cell[]} cells
+ *  @param {(status: import("./types.js").StatusMessage) => void} onStatus
+ *  @param {ExerciseHub | null} [exercises] */
 export function subscribe(version, cells, onStatus, exercises = null) {
   if (!("BroadcastChannel" in self)) return;
   const channel = new BroadcastChannel(`dpdeck:${version}`);
+  /** @param {CopyToMain} msg */
+  const post = (msg) => channel.postMessage(msg);
   const byId = new Map(cells.map((c) => [c.id, c]));
-  channel.onmessage = (e) => {
+  channel.onmessage = (/** @type {MessageEvent<MainToCopies>} */ e) => {
     const msg = e.data;
     if (msg?.type === "cell") byId.get(msg.snap.id)?.restore(msg.snap);
     else if (msg?.type === "status") onStatus(msg);
     else if (msg?.type === "exercises") exercises?.restore(msg);
   };
   for (const cell of cells) {
-    cell.addEventListener("try", (e) => channel.postMessage({ type: "try", id: cell.id, index: e.detail.index }));
+    cell.addEventListener("try", (/** @type {CustomEvent} */ e) => post({ type: "try", id: cell.id, index: e.detail.index }));
   }
-  channel.postMessage({ type: "hello" });
+  post({ type: "hello" });
 }

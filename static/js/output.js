@@ -29,6 +29,7 @@ export class Output {
     // {kind: "stdout"|"stderr"|"value"|"error", text} | {kind: "figure", svg | png, alt, note?}
     // | {kind: "budget", accountants, more}: the privacy-budget meter (meter.js), one per run,
     // replaced by each update and drawn above the rest
+    /** @type {import("./types.js").OutputItem[]} */
     this.items = [];
     this.meter = null;   // the meter's element, once the run has a budget item
     this.textBlock = null;
@@ -44,6 +45,7 @@ export class Output {
     this.meter = null;
   }
 
+  /** @param {import("./types.js").OutputItem} item */
   add(item) {
     if (item.kind === "budget") {   // an update replaces the meter: in the items, and queued
       const copy = { ...item };
@@ -55,8 +57,9 @@ export class Output {
       return;
     }
     const last = this.items[this.items.length - 1];
-    if (item.kind !== "figure" && last && last.kind === item.kind) last.text += item.text;
-    else this.items.push({ ...item });
+    if (item.kind !== "figure" && last && last.kind === item.kind) {
+      /** @type {import("./types.js").TextItem} */ (last).text += item.text;
+    } else this.items.push({ ...item });
     this.queue.push(item);
     if (!this.frame) this.frame = requestAnimationFrame(() => this.flush());
   }

@@ -90,7 +90,8 @@ export class Runtime extends EventTarget {
     };
     /** @param {ToWorker} msg */
     const send = (msg) => this.worker.postMessage(msg);
-    const init = { type: /** @type {const} */ ("init"), config: this.config, base: this.base };
+    /** @type {Omit<import("./types.js").InitMessage, "interruptBuffer">} */
+    const init = { type: "init", config: this.config, base: this.base };
     try {
       send({ ...init, interruptBuffer: this.interruptBuffer });
     } catch (_) {   // the buffer could not be shared after all: Stop restarts instead
