@@ -101,6 +101,12 @@ class Param:
     value: Any
     options: list | None
     log: bool
+    # Where the control writes (decided here, by the build, and nowhere else): the 1-based
+    # line of the cell's one top-level ``name = <literal>``, and the text around the literal
+    # on that line. The page replaces exactly what lies between ``prefix`` and ``suffix``.
+    line: int = 0
+    prefix: str = ""
+    suffix: str = ""
 
 
 @dataclass
@@ -243,25 +249,91 @@ def _check_table(table: dict, err) -> None:
             raise err(f"row {i} must be a list of {len(columns)} cells", field="table")
 
 
-def _assigned_names(code: str) -> set[str]:
-    names = set()
-    for node in ast.walk(ast.parse(code)):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+_NEW_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
+               ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _module_bindings(statement: ast.stmt) -> set[str]:
+    """The names ``statement`` binds in the cell's (module) scope: assignments of every form,
+    loop and ``with`` targets, imports, definitions; not the locals of a def, lambda, class
+    or comprehension inside it."""
+    names, todo = set(), [statement]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.alias):
+            names.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             names.add(node.id)
+        if not isinstance(node, _NEW_SCOPES):
+            todo.extend(ast.iter_child_nodes(node))
     return names
+
+
+_STATEMENT_KINDS = {ast.For: "a for loop", ast.AnnAssign: "an annotated assignment",
+                    ast.AugAssign: "an augmented assignment", ast.Assign: "a multiple assignment",
+                    ast.With: "a with statement", ast.Import: "an import",
+                    ast.ImportFrom: "an import", ast.FunctionDef: "a def", ast.ClassDef: "a class",
+                    ast.If: "an if", ast.While: "a while loop", ast.Try: "a try"}
+
+
+def _literal(node: ast.expr):
+    """The value of a number, string or boolean literal (``-2.5`` included), else raise."""
+    value = ast.literal_eval(node)
+    if not isinstance(value, (int, float, str)):
+        raise ValueError(f"not a number, string or boolean: {value!r}")
+    return value
+
+
+def _binding(code: str, name: str) -> tuple[int, str, str, Any]:
+    """Where a control bound to ``name`` writes: (line, prefix, suffix, value) of the cell's
+    only top-level binding of ``name``, which must be ``name = <literal>`` alone on its line.
+    Anything else (a loop, a def, an annotated, augmented or tuple assignment, a second
+    binding, a computed value) would let the control change nothing: ValueError, saying why."""
+    tree = ast.parse(code)
+    binders = [st for st in tree.body if name in _module_bindings(st)]
+    if not binders:
+        raise ValueError(f"'{name}' is not assigned at the top level of the cell's code")
+    if len(binders) > 1:
+        lines = ", ".join(str(st.lineno) for st in binders)
+        raise ValueError(f"'{name}' is bound {len(binders)} times (lines {lines}); a control "
+                         "needs one assignment, or the later ones would undo it")
+    st = binders[0]
+    if not (isinstance(st, ast.Assign) and len(st.targets) == 1
+            and isinstance(st.targets[0], ast.Name)):
+        kind = _STATEMENT_KINDS.get(type(st), f"a {type(st).__name__} statement")
+        raise ValueError(f"line {st.lineno} binds '{name}' in {kind}; a control needs a plain "
+                         f"'{name} = <literal>'")
+    try:
+        value = _literal(st.value)
+    except ValueError:
+        raise ValueError(f"line {st.lineno}: '{name}' is computed, not a literal "
+                         f"(a number, string or boolean)") from None
+    if st.end_lineno != st.lineno or any(o is not st and getattr(o, "lineno", 0) == st.lineno
+                                         for o in tree.body):
+        raise ValueError(f"line {st.lineno}: '{name} = …' must be alone on its line")
+    text = code.splitlines()[st.lineno - 1].encode()
+    return (st.lineno, text[:st.value.col_offset].decode(),
+            text[st.value.end_col_offset:].decode(), value)
 
 
 def _check_params(raw: list, code: str, err) -> list[Param]:
     params = []
-    assigned = _assigned_names(code)
     for i, item in enumerate(raw, 1):
         where = f"params[{i}]"
         if not isinstance(item, dict):
             raise err(f"must be a mapping, got {item!r}", field=where)
         p = _merge(PARAM_DEFAULTS, item, lambda m, field: err(m, field=f"{where}.{field}"))
-        if p["name"] not in assigned:
-            raise err(f"'{p['name']}' is not assigned in the cell's code, so the slider "
-                      "would change nothing", field=f"{where}.name")
+        try:
+            line, prefix, suffix, assigned = _binding(code, p["name"])
+        except ValueError as e:
+            raise err(f"{e}, so the control would change nothing", field=f"{where}.name") from None
+        if p["value"] is None:
+            p["value"] = assigned
+        elif p["value"] != assigned:
+            raise err(f"the control would show {p['value']!r} while the code runs "
+                      f"{p['name']} = {assigned!r}", field=f"{where}.value")
         if p["options"] is None:
             for key in ("min", "max"):
                 if not isinstance(p[key], (int, float)) or isinstance(p[key], bool):
@@ -274,7 +346,8 @@ def _check_params(raw: list, code: str, err) -> list[Param]:
             raise err("options must be a non-empty list", field=f"{where}.options")
         params.append(Param(name=p["name"], label=p["label"] or p["name"], min=p["min"],
                             max=p["max"], step=p["step"], value=p["value"],
-                            options=p["options"], log=bool(p["log"])))
+                            options=p["options"], log=bool(p["log"]),
+                            line=line, prefix=prefix, suffix=suffix))
     return params
 
 

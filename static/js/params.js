@@ -1,5 +1,7 @@
 // Live parameters: sliders (or selects) bound to a name the cell's code assigns. Moving one
 // rewrites that assignment in the editor (the audience sees what runs) and re-runs the cell.
+// What is bindable, and where the control writes, the build alone decides (deckbuild/schema.py
+// ``_binding``: the one top-level ``name = <literal>``); the page replaces exactly that literal.
 
 const DEBOUNCE_MS = 120;
 
@@ -15,17 +17,45 @@ function pythonLiteral(value) {
   return String(value);
 }
 
-/** The current value of ``name = ...`` (first top-level assignment) in ``code``, if literal. */
-export function assignedValue(code, name) {
-  const m = code.match(new RegExp(`^${name}\\s*=\\s*([^#\\n]+)`, "m"));
-  if (!m) return undefined;
-  const n = Number(m[1].trim());
-  return Number.isFinite(n) ? n : m[1].trim();
+/**
+ * The index of the line a control writes in ``lines``: the line the build found (``p.line``,
+ * 1-based) while it still reads ``prefix + literal + suffix``; after an edit moved it, the one
+ * line that does; -1 when none or several do (the control then changes nothing and says so).
+ * The build alone decides what is bindable (deckbuild/schema.py ``_binding``).
+ */
+export function bindingLine(lines, p) {
+  const fits = (line) => line.length > p.prefix.length + p.suffix.length
+    && line.startsWith(p.prefix) && line.endsWith(p.suffix);
+  if (fits(lines[p.line - 1] ?? "")) return p.line - 1;
+  const found = lines.flatMap((line, i) => (fits(line) ? [i] : []));
+  return found.length === 1 ? found[0] : -1;
 }
 
-export function replaceAssignment(code, name, literal) {
-  const re = new RegExp(`^(${name}\\s*=\\s*)([^#\\n]*?)(\\s*(#.*)?)$`, "m");
-  return re.test(code) ? code.replace(re, (_, head, __, tail) => `${head}${literal}${tail}`) : code;
+/** The literal's text on the control's line of ``code``, or undefined. */
+function literalText(code, p) {
+  const lines = code.split("\n");
+  const i = bindingLine(lines, p);
+  return i < 0 ? undefined : lines[i].slice(p.prefix.length, lines[i].length - p.suffix.length);
+}
+
+/** The value the code assigns now to the control's name (a number, or the literal's text). */
+export function assignedValue(code, p) {
+  const text = literalText(code, p)?.trim();
+  if (text === undefined) return undefined;
+  if (text === "True" || text === "False") return text === "True";
+  const quoted = /^(["'])(.*)\1$/.exec(text);
+  if (quoted) return quoted[2];
+  const n = Number(text);
+  return text !== "" && Number.isFinite(n) ? n : text;
+}
+
+/** ``code`` with the control's literal replaced by ``literal`` (unchanged when not found). */
+export function replaceAssignment(code, p, literal) {
+  const lines = code.split("\n");
+  const i = bindingLine(lines, p);
+  if (i < 0) return code;
+  lines[i] = p.prefix + literal + p.suffix;
+  return lines.join("\n");
 }
 
 export function buildControls(cell, params) {
@@ -43,7 +73,13 @@ export function buildControls(cell, params) {
     const shown = document.createElement("output");
     shown.className = "param-value";
     let input;
-    const current = assignedValue(cell.code, p.name);
+    const current = assignedValue(cell.code, p);
+    const write = (literal) => {   // into the line the build bound, or say it is gone
+      const bound = assignedValue(cell.code, p) !== undefined;
+      label.classList.toggle("param-unbound", !bound);
+      label.title = bound ? "" : `El código ya no tiene la línea «${p.prefix}…»: ↺ Restaurar la devuelve`;
+      if (bound) { cell.code = replaceAssignment(cell.code, p, literal); schedule(); }
+    };
     if (p.options) {
       input = document.createElement("select");
       for (const opt of p.options) {
@@ -52,12 +88,11 @@ export function buildControls(cell, params) {
         o.textContent = String(opt);
         input.append(o);
       }
-      const initial = p.value ?? current ?? p.options[0];
+      const initial = current ?? p.value ?? p.options[0];
       input.value = JSON.stringify(initial);
       input.addEventListener("change", () => {
         const v = JSON.parse(input.value);
-        cell.code = replaceAssignment(cell.code, p.name, pythonLiteral(v));
-        schedule();
+        write(pythonLiteral(v));
       });
     } else {
       input = document.createElement("input");
@@ -70,7 +105,7 @@ export function buildControls(cell, params) {
         ? (v) => 1000 * Math.log(v / p.min) / Math.log(p.max / p.min)
         : (v) => 1000 * (v - p.min) / (p.max - p.min);
       input.min = "0"; input.max = "1000"; input.step = "1";
-      const initial = typeof (p.value ?? current) === "number" ? (p.value ?? current) : p.min;
+      const initial = typeof (current ?? p.value) === "number" ? (current ?? p.value) : p.min;
       input.value = String(Math.round(toPos(initial)));
       shown.textContent = formatNumber(initial, step);
       input.setAttribute("aria-label", `${p.label}: ${shown.textContent}`);
@@ -78,8 +113,7 @@ export function buildControls(cell, params) {
         const literal = formatNumber(toValue(Number(input.value)), step);
         shown.textContent = literal;
         input.setAttribute("aria-label", `${p.label}: ${literal}`);
-        cell.code = replaceAssignment(cell.code, p.name, literal);
-        schedule();
+        write(literal);
       });
     }
     input.dataset.param = p.name;

@@ -62,6 +62,46 @@ def test_slider_reruns_and_the_last_value_wins(page, deck_url):
     assert out["state"] == "done" and out["figures"] >= 1, out
 
 
+def test_slider_writes_only_its_bound_line_and_says_when_it_is_gone(page, deck_url):
+    """The build binds a slider to the cell's one top-level ``name = <literal>``; the page writes
+    exactly there: a line with the same name elsewhere is left alone, a moved line is followed,
+    a deleted one leaves the code unchanged and the control marked, and a reload shows the value
+    the code holds."""
+    open_deck(page, deck_url)
+    cell_id = page.evaluate("document.querySelector('.cell-params input[type=range]')"
+                            ".closest('.cell').dataset.cellId")
+    i = page.evaluate("(id) => window.deck.cells.findIndex(c => c.id === id)", cell_id)
+    go_to_slide(page, cell_id)
+    slider = page.locator(CELL.format(cell_id) + " .cell-params input[type=range]").first
+    label = page.locator(CELL.format(cell_id) + " .cell-params .param").first
+    name = slider.get_attribute("data-param")
+    move = "(el, v) => { el.value = v; el.dispatchEvent(new Event('input')); }"
+    # an edit above the line, and a same-named line inside a def: the slider follows its line
+    page.evaluate("([i, n]) => { const c = window.deck.cells[i]; "
+                  "c.code = `def f():\n    ${n} = 123\n` + c.code; }", [i, name])
+    slider.evaluate(move, "900")
+    shown = page.locator(CELL.format(cell_id) + " .param-value").first.inner_text()
+    code = page.evaluate("(i) => window.deck.cells[i].code", i)
+    assert f"    {name} = 123\n" in code and f"\n{name} = {shown}" in code, code
+    assert not label.evaluate("e => e.classList.contains('param-unbound')")
+    # the reload shows what the code holds, not the authored value
+    page.reload()
+    wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 20)
+    go_to_slide(page, cell_id)
+    assert page.locator(CELL.format(cell_id) + " .param-value").first.inner_text() == shown
+    # the bound line deleted: moving the slider changes nothing, and the control says so
+    page.evaluate("([i, n]) => { const c = window.deck.cells[i]; c.code = c.code.split('\\n')"
+                  ".filter(l => !l.startsWith(n + ' =')).join('\\n'); }", [i, name])
+    before = page.evaluate("(i) => window.deck.cells[i].code", i)
+    slider.evaluate(move, "100")
+    assert page.evaluate("(i) => window.deck.cells[i].code", i) == before
+    assert label.evaluate("e => e.classList.contains('param-unbound')")
+    assert "↺ Restaurar" in label.get_attribute("title")
+    page.locator(CELL.format(cell_id) + " button.reset").click()
+    slider.evaluate(move, "500")
+    assert not label.evaluate("e => e.classList.contains('param-unbound')")
+
+
 def test_later_slides_are_computed_before_they_are_visited(page, deck_url):
     open_deck(page, deck_url)
     wait_runtime_ready(page)
