@@ -214,7 +214,7 @@ async function start(config, base) {
   pump();
   try {
     await withTimeout(pyodide.loadPackage(config.deferredPackages, quiet), WHEELS_TIMEOUT_MS,
-                      "cargar matplotlib");
+                      `cargar ${config.deferredPackages.join(", ")}`);
     scheduler.wheelsLoaded();
   } catch (e) {
     failMatplotlib(e);
