@@ -5,6 +5,7 @@
 - every message type the JS sends or handles (page ⇄ worker, main window ⇄ speaker view) is in
   ``static/js/PROTOCOL.md``'s tables and in ``types.js``, and every documented one is used.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -69,8 +70,7 @@ def _typedef_properties(name: str) -> set[str]:
     return set(re.findall(r"@property \{[^}]*(?:\}[^}]*)*?\} \[?(\w+)", block.group(1)))
 
 
-@pytest.mark.parametrize("cls", [DeckConfig, Assets, NotebookInfo, NotebookSlide],
-                         ids=lambda c: c.__name__)
+@pytest.mark.parametrize("cls", [DeckConfig, Assets, NotebookInfo, NotebookSlide], ids=lambda c: c.__name__)
 def test_js_typedefs_name_the_dataclass_fields(cls):
     assert _typedef_properties(cls.__name__) == _fields(cls)
 
@@ -84,15 +84,18 @@ def test_protocol_documents_the_config_fields():
 
 # --- message types ----------------------------------------------------------------------------
 
+
 def _sent_and_handled() -> dict[str, set[str]]:
     """Message type → the files that send or handle it."""
     found: dict[str, set[str]] = {}
     for name in TALKERS:
         text = (JS / name).read_text(encoding="utf-8")
-        text = re.sub(r'new Worker\([^)]*\)', "", text)   # {type: "module"}: an option, no message
-        patterns = (r'\btype: "(\w+)"',                  # a message literal it sends
-                    r'\bmsg\??\.type === "(\w+)"',        # a message it handles
-                    r'\bcase "(\w+)"')
+        text = re.sub(r"new Worker\([^)]*\)", "", text)  # {type: "module"}: an option, no message
+        patterns = (
+            r'\btype: "(\w+)"',  # a message literal it sends
+            r'\bmsg\??\.type === "(\w+)"',  # a message it handles
+            r'\bcase "(\w+)"',
+        )
         for pattern in patterns:
             for kind in re.findall(pattern, text):
                 found.setdefault(kind, set()).add(name)
@@ -111,9 +114,27 @@ def _documented() -> set[str]:
 def test_the_scan_finds_the_known_messages():
     # a guard on the scan itself: if these go missing, the patterns above no longer match the code
     found = _sent_and_handled()
-    for kind in ("init", "run", "cancel", "ping", "status", "stdout", "stderr", "figure", "budget",
-                 "result", "started", "rerun", "crashed", "fatal", "pong",
-                 "hello", "cell", "try", "exercises"):
+    for kind in (
+        "init",
+        "run",
+        "cancel",
+        "ping",
+        "status",
+        "stdout",
+        "stderr",
+        "figure",
+        "budget",
+        "result",
+        "started",
+        "rerun",
+        "crashed",
+        "fatal",
+        "pong",
+        "hello",
+        "cell",
+        "try",
+        "exercises",
+    ):
         assert kind in found, kind
 
 
@@ -130,6 +151,9 @@ def test_every_documented_message_is_used():
 
 def test_every_message_has_a_typedef():
     text = TYPES.read_text(encoding="utf-8")
-    typed = {kind for union in re.findall(r'\btype: ((?:"\w+"(?: \| )?)+)', text)
-             for kind in re.findall(r'"(\w+)"', union)}
+    typed = {
+        kind
+        for union in re.findall(r'\btype: ((?:"\w+"(?: \| )?)+)', text)
+        for kind in re.findall(r'"(\w+)"', union)
+    }
     assert set(_sent_and_handled()) <= typed, set(_sent_and_handled()) - typed

@@ -2,6 +2,7 @@
 and the worker's (tsconfig.worker.json, WebWorker), against the typedefs of static/js/types.js
 and the minimal ambient types of static/js/ambient.d.ts. TypeScript is a devDependency
 (package.json), installed by `npm ci` (scripts/setup.sh)."""
+
 from __future__ import annotations
 
 import shutil
@@ -21,7 +22,12 @@ def test_static_js_type_checks(project: str):
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
-    done = subprocess.run([node, str(TSC), "-p", project, "--pretty", "false"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [node, str(TSC), "-p", project, "--pretty", "false"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     errors = (done.stdout + done.stderr).strip()
     assert done.returncode == 0 and "error TS" not in errors, f"tsc -p {project}:\n{errors}"
