@@ -22,14 +22,13 @@ from .accounting import (
     DEFAULT_RDP_ORDERS,
     advanced_composition,
     advanced_composition_max_epsilon,
-    advanced_composition_tight,
     advanced_gaussian_epsilon,
     dpsgd_epsilon,
     gaussian_epsilon,
     gaussian_rdp,
     gaussian_zcdp,
     rdp_gaussian_epsilon,
-    rdp_to_dp,
+    rdp_to_epsilon,
     sequential_composition,
     sequential_gaussian_epsilon,
     subsampled_gaussian_rdp,
@@ -65,11 +64,11 @@ from .mechanisms import (
     gaussian_sigma,
     laplace_gauss_crossover,
     laplace_mech,
-    laplace_vs_gauss_error,
+    laplace_vs_gauss_std,
     report_noisy_max,
 )
 from .sensitivity import (
-    DEFAULT_BOUNDS,
+    DEFAULT_CLIP_BOUNDS,
     choose_clipping_bound,
     clip,
     clip_rows_l2,
@@ -85,16 +84,16 @@ __all__ = [
     "load_census", "Census", "EDUCATION_LEVELS", "OCCUPATIONS", "KAREN", "KAREN_ROW",
     # mechanisms
     "laplace_mech", "gaussian_mech", "gaussian_sigma", "analytic_gaussian_sigma",
-    "exponential_mech", "report_noisy_max", "laplace_vs_gauss_error", "laplace_gauss_crossover",
+    "exponential_mech", "report_noisy_max", "laplace_vs_gauss_std", "laplace_gauss_crossover",
     # exact discrete mechanisms (integer-valued queries)
     "discrete_laplace_mech", "discrete_gaussian_mech", "discrete_gaussian_sigma",
     "discrete_gaussian_epsilon",
     # sensitivity
     "clip", "clip_rows_l2", "clipped_sum", "private_mean", "clipped_sum_error",
-    "choose_clipping_bound", "DEFAULT_BOUNDS",
+    "choose_clipping_bound", "DEFAULT_CLIP_BOUNDS",
     # accounting
-    "sequential_composition", "advanced_composition", "advanced_composition_tight",
-    "advanced_composition_max_epsilon", "gaussian_epsilon", "gaussian_rdp", "rdp_to_dp",
+    "sequential_composition", "advanced_composition",
+    "advanced_composition_max_epsilon", "gaussian_epsilon", "gaussian_rdp", "rdp_to_epsilon",
     "gaussian_zcdp", "zcdp_to_dp", "sequential_gaussian_epsilon", "advanced_gaussian_epsilon",
     "rdp_gaussian_epsilon", "subsampled_gaussian_rdp", "dpsgd_epsilon", "DEFAULT_RDP_ORDERS",
     "BudgetAccountant", "BudgetError", "Release",
@@ -110,6 +109,34 @@ __all__ = [
 from .audit import AuditResult, audit_mechanism, beta_quantile, clopper_pearson  # noqa: E402
 
 __all__ += ["audit_mechanism", "clopper_pearson", "beta_quantile"]   # AuditResult: a record
+
+
+# Old names, kept one release (each warns, naming its replacement); not in __all__.
+from .accounting import advanced_composition_tight, rdp_to_dp  # noqa: E402,F401
+from .mechanisms import laplace_vs_gauss_error  # noqa: E402,F401
+from .sensitivity import DEFAULT_BOUNDS  # noqa: E402,F401
+
+#: Deprecated name -> what replaces it (tests/unit/test_dplab_deprecated.py checks each).
+DEPRECATED = {
+    "laplace_vs_gauss_error": "laplace_vs_gauss_std",
+    "advanced_composition_tight": "advanced_composition(..., simplified=False)",
+    "rdp_to_dp": "rdp_to_epsilon(orders=..., rdp=..., delta=...)",
+    "DEFAULT_BOUNDS": "DEFAULT_CLIP_BOUNDS",
+    "BudgetAccountant.can_spend": "BudgetAccountant.check_spend",
+    "BudgetAccountant.spent": "BudgetAccountant.total_spent",
+    "BudgetAccountant.remaining": "BudgetAccountant.remaining_budget",
+    "BudgetAccountant.laplace_mech": "laplace_mech(..., accountant=acc)",
+    "advanced_composition(no simplified=)": "advanced_composition(..., simplified=True)",
+    "gaussian_rdp(alpha=)": "gaussian_rdp(orders=)",
+    "subsampled_gaussian_rdp(alphas=)": "subsampled_gaussian_rdp(orders=)",
+    "train_logistic(iterations=)": "train_logistic(steps=)",
+    "noisy_gradient_descent(iterations=)": "noisy_gradient_descent(steps=)",
+    "clip_rows_l2(bound=)": "clip_rows_l2(clip_bound=)",
+    "clipped_sum(bound=)": "clipped_sum(clip_bound=)",
+    "clipped_sum_error(bounds=)": "clipped_sum_error(clip_bounds=)",
+    "choose_clipping_bound(bounds=)": "choose_clipping_bound(clip_bounds=)",
+    "dpsgd(delta=)": "dpsgd returns theta; dpsgd_epsilon(sample_rate, noise_multiplier, steps, delta)",
+}
 
 
 def __getattr__(name):

@@ -16,9 +16,9 @@ in the last place (2**-53 relative), so the binary values recorded can exceed
 the total by at most that relative amount, however many releases there are.
 Round-off *before* the call counts, though: ``1 - 0.7`` is
 0.30000000000000004, which does not fit in what is left after 0.7 of 1.0;
-spend ``acc.remaining[0]`` instead (rounded down, so it always fits). A
+spend ``acc.remaining_budget[0]`` instead (rounded down, so it always fits). A
 leftover below 2**-50 of the total, a rounding crumb, is counted as spent
-(over-counting only), so spending ``remaining`` ends exactly at the total --
+(over-counting only), so spending ``remaining_budget`` ends exactly at the total --
 for a total above 2.2e-308: on the subnormal grid (steps of 5e-324) a float's
 shortest decimal is off by up to half a step, and a leftover of a step or two
 can stay (an under-spend, never an overspend).
@@ -31,9 +31,9 @@ import threading
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ._rng import make_rng
-from ._validate import check_array, check_delta, check_epsilon, check_nonnegative, check_positive
-from .mechanisms import _laplace_scale, laplace_mech
+from ._deprecation import warn_deprecated
+from ._validate import check_delta, check_epsilon, check_nonnegative
+from .mechanisms import laplace_mech
 
 __all__ = ["BudgetAccountant", "BudgetError", "Release", "add_observer", "remove_observer"]
 
@@ -153,8 +153,14 @@ class BudgetAccountant:
     Sums are exact (see the module docstring): each cost is read as the
     shortest decimal of its float and added as a :class:`fractions.Fraction`;
     there is no tolerance, so a release is refused exactly when it would pass
-    the total. ``spent`` is rounded to the nearest float; ``remaining`` is
-    rounded down, so that spending it always fits.
+    the total. ``total_spent`` is rounded to the nearest float;
+    ``remaining_budget`` is rounded down, so that spending it always fits.
+
+    Mechanisms spend from it themselves: ``laplace_mech(v, sensitivity,
+    epsilon, accountant=acc)`` checks and records the cost, then releases
+    (diffprivlib's ``accountant=``). Names follow diffprivlib's vocabulary:
+    :meth:`check_spend`, :attr:`remaining_budget`, :attr:`total_spent`,
+    :meth:`spend`.
 
     Parameters
     ----------
@@ -173,7 +179,7 @@ class BudgetAccountant:
     >>> acc = BudgetAccountant(1.0)
     >>> acc.spend(0.5, label="conteo")
     Release(epsilon=0.5, delta=0.0, label='conteo')
-    >>> acc.remaining
+    >>> acc.remaining_budget
     (0.5, 0.0)
     """
 
@@ -195,19 +201,31 @@ class BudgetAccountant:
         return self._epsilon, self._delta
 
     @property
-    def spent(self) -> tuple:
+    def total_spent(self) -> tuple:
         """What the recorded releases cost together ``(epsilon, delta)`` (nearest floats)."""
         with self._lock:
             return float(self._epsilon_spent), float(self._delta_spent)
 
     @property
-    def remaining(self) -> tuple:
+    def remaining_budget(self) -> tuple:
         """What is left ``(epsilon, delta)``, never negative, rounded down so that it fits."""
         with self._lock:
             return (
                 _round_down(self._epsilon_total - self._epsilon_spent),
                 _round_down(self._delta_total - self._delta_spent),
             )
+
+    @property
+    def spent(self) -> tuple:
+        """Deprecated: use :attr:`total_spent`."""
+        warn_deprecated("BudgetAccountant.spent is deprecated; use BudgetAccountant.total_spent")
+        return self.total_spent
+
+    @property
+    def remaining(self) -> tuple:
+        """Deprecated: use :attr:`remaining_budget`."""
+        warn_deprecated("BudgetAccountant.remaining is deprecated; use BudgetAccountant.remaining_budget")
+        return self.remaining_budget
 
     @property
     def history(self) -> tuple:
@@ -230,7 +248,7 @@ class BudgetAccountant:
             and self._delta_spent + delta <= self._delta_total
         )
 
-    def can_spend(self, epsilon, delta=0.0) -> bool:
+    def check_spend(self, epsilon, delta=0.0) -> bool:
         """Whether a release costing ``(epsilon, delta)`` would fit now (nothing is recorded).
 
         Parameters and errors are as in :meth:`spend` (without ``label``).
@@ -313,25 +331,23 @@ class BudgetAccountant:
         return (f"{what} fue rechazada: {'; y además '.join(parts)}. "
                 f"No se gastó nada del presupuesto.")
 
-    def laplace_mech(self, v, sensitivity, epsilon, rng=None, label: str = ""):
-        """Spend ``epsilon`` and release ``v`` through :func:`dplab.laplace_mech`.
+    def can_spend(self, epsilon, delta=0.0) -> bool:
+        """Deprecated: use :meth:`check_spend`."""
+        warn_deprecated("BudgetAccountant.can_spend is deprecated; use BudgetAccountant.check_spend")
+        return self.check_spend(epsilon, delta)
 
-        The budget is checked and recorded before any noise is drawn; if it
-        does not fit, :class:`BudgetError` is raised and nothing is released.
-        A noise scale ``sensitivity / epsilon`` out of the float range raises
-        ``ValueError`` before anything is spent.
-        """
-        # Validate everything first, so that a bad argument spends nothing. A seed or
-        # Generator is checked now; rng=None is resolved only after the budget is
-        # recorded, so a refused release does not even touch the deck's noise session.
-        check_array(v, "v")
-        _laplace_scale(check_positive(sensitivity, "sensitivity"), check_epsilon(epsilon))
-        gen = None if rng is None else make_rng(rng)
-        self.spend(epsilon, 0.0, label)
-        return laplace_mech(v, sensitivity, epsilon, gen)
+    can_spend.__deprecated__ = "use BudgetAccountant.check_spend"
+
+    def laplace_mech(self, v, sensitivity, epsilon, rng=None, label: str = ""):
+        """Deprecated: use ``dplab.laplace_mech(v, sensitivity, epsilon, accountant=acc)``."""
+        warn_deprecated("BudgetAccountant.laplace_mech is deprecated; use "
+                        "dplab.laplace_mech(v, sensitivity, epsilon, accountant=acc)")
+        return laplace_mech(v, sensitivity, epsilon, rng, accountant=self, label=label)
+
+    laplace_mech.__deprecated__ = "use dplab.laplace_mech(v, sensitivity, epsilon, accountant=acc)"
 
     def __repr__(self) -> str:
-        eps, delta = self.spent
+        eps, delta = self.total_spent
         return (
             f"BudgetAccountant(spent epsilon={eps:.6g} of {self._epsilon:.6g}, "
             f"delta={delta:.3g} of {self._delta:.3g}, releases={len(self._history)})"

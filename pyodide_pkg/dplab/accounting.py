@@ -28,6 +28,7 @@ import warnings
 
 import numpy as np
 
+from ._deprecation import renamed_parameters, warn_deprecated
 from ._special import expm1, log_add, log_comb, log_comb_int, log_erfc, logsumexp
 from ._validate import (
     check_array,
@@ -44,11 +45,10 @@ from .mechanisms import _classic_c
 __all__ = [
     "sequential_composition",
     "advanced_composition",
-    "advanced_composition_tight",
     "advanced_composition_max_epsilon",
     "gaussian_epsilon",
     "gaussian_rdp",
-    "rdp_to_dp",
+    "rdp_to_epsilon",
     "gaussian_zcdp",
     "zcdp_to_dp",
     "sequential_gaussian_epsilon",
@@ -131,7 +131,7 @@ def _advanced_simplified(epsilon: float, k: int, log_inv_delta_prime: float) -> 
     if epsilon > limit:
         warnings.warn(
             f"advanced_composition: epsilon = {epsilon!r} > {limit:.4g} = ln(1 + sqrt(2 ln(1/delta') / k)) "
-            f"for k = {k}: the simplified bound is not valid here; use advanced_composition_tight",
+            f"for k = {k}: the simplified bound is not valid here; use simplified=False",
             UserWarning,
             stacklevel=3,
         )
@@ -168,14 +168,22 @@ def advanced_composition_max_epsilon(k, delta_prime):
     return _advanced_max_epsilon(k, -math.log(delta_prime))
 
 
-def advanced_composition_tight(epsilon, k, delta_prime):
-    """Advanced composition, the theorem's own bound (always valid).
+def advanced_composition(epsilon, k, delta_prime, simplified=None):
+    """Advanced composition: the epsilon of k (eps, delta)-DP mechanisms composed (also adaptively).
 
     Dwork, Rothblum & Vadhan (2010); Dwork & Roth (2014), Theorem 3.20: k
-    mechanisms, each (eps, delta)-DP, compose (also adaptively) to
-    (eps', k delta + delta')-DP with
+    mechanisms, each (eps, delta)-DP, compose to (eps', k delta + delta')-DP with
 
-        eps' = eps sqrt(2k ln(1/delta')) + k eps (e^eps - 1).
+        eps' = eps sqrt(2k ln(1/delta')) + k eps (e^eps - 1)        (simplified=False)
+
+    always valid. ``simplified=True`` gives the lecture's form
+
+        eps' = 2 eps sqrt(2k ln(1/delta'))                           (simplified=True)
+
+    which bounds the theorem's **only** while eps <= ln(1 + sqrt(2 ln(1/delta') / k))
+    (:func:`advanced_composition_max_epsilon`; the regime of Dwork & Roth 2014,
+    Corollary 3.21, where the total eps' < 1). Outside it the simplified value is
+    *not* a valid guarantee and a warning is issued.
 
     Parameters
     ----------
@@ -185,6 +193,9 @@ def advanced_composition_tight(epsilon, k, delta_prime):
         Number of mechanisms, >= 1.
     delta_prime : float
         Extra failure probability delta', in (0, 1), chosen freely.
+    simplified : bool
+        Which form (above). Required for one release: omitted, it warns
+        (``DeprecationWarning``) and gives the lecture's form, the old default.
 
     Returns
     -------
@@ -196,64 +207,38 @@ def advanced_composition_tight(epsilon, k, delta_prime):
     TypeError, ValueError
         For a wrong type or out-of-range value, or an eps' beyond the largest
         float (epsilon > 709 makes e^epsilon overflow).
-    """
-    epsilon = check_epsilon(epsilon)
-    k = check_count(k, "k")
-    delta_prime = check_delta(delta_prime, "delta_prime")
-    return finite_result(
-        _advanced_tight(epsilon, k, -math.log(delta_prime)),
-        "eps' = eps sqrt(2k ln(1/delta')) + k eps (e^eps - 1)",
-        epsilon=epsilon, k=k, delta_prime=delta_prime,
-    )
-
-
-def advanced_composition(epsilon, k, delta_prime):
-    """Advanced composition in the simplified form of the lecture: 2 eps sqrt(2k ln(1/delta')).
-
-    k mechanisms, each (eps, 0)-DP, compose to (eps', delta')-DP with
-    eps' = 2 eps sqrt(2k ln(1/delta')) **provided** the per-step epsilon is
-    small enough that this is above the theorem's bound
-    (:func:`advanced_composition_tight`), i.e.
-
-        eps <= ln(1 + sqrt(2 ln(1/delta') / k))
-
-    (see :func:`advanced_composition_max_epsilon`; this is the regime of
-    Dwork & Roth 2014, Corollary 3.21, where the total eps' < 1). Outside it the
-    simplified value is *not* a valid guarantee: a warning is issued, and
-    :func:`advanced_composition_tight` should be used.
-
-    Parameters
-    ----------
-    epsilon : float
-        Per-mechanism epsilon, > 0.
-    k : int
-        Number of mechanisms, >= 1.
-    delta_prime : float
-        Failure probability delta' of the composition, in (0, 1).
-
-    Returns
-    -------
-    float
-        eps'; finite.
-
-    Raises
-    ------
-    TypeError, ValueError
-        For a wrong type or out-of-range value, or an eps' beyond the largest float.
 
     Warns
     -----
     UserWarning
-        When the condition above fails.
+        ``simplified=True`` where the simplified form is not valid.
     """
+    if simplified is None:
+        warn_deprecated("advanced_composition without simplified= is deprecated; pass simplified=True "
+                        "(the lecture's 2 eps sqrt(2k ln(1/delta')), the old default) or simplified=False "
+                        "(the theorem's bound, formerly advanced_composition_tight)")
+        simplified = True
+    if not isinstance(simplified, (bool, np.bool_)):
+        raise TypeError(f"simplified must be a bool, got {simplified!r} of type {type(simplified).__name__}")
     epsilon = check_epsilon(epsilon)
     k = check_count(k, "k")
     delta_prime = check_delta(delta_prime, "delta_prime")
-    return finite_result(
-        _advanced_simplified(epsilon, k, -math.log(delta_prime)),
-        "eps' = 2 eps sqrt(2k ln(1/delta'))",
-        epsilon=epsilon, k=k, delta_prime=delta_prime,
-    )
+    names = dict(epsilon=epsilon, k=k, delta_prime=delta_prime)
+    if simplified:
+        return finite_result(_advanced_simplified(epsilon, k, -math.log(delta_prime)),
+                             "eps' = 2 eps sqrt(2k ln(1/delta'))", **names)
+    return finite_result(_advanced_tight(epsilon, k, -math.log(delta_prime)),
+                         "eps' = eps sqrt(2k ln(1/delta')) + k eps (e^eps - 1)", **names)
+
+
+def advanced_composition_tight(epsilon, k, delta_prime):
+    """Deprecated: use ``advanced_composition(epsilon, k, delta_prime, simplified=False)``."""
+    warn_deprecated("dplab.advanced_composition_tight is deprecated; use "
+                    "dplab.advanced_composition(epsilon, k, delta_prime, simplified=False)")
+    return advanced_composition(epsilon, k, delta_prime, simplified=False)
+
+
+advanced_composition_tight.__deprecated__ = "use dplab.advanced_composition(..., simplified=False)"
 
 
 # --- The Gaussian mechanism under three accountings ---------------------------------
@@ -382,9 +367,9 @@ def advanced_gaussian_epsilon(sigma, k, delta, sensitivity=1, simplified=False):
     theorem, so the result is (eps', k delta/(2k) + delta/2) = (eps', delta)-DP.
 
     With ``simplified=False`` (default) eps' is the theorem's always-valid
-    bound :func:`advanced_composition_tight`, capped by the sequential total
-    k eps_0 (both are valid, so their minimum is). With ``simplified=True`` it
-    is the lecture's 2 eps_0 sqrt(2k ln(1/delta')) (:func:`advanced_composition`),
+    bound (:func:`advanced_composition` with ``simplified=False``), capped by the
+    sequential total k eps_0 (both are valid, so their minimum is). With
+    ``simplified=True`` it is the lecture's 2 eps_0 sqrt(2k ln(1/delta')),
     which warns when eps_0 is too large for that form to hold -- the case for
     sigma = 20 at large k.
 
@@ -424,7 +409,8 @@ def advanced_gaussian_epsilon(sigma, k, delta, sensitivity=1, simplified=False):
     return min(_advanced_tight(eps_0, k, log_inv_delta_prime), k * eps_0)
 
 
-def gaussian_rdp(alpha, sigma, sensitivity=1):
+@renamed_parameters(alpha="orders")
+def gaussian_rdp(orders, sigma, sensitivity=1):
     """Renyi-DP curve of the Gaussian mechanism: eps_bar(alpha) = alpha Delta^2 / (2 sigma^2).
 
     Mironov (2017), "Renyi Differential Privacy", Proposition 7 / Table II.
@@ -432,8 +418,8 @@ def gaussian_rdp(alpha, sigma, sensitivity=1):
 
     Parameters
     ----------
-    alpha : float or array_like
-        Renyi order(s), each > 1.
+    orders : float or array_like
+        Renyi order(s) alpha, each > 1.
     sigma : float
         Noise std, > 0.
     sensitivity : float, default 1
@@ -442,7 +428,7 @@ def gaussian_rdp(alpha, sigma, sensitivity=1):
     Returns
     -------
     float or numpy.ndarray
-        Same shape as ``alpha``; finite and > 0.
+        Same shape as ``orders``; finite and > 0.
 
     Raises
     ------
@@ -450,17 +436,20 @@ def gaussian_rdp(alpha, sigma, sensitivity=1):
         For a wrong type or out-of-range value, or a result that overflows
         or underflows (sigma = 5e-324).
     """
-    alphas = check_array(alpha, "alpha", minimum=1.0, strict_minimum=True)
+    alphas = check_array(orders, "orders", minimum=1.0, strict_minimum=True)
     sigma = check_positive(sigma, "sigma")
     sensitivity = check_positive(sensitivity, "sensitivity")
-    names = dict(alpha=alpha, sigma=sigma, sensitivity=sensitivity)
+    names = dict(orders=orders, sigma=sigma, sensitivity=sensitivity)
     with np.errstate(over="ignore"):
         rdp = alphas * _gaussian_rho(sigma, sensitivity, **names)  # Mironov (2017), Prop. 7: alpha rho
     return finite_result(rdp, "the RDP alpha sensitivity^2 / (2 sigma^2)", **names)
 
 
-def rdp_to_dp(rdp, alphas, delta, conversion="classic"):
+def rdp_to_epsilon(*, orders, rdp, delta, conversion="classic"):
     """Convert an RDP curve into (epsilon, delta)-DP, optimising over the orders.
+
+    Keyword-only, in the order of dp_accounting's and Opacus' ``compute_epsilon(orders, rdp,
+    delta)``, and returning, like them, ``(epsilon, order)``.
 
     ``conversion="classic"`` (the lecture's): eps = eps_bar(alpha) + ln(1/delta)/(alpha-1),
     Mironov (2017), Proposition 3. ``conversion="improved"``:
@@ -471,18 +460,18 @@ def rdp_to_dp(rdp, alphas, delta, conversion="classic"):
 
     Parameters
     ----------
+    orders : array_like
+        Orders alpha, each > 1.
     rdp : array_like
         RDP epsilons eps_bar(alpha), each >= 0, one per order.
-    alphas : array_like
-        Orders, each > 1, same length as ``rdp``.
     delta : float
         Target failure probability, in (0, 1).
     conversion : {"classic", "improved"}, default "classic"
 
     Returns
     -------
-    (epsilon, best_alpha) : tuple of float
-        epsilon is finite and >= 0.
+    (epsilon, order) : tuple of float
+        epsilon is finite and >= 0; order is the alpha where it is reached.
 
     Raises
     ------
@@ -491,16 +480,25 @@ def rdp_to_dp(rdp, alphas, delta, conversion="classic"):
         the conversion overflows at every order (rdp = 1.7e308).
     """
     r = check_array(rdp, "rdp", ndim=(0, 1), minimum=0.0).reshape(-1)
-    a = check_array(alphas, "alphas", ndim=(0, 1), minimum=1.0, strict_minimum=True).reshape(-1)
+    a = check_array(orders, "orders", ndim=(0, 1), minimum=1.0, strict_minimum=True).reshape(-1)
     delta = check_delta(delta)
     if r.size != a.size or r.size == 0:
-        raise ValueError(f"rdp and alphas must be non-empty and of equal length, got {r.size} and {a.size}")
+        raise ValueError(f"rdp and orders must be non-empty and of equal length, got {r.size} and {a.size}")
     if conversion not in ("classic", "improved"):
         raise ValueError(f"conversion must be 'classic' or 'improved', got {conversion!r}")
     epsilon, best_alpha = _rdp_epsilon(r, a, -math.log(delta), conversion)
     epsilon = finite_result(epsilon, "the converted epsilon, at its best order",
-                            rdp=rdp, alphas=alphas, delta=delta)
+                            orders=orders, rdp=rdp, delta=delta)
     return epsilon, best_alpha
+
+
+def rdp_to_dp(rdp, alphas, delta, conversion="classic"):
+    """Deprecated: use ``rdp_to_epsilon(orders=alphas, rdp=rdp, delta=delta)`` (same result)."""
+    warn_deprecated("dplab.rdp_to_dp is deprecated; use dplab.rdp_to_epsilon(orders=..., rdp=..., delta=...)")
+    return rdp_to_epsilon(orders=alphas, rdp=rdp, delta=delta, conversion=conversion)
+
+
+rdp_to_dp.__deprecated__ = "use dplab.rdp_to_epsilon(orders=..., rdp=..., delta=...)"
 
 
 def _rdp_epsilon(r: np.ndarray, a: np.ndarray, log_inv_delta: float, conversion: str):
@@ -713,7 +711,8 @@ def _subsampled_rdp(q: float, z: float, orders: np.ndarray) -> np.ndarray:
     return np.array([_rdp_at(q, z, float(alpha)) for alpha in orders])
 
 
-def subsampled_gaussian_rdp(sample_rate, noise_multiplier, alphas=DEFAULT_RDP_ORDERS):
+@renamed_parameters(alphas="orders")
+def subsampled_gaussian_rdp(sample_rate, noise_multiplier, orders=DEFAULT_RDP_ORDERS):
     """RDP of one step of the Poisson-subsampled Gaussian mechanism.
 
     Each person is included independently with probability q = ``sample_rate``;
@@ -729,8 +728,8 @@ def subsampled_gaussian_rdp(sample_rate, noise_multiplier, alphas=DEFAULT_RDP_OR
         q, in (0, 1].
     noise_multiplier : float
         z = sigma / C, > 0.
-    alphas : array_like, default :data:`DEFAULT_RDP_ORDERS`
-        Orders, each > 1.
+    orders : array_like, default :data:`DEFAULT_RDP_ORDERS`
+        Orders alpha, each > 1.
 
     Returns
     -------
@@ -748,9 +747,9 @@ def subsampled_gaussian_rdp(sample_rate, noise_multiplier, alphas=DEFAULT_RDP_OR
     """
     q = check_sample_rate(sample_rate)
     z = check_positive(noise_multiplier, "noise_multiplier")
-    orders = check_array(alphas, "alphas", ndim=1, minimum=1.0, strict_minimum=True)
-    return finite_result(_subsampled_rdp(q, z, orders), "the RDP ln(A_alpha) / (alpha - 1)",
-                         sample_rate=q, noise_multiplier=z, alphas=alphas)
+    checked = check_array(orders, "orders", ndim=1, minimum=1.0, strict_minimum=True)
+    return finite_result(_subsampled_rdp(q, z, checked), "the RDP ln(A_alpha) / (alpha - 1)",
+                         sample_rate=q, noise_multiplier=z, orders=orders)
 
 
 def dpsgd_epsilon(sample_rate, noise_multiplier, steps, delta):

@@ -33,7 +33,6 @@ from fractions import Fraction
 
 import numpy as np
 
-from ._rng import make_rng
 from ._validate import (
     check_delta,
     check_epsilon,
@@ -43,6 +42,7 @@ from ._validate import (
     finite_result,
 )
 from .accounting import _gaussian_rho, _zcdp_to_dp
+from .mechanisms import _charged_rng
 
 __all__ = [
     "discrete_laplace_mech",
@@ -189,7 +189,7 @@ def _add_noise(values, draw, **params):
 
 # --- Public mechanisms -------------------------------------------------------------------
 
-def discrete_laplace_mech(v, sensitivity, epsilon, rng=None):
+def discrete_laplace_mech(v, sensitivity, epsilon, rng=None, *, accountant=None, label=""):
     """Release integer ``v`` plus exact discrete Laplace noise of scale ``sensitivity / epsilon``.
 
     The noise Z is the discrete Laplace (two-sided geometric) distribution
@@ -222,6 +222,11 @@ def discrete_laplace_mech(v, sensitivity, epsilon, rng=None):
         Privacy budget, > 0 and finite.
     rng : None, int or numpy.random.Generator, optional
         Source of randomness; ``None`` draws fresh noise on every call.
+    accountant : BudgetAccountant, optional
+        If given, the release's (epsilon, delta) is spent from it before any noise is
+        drawn (the (epsilon, delta) form only).
+    label : str, optional
+        What is released, for the accountant's history.
 
     Returns
     -------
@@ -247,7 +252,7 @@ def discrete_laplace_mech(v, sensitivity, epsilon, rng=None):
     sensitivity = check_integer(sensitivity, "sensitivity")
     eps = _exact(epsilon, check_epsilon(epsilon))
     scale = Fraction(sensitivity) / eps  # t = Delta_1 / epsilon, exactly
-    src = _UniformIntegers(make_rng(rng))
+    src = _UniformIntegers(_charged_rng(rng, accountant, float(eps), 0.0, label))
     # CKS Algorithm 2 samples P(z) ∝ exp(-|z| s/t'); s/t' = 1/scale.
     s, t = scale.denominator, scale.numerator
     return _add_noise(values, lambda: _discrete_laplace(src, s, t), sensitivity=sensitivity, epsilon=epsilon)
@@ -338,7 +343,8 @@ def discrete_gaussian_epsilon(sigma, delta, sensitivity=1):
     return _zcdp_to_dp(rho, delta, **names)  # Bun & Steinke (2016), Prop. 1.3
 
 
-def discrete_gaussian_mech(v, sensitivity, epsilon=None, delta=None, rng=None, *, sigma=None):
+def discrete_gaussian_mech(v, sensitivity, epsilon=None, delta=None, rng=None, *, sigma=None,
+                           accountant=None, label=""):
     """Release integer ``v`` plus exact discrete Gaussian noise.
 
     The noise Z has P(Z = z) proportional to exp(-z^2 / (2 sigma^2)) on the
@@ -381,6 +387,11 @@ def discrete_gaussian_mech(v, sensitivity, epsilon=None, delta=None, rng=None, *
         Failure probability, in (0, 1); should be << 1/n (book style).
     rng : None, int or numpy.random.Generator, optional
         Source of randomness; ``None`` draws fresh noise on every call.
+    accountant : BudgetAccountant, optional
+        If given, the release's (epsilon, delta) is spent from it before any noise is
+        drawn (the (epsilon, delta) form only).
+    label : str, optional
+        What is released, for the accountant's history.
     sigma : float or fractions.Fraction, keyword only
         Noise parameter, > 0 and finite, in the query's units (zCDP form;
         then leave ``epsilon`` and ``delta`` out).
@@ -420,6 +431,9 @@ def discrete_gaussian_mech(v, sensitivity, epsilon=None, delta=None, rng=None, *
         check_positive(sensitivity, "sensitivity")
         sigma2 = _exact(sigma, check_positive(sigma, "sigma")) ** 2
         names = dict(sigma=sigma)
-    src = _UniformIntegers(make_rng(rng))
+        if accountant is not None:
+            raise TypeError("accountant= needs the (epsilon, delta) form of discrete_gaussian_mech: the "
+                            "sigma form states a zCDP guarantee, which a BudgetAccountant does not add up")
+    src = _UniformIntegers(_charged_rng(rng, accountant, *((0.0, 0.0) if sigma is not None else (float(epsilon), float(delta))), label))
     a, b = sigma2.numerator, sigma2.denominator
     return _add_noise(values, lambda: _discrete_gaussian(src, a, b), **names)

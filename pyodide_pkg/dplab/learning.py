@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from ._deprecation import renamed_parameters, warn_deprecated
 from ._rng import make_rng
 from ._special import sigmoid
 from ._validate import (
@@ -27,7 +28,6 @@ from ._validate import (
     check_sample_rate,
     finite_result,
 )
-from .accounting import dpsgd_epsilon
 from .mechanisms import _laplace_scale, analytic_gaussian_sigma, laplace_mech
 from .sensitivity import _clip_rows
 
@@ -65,7 +65,7 @@ COUNT_BUDGET_SHARE = 0.1
 # non-private fit and for epsilon = 1 (not per epsilon): T = 10 steps of size 4
 # reach the non-private optimum; C = 1 is about the typical gradient norm at
 # the start (|sigmoid - y| ~ 0.5 times ||x|| ~ 1.3), so clipping rarely binds.
-DEFAULT_ITERATIONS = 10
+DEFAULT_STEPS = 10
 DEFAULT_CLIP_BOUND = 1.0
 DEFAULT_LEARNING_RATE = 4.0
 
@@ -218,14 +218,15 @@ def threshold_epsilon(epsilons, scores, level):
     return float(np.exp(np.log(epsilons[i]) + t * np.log(epsilons[i + 1] / epsilons[i])))
 
 
-def train_logistic(X, y, iterations=500, learning_rate=DEFAULT_LEARNING_RATE):
+@renamed_parameters(iterations="steps")
+def train_logistic(X, y, steps=500, learning_rate=DEFAULT_LEARNING_RATE):
     """Non-private logistic regression by full-batch gradient descent from theta = 0.
 
     Parameters
     ----------
     X : array_like, shape (n, d)
     y : array_like of 0/1, shape (n,)
-    iterations : int, default 500
+    steps : int, default 500
         Number of steps, >= 1.
     learning_rate : float, default 4.0
         Step size, > 0.
@@ -236,20 +237,21 @@ def train_logistic(X, y, iterations=500, learning_rate=DEFAULT_LEARNING_RATE):
         theta. No privacy guarantee: this is the reference model.
     """
     X, y = _check_data(X, y)
-    iterations = check_integer(iterations, "iterations")
+    steps = check_integer(steps, "steps")
     learning_rate = check_positive(learning_rate, "learning_rate")
     theta = np.zeros(X.shape[1])
-    for _ in range(iterations):
+    for _ in range(steps):
         theta -= learning_rate * ((sigmoid(X @ theta) - y) @ X) / X.shape[0]
     return theta
 
 
+@renamed_parameters(iterations="steps")
 def noisy_gradient_descent(
     X,
     y,
     epsilon,
     delta=1e-5,
-    iterations=DEFAULT_ITERATIONS,
+    steps=DEFAULT_STEPS,
     clip_bound=DEFAULT_CLIP_BOUND,
     learning_rate=DEFAULT_LEARNING_RATE,
     rng=None,
@@ -260,7 +262,7 @@ def noisy_gradient_descent(
 
     1. Spend ``COUNT_BUDGET_SHARE * epsilon`` on a noisy count n~ of the rows
        (Laplace, sensitivity 1), floored at 1.
-    2. Split the rest evenly over the T = ``iterations`` steps: each gets
+    2. Split the rest evenly over the T = ``steps`` steps: each gets
        eps_t = (1 - share) epsilon / T and delta_t = delta / T.
     3. At each step clip every per-person gradient to L2 norm ``clip_bound``
        (so the sum has L2 sensitivity ``clip_bound``), add N(0, sigma^2 I) with
@@ -270,7 +272,7 @@ def noisy_gradient_descent(
 
     Guarantee: (epsilon, delta)-DP for adding or removing one person, by
     sequential composition of the count and the T steps. The returned theta
-    is post-processing. Tuning ``iterations``, ``clip_bound`` or
+    is post-processing. Tuning ``steps``, ``clip_bound`` or
     ``learning_rate`` on the same data would cost extra budget.
 
     Parameters
@@ -283,7 +285,7 @@ def noisy_gradient_descent(
         Total budget, > 0.
     delta : float, default 1e-5
         Total failure probability, in (0, 1); warns if >= 1/n.
-    iterations : int, default 10
+    steps : int, default 10
         Number of steps T, >= 1.
     clip_bound : float, default 1.0
         L2 clipping norm C of each person's gradient, > 0.
@@ -307,10 +309,10 @@ def noisy_gradient_descent(
     X, y = _check_data(X, y)
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta, n=X.shape[0])
-    iterations = check_count(iterations, "iterations")
+    steps = check_count(steps, "steps")
     clip_bound = check_positive(clip_bound, "clip_bound")
     learning_rate = check_positive(learning_rate, "learning_rate")
-    names = dict(epsilon=epsilon, delta=delta, iterations=iterations, clip_bound=clip_bound)
+    names = dict(epsilon=epsilon, delta=delta, steps=steps, clip_bound=clip_bound)
 
     # The count spends COUNT_BUDGET_SHARE * epsilon (Laplace, sensitivity 1), checked before any
     # noise is drawn: share * 5e-324 rounds to 0.
@@ -318,11 +320,11 @@ def noisy_gradient_descent(
                               positive=True, epsilon=epsilon)
     _laplace_scale(1.0, eps_count, epsilon=epsilon)
     # sequential composition over T steps
-    eps_step = finite_result((1.0 - COUNT_BUDGET_SHARE) * epsilon / iterations,
-                             f"the per-step epsilon {1 - COUNT_BUDGET_SHARE} epsilon / iterations",
-                             positive=True, epsilon=epsilon, iterations=iterations)
-    delta_step = finite_result(delta / iterations, "the per-step delta delta / iterations", positive=True,
-                               delta=delta, iterations=iterations)
+    eps_step = finite_result((1.0 - COUNT_BUDGET_SHARE) * epsilon / steps,
+                             f"the per-step epsilon {1 - COUNT_BUDGET_SHARE} epsilon / steps",
+                             positive=True, epsilon=epsilon, steps=steps)
+    delta_step = finite_result(delta / steps, "the per-step delta delta / steps", positive=True,
+                               delta=delta, steps=steps)
     try:
         sigma = analytic_gaussian_sigma(clip_bound, eps_step, delta_step)  # L2 sensitivity = clip_bound
     except ValueError as exc:  # say which of the caller's parameters gave these per-step values
@@ -333,7 +335,7 @@ def noisy_gradient_descent(
     noisy_n = max(laplace_mech(float(X.shape[0]), 1.0, eps_count, gen), 1.0)  # the count
     theta = np.zeros(X.shape[1])
     with np.errstate(over="ignore", invalid="ignore"):  # an overflowing theta is caught below
-        for _ in range(iterations):
+        for _ in range(steps):
             grads = _clip_rows(_per_person_gradients(theta, X, y), clip_bound)  # sensitivity C
             noisy_sum = grads.sum(axis=0) + gen.normal(0.0, sigma, size=theta.shape)
             theta = theta - learning_rate * noisy_sum / noisy_n
@@ -348,10 +350,10 @@ def dpsgd(
     steps,
     clip_bound=DEFAULT_CLIP_BOUND,
     learning_rate=1.0,
-    delta=1e-5,
+    delta=None,
     rng=None,
 ):
-    """DP-SGD with Poisson-subsampled batches (Abadi et al. 2016), with its epsilon.
+    """DP-SGD with Poisson-subsampled batches (Abadi et al. 2016).
 
     At each step every person joins the batch independently with probability
     q = ``sample_rate``; the batch's per-person gradients are clipped to L2
@@ -360,9 +362,12 @@ def dpsgd(
     q n. As in Abadi et al., TF Privacy and Opacus, the data-set size n is
     treated as public here (it only scales the step).
 
-    Guarantee: (epsilon, delta)-DP for adding or removing one person, with
-    epsilon = :func:`dplab.dpsgd_epsilon` (q, z, steps, delta): RDP of the
-    subsampled Gaussian (Mironov, Talwar & Zhang 2019) composed over the steps.
+    Guarantee: (epsilon, delta)-DP for adding or removing one person, for every
+    delta in (0, 1), with epsilon = :func:`dplab.dpsgd_epsilon` (q, z, steps,
+    delta): RDP of the subsampled Gaussian (Mironov, Talwar & Zhang 2019)
+    composed over the steps. As in Opacus (``make_private`` trains,
+    ``get_epsilon(delta)`` accounts), training and accounting are two calls;
+    like :func:`noisy_gradient_descent` it returns theta alone.
 
     Parameters
     ----------
@@ -378,21 +383,22 @@ def dpsgd(
         C, > 0.
     learning_rate : float, default 1.0
         Step size, > 0.
-    delta : float, default 1e-5
-        Failure probability for the reported epsilon, in (0, 1).
+    delta : None
+        Deprecated (dpsgd reported its epsilon at this delta): passing it warns;
+        use ``dpsgd_epsilon(sample_rate, noise_multiplier, steps, delta)``.
     rng : None, int or numpy.random.Generator, optional
         Source of randomness; fresh by default.
 
     Returns
     -------
-    (theta, epsilon) : (numpy.ndarray of shape (d,), float)
-        Both finite.
+    numpy.ndarray, shape (d,)
+        theta; finite.
 
     Raises
     ------
     TypeError, ValueError
         For a wrong type or out-of-range value; when the noise std
-        ``noise_multiplier * clip_bound`` or epsilon leaves the float range;
+        ``noise_multiplier * clip_bound`` leaves the float range;
         or when theta overflows (a huge ``learning_rate``, a tiny ``sample_rate``).
     """
     X, y = _check_data(X, y)
@@ -401,11 +407,13 @@ def dpsgd(
     steps = check_count(steps, "steps")
     clip_bound = check_positive(clip_bound, "clip_bound")
     learning_rate = check_positive(learning_rate, "learning_rate")
-    delta = check_delta(delta, n=X.shape[0])
+    if delta is not None:
+        check_delta(delta, n=X.shape[0])
+        warn_deprecated("dpsgd(delta=...) is deprecated: dpsgd returns theta alone; its epsilon is "
+                        "dpsgd_epsilon(sample_rate, noise_multiplier, steps, delta)")
     names = dict(noise_multiplier=noise_multiplier, sample_rate=sample_rate, clip_bound=clip_bound)
     sigma = finite_result(noise_multiplier * clip_bound, "the noise std noise_multiplier * clip_bound",
                           positive=True, **names)
-    epsilon = dpsgd_epsilon(sample_rate, noise_multiplier, steps, delta)  # before training: fail fast
     gen = make_rng(rng)
 
     n, d = X.shape
@@ -417,4 +425,4 @@ def dpsgd(
             grads = _clip_rows(_per_person_gradients(theta, X[batch], y[batch]), clip_bound)
             noisy_sum = grads.sum(axis=0) + gen.normal(0.0, sigma, size=d)
             theta = theta - learning_rate * noisy_sum / expected_batch
-    return finite_result(theta, "theta", learning_rate=learning_rate, **names), epsilon
+    return finite_result(theta, "theta", learning_rate=learning_rate, **names)

@@ -17,6 +17,7 @@ import math
 
 import numpy as np
 
+from ._deprecation import deprecated_alias
 from ._rng import make_rng
 from ._special import log_scaled_normal_tail, normal_cdf
 from ._validate import (
@@ -35,7 +36,7 @@ __all__ = [
     "gaussian_mech",
     "exponential_mech",
     "report_noisy_max",
-    "laplace_vs_gauss_error",
+    "laplace_vs_gauss_std",
     "laplace_gauss_crossover",
 ]
 
@@ -61,7 +62,35 @@ def _laplace_scale(sensitivity: float, epsilon: float, /, **params) -> float:
     )
 
 
-def laplace_mech(v, sensitivity, epsilon, rng=None):
+def _charge(accountant, epsilon, delta, label) -> None:
+    """Spend ``(epsilon, delta)`` from ``accountant`` (a :class:`dplab.BudgetAccountant`), if any.
+
+    Called after every argument is validated and before any noise is drawn: a refused release
+    (:class:`dplab.BudgetError`) draws nothing and spends nothing.
+    """
+    if accountant is None:
+        return
+    from .accountant import BudgetAccountant  # accountant.py imports this module
+
+    if not isinstance(accountant, BudgetAccountant):
+        raise TypeError(f"accountant must be a BudgetAccountant or None, got {accountant!r} "
+                        f"of type {type(accountant).__name__}")
+    accountant.spend(epsilon, delta, label)
+
+
+def _charged_rng(rng, accountant=None, epsilon=0.0, delta=0.0, label="") -> np.random.Generator:
+    """The generator to draw from, once the release is paid for (see :func:`_charge`).
+
+    A seed or a Generator is checked first, so a bad ``rng`` spends nothing; ``rng=None`` is
+    resolved only after the budget is recorded, so a refused release does not even touch the
+    deck's noise session.
+    """
+    gen = None if rng is None else make_rng(rng)
+    _charge(accountant, epsilon, delta, label)
+    return make_rng(None) if gen is None else gen
+
+
+def laplace_mech(v, sensitivity, epsilon, rng=None, *, accountant=None, label=""):
     """Release ``v`` plus Laplace noise of scale ``sensitivity / epsilon``.
 
     Guarantee: epsilon-DP, provided ``sensitivity`` bounds the L1 sensitivity
@@ -78,6 +107,10 @@ def laplace_mech(v, sensitivity, epsilon, rng=None):
         Privacy budget, > 0.
     rng : None, int or numpy.random.Generator, optional
         Source of randomness; ``None`` draws fresh noise on every call.
+    accountant : BudgetAccountant, optional
+        If given, ``epsilon`` is spent from it before any noise is drawn.
+    label : str, optional
+        What is released, for the accountant's history.
 
     Returns
     -------
@@ -92,12 +125,14 @@ def laplace_mech(v, sensitivity, epsilon, rng=None):
         If ``sensitivity`` or ``epsilon`` is not > 0 and finite, or ``v`` is not finite;
         if the scale ``sensitivity / epsilon`` overflows or underflows (below 2.2e-308: no
         real noise), e.g. at ``epsilon = 5e-324``; or if the noisy answer overflows.
+    BudgetError
+        If ``accountant`` cannot pay ``epsilon``; nothing is released or spent then.
     """
     values = check_array(v, "v")
     sensitivity = check_positive(sensitivity, "sensitivity")
     epsilon = check_epsilon(epsilon)
     scale = _laplace_scale(sensitivity, epsilon)
-    gen = make_rng(rng)
+    gen = _charged_rng(rng, accountant, epsilon, 0.0, label)
     noisy = values + gen.laplace(loc=0.0, scale=scale, size=values.shape)
     return _as_output(noisy, values.ndim == 0, "scale sensitivity/epsilon",
                       sensitivity=sensitivity, epsilon=epsilon)
@@ -312,7 +347,7 @@ def analytic_gaussian_sigma(sensitivity, epsilon, delta):
                          positive=True, **names)
 
 
-def gaussian_mech(v, sensitivity, epsilon, delta, rng=None, analytic=False):
+def gaussian_mech(v, sensitivity, epsilon, delta, rng=None, analytic=False, *, accountant=None, label=""):
     """Release ``v`` plus Gaussian noise calibrated to its L2 sensitivity.
 
     Guarantee: (epsilon, delta)-DP, provided ``sensitivity`` bounds the L2
@@ -336,6 +371,10 @@ def gaussian_mech(v, sensitivity, epsilon, delta, rng=None, analytic=False):
         Source of randomness; ``None`` draws fresh noise on every call.
     analytic : bool, default False
         Use the analytic calibration.
+    accountant : BudgetAccountant, optional
+        If given, ``(epsilon, delta)`` is spent from it before any noise is drawn.
+    label : str, optional
+        What is released, for the accountant's history.
 
     Returns
     -------
@@ -353,7 +392,7 @@ def gaussian_mech(v, sensitivity, epsilon, delta, rng=None, analytic=False):
         raise TypeError(f"analytic must be a bool, got {analytic!r} of type {type(analytic).__name__}")
     calibrate = analytic_gaussian_sigma if analytic else gaussian_sigma
     sigma = calibrate(sensitivity, epsilon, delta)
-    gen = make_rng(rng)
+    gen = _charged_rng(rng, accountant, epsilon, delta, label)
     noisy = values + gen.normal(loc=0.0, scale=sigma, size=values.shape)
     return _as_output(noisy, values.ndim == 0, f"std sigma = {sigma!r}",
                       sensitivity=sensitivity, epsilon=epsilon, delta=delta)
@@ -396,7 +435,7 @@ def _standardized(score: np.ndarray, scale: float) -> np.ndarray:
         return (score / 2.0 - score.max() / 2.0) / (scale / 2.0)
 
 
-def exponential_mech(candidates, scores, sensitivity, epsilon, rng=None):
+def exponential_mech(candidates, scores, sensitivity, epsilon, rng=None, *, accountant=None, label=""):
     """Pick a candidate with probability proportional to exp(epsilon * score / (2 sensitivity)).
 
     Guarantee: epsilon-DP when one person changes every score by at most
@@ -417,6 +456,10 @@ def exponential_mech(candidates, scores, sensitivity, epsilon, rng=None):
         Privacy budget, > 0.
     rng : None, int or numpy.random.Generator, optional
         Source of randomness; fresh by default.
+    accountant : BudgetAccountant, optional
+        If given, ``epsilon`` is spent from it before anything is drawn.
+    label : str, optional
+        What is released, for the accountant's history.
 
     Returns
     -------
@@ -433,15 +476,15 @@ def exponential_mech(candidates, scores, sensitivity, epsilon, rng=None):
     sensitivity = check_positive(sensitivity, "sensitivity")
     epsilon = check_epsilon(epsilon)
     scale = _selection_scale(sensitivity, epsilon)
-    gen = make_rng(rng)
     score = _scores_array(candidates, scores)
+    gen = _charged_rng(rng, accountant, epsilon, 0.0, label)
     # log weights epsilon score / (2 sensitivity), shifted by the maximum: exp() <= 1, no overflow.
     probabilities = np.exp(_standardized(score, scale))
     probabilities /= probabilities.sum()
     return candidates[int(gen.choice(len(candidates), p=probabilities))]
 
 
-def report_noisy_max(candidates, scores, sensitivity, epsilon, rng=None):
+def report_noisy_max(candidates, scores, sensitivity, epsilon, rng=None, *, accountant=None, label=""):
     """Return the candidate whose score plus Laplace(2 sensitivity / epsilon) noise is largest.
 
     Guarantee: epsilon-DP for scores of sensitivity ``sensitivity`` (Dwork &
@@ -455,8 +498,8 @@ def report_noisy_max(candidates, scores, sensitivity, epsilon, rng=None):
     sensitivity = check_positive(sensitivity, "sensitivity")
     epsilon = check_epsilon(epsilon)
     scale = _selection_scale(sensitivity, epsilon)
-    gen = make_rng(rng)
     score = _scores_array(candidates, scores)
+    gen = _charged_rng(rng, accountant, epsilon, 0.0, label)
     # argmax(score + Lap(scale)) = argmax((score - max) / scale + Lap(1)): the same winner,
     # computed where nothing overflows (score + noise can pass 1.8e308).
     noisy = _standardized(score, scale) + gen.laplace(scale=1.0, size=score.shape)
@@ -465,7 +508,7 @@ def report_noisy_max(candidates, scores, sensitivity, epsilon, rng=None):
 
 # --- Laplace against Gauss for a k-component query ----------------------------------
 
-def laplace_vs_gauss_error(k, epsilon, delta):
+def laplace_vs_gauss_std(k, epsilon, delta):
     """Per-component noise std of Laplace and Gauss for a k-component query.
 
     Each person changes each of the k components by at most 1, so
@@ -517,7 +560,7 @@ def laplace_vs_gauss_error(k, epsilon, delta):
 def laplace_gauss_crossover(delta):
     """Smallest k from which the Gaussian's per-component std is below Laplace's.
 
-    Same setting as :func:`laplace_vs_gauss_error`; epsilon cancels out.
+    Same setting as :func:`laplace_vs_gauss_std`; epsilon cancels out.
     Solves sqrt(2) k > sqrt(k) sqrt(2 ln(1.25/delta)), i.e.
     k > ln(1.25/delta). At delta = 1e-5 this gives 12.
 
@@ -536,3 +579,6 @@ def laplace_gauss_crossover(delta):
     # 1.25 / delta overflows for delta < 7e-309.
     threshold = math.log(1.25) - math.log(delta)
     return int(math.floor(threshold)) + 1
+
+
+laplace_vs_gauss_error = deprecated_alias("laplace_vs_gauss_error", laplace_vs_gauss_std)

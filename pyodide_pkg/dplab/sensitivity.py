@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._deprecation import renamed_parameters
 from ._rng import make_rng
 from ._validate import check_array, check_bounds, check_epsilon, check_positive, finite_result
-from .mechanisms import _laplace_scale, laplace_mech
+from .mechanisms import _charged_rng, _laplace_scale, laplace_mech
 
 __all__ = [
     "clip",
@@ -21,12 +22,13 @@ __all__ = [
     "private_mean",
     "clipped_sum_error",
     "choose_clipping_bound",
-    "DEFAULT_BOUNDS",
+    "DEFAULT_CLIP_BOUNDS",
 ]
 
 #: Default search grid for :func:`choose_clipping_bound`: 1, 2, 4, ..., 2**20
 #: (about a million). Fixed in advance, so it reveals nothing about the data.
-DEFAULT_BOUNDS = tuple(float(2**i) for i in range(21))
+DEFAULT_CLIP_BOUNDS = tuple(float(2**i) for i in range(21))
+DEFAULT_BOUNDS = DEFAULT_CLIP_BOUNDS  # the old name, kept one release
 
 
 def _clip_rows(rows: np.ndarray, clip_bound: float) -> np.ndarray:
@@ -64,20 +66,21 @@ def clip(values, lower, upper):
     return float(out) if out.ndim == 0 else out
 
 
-def clip_rows_l2(rows, bound):
-    """Scale every row down so that its L2 norm is at most ``bound``.
+@renamed_parameters(bound="clip_bound")
+def clip_rows_l2(rows, clip_bound):
+    """Scale every row down so that its L2 norm is at most ``clip_bound``.
 
-    Row x becomes x * min(1, bound / ||x||_2); rows already inside the ball are
+    Row x becomes x * min(1, C / ||x||_2); rows already inside the ball are
     unchanged. After clipping, adding or removing one row moves a sum of rows
-    by at most ``bound`` in L2 norm: the L2 sensitivity of the sum is ``bound``
+    by at most C in L2 norm: the L2 sensitivity of the sum is ``clip_bound``
     (Abadi et al. 2016, Algorithm 1; Near & Abuah, ch. 11).
 
     Parameters
     ----------
     rows : array_like, shape (n, d) or (d,)
         Finite numbers; a 1-d input is one row.
-    bound : float
-        Clipping norm, > 0, in the units of the rows.
+    clip_bound : float
+        Clipping norm C, > 0, in the units of the rows.
 
     Returns
     -------
@@ -87,30 +90,35 @@ def clip_rows_l2(rows, bound):
     Raises
     ------
     TypeError, ValueError
-        For non-numeric or non-finite rows, or a bound that is not > 0 and finite.
+        For non-numeric or non-finite rows, or a clip_bound that is not > 0 and finite.
     """
     arr = check_array(rows, "rows", ndim=(1, 2))
-    bound = check_positive(bound, "bound")
-    return _clip_rows(np.atleast_2d(arr), bound).reshape(arr.shape)
+    clip_bound = check_positive(clip_bound, "clip_bound")
+    return _clip_rows(np.atleast_2d(arr), clip_bound).reshape(arr.shape)
 
 
-def clipped_sum(values, bound, epsilon, rng=None):
-    """Noisy sum of the values clipped to [0, bound].
+@renamed_parameters(bound="clip_bound")
+def clipped_sum(values, clip_bound, epsilon, rng=None, *, accountant=None, label=""):
+    """Noisy sum of the values clipped to [0, clip_bound].
 
     Guarantee: epsilon-DP. After clipping, one person changes the sum by at
-    most ``bound`` (sensitivity = ``bound``), and Laplace noise of scale
-    ``bound / epsilon`` is added (Near & Abuah, ch. 5, "Clipping").
+    most b = ``clip_bound`` (sensitivity = b), and Laplace noise of scale
+    b / epsilon is added (Near & Abuah, ch. 5, "Clipping").
 
     Parameters
     ----------
     values : array_like
         One non-negative number per person (negative values are clipped to 0).
-    bound : float
+    clip_bound : float
         Clipping bound b, > 0, in the units of ``values``.
     epsilon : float
         Privacy budget, > 0.
     rng : None, int or numpy.random.Generator, optional
         Source of randomness; fresh by default.
+    accountant : BudgetAccountant, optional
+        If given, ``epsilon`` is spent from it before any noise is drawn.
+    label : str, optional
+        What is released, for the accountant's history.
 
     Returns
     -------
@@ -120,18 +128,21 @@ def clipped_sum(values, bound, epsilon, rng=None):
     Raises
     ------
     TypeError, ValueError
-        For a wrong type or out-of-range value, or a noise scale ``bound / epsilon``
+        For a wrong type or out-of-range value, or a noise scale ``clip_bound / epsilon``
         that overflows or underflows.
+    BudgetError
+        If ``accountant`` cannot pay ``epsilon``; nothing is released or spent then.
     """
     arr = check_array(values, "values", ndim=1)
-    bound = check_positive(bound, "bound")
+    clip_bound = check_positive(clip_bound, "clip_bound")
     epsilon = check_epsilon(epsilon)
-    _laplace_scale(bound, epsilon, bound=bound, epsilon=epsilon)
-    true_sum = np.clip(arr, 0.0, bound).sum()
-    return laplace_mech(true_sum, bound, epsilon, rng)  # sensitivity = bound, by the clipping
+    _laplace_scale(clip_bound, epsilon, clip_bound=clip_bound, epsilon=epsilon)
+    true_sum = np.clip(arr, 0.0, clip_bound).sum()
+    # sensitivity = clip_bound, by the clipping
+    return laplace_mech(true_sum, clip_bound, epsilon, rng, accountant=accountant, label=label)
 
 
-def private_mean(values, upper, epsilon, rng=None):
+def private_mean(values, upper, epsilon, rng=None, *, accountant=None, label=""):
     """Private mean: a noisy clipped sum over a noisy count.
 
     Guarantee: epsilon-DP, by sequential composition of two epsilon/2-DP
@@ -145,11 +156,16 @@ def private_mean(values, upper, epsilon, rng=None):
     values : array_like
         One number per person, expected in [0, upper] (clipped into it).
     upper : float
-        Upper bound, > 0, in the units of ``values`` (90 for ages).
+        Upper end of the data range [0, upper], > 0, in the units of ``values``
+        (90 for ages); the values are clipped into it.
     epsilon : float
         Total privacy budget, > 0, split evenly between sum and count.
     rng : None, int or numpy.random.Generator, optional
         Source of randomness; fresh by default.
+    accountant : BudgetAccountant, optional
+        If given, ``epsilon`` (the whole release) is spent from it before any noise is drawn.
+    label : str, optional
+        What is released, for the accountant's history.
 
     Returns
     -------
@@ -167,13 +183,14 @@ def private_mean(values, upper, epsilon, rng=None):
     half = finite_result(epsilon / 2.0, "the half budget epsilon/2", positive=True, epsilon=epsilon)
     _laplace_scale(upper, half, upper=upper, epsilon=epsilon)  # the sum's noise
     _laplace_scale(1.0, half, epsilon=epsilon)  # the count's noise
-    gen = make_rng(rng)
+    gen = _charged_rng(rng, accountant, epsilon, 0.0, label)
     noisy_sum = clipped_sum(arr, upper, half, gen)  # epsilon/2, sensitivity = upper
     noisy_count = laplace_mech(float(arr.size), 1.0, half, gen)  # epsilon/2, sensitivity 1
     return noisy_sum / max(noisy_count, 1.0)
 
 
-def clipped_sum_error(values, bounds, epsilon):
+@renamed_parameters(bounds="clip_bounds")
+def clipped_sum_error(values, clip_bounds, epsilon):
     """Expected squared error of :func:`clipped_sum` for each clipping bound (teaching aid).
 
     For a bound b the released value is sum(clip(x, 0, b)) + Lap(b/epsilon), so
@@ -190,8 +207,8 @@ def clipped_sum_error(values, bounds, epsilon):
     ----------
     values : array_like
         One non-negative number per person.
-    bounds : array_like
-        Clipping bounds to evaluate, each > 0.
+    clip_bounds : array_like
+        Clipping bounds b to evaluate, each > 0.
     epsilon : float
         Budget of the clipped sum, > 0.
 
@@ -207,9 +224,9 @@ def clipped_sum_error(values, bounds, epsilon):
         largest float (a bound of 1e200, or values of 1e200).
     """
     arr = np.clip(check_array(values, "values", ndim=1), 0.0, None)
-    b = check_array(bounds, "bounds", ndim=1, minimum=0.0, strict_minimum=True)
+    b = check_array(clip_bounds, "clip_bounds", ndim=1, minimum=0.0, strict_minimum=True)
     epsilon = check_epsilon(epsilon)
-    names = dict(values=values, bounds=bounds, epsilon=epsilon)
+    names = dict(values=values, clip_bounds=clip_bounds, epsilon=epsilon)
     with np.errstate(over="ignore"):
         clipped_sums = np.minimum(arr[None, :], b[:, None]).sum(axis=1)
         bias_squared = (arr.sum() - clipped_sums) ** 2
@@ -219,7 +236,8 @@ def clipped_sum_error(values, bounds, epsilon):
     return bias_squared, noise_variance, total
 
 
-def choose_clipping_bound(values, epsilon, bounds=None, rng=None):
+@renamed_parameters(bounds="clip_bounds")
+def choose_clipping_bound(values, epsilon, clip_bounds=None, rng=None):
     """Choose a clipping bound privately: the book's search for the elbow.
 
     For increasing bounds b_1 < b_2 < ... (fixed in advance) release noisy
@@ -244,9 +262,9 @@ def choose_clipping_bound(values, epsilon, bounds=None, rng=None):
         One non-negative number per person.
     epsilon : float
         Maximum budget for the whole search, > 0.
-    bounds : array_like, optional
+    clip_bounds : array_like, optional
         Strictly increasing candidate bounds, each > 0, at least 2. Defaults
-        to :data:`DEFAULT_BOUNDS` (1, 2, 4, ..., 2**20). Must not be chosen by
+        to :data:`DEFAULT_CLIP_BOUNDS` (1, 2, 4, ..., 2**20). Must not be chosen by
         looking at the data.
     rng : None, int or numpy.random.Generator, optional
         Source of randomness; fresh by default.
@@ -265,15 +283,16 @@ def choose_clipping_bound(values, epsilon, bounds=None, rng=None):
     arr = check_array(values, "values", ndim=1)
     epsilon = check_epsilon(epsilon)
     grid = check_array(
-        DEFAULT_BOUNDS if bounds is None else bounds, "bounds", ndim=1, minimum=0.0, strict_minimum=True
+        DEFAULT_CLIP_BOUNDS if clip_bounds is None else clip_bounds, "clip_bounds", ndim=1, minimum=0.0,
+        strict_minimum=True,
     )
     if grid.size < 2 or np.any(np.diff(grid) <= 0):
-        raise ValueError(f"bounds must be at least 2 strictly increasing numbers, got {grid.tolist()!r:.120}")
+        raise ValueError(f"clip_bounds must be at least 2 strictly increasing numbers, got {grid.tolist()!r:.120}")
     # sequential composition over at most m queries
-    epsilon_each = finite_result(epsilon / grid.size, "the per-query budget epsilon / len(bounds)",
-                                 positive=True, epsilon=epsilon, **{"len(bounds)": grid.size})
+    epsilon_each = finite_result(epsilon / grid.size, "the per-query budget epsilon / len(clip_bounds)",
+                                 positive=True, epsilon=epsilon, **{"len(clip_bounds)": grid.size})
     for b in (grid[0], grid[-1]):  # the smallest and the largest noise scale b / epsilon_each
-        _laplace_scale(b, epsilon_each, bounds=grid.tolist(), epsilon=epsilon)
+        _laplace_scale(b, epsilon_each, clip_bounds=grid.tolist(), epsilon=epsilon)
     gen = make_rng(rng)
     previous = clipped_sum(arr, grid[0], epsilon_each, gen)
     queries = 1

@@ -356,7 +356,7 @@ class _BudgetMeter:
         return self.names.get(id(accountant))
 
     def entry(self, accountant) -> dict:
-        eps_spent, delta_spent = accountant.spent
+        eps_spent, delta_spent = accountant.total_spent
         eps_total, delta_total = accountant.total
         show = self.show
         return {

@@ -106,8 +106,8 @@ def test_choosing_b_meter_and_an_overspending_edit(page, deck_url):
 
     # a code edit that spends more than what is left: refused, in Spanish, in red, beside it
     authored = page.evaluate("(i) => window.deck.cells[i].authored", cell_index(page, CHOOSE_B))
-    assert authored.count("resto = presupuesto.remaining[0]") == 1
-    out = run_cell(page, CHOOSE_B, authored.replace("resto = presupuesto.remaining[0]", "resto = 0.75"))
+    assert authored.count("resto = presupuesto.remaining_budget[0]") == 1
+    out = run_cell(page, CHOOSE_B, authored.replace("resto = presupuesto.remaining_budget[0]", "resto = 0.75"))
     assert out["state"] == "error" and "BudgetError" in out["error"], out
     [row] = meter(page, CHOOSE_B)["rows"]
     assert row["refused"].startswith("✗ La publicación «suma» fue rechazada: cuesta ε = 0,75 y "

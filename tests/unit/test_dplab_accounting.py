@@ -37,7 +37,8 @@ def test_rdp_gaussian_epsilon_is_36_and_optimal_over_alpha():
     assert 36 <= eps < 37
     # Same as composing in RDP and converting (Mironov Prop. 3) on a fine grid of real alphas.
     alphas = np.linspace(1.001, 20, 200_001)
-    grid_eps, best_alpha = dplab.rdp_to_dp(K * dplab.gaussian_rdp(alphas, SIGMA), alphas, DELTA)
+    grid_eps, best_alpha = dplab.rdp_to_epsilon(orders=alphas, rdp=K * dplab.gaussian_rdp(alphas, SIGMA),
+                                                delta=DELTA)
     assert eps == pytest.approx(grid_eps, rel=1e-6)
     c = K / (2 * SIGMA**2)
     assert best_alpha == pytest.approx(1 + math.sqrt(math.log(1 / DELTA) / c), abs=1e-3)
@@ -74,8 +75,8 @@ def test_sequential_composition_numbers_and_pairs():
 def test_advanced_composition_formulas():
     eps, k, dp = 0.01, 1000, 1e-6
     root = math.sqrt(2 * k * math.log(1 / dp))
-    assert dplab.advanced_composition(eps, k, dp) == pytest.approx(2 * eps * root)
-    assert dplab.advanced_composition_tight(eps, k, dp) == pytest.approx(eps * root + k * eps * math.expm1(eps))
+    assert dplab.advanced_composition(eps, k, dp, simplified=True) == pytest.approx(2 * eps * root)
+    assert dplab.advanced_composition(eps, k, dp, simplified=False) == pytest.approx(eps * root + k * eps * math.expm1(eps))
 
 
 @pytest.mark.parametrize("k, delta_prime", [(10, 1e-5), (1000, 1e-6), (10**4, 1e-5), (10**6, 1e-9)])
@@ -86,8 +87,8 @@ def test_simplified_form_valid_exactly_under_stated_condition(k, delta_prime):
     for eps, valid in [(limit * 0.999, True), (limit * 1.001, False)]:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            simplified = dplab.advanced_composition(eps, k, delta_prime)
-        tight = dplab.advanced_composition_tight(eps, k, delta_prime)
+            simplified = dplab.advanced_composition(eps, k, delta_prime, simplified=True)
+        tight = dplab.advanced_composition(eps, k, delta_prime, simplified=False)
         assert (simplified >= tight) is valid
         assert (len(caught) == 0) is valid  # warns exactly when invalid
 
@@ -96,14 +97,14 @@ def test_advanced_beats_sequential_only_for_large_k():
     # The lecture: 2 eps sqrt(2k ln(1/d')) < k eps only when k > 8 ln(1/d').
     eps, dp = 0.001, 1e-5
     threshold = 8 * math.log(1 / dp)  # ~ 92
-    assert dplab.advanced_composition(eps, 50, dp) > 50 * eps
-    assert dplab.advanced_composition(eps, 200, dp) < 200 * eps
+    assert dplab.advanced_composition(eps, 50, dp, simplified=True) > 50 * eps
+    assert dplab.advanced_composition(eps, 200, dp, simplified=True) < 200 * eps
     assert 50 < threshold < 200
 
 
 def test_tight_form_is_smaller_where_the_simplified_form_is_valid():
     eps, k, dp = 0.1, 50, 1e-5
-    assert dplab.advanced_composition_tight(eps, k, dp) <= dplab.advanced_composition(eps, k, dp)
+    assert dplab.advanced_composition(eps, k, dp, simplified=False) <= dplab.advanced_composition(eps, k, dp, simplified=True)
 
 
 # --- RDP and zCDP against dp_accounting ----------------------------------------------
@@ -114,11 +115,12 @@ def test_gaussian_rdp_matches_dp_accounting(sigma, k, delta):
     accountant = RdpAccountant(orders)
     accountant.compose(dp_accounting.GaussianDpEvent(sigma), k)
     reference = accountant.get_epsilon(delta)  # improved conversion (Canonne et al. 2020)
-    ours, _ = dplab.rdp_to_dp(k * dplab.gaussian_rdp(np.array(orders), sigma), orders, delta,
-                              conversion="improved")
+    ours, _ = dplab.rdp_to_epsilon(orders=orders, rdp=k * dplab.gaussian_rdp(np.array(orders), sigma),
+                                   delta=delta, conversion="improved")
     assert ours == pytest.approx(reference, rel=1e-9)
     # The classic conversion (the lecture's) is valid and never smaller.
-    classic, _ = dplab.rdp_to_dp(k * dplab.gaussian_rdp(np.array(orders), sigma), orders, delta)
+    classic, _ = dplab.rdp_to_epsilon(orders=orders, rdp=k * dplab.gaussian_rdp(np.array(orders), sigma),
+                                      delta=delta)
     assert classic >= ours
 
 
@@ -153,10 +155,12 @@ def test_subsampled_rdp_reduces_to_gaussian_at_q_one_and_shrinks_with_q():
     assert np.all(dplab.subsampled_gaussian_rdp(0.01, 2.0, orders) < orders / 8)
 
 
-def test_rdp_to_dp_rejects_mismatch_and_unknown_conversion():
+def test_rdp_to_epsilon_rejects_mismatch_and_unknown_conversion():
     with pytest.raises(ValueError, match="equal length"):
-        dplab.rdp_to_dp([0.1, 0.2], [2.0], 1e-5)
+        dplab.rdp_to_epsilon(orders=[2.0], rdp=[0.1, 0.2], delta=1e-5)
     with pytest.raises(ValueError, match="conversion"):
-        dplab.rdp_to_dp([0.1], [2.0], 1e-5, conversion="magic")
-    with pytest.raises(ValueError, match="alphas"):
-        dplab.rdp_to_dp([0.1], [1.0], 1e-5)
+        dplab.rdp_to_epsilon(orders=[2.0], rdp=[0.1], delta=1e-5, conversion="magic")
+    with pytest.raises(ValueError, match="orders"):
+        dplab.rdp_to_epsilon(orders=[1.0], rdp=[0.1], delta=1e-5)
+    with pytest.raises(TypeError):  # keyword-only, as dp_accounting orders them
+        dplab.rdp_to_epsilon([2.0], [0.1], 1e-5)

@@ -93,7 +93,7 @@ def test_tiny_epsilon_no_better_than_majority(data):
 
 def test_interior_optimum_in_iterations(data):
     iterations = [1, 2, 3, 5, 8, 10, 15, 20, 30, 50]
-    curve = [mean_private_accuracy(data, 0.1, iterations=t) for t in iterations]
+    curve = [mean_private_accuracy(data, 0.1, steps=t) for t in iterations]
     best = int(np.argmax(curve))
     assert 0 < best < len(iterations) - 1
     assert curve[best] > curve[0] + 0.03 and curve[best] > curve[-1] + 0.03
@@ -110,7 +110,7 @@ def test_noisy_gd_budget_split(monkeypatch, data):
 
     monkeypatch.setattr(learning, "analytic_gaussian_sigma", spy)
     X, y = data
-    dplab.noisy_gradient_descent(X, y, 2.0, 1e-5, iterations=8, clip_bound=0.7, rng=0)
+    dplab.noisy_gradient_descent(X, y, 2.0, 1e-5, steps=8, clip_bound=0.7, rng=0)
     (sens, eps_step, delta_step), = calls
     assert sens == 0.7
     assert eps_step == pytest.approx((1 - learning.COUNT_BUDGET_SHARE) * 2.0 / 8)
@@ -118,14 +118,15 @@ def test_noisy_gd_budget_split(monkeypatch, data):
     assert dplab.sequential_composition([learning.COUNT_BUDGET_SHARE * 2.0] + [eps_step] * 8) == pytest.approx(2.0)
 
 
-def test_dpsgd_learns_and_reports_its_epsilon(data, non_private):
+def test_dpsgd_learns_and_returns_theta_like_noisy_gradient_descent(data, non_private):
     X, y = data
-    accs, epsilons = [], set()
+    accs = []
     for s in SEEDS:
-        theta, eps = dplab.dpsgd(X, y, noise_multiplier=1.1, sample_rate=0.01, steps=1000, rng=s)
+        theta = dplab.dpsgd(X, y, noise_multiplier=1.1, sample_rate=0.01, steps=1000, rng=s)
+        assert isinstance(theta, np.ndarray) and theta.shape == (X.shape[1],)
         accs.append(dplab.accuracy(theta, X, y))
-        epsilons.add(eps)
-    assert epsilons == {dplab.dpsgd_epsilon(0.01, 1.1, 1000, 1e-5)}
+    # its epsilon, at any delta, is accounted apart (as Opacus' get_epsilon): one digit here
+    assert 1 < dplab.dpsgd_epsilon(0.01, 1.1, 1000, 1e-5) < 10
     assert np.mean(accs) >= non_private - 0.01
 
 

@@ -136,11 +136,11 @@ def test_analytic_gaussian_brute_force_grid():
 def test_laplace_vs_gauss_crossover_is_12():
     # The lecture: Gauss beats Laplace for a k-component query from k ~ 12 (delta = 1e-5).
     assert dplab.laplace_gauss_crossover(1e-5) == 12
-    lap11, gau11 = dplab.laplace_vs_gauss_error(11, 0.5, 1e-5)
-    lap12, gau12 = dplab.laplace_vs_gauss_error(12, 0.5, 1e-5)
+    lap11, gau11 = dplab.laplace_vs_gauss_std(11, 0.5, 1e-5)
+    lap12, gau12 = dplab.laplace_vs_gauss_std(12, 0.5, 1e-5)
     assert gau11 > lap11 and gau12 < lap12
     ks = np.arange(1, 40)
-    lap, gau = dplab.laplace_vs_gauss_error(ks, 0.5, 1e-5)
+    lap, gau = dplab.laplace_vs_gauss_std(ks, 0.5, 1e-5)
     assert ks[np.argmax(gau < lap)] == 12
     assert lap12 == pytest.approx(math.sqrt(2) * 12 / 0.5)  # std of Lap(k / epsilon)
 

@@ -226,11 +226,13 @@ def test_sequential_composition_is_finite_or_refused_and_monotone(epsilons):
 @given(epsilon=positive, k1=count, k2=count, delta_prime=delta)
 def test_advanced_composition_is_finite_or_named_and_monotone_in_k(epsilon, k1, k2, delta_prime):
     k1, k2 = sorted((k1, k2))
-    for func in (dplab.advanced_composition_tight, dplab.advanced_composition):
+    for simplified in (False, True):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # the simplified form's validity warning
-            low = finite_or_named(func, epsilon=epsilon, k=k1, delta_prime=delta_prime)
-            high = finite_or_named(func, epsilon=epsilon, k=k2, delta_prime=delta_prime)
+            low = finite_or_named(dplab.advanced_composition, epsilon=epsilon, k=k1, delta_prime=delta_prime,
+                                  simplified=simplified)
+            high = finite_or_named(dplab.advanced_composition, epsilon=epsilon, k=k2, delta_prime=delta_prime,
+                                   simplified=simplified)
         if low is not None and high is not None:
             assert high >= low
     limit = finite_or_named(dplab.advanced_composition_max_epsilon, k=k1, delta_prime=delta_prime)
@@ -267,10 +269,10 @@ def test_zcdp_and_rdp_conversions_are_finite_and_nonnegative(sigma, sensitivity,
         assert rho >= NORMAL_MIN  # what zcdp_to_dp accepts
         epsilon = finite_or_named(dplab.zcdp_to_dp, rho=rho, delta=delta)
         assert epsilon is None or epsilon >= 0
-    rdp = finite_or_named(dplab.gaussian_rdp, alpha=alpha, sigma=sigma, sensitivity=sensitivity)
+    rdp = finite_or_named(dplab.gaussian_rdp, orders=alpha, sigma=sigma, sensitivity=sensitivity)
     if rdp is not None:
         for conversion in ("classic", "improved"):
-            converted = finite_or_named(dplab.rdp_to_dp, rdp=[rdp], alphas=[alpha], delta=delta,
+            converted = finite_or_named(dplab.rdp_to_epsilon, orders=[alpha], rdp=[rdp], delta=delta,
                                         conversion=conversion)
             assert converted is None or converted[0] >= 0
     finite_or_named(dplab.discrete_gaussian_epsilon, sigma=sigma, delta=delta, sensitivity=sensitivity)
@@ -292,7 +294,7 @@ def test_zcdp_to_dp_is_monotone_in_rho(rho1, rho2, delta):
        noise_multiplier=positive)
 def test_subsampled_gaussian_rdp_is_finite_and_nonnegative_or_named(sample_rate, noise_multiplier):
     rdp = finite_or_named(dplab.subsampled_gaussian_rdp, sample_rate=sample_rate,
-                          noise_multiplier=noise_multiplier, alphas=[1.5, 2.0, 8.0, 32.5])
+                          noise_multiplier=noise_multiplier, orders=[1.5, 2.0, 8.0, 32.5])
     assert rdp is None or np.all(rdp >= 0)
 
 
@@ -330,40 +332,41 @@ def test_budget_accountant_never_overspends(total, total_delta, costs):
     for eps, dlt in costs:
         # Costs are read as the decimals typed (accountant docstring); model that exactly.
         fits = (exact_eps + Fraction(repr(eps)) <= limit_eps and exact_delta + Fraction(repr(dlt)) <= limit_delta)
-        assert acc.can_spend(eps, dlt) == fits
+        assert acc.check_spend(eps, dlt) == fits
         if fits:
             acc.spend(eps, dlt)
             exact_eps += Fraction(repr(eps))
             exact_delta += Fraction(repr(dlt))
         else:
-            before = acc.spent
+            before = acc.total_spent
             with pytest.raises(dplab.BudgetError):
                 acc.spend(eps, dlt)
-            assert acc.spent == before  # a refused release records nothing
-        spent_eps, spent_delta = acc.spent
+            assert acc.total_spent == before  # a refused release records nothing
+        spent_eps, spent_delta = acc.total_spent
         assert math.isfinite(spent_eps) and spent_eps <= total and spent_delta <= total_delta
-        left_eps, left_delta = acc.remaining
+        left_eps, left_delta = acc.remaining_budget
         assert 0 <= left_eps <= total and 0 <= left_delta <= total_delta
     # What is left always fits; then the budget is used up, exactly for a total in the normal
     # range (on the subnormal grid a step of 5e-324 may stay, see the accountant's docstring).
-    left_eps, left_delta = acc.remaining
+    left_eps, left_delta = acc.remaining_budget
     acc.spend(left_eps, left_delta)
-    spent_eps, spent_delta = acc.spent
+    spent_eps, spent_delta = acc.total_spent
     assert spent_eps <= total and spent_delta <= total_delta
     if total >= NORMAL_MIN:
-        assert spent_eps == total and not acc.can_spend(TINY, 0.0)
+        assert spent_eps == total and not acc.check_spend(TINY, 0.0)
     if total_delta >= NORMAL_MIN or total_delta == 0:
-        assert spent_delta == total_delta and not acc.can_spend(0.0, TINY)
+        assert spent_delta == total_delta and not acc.check_spend(0.0, TINY)
 
 
 @FAST
 @given(sensitivity=positive, epsilon=positive)
 def test_accountant_laplace_spends_nothing_when_the_scale_is_out_of_range(sensitivity, epsilon):
     acc = dplab.BudgetAccountant(MAX)
-    if finite_or_named(acc.laplace_mech, 1.0, sensitivity=sensitivity, epsilon=epsilon, rng=0) is None:
+    if finite_or_named(dplab.laplace_mech, 1.0, sensitivity=sensitivity, epsilon=epsilon, rng=0,
+                       accountant=acc) is None:
         scale = sensitivity / epsilon
         if not NORMAL_MIN <= scale < math.inf:
-            assert acc.spent == (0.0, 0.0) and acc.history == ()
+            assert acc.total_spent == (0.0, 0.0) and acc.history == ()
 
 
 # --- Randomness: reproducible with a seed, fresh without ---------------------------------------
@@ -416,9 +419,9 @@ REFUSED = [
                  id="rnm-scale-inf"),  # before: argmax over NaN, always the first candidate
     pytest.param(lambda: dplab.sequential_composition([1.7e308, 1.7e308]), "epsilons=[1.7e+308, 1.7e+308]",
                  id="sequential-sum"),  # before: OverflowError from math.fsum
-    pytest.param(lambda: dplab.advanced_composition_tight(800.0, 1, 1e-5), "epsilon=800.0",
+    pytest.param(lambda: dplab.advanced_composition(800.0, 1, 1e-5, simplified=False), "epsilon=800.0",
                  id="tight-expm1"),  # before: OverflowError from math.expm1
-    pytest.param(lambda: dplab.advanced_composition(1e307, 10, 1e-5), "epsilon=1e+307", id="simplified-inf"),
+    pytest.param(lambda: dplab.advanced_composition(1e307, 10, 1e-5, simplified=True), "epsilon=1e+307", id="simplified-inf"),
     # before: returned inf
     pytest.param(lambda: dplab.sequential_gaussian_epsilon(50.0, 10**400, 1e-5), "k", id="k-beyond-float"),
     # before: OverflowError (int too large to convert to float)
@@ -436,7 +439,7 @@ REFUSED = [
                  id="subsampled-overflow"),  # before: NaN and inf entries
     pytest.param(lambda: dplab.dpsgd_epsilon(0.5, 1e-160, 10, 1e-5), "noise_multiplier=1e-160",
                  id="dpsgd-overflow"),  # before: "rdp and alphas must be non-empty", no such parameter
-    pytest.param(lambda: dplab.BudgetAccountant(10.0).laplace_mech(1.0, 1.0, 1e-310), "epsilon=1e-310",
+    pytest.param(lambda: dplab.laplace_mech(1.0, 1.0, 1e-310, accountant=dplab.BudgetAccountant(10.0)), "epsilon=1e-310",
                  id="accountant-laplace"),  # before: spent the budget, then returned inf
     pytest.param(lambda: dplab.private_mean([1.0, 2.0], 90.0, 5e-324), "epsilon=5e-324",
                  id="private-mean-half"),  # before: "epsilon must be > 0, got 0.0" for epsilon/2

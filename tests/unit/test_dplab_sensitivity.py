@@ -42,9 +42,9 @@ def test_private_mean_splits_budget_in_halves(monkeypatch):
     calls = []
     real = dplab.sensitivity.laplace_mech
 
-    def spy(v, sensitivity, epsilon, rng=None):
+    def spy(v, sensitivity, epsilon, rng=None, **kwargs):
         calls.append((sensitivity, epsilon))
-        return real(v, sensitivity, epsilon, rng)
+        return real(v, sensitivity, epsilon, rng, **kwargs)
 
     monkeypatch.setattr(dplab.sensitivity, "laplace_mech", spy)
     dplab.private_mean(np.array([10.0, 20.0]), 90, 1.0, rng=0)
@@ -66,7 +66,7 @@ def test_elbow_has_interior_minimum_for_capital_gain(census):
 def test_choose_clipping_bound_counts_budget():
     values = np.concatenate([np.full(900, 0.0), np.full(100, 300.0)])
     bound, spent = dplab.choose_clipping_bound(values, 10.0, rng=0)
-    grid = dplab.DEFAULT_BOUNDS
+    grid = dplab.DEFAULT_CLIP_BOUNDS
     assert bound in grid
     assert 0 < spent <= 10.0
     assert (spent / (10.0 / len(grid))) == pytest.approx(round(spent / (10.0 / len(grid))))  # whole queries
@@ -79,7 +79,7 @@ def test_choose_clipping_bound_stops_when_sum_stops_growing():
     values = np.array([5.0, 7.0, 9.0])
     grid = [1, 2, 4, 8, 16, 32, 64]
     for seed in range(20):
-        bound, spent = dplab.choose_clipping_bound(values, 1e9, bounds=grid, rng=seed)
+        bound, spent = dplab.choose_clipping_bound(values, 1e9, clip_bounds=grid, rng=seed)
         assert bound >= 16.0
         queries = min(grid.index(bound) + 2, len(grid))  # b_j is returned after querying b_{j+1}
         assert spent == pytest.approx(queries * 1e9 / len(grid))
@@ -87,6 +87,6 @@ def test_choose_clipping_bound_stops_when_sum_stops_growing():
 
 def test_choose_clipping_bound_rejects_bad_grid():
     with pytest.raises(ValueError, match="increasing"):
-        dplab.choose_clipping_bound([1.0, 2.0], 1.0, bounds=[4, 2, 8])
+        dplab.choose_clipping_bound([1.0, 2.0], 1.0, clip_bounds=[4, 2, 8])
     with pytest.raises(ValueError, match="bounds"):
-        dplab.choose_clipping_bound([1.0, 2.0], 1.0, bounds=[0, 2, 8])
+        dplab.choose_clipping_bound([1.0, 2.0], 1.0, clip_bounds=[0, 2, 8])

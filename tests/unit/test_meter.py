@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from dplab import BudgetAccountant, BudgetError, accountant
+from dplab import BudgetAccountant, BudgetError, accountant, laplace_mech
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -20,7 +20,7 @@ def runner():
     spec.loader.exec_module(module)
     module.NAMESPACE.clear()
     module.NAMESPACE.update({"__name__": "__main__", "BudgetAccountant": BudgetAccountant,
-                             "BudgetError": BudgetError})
+                             "BudgetError": BudgetError, "laplace_mech": laplace_mech})
     return module
 
 
@@ -56,7 +56,7 @@ def test_observer_sees_the_state_after_the_change_and_cannot_break_the_accountin
     seen = []
 
     def observer(acc, event, detail):
-        seen.append(acc.spent)     # the lock is free: reading the state does not deadlock
+        seen.append(acc.total_spent)     # the lock is free: reading the state does not deadlock
         raise RuntimeError("un observador roto")
 
     accountant.add_observer(observer)
@@ -68,7 +68,7 @@ def test_observer_sees_the_state_after_the_change_and_cannot_break_the_accountin
     finally:
         accountant.remove_observer(observer)
     assert seen == [(0.0, 0.0), (0.25, 0.0), (0.25, 0.0)]
-    assert acc.spent == (0.25, 0.0) and len(acc.history) == 1
+    assert acc.total_spent == (0.25, 0.0) and len(acc.history) == 1
 
 
 def test_without_observers_nothing_is_called():
@@ -82,11 +82,11 @@ def test_refusal_is_plain_spanish_and_names_what_is_short():
     acc.spend(0.5, label="primera")
     acc.spend(0.5, label="segunda")
     with pytest.raises(BudgetError) as info:
-        acc.laplace_mech(10.0, 1, 0.5, label="tercera")
+        laplace_mech(10.0, 1, 0.5, accountant=acc, label="tercera")
     message = str(info.value)
     assert message == ("La publicación «tercera» fue rechazada: cuesta ε = 0,5 y solo quedan 0 de "
                        "1. No se gastó nada del presupuesto.")
-    assert acc.spent == (1.0, 0.0)
+    assert acc.total_spent == (1.0, 0.0)
 
 
 def test_refusal_of_delta():
@@ -122,7 +122,7 @@ def test_cell_without_an_accountant_sends_no_budget(runner):
 
 def test_sequential_composition_meter(runner):
     code = ("presupuesto = BudgetAccountant(epsilon=1.5)\n"
-            "r = [presupuesto.laplace_mech(10.0, 1, 0.5) for _ in range(2)]\n")
+            "r = [laplace_mech(10.0, 1, 0.5, accountant=presupuesto) for _ in range(2)]\n")
     result, budgets, _ = run(runner, code)
     assert result["ok"] and budgets
     last = budgets[-1]

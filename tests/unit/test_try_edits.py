@@ -436,7 +436,7 @@ def _three_accounts_sigma_10(after, before):
 
 def _accounting_at_100(after, before):
     import numpy as np
-    from dplab import (advanced_gaussian_epsilon, gaussian_rdp, rdp_to_dp,
+    from dplab import (advanced_gaussian_epsilon, gaussian_rdp, rdp_to_epsilon,
                        sequential_gaussian_epsilon)
     sequential = number_after(after.stdout, "secuencial: ε =")
     advanced = number_after(after.stdout, "avanzada:   ε =")
@@ -444,7 +444,8 @@ def _accounting_at_100(after, before):
     alphas = np.linspace(1.01, 100, 10_000)
     _close(sequential, sequential_gaussian_epsilon(20, 100, 1e-5), 1, what="secuencial")
     _close(advanced, advanced_gaussian_epsilon(20, 100, 1e-5), 1, what="avanzada")
-    _close(renyi, rdp_to_dp(100 * gaussian_rdp(alphas, 20), alphas, 1e-5)[0], 1, what="Rényi")
+    _close(renyi, rdp_to_epsilon(orders=alphas, rdp=100 * gaussian_rdp(alphas, 20), delta=1e-5)[0], 1,
+           what="Rényi")
     assert renyi < advanced < sequential
     # the gap narrows: sequential/Rényi falls from ≈ 89 (k = 10.000) to ≈ 11
     assert sequential / renyi < number_after(before.stdout, "secuencial: ε =") / \
