@@ -135,6 +135,13 @@ DEPRECATED = {
     "clipped_sum(bound=)": "clipped_sum(clip_bound=)",
     "clipped_sum_error(bounds=)": "clipped_sum_error(clip_bounds=)",
     "choose_clipping_bound(bounds=)": "choose_clipping_bound(clip_bounds=)",
+    "gaussian_epsilon(sensitivity by position)": "gaussian_epsilon(sigma, delta, sensitivity=...)",
+    "sequential_gaussian_epsilon(sensitivity by position)": "...(sigma, k, delta, sensitivity=...)",
+    "advanced_gaussian_epsilon(sensitivity by position)": "...(sigma, k, delta, sensitivity=..., simplified=...)",
+    "rdp_gaussian_epsilon(sensitivity by position)": "...(sigma, k, delta, sensitivity=...)",
+    "discrete_gaussian_epsilon(sensitivity by position)": "...(sigma, delta, sensitivity=...)",
+    "choose_clipping_bound(clip_bounds by position)": "choose_clipping_bound(values, epsilon, clip_bounds=...)",
+    "noisy_gradient_descent(steps by position)": "noisy_gradient_descent(X, y, epsilon, delta, steps=...)",
     "dpsgd(delta=)": "dpsgd returns theta; dpsgd_epsilon(sample_rate, noise_multiplier, steps, delta)",
 }
 

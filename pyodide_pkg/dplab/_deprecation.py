@@ -8,9 +8,10 @@ forwards to the new name, which they cover.
 from __future__ import annotations
 
 import functools
+import inspect
 import warnings
 
-__all__ = ["deprecated_alias", "renamed_parameters", "warn_deprecated"]
+__all__ = ["deprecated_alias", "keyword_only", "renamed_parameters", "warn_deprecated"]
 
 
 def warn_deprecated(message: str, stacklevel: int = 3) -> None:
@@ -50,3 +51,33 @@ def renamed_parameters(**renames: str):
         return wrapper
 
     return decorate
+
+
+def keyword_only(*names: str):
+    """Parameters that became keyword-only (in this order), still accepted by position for one
+    release with a warning: so that no call can put ``sensitivity`` after ``delta``."""
+
+    def decorate(func):
+        kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        n_positional = sum(p.kind in kinds for p in inspect.signature(func).parameters.values())
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            extra = args[n_positional:]
+            if extra:
+                if len(extra) > len(names):
+                    raise TypeError(f"{func.__name__}() takes at most {n_positional + len(names)} "
+                                    f"positional arguments, got {len(args)}")
+                for name, value in zip(names, extra, strict=False):
+                    if name in kwargs:
+                        raise TypeError(f"{func.__name__}() got multiple values for {name!r}")
+                    kwargs[name] = value
+                shown = ", ".join(f"{name}=..." for name in names[: len(extra)])
+                warn_deprecated(f"{func.__name__}: passing {shown} by position is deprecated; "
+                                f"pass it by keyword ({shown})")
+            return func(*args[:n_positional], **kwargs)
+
+        return wrapper
+
+    return decorate
+

@@ -28,7 +28,7 @@ import warnings
 
 import numpy as np
 
-from ._deprecation import renamed_parameters, warn_deprecated
+from ._deprecation import keyword_only, renamed_parameters, warn_deprecated
 from ._special import expm1, log_add, log_comb, log_comb_int, log_erfc, logsumexp
 from ._validate import (
     check_array,
@@ -289,7 +289,8 @@ def _check_run(sigma, k, delta, sensitivity):
     return sigma, k, delta, sensitivity, dict(sigma=sigma, k=k, delta=delta, sensitivity=sensitivity)
 
 
-def gaussian_epsilon(sigma, delta, sensitivity=1):
+@keyword_only("sensitivity")
+def gaussian_epsilon(sigma, delta, *, sensitivity=1):
     """Epsilon of one classic-Gaussian release: the inverse of :func:`gaussian_sigma`.
 
     eps = Delta sqrt(2 ln(1.25/delta)) / sigma (Dwork & Roth 2014, Theorem A.1),
@@ -322,7 +323,8 @@ def gaussian_epsilon(sigma, delta, sensitivity=1):
                             sigma=sigma, delta=delta, sensitivity=sensitivity)
 
 
-def sequential_gaussian_epsilon(sigma, k, delta, sensitivity=1):
+@keyword_only("sensitivity")
+def sequential_gaussian_epsilon(sigma, k, delta, *, sensitivity=1):
     """Total epsilon of k Gaussian releases under sequential composition.
 
     Each release gets delta/k and is calibrated with the classic formula,
@@ -358,7 +360,8 @@ def sequential_gaussian_epsilon(sigma, k, delta, sensitivity=1):
     return k * eps_0
 
 
-def advanced_gaussian_epsilon(sigma, k, delta, sensitivity=1, simplified=False):
+@keyword_only("sensitivity", "simplified")
+def advanced_gaussian_epsilon(sigma, k, delta, *, sensitivity=1, simplified=False):
     """Total epsilon of k Gaussian releases under advanced composition.
 
     The total delta is split in two halves: delta/2 for the k releases (each
@@ -513,7 +516,8 @@ def _rdp_epsilon(r: np.ndarray, a: np.ndarray, log_inv_delta: float, conversion:
     return max(float(eps[best]), 0.0), float(a[best])
 
 
-def rdp_gaussian_epsilon(sigma, k, delta, sensitivity=1):
+@keyword_only("sensitivity")
+def rdp_gaussian_epsilon(sigma, k, delta, *, sensitivity=1):
     """Total epsilon of k Gaussian releases under Renyi-DP accounting.
 
     Composition adds the RDP curves: k alpha Delta^2 / (2 sigma^2) at every

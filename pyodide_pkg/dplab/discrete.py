@@ -41,6 +41,7 @@ from ._validate import (
     check_positive,
     finite_result,
 )
+from ._deprecation import keyword_only
 from .accounting import _gaussian_rho, _zcdp_to_dp
 from .mechanisms import _charged_rng
 
@@ -306,7 +307,8 @@ def discrete_gaussian_sigma(sensitivity, epsilon, delta):
                          sensitivity=sensitivity, epsilon=epsilon, delta=delta)
 
 
-def discrete_gaussian_epsilon(sigma, delta, sensitivity=1):
+@keyword_only("sensitivity")
+def discrete_gaussian_epsilon(sigma, delta, *, sensitivity=1):
     """epsilon of one discrete Gaussian release, at failure probability delta.
 
     ``zcdp_to_dp(gaussian_zcdp(sigma, sensitivity), delta)``: the release is

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from ._deprecation import renamed_parameters, warn_deprecated
+from ._deprecation import keyword_only, renamed_parameters, warn_deprecated
 from ._rng import make_rng
 from ._special import sigmoid
 from ._validate import (
@@ -245,12 +245,14 @@ def train_logistic(X, y, steps=500, learning_rate=DEFAULT_LEARNING_RATE):
     return theta
 
 
+@keyword_only("steps", "clip_bound", "learning_rate", "rng")
 @renamed_parameters(iterations="steps")
 def noisy_gradient_descent(
     X,
     y,
     epsilon,
     delta=1e-5,
+    *,
     steps=DEFAULT_STEPS,
     clip_bound=DEFAULT_CLIP_BOUND,
     learning_rate=DEFAULT_LEARNING_RATE,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._deprecation import renamed_parameters
+from ._deprecation import keyword_only, renamed_parameters
 from ._rng import make_rng
 from ._validate import check_array, check_bounds, check_epsilon, check_positive, finite_result
 from .mechanisms import _charged_rng, _laplace_scale, laplace_mech
@@ -236,8 +236,9 @@ def clipped_sum_error(values, clip_bounds, epsilon):
     return bias_squared, noise_variance, total
 
 
+@keyword_only("clip_bounds", "rng")
 @renamed_parameters(bounds="clip_bounds")
-def choose_clipping_bound(values, epsilon, clip_bounds=None, rng=None):
+def choose_clipping_bound(values, epsilon, *, clip_bounds=None, rng=None):
     """Choose a clipping bound privately: the book's search for the elbow.
 
     For increasing bounds b_1 < b_2 < ... (fixed in advance) release noisy

@@ -53,6 +53,29 @@ ALIASES = {
                                                                            rng=5), "clip_bounds="),
     "dpsgd(delta=)": (lambda: dplab.dpsgd(X, Y, 1.0, 0.1, 3, delta=1e-5, rng=6),
                       lambda: dplab.dpsgd(X, Y, 1.0, 0.1, 3, rng=6), "dpsgd_epsilon"),
+    "gaussian_epsilon(sensitivity by position)": (lambda: dplab.gaussian_epsilon(20, 1e-5, 2.0),
+                                                   lambda: dplab.gaussian_epsilon(20, 1e-5, sensitivity=2.0),
+                                                   "sensitivity="),
+    "sequential_gaussian_epsilon(sensitivity by position)": (
+        lambda: dplab.sequential_gaussian_epsilon(20, 10, 1e-5, 0.5),
+        lambda: dplab.sequential_gaussian_epsilon(20, 10, 1e-5, sensitivity=0.5), "sensitivity="),
+    "advanced_gaussian_epsilon(sensitivity by position)": (
+        lambda: dplab.advanced_gaussian_epsilon(20, 10, 1e-5, 0.5, False),
+        lambda: dplab.advanced_gaussian_epsilon(20, 10, 1e-5, sensitivity=0.5, simplified=False),
+        "sensitivity=..., simplified="),
+    "rdp_gaussian_epsilon(sensitivity by position)": (
+        lambda: dplab.rdp_gaussian_epsilon(20, 10, 1e-5, 0.5),
+        lambda: dplab.rdp_gaussian_epsilon(20, 10, 1e-5, sensitivity=0.5), "sensitivity="),
+    "discrete_gaussian_epsilon(sensitivity by position)": (
+        lambda: dplab.discrete_gaussian_epsilon(10, 1e-5, 2.0),
+        lambda: dplab.discrete_gaussian_epsilon(10, 1e-5, sensitivity=2.0), "sensitivity="),
+    "choose_clipping_bound(clip_bounds by position)": (
+        lambda: dplab.choose_clipping_bound(VALUES, 1, [1.0, 10.0], 5),
+        lambda: dplab.choose_clipping_bound(VALUES, 1, clip_bounds=[1.0, 10.0], rng=5), "clip_bounds=..., rng="),
+    "noisy_gradient_descent(steps by position)": (
+        lambda: dplab.noisy_gradient_descent(X, Y, 1.0, 1e-5, 3, 0.5, 2.0, 4),
+        lambda: dplab.noisy_gradient_descent(X, Y, 1.0, 1e-5, steps=3, clip_bound=0.5, learning_rate=2.0, rng=4),
+        "steps=..., clip_bound=..., learning_rate=..., rng="),
     "BudgetAccountant.can_spend": (lambda: _acc().can_spend(0.5), lambda: _acc().check_spend(0.5), "check_spend"),
     "BudgetAccountant.spent": (lambda: _acc().spent, lambda: _acc().total_spent, "total_spent"),
     "BudgetAccountant.remaining": (lambda: _acc().remaining, lambda: _acc().remaining_budget, "remaining_budget"),
@@ -86,6 +109,13 @@ def test_old_name_warns_naming_the_new_one_and_gives_the_same(name):
 
 def test_every_deprecated_name_is_tested_and_listed():
     assert set(ALIASES) == set(dplab.DEPRECATED) - {"DEFAULT_BOUNDS"}
+
+
+def test_too_many_positional_arguments_and_twice_the_same_are_errors():
+    with pytest.raises(TypeError, match="at most"):
+        dplab.gaussian_epsilon(20, 1e-5, 1.0, 2.0)
+    with pytest.raises(TypeError, match="multiple values"):
+        dplab.gaussian_epsilon(20, 1e-5, 1.0, sensitivity=1.0)
     assert dplab.DEFAULT_BOUNDS == dplab.DEFAULT_CLIP_BOUNDS   # a plain alias of a constant
     for name in ("laplace_vs_gauss_error", "advanced_composition_tight", "rdp_to_dp", "DEFAULT_BOUNDS"):
         assert name not in dplab.__all__ and hasattr(dplab, name)

@@ -270,7 +270,7 @@ def test_discrete_laplace_sensitivity_scales_the_noise():
                                                          (2, 0.01, 1e-9), (1, 20.0, 1e-5)])
 def test_discrete_gaussian_sigma_meets_the_zcdp_conversion(sensitivity, epsilon, delta):
     sigma = dplab.discrete_gaussian_sigma(sensitivity, epsilon, delta)
-    eps = dplab.discrete_gaussian_epsilon(sigma, delta, sensitivity)
+    eps = dplab.discrete_gaussian_epsilon(sigma, delta, sensitivity=sensitivity)
     assert eps <= epsilon and eps == pytest.approx(epsilon, rel=1e-9)  # tight, never above
     rho = dplab.gaussian_zcdp(sigma, sensitivity)  # same rho as the continuous Gaussian (CKS 2020)
     assert eps == pytest.approx(dplab.zcdp_to_dp(rho, delta), rel=1e-12)

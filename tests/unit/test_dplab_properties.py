@@ -433,7 +433,7 @@ REFUSED = [
     # before: 0.0, which zcdp_to_dp then refuses ("rho must be > 0")
     pytest.param(lambda: dplab.gaussian_rdp(2.0, 1e-300, 1e300), "sensitivity=1e+300", id="rdp-pow"),
     # before: OverflowError from 1e300**2
-    pytest.param(lambda: dplab.advanced_gaussian_epsilon(1e20, 1, 1e-300, 5e-324), "sigma=1e+20",
+    pytest.param(lambda: dplab.advanced_gaussian_epsilon(1e20, 1, 1e-300, sensitivity=5e-324), "sigma=1e+20",
                  id="advanced-eps0-underflow"),  # before: "epsilon must be > 0, got 0.0", no such parameter
     pytest.param(lambda: dplab.subsampled_gaussian_rdp(0.5, 1e-160), "noise_multiplier=1e-160",
                  id="subsampled-overflow"),  # before: NaN and inf entries

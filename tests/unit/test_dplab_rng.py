@@ -20,7 +20,7 @@ RANDOMIZED = {
     "clipped_sum": lambda rng: dplab.clipped_sum(VALUES, 50, 1, rng=rng),
     "private_mean": lambda rng: dplab.private_mean(VALUES, 100, 1, rng=rng),
     "choose_clipping_bound": lambda rng: dplab.choose_clipping_bound(VALUES, 0.05, rng=rng),
-    "noisy_gradient_descent": lambda rng: dplab.noisy_gradient_descent(X, Y, 1.0, 1e-5, 3, rng=rng),
+    "noisy_gradient_descent": lambda rng: dplab.noisy_gradient_descent(X, Y, 1.0, 1e-5, steps=3, rng=rng),
     "dpsgd": lambda rng: dplab.dpsgd(X, Y, 1.0, 0.1, 3, rng=rng),
     "sample_people": lambda rng: dplab.sample_people(X, Y, 5, rng=rng)[0],
     "audit_mechanism": lambda rng: [(r := dplab.audit_mechanism(
