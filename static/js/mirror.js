@@ -55,7 +55,7 @@ export function publish(version, cells, runtime, exercises = null) {
  *  which has none of the deck's styles; without KaTeX's stylesheet every formula in the notes
  *  shows twice (its MathML copy, which that stylesheet hides, too). Link it there, once. */
 export function styleSpeakerNotes(href) {
-  let doc = null;
+  let doc;
   try { doc = window.parent !== window ? window.parent.document : null; } catch { return; }
   if (!doc?.querySelector(".speaker-controls-notes") || doc.getElementById("dpdeck-katex")) return;
   const link = doc.createElement("link");

@@ -29,7 +29,7 @@ function threadTimes(pgid) {
   for (const pid of readdirSync("/proc").filter((e) => /^\d+$/.test(e))) {
     const stat = read(`/proc/${pid}/stat`);
     if (!stat || Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]) !== pgid) continue;
-    let tids = [];
+    let tids;
     try { tids = readdirSync(`/proc/${pid}/task`); } catch { continue; }
     for (const tid of tids) {
       const s = read(`/proc/${pid}/task/${tid}/stat`);

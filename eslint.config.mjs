@@ -1,0 +1,28 @@
+// ESLint for the page's JS (static/js), its node tests (tests/js, the engines' drivers) and the
+// build's node helpers (deckbuild/*.mjs): the recommended rules, with the globals each runs with.
+import js from "@eslint/js";
+import globals from "globals";
+
+export default [
+  { ignores: ["node_modules/", "dist/", "dist-pdf/", "test-results/", "bench/results/"] },
+  js.configs.recommended,
+  {
+    files: ["static/js/**/*.js"],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    files: ["static/js/worker.js"],
+    languageOptions: { globals: { ...globals.worker } },
+  },
+  {
+    files: ["tests/js/**/*.mjs", "deckbuild/**/*.mjs", "tests/browser/engines/**/*.{js,mjs}",
+            "bench/**/*.js", "eslint.config.mjs"],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
+  {
+    rules: {
+      "no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_",
+                                    caughtErrors: "none" }],
+    },
+  },
+];
