@@ -3,7 +3,11 @@ cross-origin isolated (COOP/COEP) and plain (a static host, ``?nosw``: no Servic
 
 Every combination runs the same in-page scenario (engines/scenario.js) from a cold load: the
 page loads and Python starts; every cell runs (the deck's own background pre-run); a cell is
-edited and run; a slider re-runs its cell; Stop ends a runaway cell (an interrupt where the page
+edited and run; a slider rewrites its one line and re-runs its cell; an exercise judges its
+starter ✗ and, its solution loaded with «Cargar en el editor», ✓; the privacy-budget meter of
+«Composición secuencial» reads "ε: 1 de 1" and an overspending edit shows the accountant's
+refusal, in Spanish and in red; the ⤓ menu opens and its notebook link is a blob: URL of valid
+nbformat-4 JSON holding the cells as edited; Stop ends a runaway cell (an interrupt where the page
 can share memory with the worker, else a restart of Python); restarting Python after all cells
 ran replays every cell (where Stop restarted Python, that is the restart checked: one replay of
 the deck per combination, not two); and the deck still works. Drivers: engines/drivers.py.
@@ -25,7 +29,8 @@ from .engines import drivers
 
 RESULTS = ROOT / "test-results" / "engines"
 DRIVER_TIMEOUT = 600.0   # a backstop: the scenario's own per-step deadlines end it well before
-STEPS = ["load", "all-cells", "edit-run", "slider", "stop", "restart", "after-restart"]
+STEPS = ["load", "all-cells", "edit-run", "slider", "exercise", "meter", "notebook", "stop", "restart",
+         "after-restart"]
 REPLAY_HINT = ("\n  (Python sat idle with cells queued: the worker's scheduler lost them. Before 97e2369 "
                "\"A scheduler that cannot deadlock\", every restart after all cells ran ended like this.)")
 SPIN_HINT = ("\n  (WebKitGTK 2.50: worker.terminate() cannot stop a thread that spins in wasm without ever "

@@ -13,6 +13,8 @@
 // Every step has its own deadline and the scenario always returns: a step that fails says
 // why in `error`, and the steps after it still run (a hang never hides the other results).
 // Inside the page, so no eval and no `new Function`: the deck's CSP forbids them.
+// Steps: load, all-cells, edit-run, slider, exercise, meter, notebook, stop, restart,
+// after-restart (test_engines.STEPS).
 async (options = {}) => {
   const opt = {
     // seconds; generous caps (a slow engine on a busy machine), a short stall: see waitCells
@@ -191,12 +193,20 @@ async (options = {}) => {
     await waitFor(`${cell.id} to be idle`, () => cell.running === null, opt.runTimeout);
     const runs = cell.runs;
     const before = shown.textContent;
+    const codeBefore = cell.code.split("\n");
     input.value = Number(input.value) < 500 ? "750" : "250";
     input.dispatchEvent(new Event("input", { bubbles: true }));
     Object.assign(d, { cell: cell.id, param: name, from: before, to: shown.textContent });
     if (shown.textContent === before) throw new Error(`the slider's shown value did not change (${before})`);
     const assigned = new RegExp(`^${name}\\s*=\\s*${shown.textContent.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*(#.*)?$`, "m");
     if (!assigned.test(cell.code)) throw new Error(`the code does not assign ${name} = ${shown.textContent}`);
+    // the control rewrites its one line, and nothing else
+    const codeAfter = cell.code.split("\n");
+    const changed = codeAfter.map((line, i) => (line !== codeBefore[i] ? i + 1 : 0)).filter(Boolean);
+    d.changedLines = changed;
+    if (codeAfter.length !== codeBefore.length || changed.length !== 1) {
+      throw new Error(`the slider changed lines ${JSON.stringify(changed)} of ${codeBefore.length}, not one`);
+    }
     const t = now();
     await waitFor("the slider's re-run", () => cell.runs > runs && cell.running === null, opt.runTimeout);
     d.rerunSeconds = secs(now() - t);   // includes the controls' 120 ms debounce
@@ -204,6 +214,161 @@ async (options = {}) => {
     if (cell.lastCode !== cell.code) throw new Error("the re-run did not run the slider's code");
     cell.reset();
   });
+
+  /** Go to the slide that holds ``el`` (reveal.js), as a viewer would before reading it. */
+  async function showSlide(el) {
+    const reveal = deck().reveal;
+    const slide = el.closest("section");
+    reveal.slide(...Object.values(reveal.getIndices(slide)));
+    await waitFor(`the slide ${slide.id} to be current`, () => reveal.getCurrentSlide() === slide, 10);
+  }
+  /** Laid out and not hidden: what a viewer would see (on the current slide). */
+  const shows = (el) => Boolean(el) && !el.closest("[hidden]") && el.getBoundingClientRect().height > 0
+    && getComputedStyle(el).visibility !== "hidden";
+  const ERROR_RED = "rgb(164, 22, 26)";   // --error in deck.css
+  const home = deck().reveal.getIndices();
+
+  // 5. An exercise: the starter as it is gets ✗; "Ver solución", "Cargar en el editor" (its
+  //    buttons, clicked), run: ✓ and the "resuelto" badge.
+  await step("exercise", 2 * opt.runTimeout + 20, async (d) => {
+    const ex = deck().exercises[0];
+    if (!ex) throw new Error("the deck has no exercise");
+    const { cell, root } = ex;
+    const feedback = root.querySelector(".exercise-feedback");
+    d.exercise = ex.id;
+    await showSlide(root);
+    if (cell.code !== cell.authored) throw new Error("the exercise's editor does not hold the starter");
+    if (!feedback.hidden) throw new Error("feedback shown before any judged run (the pre-run is not judged)");
+    const first = await runCell(cell, `the starter of ${ex.id}`);
+    d.starter = { ok: first.ok, state: feedback.dataset.state, text: feedback.textContent };
+    if (feedback.dataset.state !== "wrong" || !feedback.textContent.includes("✗")
+        || !feedback.textContent.includes("Falta completar")) {
+      throw new Error(`the starter's feedback: ${JSON.stringify(d.starter)}`);
+    }
+    await waitFor("the ✗ feedback to show", () => shows(feedback), 5);
+    d.starter.color = getComputedStyle(feedback.querySelector(".exercise-icon")).color;
+    if (d.starter.color !== ERROR_RED) throw new Error(`the ✗ is ${d.starter.color}, not ${ERROR_RED}`);
+
+    root.querySelector("button.show-solution").click();
+    const load = root.querySelector("button.load-solution");
+    await waitFor("the solution and «Cargar en el editor» to show",
+                  () => shows(root.querySelector(".exercise-solution")) && shows(load), 5);
+    load.click();
+    d.loaded = cell.code === ex.solution;
+    if (!d.loaded) throw new Error(`«Cargar en el editor» left ${JSON.stringify(cell.code)}`);
+    if (!cell.root.classList.contains("edited")) throw new Error("the loaded solution is not marked edited");
+    const second = await runCell(cell, `the solution of ${ex.id}`);
+    d.solution = { ok: second.ok, state: feedback.dataset.state, text: feedback.textContent };
+    if (!second.ok || feedback.dataset.state !== "ok" || !feedback.textContent.includes("✓")) {
+      throw new Error(`the solution's feedback: ${JSON.stringify(d.solution)}`);
+    }
+    const badge = root.querySelector(".exercise-badge");
+    await waitFor("the ✓ feedback and the «resuelto» badge to show", () => shows(feedback) && shows(badge), 5);
+    if (!ex.solved) throw new Error("the exercise is not marked solved");
+    cell.reset();
+  });
+
+  // 6. The privacy-budget meter on «Composición secuencial»: "ε: 1 de 1"; an edit that
+  //    overspends is refused, in Spanish and in red, beside the meter.
+  await step("meter", 2 * opt.runTimeout + 20, async (d) => {
+    const cell = cells().find((c) => c.id === "composicion-secuencial");
+    if (!cell) throw new Error("no cell composicion-secuencial");
+    await showSlide(cell.root);
+    const box = () => cell.root.querySelector(".cell-output .out-budget");
+    const row = () => {
+      const rows = [...(box()?.querySelectorAll(".budget-row") ?? [])];
+      const r = rows[0];
+      const refused = r?.querySelector(".budget-refused");
+      return { rows: rows.length, name: r?.querySelector(".budget-name")?.textContent,
+               texts: r ? [...r.querySelectorAll(".budget-text")].map((e) => e.textContent) : [],
+               fill: parseFloat(r?.querySelector(".budget-fill")?.style.width),
+               refused: refused ? refused.textContent : null,
+               refusedColor: refused ? getComputedStyle(refused).color : null,
+               visible: shows(r) };
+    };
+    const result = await runCell(cell);
+    if (!result.ok) throw new Error(`the cell failed: ${errorHead(cell)}`);
+    d.after = await waitFor("the meter", () => box() && row().visible && row(), 5);
+    if (d.after.rows !== 1 || d.after.name !== "presupuesto" || d.after.texts.join("|") !== "ε: 1 de 1"
+        || d.after.fill !== 100 || d.after.refused !== null) {
+      throw new Error(`the meter shows ${JSON.stringify(d.after)}`);
+    }
+    if (box() !== box().parentElement.firstElementChild) throw new Error("the meter is not first in the output");
+
+    cell.code = `${cell.authored.trimEnd()}\npresupuesto.laplace_mech(verdad, 1, 0.5, label="tercera")`;
+    const over = await runCell(cell, "the overspending edit");
+    d.overspend = { ok: over.ok, error: over.error && over.error.type };
+    if (over.ok || over.error.type !== "BudgetError") {
+      throw new Error(`the overspending edit ended ${JSON.stringify(d.overspend)}: ${errorHead(cell)}`);
+    }
+    d.refusal = await waitFor("the refusal", () => row().refused && row(), 5);
+    const expected = "✗ La publicación «tercera» fue rechazada: cuesta ε = 0,5 y solo quedan 0 de 1. " +
+                     "No se gastó nada del presupuesto.";
+    if (d.refusal.refused !== expected) throw new Error(`the refusal reads ${JSON.stringify(d.refusal.refused)}`);
+    if (d.refusal.refusedColor !== ERROR_RED) throw new Error(`the refusal is ${d.refusal.refusedColor}, not red`);
+    if (!d.refusal.visible || d.refusal.texts.join("|") !== "ε: 1 de 1") {
+      throw new Error(`the meter beside the refusal: ${JSON.stringify(d.refusal)}`);
+    }
+    cell.reset();
+  });
+
+  // 7. ⤓: the menu opens; its notebook link is a blob: URL of the cells as they are now (an edit
+  //    included): JSON, nbformat 4. (No real download: WebDriver cannot see one. The Blob behind
+  //    the link is read where the page made it, URL.createObjectURL.)
+  await step("notebook", 30, async (d) => {
+    const button = document.querySelector("button[data-action='notebook']");
+    const menu = document.getElementById("notebook-menu");
+    if (!button || !menu) throw new Error("no ⤓ button or menu");
+    const cell = cells()[0];
+    const mark = `# editado en ${navigator.userAgent.includes("Firefox") ? "Firefox" : "este navegador"}`;
+    cell.code = `${cell.authored.trimEnd()}\n${mark}`;
+    const blobs = new Map();
+    const create = URL.createObjectURL;
+    URL.createObjectURL = function (obj) {
+      const url = create.call(URL, obj);
+      blobs.set(url, obj);
+      return url;
+    };
+    try {
+      button.click();
+      await waitFor("the menu to open", () => !menu.hidden && shows(menu), 5);
+      d.expanded = button.getAttribute("aria-expanded");
+      const link = menu.querySelector("a[data-download='ipynb']");
+      const py = menu.querySelector("a[data-download='py']");
+      const wheel = menu.querySelector("a[data-download='wheel']");
+      d.href = link.href.slice(0, 5);
+      d.download = [link.download, py.download, wheel.download];
+      if (!link.href.startsWith("blob:")) throw new Error(`the notebook link is ${link.href.slice(0, 60)}`);
+      if (!link.download.endsWith(".ipynb")) throw new Error(`it downloads as ${JSON.stringify(link.download)}`);
+      const blob = blobs.get(link.href);
+      if (!blob) throw new Error("the notebook link's Blob was not made by URL.createObjectURL on opening");
+      const nb = JSON.parse(await blob.text());
+      const code = (nb.cells || []).filter((c) => c.cell_type === "code");
+      d.nbformat = [nb.nbformat, nb.nbformat_minor];
+      d.cells = [nb.cells.length, code.length];
+      if (nb.nbformat !== 4) throw new Error(`nbformat ${nb.nbformat}`);
+      if (code.length !== cells().length + 1) throw new Error(`${code.length} code cells for ${cells().length} cells and the prelude`);
+      if (!code.every((c) => Array.isArray(c.source) && Array.isArray(c.outputs) && typeof c.id === "string")) {
+        throw new Error("a code cell lacks source, outputs or id");
+      }
+      if (!code[1].source.join("").includes(mark)) throw new Error("the notebook lacks the edit made before opening ⤓");
+      const script = await blobs.get(py.href)?.text();
+      if (!script || !script.includes(mark) || !script.includes("# %%")) throw new Error("the .py lacks its cells or the edit");
+      // the wheel: a file of this origin (the page's CSP lets it be fetched), a zip
+      const response = await fetch(wheel.href);
+      const head = new Uint8Array(await response.arrayBuffer());
+      d.wheel = { status: response.status, bytes: head.length };
+      if (!response.ok || head[0] !== 0x50 || head[1] !== 0x4b) throw new Error(`the wheel link: ${JSON.stringify(d.wheel)}`);
+      // Esc closes the menu (the menu's key, not reveal.js's), focus back on ⤓
+      menu.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true, cancelable: true }));
+      if (!menu.hidden) throw new Error("Esc did not close the menu");
+      if (document.activeElement !== button) throw new Error("the focus did not return to ⤓");
+    } finally {
+      URL.createObjectURL = create;
+      cell.reset();
+    }
+  });
+  deck().reveal.slide(home.h, home.v, home.f);
 
   /** Watch the next restart: when deck.js has queued its replay (its listener came first),
    *  note which cells it queued (but ``except``, a cell whose own run the restart ended). */
@@ -219,7 +384,7 @@ async (options = {}) => {
     return seen;
   }
 
-  // 5. Stop a runaway cell. With SharedArrayBuffer (isolated) Python is interrupted
+  // 8. Stop a runaway cell. With SharedArrayBuffer (isolated) Python is interrupted
   //    (KeyboardInterrupt); without (plain; WebKit), the worker is restarted ("se reinició Python").
   let restartByStop = null;
   await step("stop", opt.runTimeout, async (d) => {
@@ -244,7 +409,7 @@ async (options = {}) => {
     if (d.stopSeconds > 2) throw new Error(`Stop took ${d.stopSeconds} s`);
   });
 
-  // 6. Restart Python after all cells ran: every cell that had run is replayed, in order, and
+  // 9. Restart Python after all cells ran: every cell that had run is replayed, in order, and
   //    finishes again. Where Stop restarted Python (after all cells ran) that is the restart
   //    under test, else the ⟲ button's: deck.runtime.restart() (one replay of the deck, not two).
   await step("restart", opt.replayTimeout + opt.stallTimeout, async (d) => {
@@ -265,7 +430,7 @@ async (options = {}) => {
     if (d.queued !== d.expected) throw new Error(`the restart replayed ${d.queued} cells, not ${d.expected}`);
   });
 
-  // 7. After all that, the deck still works: the stopped cell runs, and a cell sees the data
+  // 10. After all that, the deck still works: the stopped cell runs, and a cell sees the data
   //    the prelude loaded in the new interpreter.
   await step("after-restart", opt.runTimeout, async (d) => {
     const [first, second] = cells();
