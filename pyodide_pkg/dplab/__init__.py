@@ -111,10 +111,13 @@ from .audit import AuditResult, audit_mechanism, beta_quantile, clopper_pearson 
 __all__ += ["audit_mechanism", "clopper_pearson", "beta_quantile"]   # AuditResult: a record
 
 
-# Old names, kept one release (each warns, naming its replacement); not in __all__.
-from .accounting import advanced_composition_tight, rdp_to_dp  # noqa: E402,F401
-from .mechanisms import laplace_vs_gauss_error  # noqa: E402,F401
-from .sensitivity import DEFAULT_BOUNDS  # noqa: E402,F401
+# Old names, kept one release (each warns when called, naming its replacement); in __all__ so
+# that ``from dplab import *`` still finds them, marked ``__deprecated__`` for the registries.
+from .accounting import advanced_composition_tight, rdp_to_dp  # noqa: E402
+from .mechanisms import laplace_vs_gauss_error  # noqa: E402
+from .sensitivity import DEFAULT_BOUNDS  # noqa: E402
+
+__all__ += ["laplace_vs_gauss_error", "advanced_composition_tight", "rdp_to_dp", "DEFAULT_BOUNDS"]
 
 #: Deprecated name -> what replaces it (tests/unit/test_dplab_deprecated.py checks each).
 DEPRECATED = {

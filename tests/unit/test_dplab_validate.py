@@ -218,7 +218,7 @@ def _public_callables():
                 if (not attr.startswith("_") and inspect.isfunction(member)
                         and not hasattr(member, "__deprecated__")):
                     yield f"{name}.{attr}", member
-        elif callable(obj):
+        elif callable(obj) and not hasattr(obj, "__deprecated__"):   # an alias forwards to a listed one
             yield name, obj
 
 
