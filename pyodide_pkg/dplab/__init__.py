@@ -56,7 +56,6 @@ from .learning import (
     threshold_epsilon,
     train_logistic,
 )
-from .numfmt import fmt, pct
 from .mechanisms import (
     analytic_gaussian_sigma,
     exponential_mech,
@@ -67,6 +66,7 @@ from .mechanisms import (
     laplace_vs_gauss_std,
     report_noisy_max,
 )
+from .numfmt import fmt, pct
 from .sensitivity import (
     DEFAULT_CLIP_BOUNDS,
     choose_clipping_bound,
@@ -106,7 +106,7 @@ __all__ = [
 ]
 
 # auditing a mechanism: an empirical lower bound on its epsilon (the deck's appendix)
-from .audit import AuditResult, audit_mechanism, beta_quantile, clopper_pearson  # noqa: E402
+from .audit import AuditResult, audit_mechanism, beta_quantile, clopper_pearson  # noqa: E402,F401
 
 __all__ += ["audit_mechanism", "clopper_pearson", "beta_quantile"]   # AuditResult: a record
 

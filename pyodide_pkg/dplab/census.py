@@ -157,7 +157,7 @@ class Census:
     def __contains__(self, column) -> bool:
         return column in self._data
 
-    def where(self, mask) -> "Census":
+    def where(self, mask) -> Census:
         """The rows where ``mask`` (a boolean array of length ``len(self)``) is True."""
         mask = np.asarray(mask)
         if mask.dtype != bool or mask.shape != (len(self),):
@@ -167,7 +167,7 @@ class Census:
             )
         return Census({k: v[mask] for k, v in self._data.items()})
 
-    def without(self, name: str) -> "Census":
+    def without(self, name: str) -> Census:
         """The neighbouring table: every row whose ``name`` is ``name`` removed."""
         if name not in set(self._data["name"].tolist()):
             raise ValueError(f"name {name!r} is not in the census")
@@ -185,10 +185,10 @@ class Census:
         k = check_integer(k, "k", minimum=0)
         cols = self.columns
         cells = [[str(v) for v in self._data[c][:k].tolist()] for c in cols]
-        widths = [max([len(c)] + [len(s) for s in col]) for c, col in zip(cols, cells)]
-        lines = ["  ".join(c.rjust(w) for c, w in zip(cols, widths))]
+        widths = [max([len(c)] + [len(s) for s in col]) for c, col in zip(cols, cells, strict=True)]
+        lines = ["  ".join(c.rjust(w) for c, w in zip(cols, widths, strict=True))]
         for i in range(min(k, len(self))):
-            lines.append("  ".join(col[i].rjust(w) for col, w in zip(cells, widths)))
+            lines.append("  ".join(col[i].rjust(w) for col, w in zip(cells, widths, strict=True)))
         return "\n".join(lines)
 
     def describe(self) -> str:

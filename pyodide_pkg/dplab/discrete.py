@@ -33,6 +33,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ._deprecation import keyword_only
 from ._validate import (
     check_delta,
     check_epsilon,
@@ -41,7 +42,6 @@ from ._validate import (
     check_positive,
     finite_result,
 )
-from ._deprecation import keyword_only
 from .accounting import _gaussian_rho, _zcdp_to_dp
 from .mechanisms import _charged_rng
 

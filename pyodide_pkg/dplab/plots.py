@@ -15,10 +15,10 @@ Usage::
 
 from __future__ import annotations
 
-import matplotlib as mpl
-import matplotlib.pyplot as plt
 import re
 
+import matplotlib as mpl
+import matplotlib.pyplot as plt
 from matplotlib.ticker import FuncFormatter, ScalarFormatter
 
 from .numfmt import fmt

@@ -6,10 +6,9 @@ import threading
 import time
 from fractions import Fraction
 
+import dplab
 import numpy as np
 import pytest
-
-import dplab
 from dplab import BudgetAccountant, BudgetError
 from dplab._rng import noise_session
 

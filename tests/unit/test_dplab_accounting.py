@@ -13,11 +13,10 @@ import math
 import warnings
 
 import dp_accounting
+import dplab
 import numpy as np
 import pytest
 from dp_accounting.rdp import RdpAccountant
-
-import dplab
 
 SIGMA, K, DELTA = 20.0, 10**4, 1e-5
 

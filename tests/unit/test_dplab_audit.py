@@ -26,10 +26,9 @@ from __future__ import annotations
 
 import math
 
+import dplab
 import numpy as np
 import pytest
-
-import dplab
 from dplab import AuditResult, audit_mechanism, beta_quantile, clopper_pearson, laplace_mech
 
 N = 200_000                  # trials on each database

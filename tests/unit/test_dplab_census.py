@@ -7,10 +7,9 @@ capital_gain == 0 for 91.7 %; income > 50K for 24.1 %; mean age 38.6.
 
 import time
 
+import dplab
 import numpy as np
 import pytest
-
-import dplab
 from dplab.census import KAREN, KAREN_ROW
 
 

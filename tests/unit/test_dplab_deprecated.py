@@ -3,10 +3,9 @@ what the new name gives."""
 
 import warnings
 
+import dplab
 import numpy as np
 import pytest
-
-import dplab
 
 X, Y = dplab.census_features(dplab.load_census(n=300, seed=1))
 VALUES = np.array([1.0, 5.0, 20.0, 300.0])

@@ -9,14 +9,13 @@ import math
 import time
 from fractions import Fraction
 
+import dplab
 import numpy as np
 import pytest
-from scipy import stats
-
-import dplab
 from dp_checks import empirical_privacy_violation, integer_edges, karen_counts
 from dplab import discrete
 from dplab._rng import noise_session
+from scipy import stats
 
 ALPHA = 1e-3  # significance level of the chi-square, binomial and moment tests
 Z = stats.norm.isf(ALPHA / 2)  # two-sided z for the moment tests
@@ -116,7 +115,7 @@ def test_discrete_gaussian_variance_is_below_sigma_squared():
     # The exact variance is < sigma^2 (Canonne, Kamath & Steinke 2020); visibly so for small sigma
     # (the gap shrinks like e^(-2 pi^2 sigma^2): 1.3e-4 at sigma = 1, below double precision at 2).
     for sigma in (0.3, 0.5, 1.0):
-        _, variance = pmf_moments(lambda z: discrete_gaussian_pmf(z, sigma), 100)
+        _, variance = pmf_moments(lambda z, sigma=sigma: discrete_gaussian_pmf(z, sigma), 100)
         assert variance < sigma**2
     _, var_half = pmf_moments(lambda z: discrete_gaussian_pmf(z, 0.5), 100)
     assert var_half == pytest.approx(0.2150, abs=1e-4)
@@ -334,7 +333,7 @@ def test_works_inside_the_decks_noise_session():
         again = run()
     with noise_session(2**100 + 8):
         other = run()
-    assert all(np.array_equal(x, y) for x, y in zip(first, again))  # the seed lock reproduces
+    assert all(np.array_equal(x, y) for x, y in zip(first, again, strict=True))  # the seed lock reproduces
     assert not np.array_equal(first[0], other[0])
     with noise_session(2**100 + 7):
         one, two = run()[0], run()[0]

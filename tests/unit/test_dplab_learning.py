@@ -14,10 +14,9 @@ Claims (seed, slides 46-48) and what n = 5000 gives (all seeded, 5 runs each):
 import math
 import time
 
+import dplab
 import numpy as np
 import pytest
-
-import dplab
 from dplab import learning
 
 SEEDS = range(5)
@@ -155,8 +154,8 @@ def test_sample_people_draws_distinct_rows_fresh_or_seeded(data):
     X, y = data
     Xs, ys = dplab.sample_people(X, y, 100)
     assert Xs.shape == (100, X.shape[1]) and ys.shape == (100,)
-    rows = {tuple(r) + (l,) for r, l in zip(X.tolist(), y.tolist())}
-    assert all(tuple(r) + (l,) in rows for r, l in zip(Xs.tolist(), ys.tolist()))
+    rows = {tuple(r) + (label,) for r, label in zip(X.tolist(), y.tolist(), strict=True)}
+    assert all(tuple(r) + (label,) in rows for r, label in zip(Xs.tolist(), ys.tolist(), strict=True))
     whole, _ = dplab.sample_people(X, y, len(y))
     assert sorted(map(tuple, whole.tolist())) == sorted(map(tuple, X.tolist()))
     a, _ = dplab.sample_people(X, y, 50, rng=7)

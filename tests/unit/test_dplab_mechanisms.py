@@ -7,12 +7,11 @@ implementation.
 
 import math
 
+import dplab
 import numpy as np
 import pytest
-from scipy import stats
-
-import dplab
 from dp_checks import empirical_privacy_violation, karen_counts
+from scipy import stats
 
 ALPHA = 1e-3  # significance level of the KS and chi-square tests
 

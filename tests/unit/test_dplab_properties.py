@@ -19,12 +19,11 @@ import sys
 import warnings
 from fractions import Fraction
 
+import dplab
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import dplab
 
 MAX = sys.float_info.max
 TINY = 5e-324  # the smallest subnormal
@@ -215,7 +214,7 @@ def test_discrete_laplace_gives_int64_arrays_or_names_a_parameter(sensitivity, e
 @given(epsilons=st.lists(st.one_of(positive, st.just(0.0)), min_size=1, max_size=8))
 def test_sequential_composition_is_finite_or_refused_and_monotone(epsilons):
     totals = [finite_or_named(dplab.sequential_composition, epsilons=epsilons[:i]) for i in range(1, len(epsilons) + 1)]
-    for shorter, longer in zip(totals, totals[1:]):
+    for shorter, longer in zip(totals, totals[1:], strict=False):
         if shorter is not None and longer is not None:
             assert longer >= shorter  # adding a release never lowers the total
         if shorter is None:

@@ -2,10 +2,9 @@
 
 import inspect
 
+import dplab
 import numpy as np
 import pytest
-
-import dplab
 from dplab._rng import make_rng
 
 X, Y = dplab.census_features(dplab.load_census(n=400, seed=2))

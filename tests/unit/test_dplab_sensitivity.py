@@ -1,10 +1,9 @@
 """Clipping, clipped sums, private means, the elbow and the private search for b."""
 
+import dplab
 import numpy as np
 import pytest
 from scipy import stats
-
-import dplab
 
 ALPHA = 1e-3  # significance level of the KS tests
 

@@ -9,10 +9,9 @@ import inspect
 import math
 import warnings
 
+import dplab
 import numpy as np
 import pytest
-
-import dplab
 from dplab import _validate as v
 
 NAN, INF = float("nan"), float("inf")
