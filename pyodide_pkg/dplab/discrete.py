@@ -223,11 +223,8 @@ def discrete_laplace_mech(v, sensitivity, epsilon, rng=None, *, accountant=None,
         Privacy budget, > 0 and finite.
     rng : None, int or numpy.random.Generator, optional
         Source of randomness; ``None`` draws fresh noise on every call.
-    accountant : BudgetAccountant, optional
-        If given, the release's (epsilon, delta) is spent from it before any noise is
-        drawn (the (epsilon, delta) form only).
-    label : str, optional
-        What is released, for the accountant's history.
+    accountant, label : BudgetAccountant and str, optional
+        As in :func:`dplab.laplace_mech` (the (epsilon, delta) form only).
 
     Returns
     -------
@@ -389,11 +386,8 @@ def discrete_gaussian_mech(v, sensitivity, epsilon=None, delta=None, rng=None, *
         Failure probability, in (0, 1); should be << 1/n (book style).
     rng : None, int or numpy.random.Generator, optional
         Source of randomness; ``None`` draws fresh noise on every call.
-    accountant : BudgetAccountant, optional
-        If given, the release's (epsilon, delta) is spent from it before any noise is
-        drawn (the (epsilon, delta) form only).
-    label : str, optional
-        What is released, for the accountant's history.
+    accountant, label : BudgetAccountant and str, optional
+        As in :func:`dplab.laplace_mech` (the (epsilon, delta) form only).
     sigma : float or fractions.Fraction, keyword only
         Noise parameter, > 0 and finite, in the query's units (zCDP form;
         then leave ``epsilon`` and ``delta`` out).

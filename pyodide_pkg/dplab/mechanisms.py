@@ -371,10 +371,8 @@ def gaussian_mech(v, sensitivity, epsilon, delta, rng=None, analytic=False, *, a
         Source of randomness; ``None`` draws fresh noise on every call.
     analytic : bool, default False
         Use the analytic calibration.
-    accountant : BudgetAccountant, optional
-        If given, ``(epsilon, delta)`` is spent from it before any noise is drawn.
-    label : str, optional
-        What is released, for the accountant's history.
+    accountant, label : BudgetAccountant and str, optional
+        As in :func:`laplace_mech`; the cost spent is ``(epsilon, delta)``.
 
     Returns
     -------
@@ -456,10 +454,8 @@ def exponential_mech(candidates, scores, sensitivity, epsilon, rng=None, *, acco
         Privacy budget, > 0.
     rng : None, int or numpy.random.Generator, optional
         Source of randomness; fresh by default.
-    accountant : BudgetAccountant, optional
-        If given, ``epsilon`` is spent from it before anything is drawn.
-    label : str, optional
-        What is released, for the accountant's history.
+    accountant, label : BudgetAccountant and str, optional
+        As in :func:`laplace_mech`.
 
     Returns
     -------

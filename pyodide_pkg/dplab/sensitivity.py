@@ -115,10 +115,8 @@ def clipped_sum(values, clip_bound, epsilon, rng=None, *, accountant=None, label
         Privacy budget, > 0.
     rng : None, int or numpy.random.Generator, optional
         Source of randomness; fresh by default.
-    accountant : BudgetAccountant, optional
-        If given, ``epsilon`` is spent from it before any noise is drawn.
-    label : str, optional
-        What is released, for the accountant's history.
+    accountant, label : BudgetAccountant and str, optional
+        As in :func:`dplab.laplace_mech`.
 
     Returns
     -------
@@ -162,10 +160,8 @@ def private_mean(values, upper, epsilon, rng=None, *, accountant=None, label="")
         Total privacy budget, > 0, split evenly between sum and count.
     rng : None, int or numpy.random.Generator, optional
         Source of randomness; fresh by default.
-    accountant : BudgetAccountant, optional
-        If given, ``epsilon`` (the whole release) is spent from it before any noise is drawn.
-    label : str, optional
-        What is released, for the accountant's history.
+    accountant, label : BudgetAccountant and str, optional
+        As in :func:`dplab.laplace_mech`; the cost spent is the whole ``epsilon``, once.
 
     Returns
     -------
