@@ -15,8 +15,11 @@ from .files import copy
 
 # CodeMirror's entry points; their npm dependency closure is vendored with them.
 CODEMIRROR_ENTRIES = ("codemirror", "@codemirror/lang-python")
-NOTES_PLUGIN = "plugin/notes/notes.esm.js"
-REVEAL_FILES = ("dist/reveal.esm.js", "dist/reveal.css", "dist/reset.css", NOTES_PLUGIN)
+# reveal.js 6 ships its ES modules as dist/*.mjs (5 had dist/reveal.esm.js and
+# plugin/notes/notes.esm.js); the import map points at these two.
+REVEAL_ESM = "dist/reveal.mjs"
+NOTES_PLUGIN = "dist/plugin/notes.mjs"
+REVEAL_FILES = (REVEAL_ESM, "dist/reveal.css", "dist/reset.css", NOTES_PLUGIN)
 KATEX_FILES = ("dist/katex.min.css",)
 
 
@@ -95,7 +98,8 @@ def _speaker_view_html(bundle: str) -> str:
     j = i + 1
     while bundle[j] != '"':
         j += 2 if bundle[j] == "\\" else 1
-    return json.loads(re.sub(r"\\x([0-9a-fA-F]{2})", r"\\u00\1", bundle[i:j + 1]))
+    # a JS string literal: \xNN escapes become \u00NN; reveal.js 6's bundler leaves raw tabs in it
+    return json.loads(re.sub(r"\\x([0-9a-fA-F]{2})", r"\\u00\1", bundle[i:j + 1]), strict=False)
 
 
 def speaker_view_script(node_modules: Path) -> str:

@@ -88,8 +88,8 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
         (staging / "vendor" / "reveal").rename(staging / assets["reveal"])
         (staging / "vendor" / "katex").rename(staging / assets["katex"])
         import_map = frontend.vendor_codemirror(nm, staging / "vendor", "./vendor/")
-        import_map["reveal"] = f"./{assets['reveal']}dist/reveal.esm.js"
-        import_map["reveal-notes"] = f"./{assets['reveal']}plugin/notes/notes.esm.js"
+        import_map["reveal"] = f"./{assets['reveal']}{frontend.REVEAL_ESM}"
+        import_map["reveal-notes"] = f"./{assets['reveal']}{frontend.NOTES_PLUGIN}"
         (staging / "vendor" / "pyodide").mkdir(parents=True, exist_ok=True)
         lock = pyodide_dist.vendor_pyodide(nm, staging / "vendor", pyodide_dist.cache_dir())
         (staging / "vendor" / "pyodide").rename(staging / pyodide_dir)

@@ -1,6 +1,7 @@
-// Minimal types for what the page uses of libraries that ship none (reveal.js 5 is loaded
-// through the import map as "reveal" and "reveal-notes"; see deckbuild/site.py), and for the
-// page's own globals. Only what static/js calls: a wrong call here is a type error there.
+// Minimal types for what the page uses of reveal.js (loaded through the import map as "reveal"
+// and "reveal-notes"; see deckbuild/site.py): reveal.js 6's own dist/reveal.d.ts covers only its
+// public API, without isScrollView() or the scroll and location controllers deck.js patches.
+// And the page's own globals. Only what static/js calls: a wrong call here is a type error there.
 
 declare module "reveal" {
   /** A reveal.js plugin: an object with an id and an init, or a function returning one. */

@@ -84,7 +84,8 @@ function notify(text) {
 }
 
 /** Phones: narrower than its `scrollActivationWidth` (435 px), reveal.js shows its scroll view
- *  (the slides one under the other, one screen each), whose 5.2.1 loses links to a slide:
+ *  (the slides one under the other, one screen each), which loses links to a slide (5.2.1, and
+ *  still 6.0.2: without this plugin tests/browser/test_phone.py fails):
  *  1. start() runs configure() → sync() → layout(), which switches the scroll view on; laying
  *     the pages out at scrollTop 0 makes the first slide current, sync() then writes that to the
  *     URL ("#/titulo"), and only after that does start() read the URL: the link is gone.

@@ -24,8 +24,8 @@ PHONES = {
 }
 
 # an early content slide with fragments, an early code slide, a side-by-side code slide with a
-# figure past the middle of the deck, a table near its end (past the middle, reveal.js 5.2.1
-# scrolled to the slide before: hakimel/reveal.js#3815)
+# figure past the middle of the deck, a table near its end (past the middle, reveal.js 5.2.1, and
+# 6.0.2 without deck.js's plugin, scrolled to the slide before: hakimel/reveal.js#3815)
 LINKED = ["la-definicion", "el-dato-de-partida", "laplace-contra-gauss-escalar",
           "las-cinco-ideas-en-una-pagina"]
 CODE_SLIDE = "laplace-contra-gauss-escalar"
