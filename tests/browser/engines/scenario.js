@@ -295,10 +295,14 @@ async (options = {}) => {
     }
     if (box() !== box().parentElement.firstElementChild) throw new Error("the meter is not first in the output");
 
-    cell.code = `${cell.authored.trimEnd()}\npresupuesto.laplace_mech(verdad, 1, 0.5, label="tercera")`;
+    // the slide's own overspending edit (its try «pedir una tercera», kept in step with dplab's
+    // names by the deck; test_meter.py applies it too), made in the editor and run
+    const k = cell.tries.findIndex((t) => t.label === "pedir una tercera");
+    if (k < 0) throw new Error("composicion-secuencial has no try «pedir una tercera»");
+    cell.code = cell.triedCode(k);
     const over = await runCell(cell, "the overspending edit");
-    d.overspend = { ok: over.ok, error: over.error && over.error.type };
-    if (over.ok || over.error.type !== "BudgetError") {
+    d.overspend = { ok: over.ok, stdout: outputText(cell, "stdout").trim().split("\n").pop() };
+    if (!over.ok || !d.overspend.stdout.includes("rechazada (BudgetError)")) {
       throw new Error(`the overspending edit ended ${JSON.stringify(d.overspend)}: ${errorHead(cell)}`);
     }
     d.refusal = await waitFor("the refusal", () => row().refused && row(), 5);
