@@ -110,7 +110,6 @@ function runCell(cellId, code, id, seed = null) {
       post({ type: kind, id, text: payload });
     }
   };
-  if (interruptBuffer) interruptBuffer[0] = 0;
   const proxy = runner.run_cell(code, cellId, emit, seed);
   const result = proxy.toJs({ dict_converter: Object.fromEntries });
   proxy.destroy();
@@ -125,11 +124,16 @@ function answerWithError(job, e) {
 /** Run one job; post its result. Throws only if the interpreter itself died.
  *  @param {RunMessage} job */
 async function runJob(job) {
+  // Clear a stale interrupt *before* saying the run started: a Stop the page sends after
+  // `started` (even while the cell's packages load) must reach the cell, not be wiped.
+  if (interruptBuffer) interruptBuffer[0] = 0;
   post({ type: "started", id: job.id });
   try {
     await withTimeout(pyodide.loadPackagesFromImports(job.code, { messageCallback: () => {} }),
                       PACKAGE_TIMEOUT_MS, "cargar los paquetes de la celda");
-  } catch (_) { /* the cell reports what it cannot import */ }
+  } catch (e) {   // the cell reports what it cannot import; a Stop that landed here ends the run
+    if (String(e).includes("KeyboardInterrupt")) { answerWithError(job, e); return; }
+  }
   let result = runCell(job.cellId, job.code, job.id, job.seed ?? null);
   const missing = !result.ok && onDemand[result.error.missing];
   if (missing) {
