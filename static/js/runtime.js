@@ -33,7 +33,8 @@ import { errorRecord } from "./errors.js";
  * @property {boolean} [stopAsked]  Stop was pressed before its "started" arrived
  */
 
-const STOP_GRACE_MS = 1500;   // after an interrupt, how long before we restart instead
+const STOP_GRACE_MS = 3000;   // after an interrupt, how long before we restart instead (a loaded
+                              // 2-core laptop can take over 1,5 s to deliver it; a restart costs more)
 
 /** An interrupt buffer for Stop, or null where this browser cannot share memory with the
  *  worker. Feature-detected, not inferred: cross-origin isolation is needed but not enough
