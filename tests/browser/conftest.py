@@ -14,6 +14,8 @@ from deckbuild.browser import VIEWPORT, launch
 from deckbuild.serve import serve_in_thread
 from deckbuild.site import Project, build
 
+from .helpers import open_deck, wait_runtime_ready
+
 ROOT = Path(__file__).resolve().parents[2]
 def pytest_collection_modifyitems(items):
     for item in items:
@@ -75,6 +77,14 @@ def context(browser):
 @pytest.fixture
 def page(context):
     return _instrument(context, context.new_page())
+
+
+@pytest.fixture
+def deck_page(page, deck_url):
+    """The deck open in Chromium with Python ready."""
+    open_deck(page, deck_url)
+    wait_runtime_ready(page)
+    return page
 
 
 def foreign_requests(page, base_url: str) -> list[str]:

@@ -18,7 +18,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 
 from tests.browser.helpers import go_to_slide, open_deck, run_cell, wait_runtime_ready
 from tests.browser.test_full_deck import LAYOUT_PROBLEMS, WRAPPED_LINES
@@ -41,13 +40,6 @@ def bounds(stdout: str) -> dict[str, tuple[float, float, str]]:
     found = re.findall(r"^(\w+): FPR [\d.,]+ %, FNR [\d.,]+ %\n\s+ε ≥ ([\d.,]+), declarado ([\d.,]+): "
                        r"(consistente|¡FALSO!)$", stdout, re.M)
     return {name: (spanish(low), spanish(claimed), verdict) for name, low, claimed, verdict in found}
-
-
-@pytest.fixture
-def deck_page(page, deck_url):
-    open_deck(page, deck_url)
-    wait_runtime_ready(page)
-    return page
 
 
 def test_the_audit_refutes_the_broken_mechanism_only(deck_page):

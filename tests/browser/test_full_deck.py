@@ -11,11 +11,10 @@ import re
 import time
 from pathlib import Path
 
-import pytest
 
 from deckbuild.schema import load_deck
-from tests.browser.helpers import (cell_output, go_to_slide, open_deck, run_cell,
-                                   wait_runtime_ready, wait_until)
+from tests.browser.helpers import (go_to_slide, run_cell,
+                                   wait_until)
 
 ROOT = Path(__file__).resolve().parents[2]
 DECK = load_deck(ROOT / "deck" / "deck.yaml")
@@ -83,13 +82,6 @@ def show_all_fragments(page) -> None:
 
 def numbers(text: str) -> list[float]:
     return [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", text.replace(",", ""))]
-
-
-@pytest.fixture
-def deck_page(page, deck_url):
-    open_deck(page, deck_url)
-    wait_runtime_ready(page)
-    return page
 
 
 def test_walk_every_slide_run_every_cell(deck_page):

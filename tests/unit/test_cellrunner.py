@@ -2,21 +2,16 @@
 from __future__ import annotations
 
 import base64
-import importlib.util
 import struct
-from pathlib import Path
 
 import pytest
+from test_deck_cells import _load_runner
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
 def runner():
-    spec = importlib.util.spec_from_file_location("cellrunner_test",
-                                                  ROOT / "static" / "py" / "cellrunner.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = _load_runner()
     module.NAMESPACE.clear()
     module.NAMESPACE["__name__"] = "__main__"
     return module

@@ -8,7 +8,6 @@ broken exercise naming file, slide and field.
 """
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ import pytest
 from deckbuild import exercise
 from deckbuild.errors import DeckError
 from deckbuild.schema import load_deck
+from test_deck_cells import _load_runner
 
 ROOT = Path(__file__).resolve().parents[2]
 DECK = load_deck(ROOT / "deck" / "deck.yaml")
@@ -58,14 +58,6 @@ WRONG = {
          "eps = dpsgd_epsilon(q, z, 30, delta)", "dpsgd_epsilon"),
     ],
 }
-
-
-def _load_runner():
-    spec = importlib.util.spec_from_file_location("exercise_cellrunner_under_test",
-                                                  ROOT / "static" / "py" / "cellrunner.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")

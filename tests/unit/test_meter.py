@@ -2,22 +2,17 @@
 cell runner's budget messages (the meter under a cell), under CPython."""
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 
 import pytest
 
 from dplab import BudgetAccountant, BudgetError, accountant, laplace_mech
+from test_deck_cells import _load_runner
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
 def runner():
-    spec = importlib.util.spec_from_file_location("cellrunner_meter_test",
-                                                  ROOT / "static" / "py" / "cellrunner.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = _load_runner()
     module.NAMESPACE.clear()
     module.NAMESPACE.update({"__name__": "__main__", "BudgetAccountant": BudgetAccountant,
                              "BudgetError": BudgetError, "laplace_mech": laplace_mech})
