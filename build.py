@@ -11,6 +11,7 @@ Exit codes: 0 done; 1 the deck has a problem (a DeckError naming file, slide and
 but the build's environment failed (a BuildEnvironmentError: node, npm, pip or a download
 missing or failing, a checksum mismatch), with the command, its exit code and its stderr.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -21,7 +22,7 @@ from deckbuild.errors import BuildEnvironmentError, DeckError
 from deckbuild.site import Project, build, check
 
 ROOT = Path(__file__).resolve().parent
-EXIT_CODES = __doc__[__doc__.index("Exit codes:"):].strip()
+EXIT_CODES = __doc__[__doc__.index("Exit codes:") :].strip()
 
 
 def _dist_is_stale(project: Project) -> bool:
@@ -29,8 +30,7 @@ def _dist_is_stale(project: Project) -> bool:
     if not index.exists():
         return True
     built = index.stat().st_mtime
-    sources = [project.root / "deck", project.templates, project.static,
-               project.package_src / "dplab"]
+    sources = [project.root / "deck", project.templates, project.static, project.package_src / "dplab"]
     for base in sources:
         for path in base.rglob("*"):
             if path.is_file() and path.stat().st_mtime > built:
@@ -39,8 +39,7 @@ def _dist_is_stale(project: Project) -> bool:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="build.py", description=__doc__.splitlines()[0],
-                                     epilog=EXIT_CODES)
+    parser = argparse.ArgumentParser(prog="build.py", description=__doc__.splitlines()[0], epilog=EXIT_CODES)
     sub = parser.add_subparsers(dest="command", required=True)
     p_build = sub.add_parser("build", help="render deck/ into dist/")
     p_build.add_argument("--deck", type=Path, help="the deck file (default deck/deck.yaml)")
@@ -50,12 +49,14 @@ def _parser() -> argparse.ArgumentParser:
     p_serve = sub.add_parser("serve", help="build if needed and serve on localhost")
     p_serve.add_argument("--port", type=int, default=8000)
     p_serve.add_argument("--host", default="127.0.0.1")
-    p_serve.add_argument("--no-isolation", action="store_true",
-                         help="omit COOP/COEP, as a static host would (Stop then restarts)")
+    p_serve.add_argument(
+        "--no-isolation",
+        action="store_true",
+        help="omit COOP/COEP, as a static host would (Stop then restarts)",
+    )
     p_pdf = sub.add_parser("pdf", help="print the deck, with computed results, to a PDF")
     p_pdf.add_argument("--out", type=Path, default=Path("dist-pdf/privacidad-diferencial.pdf"))
-    p_pdf.add_argument("--timeout", type=float, default=300.0,
-                       help="seconds to wait for every cell to run")
+    p_pdf.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for every cell to run")
     return parser
 
 
@@ -74,12 +75,13 @@ def _check(project: Project, args) -> int:
 
 def _serve(project: Project, args) -> int:
     from deckbuild.serve import make_server
+
     if _dist_is_stale(project):
         build(project)
-    server = make_server(project.dist, host=args.host, port=args.port,
-                         isolate=not args.no_isolation, quiet=False)
-    print(f"serving the deck at http://{args.host}:{server.server_address[1]}/ "
-          "(Ctrl+C stops)", flush=True)
+    server = make_server(
+        project.dist, host=args.host, port=args.port, isolate=not args.no_isolation, quiet=False
+    )
+    print(f"serving the deck at http://{args.host}:{server.server_address[1]}/ (Ctrl+C stops)", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
@@ -89,11 +91,14 @@ def _serve(project: Project, args) -> int:
 
 def _pdf(project: Project, args) -> int:
     from deckbuild.pdf import export_pdf
+
     if _dist_is_stale(project):
         build(project)
     report = export_pdf(project.dist, args.out, timeout=args.timeout)
-    print(f"wrote {args.out}: {report['pages']} pages, {report['cells']} cells run "
-          f"in the browser in {report['seconds']} s")
+    print(
+        f"wrote {args.out}: {report['pages']} pages, {report['cells']} cells run "
+        f"in the browser in {report['seconds']} s"
+    )
     if report["errors"]:
         print(f"warning: cells with errors: {', '.join(report['errors'])}", file=sys.stderr)
         return 1
@@ -113,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     except BuildEnvironmentError as exc:
         print(f"build environment error (not a problem of the deck): {exc}", file=sys.stderr)
         return exc.exit_code
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -15,6 +15,10 @@ export default [
     languageOptions: { globals: { ...globals.worker } },
   },
   {
+    files: ["static/sw.js"],
+    languageOptions: { sourceType: "script", globals: { ...globals.serviceworker } },
+  },
+  {
     files: ["tests/js/**/*.mjs", "deckbuild/**/*.mjs", "tests/browser/engines/**/*.{js,mjs}",
             "bench/**/*.js", "eslint.config.mjs"],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },

@@ -3,6 +3,7 @@
 The page reports through ``window.__bench`` (bench/instrument.js for the deck, bench/baseline.js
 for the baseline). A fresh profile folder is a cold visit; the same folder again is a warm one.
 """
+
 from __future__ import annotations
 
 import json
@@ -38,17 +39,24 @@ class Browser:
     """Visits under one profile; ``watch`` (optional) is started at navigation and its
     ``finish(report)`` adds what it saw to the report (bench/diagnose/threads.py)."""
 
-    def __init__(self, playwright, executable: str | None, timeout_ms: int, quiet_wait: float,
-                 profile: Profile = PROFILES["local"]):
+    def __init__(
+        self,
+        playwright,
+        executable: str | None,
+        timeout_ms: int,
+        quiet_wait: float,
+        profile: Profile = PROFILES["local"],
+    ):
         self.pw, self.executable = playwright, executable
         self.timeout_ms, self.quiet_wait, self.profile = timeout_ms, quiet_wait, profile
 
-    def visit(self, folder: Path, url: str, log: RequestLog, deck_cfg: dict | None = None,
-              watch=None) -> dict:
+    def visit(
+        self, folder: Path, url: str, log: RequestLog, deck_cfg: dict | None = None, watch=None
+    ) -> dict:
         load_before = wait_for_quiet(self.quiet_wait)
         ctx = self.pw.chromium.launch_persistent_context(
-            str(folder), executable_path=self.executable, args=LAUNCH_ARGS, headless=True,
-            viewport=VIEWPORT)
+            str(folder), executable_path=self.executable, args=LAUNCH_ARGS, headless=True, viewport=VIEWPORT
+        )
         try:
             page = self._page(ctx, deck_cfg)
             errors = self._collect_errors(page)
@@ -72,8 +80,10 @@ class Browser:
     def _collect_errors(page) -> list[str]:
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)[:500]))
-        page.on("console", lambda m: errors.append(f"console.{m.type}: {m.text[:300]}")
-                if m.type == "error" else None)
+        page.on(
+            "console",
+            lambda m: errors.append(f"console.{m.type}: {m.text[:300]}") if m.type == "error" else None,
+        )
         return errors
 
     def _navigate(self, page, url: str, watch) -> dict:

@@ -6,6 +6,7 @@
 candidates (bench/diagnose/probe.py): numpy-only cells that run again and again right after the
 prelude, drawing nothing.
 """
+
 from __future__ import annotations
 
 import json
@@ -27,13 +28,19 @@ def run_one(cellrunner, code: str, cell_id: str) -> dict:
 
     def emit(kind, payload):
         figures[0] += kind == "figure"
+
     t0 = time.perf_counter()
     result = cellrunner.run_cell(code, cell_id, emit)
     wall = time.perf_counter() - t0
     err = result.get("error") or {}
-    return {"id": cell_id, "ok": bool(result.get("ok")), "seconds": result.get("seconds"),
-            "wall": wall, "figures": figures[0],
-            "error": None if result.get("ok") else f"{err.get('type')}: {err.get('message')}"[:500]}
+    return {
+        "id": cell_id,
+        "ok": bool(result.get("ok")),
+        "seconds": result.get("seconds"),
+        "wall": wall,
+        "figures": figures[0],
+        "error": None if result.get("ok") else f"{err.get('type')}: {err.get('message')}"[:500],
+    }
 
 
 def probe_candidates(cellrunner, prelude: str | None, cells: list[dict]) -> list[str]:
@@ -56,9 +63,11 @@ def child(snap: Path, classify: bool) -> dict:
     """Run the prelude and every cell as the deck does (call in a fresh process)."""
     os.environ["MPLBACKEND"] = "agg"
     sys.path[:0] = [str(ROOT), str(snap / "static" / "py"), str(snap / "pyodide_pkg")]
-    from deckbuild.schema import load_deck
     import cellrunner
     import numpy
+
+    from deckbuild.schema import load_deck
+
     deck = load_deck(snap / "deck" / "deck.yaml")
     out: dict = {"python": platform.python_version(), "numpy": numpy.__version__}
     out["prelude"] = run_one(cellrunner, deck.prelude, "__prelude__") if deck.prelude else None
@@ -66,9 +75,11 @@ def child(snap: Path, classify: bool) -> dict:
     cellrunner.prepare_matplotlib()
     out["prepare_matplotlib_s"] = time.perf_counter() - t0
     import matplotlib
+
     out["matplotlib"] = matplotlib.__version__
-    out["cells"] = [run_one(cellrunner, s.code, s.id) | {"code": s.code}
-                    for s in deck.slides if s.code is not None]
+    out["cells"] = [
+        run_one(cellrunner, s.code, s.id) | {"code": s.code} for s in deck.slides if s.code is not None
+    ]
     out["modules"] = sorted({m.split(".")[0] for m in sys.modules})
     if classify:
         out["probe_candidates"] = probe_candidates(cellrunner, deck.prelude, out["cells"])

@@ -3,17 +3,33 @@
 Pure functions of the reports that bench/instrument.js (deck), bench/baseline.js (baseline) and
 the counting server produce; no browser needed (tests feed them small made-up reports).
 """
+
 from __future__ import annotations
 
 import ast
 
 FILE_TYPES = ("wasm", "js", "zip", "whl", "css", "font", "other")
-SUFFIXES = ((".wasm", "wasm"), (".mjs", "js"), (".js", "js"), (".zip", "zip"), (".whl", "whl"),
-            (".css", "css"), (".woff2", "font"), (".woff", "font"), (".ttf", "font"),
-            (".otf", "font"))
-BASELINE_MARKS = {"worker_start": "worker-start", "mjs": "mjs-imported", "core": "core-ready",
-                  "numpy": "numpy-ready", "matplotlib": "matplotlib-ready",
-                  "figure_drawn": "figure-drawn", "figure": "figure-received"}
+SUFFIXES = (
+    (".wasm", "wasm"),
+    (".mjs", "js"),
+    (".js", "js"),
+    (".zip", "zip"),
+    (".whl", "whl"),
+    (".css", "css"),
+    (".woff2", "font"),
+    (".woff", "font"),
+    (".ttf", "font"),
+    (".otf", "font"),
+)
+BASELINE_MARKS = {
+    "worker_start": "worker-start",
+    "mjs": "mjs-imported",
+    "core": "core-ready",
+    "numpy": "numpy-ready",
+    "matplotlib": "matplotlib-ready",
+    "figure_drawn": "figure-drawn",
+    "figure": "figure-received",
+}
 
 
 def file_type(path: str) -> str:
@@ -31,15 +47,21 @@ def bytes_summary(server: list[dict]) -> dict:
         if kind == "whl":
             name = e["path"].rsplit("/", 1)[-1]
             wheels[name] = wheels.get(name, 0) + n
-    return {"total": sum(by_type.values()), "by_type": by_type, "wheels": wheels,
-            "requests": len(server),
-            "not_modified": sum(1 for e in server if e["status"] == 304)}
+    return {
+        "total": sum(by_type.values()),
+        "by_type": by_type,
+        "wheels": wheels,
+        "requests": len(server),
+        "not_modified": sum(1 for e in server if e["status"] == 304),
+    }
 
 
 def baseline_milestones(v: dict) -> dict:
     marks = v.get("marks", {})
     return {key: marks.get(mark) for key, mark in BASELINE_MARKS.items()} | {
-        "zero": 0.0, "error": v.get("error")}
+        "zero": 0.0,
+        "error": v.get("error"),
+    }
 
 
 def first_results(v: dict) -> dict[str, dict]:
@@ -58,8 +80,14 @@ def mpl_ready_time(runs: list[dict], figures: list[dict], ready: float | None) -
     if ready is None or not figures:
         return None
     fig_ids = {f["id"] for f in figures}
-    drawn = [r for r in runs if r["id"] in fig_ids and r.get("running") is not None
-             and r.get("requested") is not None and r["running"] >= ready]
+    drawn = [
+        r
+        for r in runs
+        if r["id"] in fig_ids
+        and r.get("running") is not None
+        and r.get("requested") is not None
+        and r["running"] >= ready
+    ]
     if not drawn:
         return None
     first = min(drawn, key=lambda r: r["running"])
@@ -73,9 +101,15 @@ def deck_cells(v: dict, first: dict[str, dict]) -> list[dict]:
     cells = []
     for cid in v.get("cellIds") or []:
         r = first.get(cid) or {}
-        cells.append({"id": cid, "ok": r.get("ok"), "seconds": r.get("seconds"),
-                      "figures": figures.get(r.get("id"), 0),
-                      "error": r.get("error") if r else "no result"})
+        cells.append(
+            {
+                "id": cid,
+                "ok": r.get("ok"),
+                "seconds": r.get("seconds"),
+                "figures": figures.get(r.get("id"), 0),
+                "error": r.get("error") if r else "no result",
+            }
+        )
     return cells
 
 
@@ -86,14 +120,17 @@ def deck_milestones(v: dict) -> dict:
     ready = v["marks"].get("ready")
     first_fig = min(v["figures"], key=lambda f: f["t"]) if v["figures"] else {}
     return {
-        "zero": 0.0, "deck_ready": v["marks"].get("deckReady"), "ready": ready,
+        "zero": 0.0,
+        "deck_ready": v["marks"].get("deckReady"),
+        "ready": ready,
         "core_ready": gen1[1]["t"] if len(gen1) > 1 and gen1[1]["state"] == "loading" else None,
         "first_cell": first[ids[0]]["result"] if ids and ids[0] in first else None,
-        "first_figure": first_fig.get("t"), "first_figure_cell": first_fig.get("cellId"),
-        "all_done": max(first[i]["result"] for i in ids) if ids and set(ids) <= set(first)
-        else None,
+        "first_figure": first_fig.get("t"),
+        "first_figure_cell": first_fig.get("cellId"),
+        "all_done": max(first[i]["result"] for i in ids) if ids and set(ids) <= set(first) else None,
         "mpl_ready": mpl_ready_time(v["runs"], v["figures"], ready),
-        "cells": deck_cells(v, first), "error": v.get("error") or v.get("fatal"),
+        "cells": deck_cells(v, first),
+        "error": v.get("error") or v.get("fatal"),
         "foreign_cores": v.get("foreign_cores"),
     }
 
@@ -113,15 +150,27 @@ def lock_imports(lock: dict) -> dict[str, list[str]]:
     return {p["file_name"]: p.get("imports") or [] for p in lock["packages"].values()}
 
 
-def wheel_needs(imports_of: dict[str, list[str]], wheels: dict[str, int],
-                modules: list[str] | None, base_modules: list[str] | None = None) -> list[dict]:
+def wheel_needs(
+    imports_of: dict[str, list[str]],
+    wheels: dict[str, int],
+    modules: list[str] | None,
+    base_modules: list[str] | None = None,
+) -> list[dict]:
     """Each wheel of a load, largest first: is any module it provides ever imported?"""
+
     def used(imports, mods):
         return None if mods is None else any(i in mods for i in imports)
+
     out = []
     for name, size in sorted(wheels.items(), key=lambda kv: -kv[1]):
         imports = imports_of.get(name) or [name.split("-")[0]]
-        out.append({"wheel": name, "bytes": size, "imports": imports,
-                    "imported": used(imports, modules),
-                    "baseline_imported": used(imports, base_modules)})
+        out.append(
+            {
+                "wheel": name,
+                "bytes": size,
+                "imports": imports,
+                "imported": used(imports, modules),
+                "baseline_imported": used(imports, base_modules),
+            }
+        )
     return out

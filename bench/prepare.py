@@ -3,6 +3,7 @@
 The deck is snapshotted (deck/, static/, templates/, pyodide_pkg/) and built into a temporary
 folder, so the browser and CPython run the same code while others edit the tree.
 """
+
 from __future__ import annotations
 
 import json
@@ -31,6 +32,7 @@ def build_site(snap: Path, out: Path, dist: Path | None) -> Path:
         shutil.copytree(dist, out, symlinks=True)
         return out
     from deckbuild.site import Project, build
+
     build(Project(snap), dist=out)
     return out
 
@@ -51,6 +53,7 @@ def install_official_pyodide(site: Path) -> str:
     """Bare Pyodide as its release ships it, next to the deck's files: the official core,
     stdlib and lock, and the original wheels (the deck serves them with added bytecode)."""
     from deckbuild import pyodide_dist
+
     core = ROOT / "node_modules" / "pyodide"
     lock = json.loads((core / "pyodide-lock.json").read_text())
     index = f"vendor/pyodide-official-{lock['info']['version']}/"

@@ -3,6 +3,7 @@
 One reader for the benchmark (other processes' load, the browser's threads) and the browser
 tests (what a browser left running). On a system without /proc every function returns empty.
 """
+
 from __future__ import annotations
 
 import os
@@ -16,12 +17,13 @@ TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 @dataclass(frozen=True)
 class Stat:
     """One line of /proc/<pid>/stat (or /proc/<pid>/task/<tid>/stat), the fields we use."""
+
     id: int
     name: str
     state: str
     ppid: int
     pgrp: int
-    cpu: float    # user + system CPU seconds so far
+    cpu: float  # user + system CPU seconds so far
 
     @property
     def alive(self) -> bool:
@@ -31,10 +33,9 @@ class Stat:
 def parse_stat(id_: int, text: str) -> Stat | None:
     """A stat line → Stat. The name sits in parentheses and may hold spaces and ')'."""
     try:
-        name = text[text.index("(") + 1:text.rindex(")")]
-        rest = text[text.rindex(")") + 2:].split()
-        return Stat(id_, name, rest[0], int(rest[1]), int(rest[2]),
-                    (int(rest[11]) + int(rest[12])) / TICK)
+        name = text[text.index("(") + 1 : text.rindex(")")]
+        rest = text[text.rindex(")") + 2 :].split()
+        return Stat(id_, name, rest[0], int(rest[1]), int(rest[2]), (int(rest[11]) + int(rest[12])) / TICK)
     except (ValueError, IndexError):
         return None
 
@@ -42,7 +43,7 @@ def parse_stat(id_: int, text: str) -> Stat | None:
 def read_stat(path: Path, id_: int) -> Stat | None:
     try:
         return parse_stat(id_, path.read_text())
-    except OSError:     # it ended meanwhile
+    except OSError:  # it ended meanwhile
         return None
 
 
@@ -98,13 +99,15 @@ def thread_times(pids) -> dict[int, tuple[str, float]]:
     return {tid: (s.name, s.cpu) for pid in pids for tid, s in threads(pid).items()}
 
 
-def foreign_cores(before: dict[int, Stat], after: dict[int, Stat], wall: float,
-                  ours: int | None = None) -> float | None:
+def foreign_cores(
+    before: dict[int, Stat], after: dict[int, Stat], wall: float, ours: int | None = None
+) -> float | None:
     """Cores used, between two ``processes()`` tables ``wall`` s apart, by processes that are
     not ``ours`` (default: this process) or below it. A process born meanwhile counts whole."""
     if not before or not after or wall <= 0:
         return None
     mine = descendants(os.getpid() if ours is None else ours, after)
-    used = sum(s.cpu - (before[pid].cpu if pid in before else 0.0)
-               for pid, s in after.items() if pid not in mine)
+    used = sum(
+        s.cpu - (before[pid].cpu if pid in before else 0.0) for pid, s in after.items() if pid not in mine
+    )
     return max(0.0, used / wall)

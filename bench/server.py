@@ -1,4 +1,5 @@
 """The deck's own HTTP handler (COOP/COEP, immutable /vendor/), counting what it sends."""
+
 from __future__ import annotations
 
 import functools
@@ -53,9 +54,15 @@ def counting_handler(log: RequestLog):
                 super().handle_one_request()
             finally:
                 if self.raw_requestline and getattr(self, "command", None):
-                    log.add({"path": self.path.split("?", 1)[0], "status": self._bench_code,
-                             "bytes": self._bench_bytes, "t0": self._bench_t0 or t0,
-                             "t1": time.time()})
+                    log.add(
+                        {
+                            "path": self.path.split("?", 1)[0],
+                            "status": self._bench_code,
+                            "bytes": self._bench_bytes,
+                            "t0": self._bench_t0 or t0,
+                            "t1": time.time(),
+                        }
+                    )
 
     return CountingHandler
 
@@ -63,6 +70,7 @@ def counting_handler(log: RequestLog):
 def start_server(directory: Path, log: RequestLog):
     """Serve ``directory`` from localhost in a thread: (server, base URL)."""
     from deckbuild.serve import _Server
+
     handler = functools.partial(counting_handler(log), directory=str(directory))
     server = _Server(("127.0.0.1", 0), handler)
     server.daemon_threads = True

@@ -1,5 +1,6 @@
 """What every benchmark script sets up: a snapshot built into a temporary folder, the baseline
 beside it, the counting server, Playwright's Chromium under a profile; and their options."""
+
 from __future__ import annotations
 
 import argparse
@@ -22,18 +23,33 @@ from deckbuild.browser import chromium_path
 
 def add_common_args(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--reps", type=int, default=3, help="repetitions of each visit (default 3)")
-    ap.add_argument("--profile", choices=sorted(PROFILES), default="local",
-                    help="network and CPU conditions of the visits (default local)")
+    ap.add_argument(
+        "--profile",
+        choices=sorted(PROFILES),
+        default="local",
+        help="network and CPU conditions of the visits (default local)",
+    )
     ap.add_argument("--dist", type=Path, help="benchmark this built dist/ instead of building one")
     ap.add_argument("--timeout", type=float, default=180, help="seconds per visit (default 180)")
-    ap.add_argument("--quiet-wait", type=float, default=5,
-                    help="before each visit, wait up to this many seconds for other processes to "
-                         "leave the CPU (default 5; 0: don't)")
-    ap.add_argument("--deck-query", metavar="QUERY",
-                    help="open the deck as index.html?QUERY (e.g. nosw: without its service worker)")
-    ap.add_argument("--nice", type=int, default=0,
-                    help="run the benchmark and its browser at this niceness increment (e.g. -5 as "
-                         "root: other work on a shared machine then disturbs it less)")
+    ap.add_argument(
+        "--quiet-wait",
+        type=float,
+        default=5,
+        help="before each visit, wait up to this many seconds for other processes to "
+        "leave the CPU (default 5; 0: don't)",
+    )
+    ap.add_argument(
+        "--deck-query",
+        metavar="QUERY",
+        help="open the deck as index.html?QUERY (e.g. nosw: without its service worker)",
+    )
+    ap.add_argument(
+        "--nice",
+        type=int,
+        default=0,
+        help="run the benchmark and its browser at this niceness increment (e.g. -5 as "
+        "root: other work on a shared machine then disturbs it less)",
+    )
 
 
 @dataclass
@@ -72,10 +88,9 @@ class Session:
 def renice(increment: int) -> None:
     if increment:
         try:
-            os.nice(increment)    # inherited by Playwright's driver and Chromium
+            os.nice(increment)  # inherited by Playwright's driver and Chromium
         except OSError as exc:
-            print(f"warning: --nice {increment} refused ({exc}); running at normal priority",
-                  file=sys.stderr)
+            print(f"warning: --nice {increment} refused ({exc}); running at normal priority", file=sys.stderr)
 
 
 def build(work: Path, args) -> tuple[Path, Path, dict, dict]:
@@ -94,6 +109,7 @@ def build(work: Path, args) -> tuple[Path, Path, dict, dict]:
 def session(args):
     """Build, serve and open the browser; clean everything up afterwards."""
     from playwright.sync_api import sync_playwright
+
     renice(args.nice)
     started, work = time.time(), Path(tempfile.mkdtemp(prefix="dpdeck-bench-"))
     try:
@@ -102,8 +118,9 @@ def session(args):
         server, url = start_server(site, log)
         try:
             with sync_playwright() as pw:
-                browser = Browser(pw, chromium_path(), int(args.timeout * 1000), args.quiet_wait,
-                                  PROFILES[args.profile])
+                browser = Browser(
+                    pw, chromium_path(), int(args.timeout * 1000), args.quiet_wait, PROFILES[args.profile]
+                )
                 yield Session(args, work, snap, site, config, lock, url, log, browser, started)
         finally:
             server.shutdown()
@@ -113,15 +130,15 @@ def session(args):
 
 def chromium_version() -> str:
     try:
-        out = subprocess.run([chromium_path() or "chromium", "--version"], capture_output=True,
-                             text=True, timeout=30).stdout
+        out = subprocess.run(
+            [chromium_path() or "chromium", "--version"], capture_output=True, text=True, timeout=30
+        ).stdout
         return out.strip().splitlines()[-1]
     except (OSError, subprocess.SubprocessError, IndexError):
         return "chromium ?"
 
 
 def visit_note(v: dict) -> str:
-    notes = [] if v.get("foreign_cores") is None else \
-        [f"other processes {v['foreign_cores']:.2f} cores"]
+    notes = [] if v.get("foreign_cores") is None else [f"other processes {v['foreign_cores']:.2f} cores"]
     notes += [str(v["error"])[:120]] if v.get("error") else []
     return f"{v['wall']:.1f} s" + (f" ({'; '.join(notes)})" if notes else "")

@@ -22,6 +22,7 @@ Prints the README's table and the details behind it, and writes a summary (no ra
 JSON to bench/results/startup-<date>.json (--out to choose). Investigations that go deeper (the
 browser's threads, the matplotlib probe, a module-by-module visit) are in bench/diagnose/.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -52,13 +53,21 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_common_args(ap)
     ap.add_argument("--compare", type=Path, help="an earlier results JSON to compare with")
-    ap.add_argument("--out", type=Path, help="where to write the JSON "
-                    "(default bench/results/startup-<date>.json)")
-    ap.add_argument("--no-third", action="store_true",
-                    help="skip the deck's third visit (its service worker, if any, serves from its "
-                         "own cache only from the third visit on)")
-    ap.add_argument("--report", type=Path, metavar="RESULTS.json",
-                    help="print the table of an earlier run again (with --compare: compare them)")
+    ap.add_argument(
+        "--out", type=Path, help="where to write the JSON (default bench/results/startup-<date>.json)"
+    )
+    ap.add_argument(
+        "--no-third",
+        action="store_true",
+        help="skip the deck's third visit (its service worker, if any, serves from its "
+        "own cache only from the third visit on)",
+    )
+    ap.add_argument(
+        "--report",
+        type=Path,
+        metavar="RESULTS.json",
+        help="print the table of an earlier run again (with --compare: compare them)",
+    )
     args = ap.parse_args(argv)
     if args.reps < 1:
         ap.error("--reps must be at least 1")
@@ -68,21 +77,32 @@ def parse_args(argv=None) -> argparse.Namespace:
 def git_describe() -> str:
     def git(*cmd):
         return subprocess.run(["git", *cmd], cwd=ROOT, capture_output=True, text=True).stdout
+
     try:
-        return git("rev-parse", "--short", "HEAD").strip() + \
-            ("+dirty" if git("status", "--porcelain").strip() else "")
+        return git("rev-parse", "--short", "HEAD").strip() + (
+            "+dirty" if git("status", "--porcelain").strip() else ""
+        )
     except OSError:
         return "?"
 
 
 def make_meta(s, cpython: list[dict]) -> dict:
-    return {"date": dt.datetime.now().isoformat(timespec="seconds"),
-            "chromium": chromium_version(), "pyodide": s.lock["info"]["version"],
-            "cores": os.cpu_count(), "deck_title": s.config.get("deckId"),
-            "cells": len(cpython[0]["cells"]), "static": s.config["assets"]["static"].rstrip("/"),
-            "git": git_describe(), "machine": platform.platform(),
-            "python": platform.python_version(), "niceness": os.nice(0),
-            "deck_query": s.args.deck_query, "profile": s.args.profile, "reps": s.args.reps}
+    return {
+        "date": dt.datetime.now().isoformat(timespec="seconds"),
+        "chromium": chromium_version(),
+        "pyodide": s.lock["info"]["version"],
+        "cores": os.cpu_count(),
+        "deck_title": s.config.get("deckId"),
+        "cells": len(cpython[0]["cells"]),
+        "static": s.config["assets"]["static"].rstrip("/"),
+        "git": git_describe(),
+        "machine": platform.platform(),
+        "python": platform.python_version(),
+        "niceness": os.nice(0),
+        "deck_query": s.args.deck_query,
+        "profile": s.args.profile,
+        "reps": s.args.reps,
+    }
 
 
 def visit_kinds(target: str, no_third: bool) -> tuple[str, ...]:
@@ -97,8 +117,11 @@ def visit_target(s, target: str, rep: int, results: dict) -> None:
         if target == "baseline":
             v = s.browser.visit(folder, s.base_url, s.log)
         else:
-            cfg = {"mode": "presenter", "timeoutMs": s.timeout_ms,
-                   "diag": DIAG_CODE if kind == "warm" else ""}
+            cfg = {
+                "mode": "presenter",
+                "timeoutMs": s.timeout_ms,
+                "diag": DIAG_CODE if kind == "warm" else "",
+            }
             v = s.browser.visit(folder, s.deck_url, s.log, cfg)
         results[target][kind].append(v)
         print(visit_note(v), flush=True)
@@ -108,11 +131,14 @@ def measure(s) -> dict:
     """Every visit and the CPython runs of one benchmark: the raw results."""
     print(f"CPython: prelude and cells, {s.args.reps}× in fresh processes…", flush=True)
     cpython = run_cpython(s.snap, s.args.reps)
-    results = {"meta": make_meta(s, cpython), "cpython": cpython,
-               "lock_imports": milestones.lock_imports(s.lock),
-               "worker_regex": prepare.worker_regex(s.site, s.config),
-               "baseline": {"cold": [], "warm": []},
-               "deck": {"cold": [], "warm": [], "third": []}}
+    results = {
+        "meta": make_meta(s, cpython),
+        "cpython": cpython,
+        "lock_imports": milestones.lock_imports(s.lock),
+        "worker_regex": prepare.worker_regex(s.site, s.config),
+        "baseline": {"cold": [], "warm": []},
+        "deck": {"cold": [], "warm": [], "third": []},
+    }
     for rep in range(s.args.reps):
         # alternate the order, so neither side always runs on a machine warmed by the other
         for target in ("baseline", "deck") if rep % 2 == 0 else ("deck", "baseline"):
@@ -144,8 +170,11 @@ def report(results: dict, out: Path | None, compare_with: Path | None) -> None:
     print(text)
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
-        payload = {"meta": meta} | {k: doc[k] for k in ("summary", "verdicts", "cells", "sums",
-                                                         "wheels", "visits")} | {"table": text}
+        payload = (
+            {"meta": meta}
+            | {k: doc[k] for k in ("summary", "verdicts", "cells", "sums", "wheels", "visits")}
+            | {"table": text}
+        )
         out.write_text(json.dumps(rounded(payload), ensure_ascii=False, indent=1) + "\n")
         print(f"\nwrote {out}")
 

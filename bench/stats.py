@@ -4,6 +4,7 @@
 max, n: what ``--compare`` compares, with the same keys since the first run), the per-cell
 comparison with CPython, the wheels, the targets' verdicts. No formatting here (bench/table.py).
 """
+
 from __future__ import annotations
 
 import re
@@ -13,10 +14,9 @@ from bench import milestones as ms
 
 VISITS = {"baseline": ("cold", "warm"), "deck": ("cold", "warm", "third")}
 BASELINE_KEYS = ("core", "numpy", "matplotlib", "figure")
-DECK_KEYS = ("deck_ready", "core_ready", "ready", "first_cell", "first_figure", "all_done",
-             "mpl_ready")
+DECK_KEYS = ("deck_ready", "core_ready", "ready", "first_cell", "first_figure", "all_done", "mpl_ready")
 RATIOS = (("core_ready", "core"), ("ready", "numpy"), ("first_figure", "figure"))
-CPU_RATIO_LIMIT = 3.0        # target 5
+CPU_RATIO_LIMIT = 3.0  # target 5
 
 
 def stats(values) -> dict | None:
@@ -28,7 +28,7 @@ def stats(values) -> dict | None:
 
 def ratio_stat(num: list, den: list) -> dict | None:
     """Stats of the per-repetition ratios num[i] / den[i]."""
-    return stats([a / b for a, b in zip(num, den) if a is not None and b])
+    return stats([a / b for a, b in zip(num, den, strict=False) if a is not None and b])
 
 
 def seconds(rows: list[dict], key: str) -> list[float | None]:
@@ -37,49 +37,77 @@ def seconds(rows: list[dict], key: str) -> list[float | None]:
 
 def time_summary(base: dict, deck: dict) -> dict:
     """Milestones in seconds per visit kind, and deck/baseline ratios per repetition."""
-    s = {f"baseline.{kind}.{key}": stats(seconds(base[kind], key))
-         for kind in VISITS["baseline"] for key in BASELINE_KEYS}
-    s |= {f"deck.{kind}.{key}": stats(seconds(deck[kind], key))
-          for kind in VISITS["deck"] for key in DECK_KEYS}
-    s |= {f"ratio.{kind}.{dk}": ratio_stat(seconds(deck[kind], dk), seconds(base[kind], bk))
-          for kind in ("cold", "warm") for dk, bk in RATIOS}
+    s = {
+        f"baseline.{kind}.{key}": stats(seconds(base[kind], key))
+        for kind in VISITS["baseline"]
+        for key in BASELINE_KEYS
+    }
+    s |= {
+        f"deck.{kind}.{key}": stats(seconds(deck[kind], key)) for kind in VISITS["deck"] for key in DECK_KEYS
+    }
+    s |= {
+        f"ratio.{kind}.{dk}": ratio_stat(seconds(deck[kind], dk), seconds(base[kind], bk))
+        for kind in ("cold", "warm")
+        for dk, bk in RATIOS
+    }
     return s
 
 
 def bytes_stats(results: dict) -> tuple[dict, dict]:
     """Per visit kind, the server's bytes summaries; and the summary's bytes.* entries."""
-    b = {f"{who}_{kind}": [ms.bytes_summary(v["server"]) for v in results[who][kind]]
-         for who in ("baseline", "deck") for kind in ("cold", "warm")}
-    s = {f"bytes.{who}.cold.{t}": stats([x["by_type"][t] for x in b[f"{who}_cold"]])
-         for who in ("deck", "baseline") for t in ms.FILE_TYPES}
-    s |= {f"bytes.{who}.{kind}.total": stats([x["total"] for x in b[f"{who}_{kind}"]])
-          for who in ("deck", "baseline") for kind in ("cold", "warm")}
+    b = {
+        f"{who}_{kind}": [ms.bytes_summary(v["server"]) for v in results[who][kind]]
+        for who in ("baseline", "deck")
+        for kind in ("cold", "warm")
+    }
+    s = {
+        f"bytes.{who}.cold.{t}": stats([x["by_type"][t] for x in b[f"{who}_cold"]])
+        for who in ("deck", "baseline")
+        for t in ms.FILE_TYPES
+    }
+    s |= {
+        f"bytes.{who}.{kind}.total": stats([x["total"] for x in b[f"{who}_{kind}"]])
+        for who in ("deck", "baseline")
+        for kind in ("cold", "warm")
+    }
     return b, s
 
 
 def warm_over_cold(base: dict, deck: dict) -> dict:
     """Per milestone, the per-repetition ratio warm / cold."""
-    return {f"{who}.{key}": ratio_stat(seconds(rows["warm"], key), seconds(rows["cold"], key))
-            for who, rows, keys in (("baseline", base, BASELINE_KEYS), ("deck", deck, DECK_KEYS))
-            for key in keys}
+    return {
+        f"{who}.{key}": ratio_stat(seconds(rows["warm"], key), seconds(rows["cold"], key))
+        for who, rows, keys in (("baseline", base, BASELINE_KEYS), ("deck", deck, DECK_KEYS))
+        for key in keys
+    }
 
 
 def cell_rows(deck: dict, cpython: list[dict]) -> list[dict]:
     """Per cell: its runner ``seconds`` in the browser (cold, warm) and under CPython."""
+
     def per_rep(runs, cid):
-        return [next((c["seconds"] for c in r["cells"] if c["id"] == cid and c["ok"]), None)
-                for r in runs]
+        return [next((c["seconds"] for c in r["cells"] if c["id"] == cid and c["ok"]), None) for r in runs]
+
     ids = [c["id"] for c in (cpython[0]["cells"] if cpython else [])]
-    return [{"id": cid, "cold": stats(per_rep(deck["cold"], cid)),
-             "warm": stats(per_rep(deck["warm"], cid)), "cpython": stats(per_rep(cpython, cid))}
-            for cid in ids]
+    return [
+        {
+            "id": cid,
+            "cold": stats(per_rep(deck["cold"], cid)),
+            "warm": stats(per_rep(deck["warm"], cid)),
+            "cpython": stats(per_rep(cpython, cid)),
+        }
+        for cid in ids
+    ]
 
 
 def cell_sums(rows: list[dict]) -> dict:
     """Sums of per-cell medians and minima over the cells that ran everywhere, and ratios."""
     kept = [r for r in rows if r["cold"] and r["warm"] and r["cpython"]]
-    sums = {f"{agg}.{k}": sum(r[k][agg] for r in kept)
-            for agg in ("median", "min") for k in ("cold", "warm", "cpython")}
+    sums = {
+        f"{agg}.{k}": sum(r[k][agg] for r in kept)
+        for agg in ("median", "min")
+        for k in ("cold", "warm", "cpython")
+    }
     for agg in ("median", "min"):
         for kind in ("cold", "warm"):
             den = sums[f"{agg}.cpython"]
@@ -89,19 +117,29 @@ def cell_sums(rows: list[dict]) -> dict:
 
 
 def cells_summary(sums: dict) -> dict:
-    return {"cells.browser_over_cpython.cold": stats([sums["ratio_median.cold"]]),
-            "cells.browser_over_cpython.warm": stats([sums["ratio_median.warm"]]),
-            "cells.browser_over_cpython_min.cold": stats([sums["ratio_min.cold"]]),
-            "cells.browser_over_cpython_min.warm": stats([sums["ratio_min.warm"]]),
-            "cells.sum.cold": stats([sums["median.cold"]]),
-            "cells.sum.cpython": stats([sums["median.cpython"]])}
+    return {
+        "cells.browser_over_cpython.cold": stats([sums["ratio_median.cold"]]),
+        "cells.browser_over_cpython.warm": stats([sums["ratio_median.warm"]]),
+        "cells.browser_over_cpython_min.cold": stats([sums["ratio_min.cold"]]),
+        "cells.browser_over_cpython_min.warm": stats([sums["ratio_min.warm"]]),
+        "cells.sum.cold": stats([sums["median.cold"]]),
+        "cells.sum.cpython": stats([sums["median.cpython"]]),
+    }
 
 
 def failures(deck: dict, cpython: list[dict]) -> list[str]:
-    found = sorted({f"{c['id']}: {c['error']}" for kind in ("cold", "warm") for r in deck[kind]
-                    for c in r["cells"] if not c["ok"]})
-    return found + sorted({f"{c['id']} (CPython): {c['error']}" for run in cpython
-                           for c in run["cells"] if not c["ok"]})
+    found = sorted(
+        {
+            f"{c['id']}: {c['error']}"
+            for kind in ("cold", "warm")
+            for r in deck[kind]
+            for c in r["cells"]
+            if not c["ok"]
+        }
+    )
+    return found + sorted(
+        {f"{c['id']} (CPython): {c['error']}" for run in cpython for c in run["cells"] if not c["ok"]}
+    )
 
 
 def false_waits(regex: str | None, cpython: list[dict]) -> list[str]:
@@ -125,48 +163,58 @@ def wheels(results: dict, deck_cold_bytes: list[dict]) -> list[dict]:
 
 
 def foreign_load(results: dict) -> dict | None:
-    return stats(v.get("foreign_cores") for who, kinds in VISITS.items() for k in kinds
-                 for v in results[who].get(k, []))
+    return stats(
+        v.get("foreign_cores")
+        for who, kinds in VISITS.items()
+        for k in kinds
+        for v in results[who].get(k, [])
+    )
 
 
 def visit_errors(results: dict) -> list[str]:
-    return [f"{who} {kind}: {v.get('error') or v.get('fatal')}" for who in VISITS
-            for kind in ("cold", "warm") for v in results[who][kind]
-            if v.get("error") or v.get("fatal")]
+    return [
+        f"{who} {kind}: {v.get('error') or v.get('fatal')}"
+        for who in VISITS
+        for kind in ("cold", "warm")
+        for v in results[who][kind]
+        if v.get("error") or v.get("fatal")
+    ]
 
 
 def summarize(results: dict) -> dict:
     """Raw visits of a run → the document the table is printed from and the JSON keeps."""
-    base = {k: [ms.baseline_milestones(v) for v in results["baseline"][k]]
-            for k in VISITS["baseline"]}
-    deck = {k: [ms.deck_milestones(v) for v in results["deck"].get(k, [])]
-            for k in VISITS["deck"]}
+    base = {k: [ms.baseline_milestones(v) for v in results["baseline"][k]] for k in VISITS["baseline"]}
+    deck = {k: [ms.deck_milestones(v) for v in results["deck"].get(k, [])] for k in VISITS["deck"]}
     b, s = bytes_stats(results)
     rows = cell_rows(deck, results["cpython"])
     sums = cell_sums(rows)
-    summary = {"foreign_cores": foreign_load(results)} | time_summary(base, deck) | s \
-        | cells_summary(sums)
-    doc = {"summary": {k: v for k, v in summary.items() if v}, "cells": rows, "sums": sums,
-           "warm_over_cold": warm_over_cold(base, deck),
-           "wheels": wheels(results, b["deck_cold"]),
-           "requests": {k: [x["requests"], x["not_modified"]] for k, v in b.items()
-                        for x in v[:1]},
-           "first_figure_cells": sorted({r["first_figure_cell"] for k in ("cold", "warm")
-                                         for r in deck[k] if r["first_figure_cell"]}),
-           "false_waits": false_waits(results.get("worker_regex"), results["cpython"]),
-           "failures": failures(deck, results["cpython"]), "errors": visit_errors(results),
-           "visits": {"baseline": base, "deck": strip_cells(deck)}}
+    summary = {"foreign_cores": foreign_load(results)} | time_summary(base, deck) | s | cells_summary(sums)
+    doc = {
+        "summary": {k: v for k, v in summary.items() if v},
+        "cells": rows,
+        "sums": sums,
+        "warm_over_cold": warm_over_cold(base, deck),
+        "wheels": wheels(results, b["deck_cold"]),
+        "requests": {k: [x["requests"], x["not_modified"]] for k, v in b.items() for x in v[:1]},
+        "first_figure_cells": sorted(
+            {r["first_figure_cell"] for k in ("cold", "warm") for r in deck[k] if r["first_figure_cell"]}
+        ),
+        "false_waits": false_waits(results.get("worker_regex"), results["cpython"]),
+        "failures": failures(deck, results["cpython"]),
+        "errors": visit_errors(results),
+        "visits": {"baseline": base, "deck": strip_cells(deck)},
+    }
     doc["verdicts"] = verdicts(doc)
     return doc
 
 
 def strip_cells(deck: dict) -> dict:
     """The deck's milestones per visit, without the per-cell lists (kept once, in ``cells``)."""
-    return {k: [{f: v for f, v in r.items() if f != "cells"} for r in rows]
-            for k, rows in deck.items()}
+    return {k: [{f: v for f, v in r.items() if f != "cells"} for r in rows] for k, rows in deck.items()}
 
 
 # ---------------------------------------------------------------------------- the targets
+
 
 def verdict(ok: bool | None, detail: str) -> dict:
     return {"ok": ok, "detail": detail}
@@ -185,16 +233,24 @@ def target_warm(s: dict) -> dict:
     if not (c and w):
         return verdict(None, "no figure measured")
     c, w = c["median"], w["median"]
-    return verdict(w <= c / 2, f"warm {w:.2f} s vs cold {c:.2f} s ({w / c:.2f}×; half would be "
-                               f"{c / 2:.2f} s, {w - c / 2:+.2f} s)")
+    return verdict(
+        w <= c / 2,
+        f"warm {w:.2f} s vs cold {c:.2f} s ({w / c:.2f}×; half would be {c / 2:.2f} s, {w - c / 2:+.2f} s)",
+    )
 
 
 def target_no_wait(waiting: list[str]) -> dict:
     if waiting:
-        return verdict(False, f"numpy-only cells sent to wait for matplotlib by the worker's "
-                              f"NEEDS_MATPLOTLIB test: {', '.join(waiting)}")
-    return verdict(None, "no numpy-only cell matches the worker's NEEDS_MATPLOTLIB test; "
-                         "the waits themselves: python bench/diagnose/probe.py")
+        return verdict(
+            False,
+            f"numpy-only cells sent to wait for matplotlib by the worker's "
+            f"NEEDS_MATPLOTLIB test: {', '.join(waiting)}",
+        )
+    return verdict(
+        None,
+        "no numpy-only cell matches the worker's NEEDS_MATPLOTLIB test; "
+        "the waits themselves: python bench/diagnose/probe.py",
+    )
 
 
 def target_wheels(rows: list[dict]) -> dict:
@@ -204,8 +260,11 @@ def target_wheels(rows: list[dict]) -> dict:
     if not unused:
         return verdict(True, "all imported")
     mib = sum(w["bytes"] for w in unused) / (1 << 20)
-    return verdict(False, f"{len(unused)} wheel(s) never imported, {mib:.2f} MiB: "
-                          + ", ".join(w["wheel"].split("-")[0] for w in unused))
+    return verdict(
+        False,
+        f"{len(unused)} wheel(s) never imported, {mib:.2f} MiB: "
+        + ", ".join(w["wheel"].split("-")[0] for w in unused),
+    )
 
 
 def target_cpython(sums: dict) -> dict:
@@ -213,13 +272,20 @@ def target_cpython(sums: dict) -> dict:
     if cold is None:
         return verdict(None, "no cell ran everywhere")
     warm, mwarm = sums["ratio_median.warm"], sums["ratio_min.warm"]
-    return verdict(max(cold, mcold or 0) <= CPU_RATIO_LIMIT,
-                   f"{cold:.2f}× cold, {warm:.2f}× warm on sums of medians "
-                   f"({sums['median.cold']:.3f} s vs {sums['median.cpython']:.3f} s); on sums of "
-                   f"minima {mcold:.2f}× cold, {mwarm:.2f}× warm")
+    return verdict(
+        max(cold, mcold or 0) <= CPU_RATIO_LIMIT,
+        f"{cold:.2f}× cold, {warm:.2f}× warm on sums of medians "
+        f"({sums['median.cold']:.3f} s vs {sums['median.cpython']:.3f} s); on sums of "
+        f"minima {mcold:.2f}× cold, {mwarm:.2f}× warm",
+    )
 
 
 def verdicts(doc: dict) -> dict:
     s = doc["summary"]
-    return {1: target_first_figure(s), 2: target_warm(s), 3: target_no_wait(doc["false_waits"]),
-            4: target_wheels(doc["wheels"]), 5: target_cpython(doc["sums"])}
+    return {
+        1: target_first_figure(s),
+        2: target_warm(s),
+        3: target_no_wait(doc["false_waits"]),
+        4: target_wheels(doc["wheels"]),
+        5: target_cpython(doc["sums"]),
+    }

@@ -1,26 +1,43 @@
 """The printed table, from the document bench/stats.py computes (no computing here)."""
+
 from __future__ import annotations
 
 from bench.milestones import FILE_TYPES
 
-README_ROWS = (("core ready", "core", "core_ready"),
-               ("numpy ready / deck runtime ready (numpy, dplab, prelude)", "numpy", "ready"),
-               ("first code cell's result", None, "first_cell"),
-               ("first figure", "figure", "first_figure"),
-               ("all {cells} cells done", None, "all_done"))
-BASELINE_ROWS = (("core ready (loadPyodide)", "core"), ("numpy ready", "numpy"),
-                 ("matplotlib ready", "matplotlib"), ("first figure", "figure"))
-DECK_ROWS = (("page ready (window.deck set)", "deck_ready"),
-             ("core ready (worker's 2nd status)", "core_ready"),
-             ("runtime ready (status 'ready')", "ready"), ("first cell's result", "first_cell"),
-             ("first figure", "first_figure"), ("all cells done", "all_done"),
-             ("matplotlib ready (inferred)", "mpl_ready"))
-RATIO_ROWS = (("core ready / core ready", "core_ready"), ("runtime ready / numpy ready", "ready"),
-              ("first figure / first figure", "first_figure"))
-TARGETS = {1: "cold first figure ≤ baseline's", 2: "warm first figure ≤ half the cold one",
-           3: "loading matplotlib never blocks a numpy-only cell",
-           4: "cold load fetches only wheels the deck imports",
-           5: "cells in the browser within 3× of CPython"}
+README_ROWS = (
+    ("core ready", "core", "core_ready"),
+    ("numpy ready / deck runtime ready (numpy, dplab, prelude)", "numpy", "ready"),
+    ("first code cell's result", None, "first_cell"),
+    ("first figure", "figure", "first_figure"),
+    ("all {cells} cells done", None, "all_done"),
+)
+BASELINE_ROWS = (
+    ("core ready (loadPyodide)", "core"),
+    ("numpy ready", "numpy"),
+    ("matplotlib ready", "matplotlib"),
+    ("first figure", "figure"),
+)
+DECK_ROWS = (
+    ("page ready (window.deck set)", "deck_ready"),
+    ("core ready (worker's 2nd status)", "core_ready"),
+    ("runtime ready (status 'ready')", "ready"),
+    ("first cell's result", "first_cell"),
+    ("first figure", "first_figure"),
+    ("all cells done", "all_done"),
+    ("matplotlib ready (inferred)", "mpl_ready"),
+)
+RATIO_ROWS = (
+    ("core ready / core ready", "core_ready"),
+    ("runtime ready / numpy ready", "ready"),
+    ("first figure / first figure", "first_figure"),
+)
+TARGETS = {
+    1: "cold first figure ≤ baseline's",
+    2: "warm first figure ≤ half the cold one",
+    3: "loading matplotlib never blocks a numpy-only cell",
+    4: "cold load fetches only wheels the deck imports",
+    5: "cells in the browser within 3× of CPython",
+}
 WIDE = (44, 22, 22, 22, 18)
 CELLS = (36, 22, 22, 22, 14)
 WHEELS = (58, 12, 14, 18)
@@ -61,8 +78,10 @@ class Table:
         self.lines += ["", text, "-" * len(text)]
 
     def row(self, *cols, widths=(44, 24, 24, 22)) -> None:
-        parts = [str(c).ljust(widths[0]) if i == 0 else
-                 str(c).rjust(widths[i] if i < len(widths) else 14) for i, c in enumerate(cols)]
+        parts = [
+            str(c).ljust(widths[0]) if i == 0 else str(c).rjust(widths[i] if i < len(widths) else 14)
+            for i, c in enumerate(cols)
+        ]
         self.lines.append("  " + "".join(parts).rstrip())
 
     def text(self, line: str = "") -> None:
@@ -94,22 +113,30 @@ def times(t: Table, doc: dict) -> None:
     s = doc["summary"]
     t.title("Times from navigation, seconds: median [min–max]")
     t.row("", "cold", "warm (2nd visit)", "3rd visit", "warm/cold", widths=WIDE)
-    for who, rows, kinds in (("baseline", BASELINE_ROWS, ("cold", "warm")),
-                             ("deck", DECK_ROWS, ("cold", "warm", "third"))):
-        t.text("  Baseline: bare Pyodide in a module worker (bench/baseline.html)"
-               if who == "baseline" else "  Deck (Run pressed on each cell once the page is ready)")
+    for who, rows, kinds in (
+        ("baseline", BASELINE_ROWS, ("cold", "warm")),
+        ("deck", DECK_ROWS, ("cold", "warm", "third")),
+    ):
+        t.text(
+            "  Baseline: bare Pyodide in a module worker (bench/baseline.html)"
+            if who == "baseline"
+            else "  Deck (Run pressed on each cell once the page is ready)"
+        )
         for label, key in rows:
             cols = [fmt_stat(s.get(f"{who}.{k}.{key}")) for k in kinds]
             cols += ["—"] * (3 - len(cols))
-            t.row("    " + label, *cols, fmt_stat(doc["warm_over_cold"].get(f"{who}.{key}"),
-                                                  unit="×"), widths=WIDE)
+            t.row(
+                "    " + label,
+                *cols,
+                fmt_stat(doc["warm_over_cold"].get(f"{who}.{key}"), unit="×"),
+                widths=WIDE,
+            )
     if doc["first_figure_cells"]:
         t.text(f"    (first figure from cell {', '.join(doc['first_figure_cells'])})")
     t.title("Deck / baseline, same visit kind (median of per-repetition ratios)")
     t.row("", "cold", "warm")
     for label, key in RATIO_ROWS:
-        t.row("  " + label, *(fmt_stat(s.get(f"ratio.{k}.{key}"), unit="×")
-                              for k in ("cold", "warm")))
+        t.row("  " + label, *(fmt_stat(s.get(f"ratio.{k}.{key}"), unit="×") for k in ("cold", "warm")))
 
 
 def transfers(t: Table, doc: dict) -> None:
@@ -123,33 +150,52 @@ def transfers(t: Table, doc: dict) -> None:
         cols = [s.get(f"bytes.{who}.{kind}.total") for who in ("baseline", "deck")]
         t.row(f"  total {kind}", *(fmt_bytes(c and c["median"]) for c in cols))
         req = [doc["requests"].get(f"{who}_{kind}") for who in ("baseline", "deck")]
-        t.row(f"  requests {kind} (304s)", *("—" if r is None else f"{r[0]} ({r[1]})"
-                                              for r in req))
+        t.row(f"  requests {kind} (304s)", *("—" if r is None else f"{r[0]} ({r[1]})" for r in req))
     t.text("  Wheels on the deck's cold load (imported: a module of the wheel is in the deck's")
     t.text("  sys.modules after every cell ran; baseline: after its figure):")
     t.row("    wheel", "bytes", "deck imports", "baseline imports", widths=WHEELS)
     for w in doc["wheels"]:
-        t.row("    " + w["wheel"], fmt_bytes(w["bytes"]), yes_no(w["imported"]),
-              yes_no(w["baseline_imported"]), widths=WHEELS)
+        t.row(
+            "    " + w["wheel"],
+            fmt_bytes(w["bytes"]),
+            yes_no(w["imported"]),
+            yes_no(w["baseline_imported"]),
+            widths=WHEELS,
+        )
 
 
 def cells(t: Table, doc: dict, cpython: dict) -> None:
     t.title("Cells' own run time (runner's `seconds`): browser vs CPython")
-    t.text(f"  CPython {cpython.get('python')} numpy {cpython.get('numpy')} matplotlib "
-           f"{cpython.get('matplotlib')} (a fresh process per repetition; pyplot imported before "
-           f"the cells, as the deck does)")
+    t.text(
+        f"  CPython {cpython.get('python')} numpy {cpython.get('numpy')} matplotlib "
+        f"{cpython.get('matplotlib')} (a fresh process per repetition; pyplot imported before "
+        f"the cells, as the deck does)"
+    )
     t.row("  cell", "browser cold", "browser warm", "CPython", "cold/CPython", widths=CELLS)
     for r in doc["cells"]:
-        ratio = r["cold"]["median"] / r["cpython"]["median"] \
-            if r["cold"] and r["cpython"] and r["cpython"]["median"] else None
-        t.row("  " + r["id"][:34], *(fmt_stat(r[k], 3) for k in ("cold", "warm", "cpython")),
-              "—" if ratio is None else f"{ratio:.1f}×", widths=CELLS)
+        ratio = (
+            r["cold"]["median"] / r["cpython"]["median"]
+            if r["cold"] and r["cpython"] and r["cpython"]["median"]
+            else None
+        )
+        t.row(
+            "  " + r["id"][:34],
+            *(fmt_stat(r[k], 3) for k in ("cold", "warm", "cpython")),
+            "—" if ratio is None else f"{ratio:.1f}×",
+            widths=CELLS,
+        )
     sums = doc["sums"]
-    for label, agg in (("sum of medians (cells ok everywhere)", "median"),
-                       ("sum of minima (least disturbed)", "min")):
+    for label, agg in (
+        ("sum of medians (cells ok everywhere)", "median"),
+        ("sum of minima (least disturbed)", "min"),
+    ):
         r = sums[f"ratio_{agg}.cold"]
-        t.row("  " + label, *(f"{sums[f'{agg}.{k}']:.3f}" for k in ("cold", "warm", "cpython")),
-              "—" if r is None else f"{r:.1f}×", widths=CELLS)
+        t.row(
+            "  " + label,
+            *(f"{sums[f'{agg}.{k}']:.3f}" for k in ("cold", "warm", "cpython")),
+            "—" if r is None else f"{r:.1f}×",
+            widths=CELLS,
+        )
     if sums["excluded"]:
         t.text(f"  not in the sums (failed or no result somewhere): {', '.join(sums['excluded'])}")
     for f in doc["failures"][:12]:
@@ -166,16 +212,26 @@ def targets(t: Table, doc: dict) -> None:
 
 
 def header(t: Table, meta: dict, load: dict | None) -> None:
-    t.text(f"Start-up benchmark  {meta['date']}  reps={meta['reps']}  profile {meta['profile']}  "
-           f"{meta['chromium']}  Pyodide {meta['pyodide']}  {meta['cores']} cores")
-    t.text(f"deck {meta['deck_title']!r}: {meta['cells']} code cells, static {meta['static']}, "
-           f"git {meta['git']}, niceness {meta.get('niceness', 0)}")
+    t.text(
+        f"Start-up benchmark  {meta['date']}  reps={meta['reps']}  profile {meta['profile']}  "
+        f"{meta['chromium']}  Pyodide {meta['pyodide']}  {meta['cores']} cores"
+    )
+    t.text(
+        f"deck {meta['deck_title']!r}: {meta['cells']} code cells, static {meta['static']}, "
+        f"git {meta['git']}, niceness {meta.get('niceness', 0)}"
+    )
     if load:
         noisy = load["max"] > 0.3
-        t.text(f"other processes' CPU during the visits: median {load['median']:.2f} cores, max "
-               f"{load['max']:.2f}" + ("  ← NOISY: other processes took CPU during the visits"
-                                       + ("" if meta.get("niceness", 0) < 0 else " (try --nice -5)")
-                                       if noisy else ""))
+        t.text(
+            f"other processes' CPU during the visits: median {load['median']:.2f} cores, max "
+            f"{load['max']:.2f}"
+            + (
+                "  ← NOISY: other processes took CPU during the visits"
+                + ("" if meta.get("niceness", 0) < 0 else " (try --nice -5)")
+                if noisy
+                else ""
+            )
+        )
 
 
 def render(doc: dict, meta: dict, cpython: dict) -> str:
@@ -198,6 +254,11 @@ def comparison(new: dict, old: dict, name: str) -> str:
         if not old.get(key) or not st:
             continue
         a, b = old[key]["median"], st["median"]
-        t.row(key, f"{a:.3g}", f"{b:.3g}", "—" if not a else f"{(b - a) / a * 100:+.0f}%",
-              widths=(44, 14, 14, 16))
+        t.row(
+            key,
+            f"{a:.3g}",
+            f"{b:.3g}",
+            "—" if not a else f"{(b - a) / a * 100:+.0f}%",
+            widths=(44, 14, 14, 16),
+        )
     return str(t)

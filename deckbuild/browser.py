@@ -3,6 +3,7 @@
 ``$DPDECK_CHROMIUM`` if set, else Debian's ``/usr/bin/chromium``, else the browser that
 ``playwright install`` downloaded (None lets Playwright pick it).
 """
+
 from __future__ import annotations
 
 import os
@@ -12,9 +13,15 @@ from pathlib import Path
 from .layout import SLIDE_SIZE
 
 # Quiet, offline-safe flags: no sandbox (we run as root in CI), no background network traffic.
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--disable-quic", "--no-first-run",
-               "--disable-sync"]
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-sync",
+]
 # the window of the tests and of `build.py pdf`: one slide at its authored size, unscaled
 VIEWPORT = dict(SLIDE_SIZE)
 

@@ -8,6 +8,7 @@ new sha256, while the originals are still verified against Pyodide's official lo
 The same run builds matplotlib's font list (~200 ms of its first import in the browser), which
 ships inside the matplotlib wheel where Pyodide's matplotlib looks for it (``fontlist.json``).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -46,12 +47,13 @@ def _run(jobs: dict, node_modules: Path) -> None:
         os.unlink(fh.name)
 
 
-def prepare(archives: list[tuple[Path, bool]], font_wheels: list[Path], node_modules: Path,
-            cache: Path) -> tuple[dict[Path, Path], Path]:
+def prepare(
+    archives: list[tuple[Path, bool]], font_wheels: list[Path], node_modules: Path, cache: Path
+) -> tuple[dict[Path, Path], Path]:
     """For each (archive, is_stdlib_zip), the path of its compiled twin; and the font list
     built from ``font_wheels`` (matplotlib and its dependencies). All cached by input sha256."""
     store = cache / f"pyc-{_tool_version()}"
-    part = f".part{os.getpid()}"   # two builds at once (tests, a serve) never share a half-written file
+    part = f".part{os.getpid()}"  # two builds at once (tests, a serve) never share a half-written file
     compiled: dict[Path, Path] = {}
     jobs: dict = {"compile": [], "fontCache": None}
     for src, legacy in archives:
@@ -59,17 +61,21 @@ def prepare(archives: list[tuple[Path, bool]], font_wheels: list[Path], node_mod
         compiled[src] = dst
         if not dst.exists():
             dst.parent.mkdir(parents=True, exist_ok=True)
-            jobs["compile"].append({"src": str(src), "dst": str(dst) + part,
-                                    "prefix": STDLIB_ZIP if legacy else SITE_PACKAGES,
-                                    "legacy": legacy})
+            jobs["compile"].append(
+                {
+                    "src": str(src),
+                    "dst": str(dst) + part,
+                    "prefix": STDLIB_ZIP if legacy else SITE_PACKAGES,
+                    "legacy": legacy,
+                }
+            )
     fonts_key = hashlib.sha256("".join(sorted(sha256(w) for w in font_wheels)).encode())
     font_list = store / f"fonts-{fonts_key.hexdigest()[:24]}" / "fontlist.json"
     if not font_list.exists():
         font_list.parent.mkdir(parents=True, exist_ok=True)
-        jobs["fontCache"] = {"wheels": [str(w) for w in font_wheels],
-                             "dst": str(font_list) + part}
+        jobs["fontCache"] = {"wheels": [str(w) for w in font_wheels], "dst": str(font_list) + part}
     if jobs["compile"] or jobs["fontCache"]:
         _run(jobs, node_modules)
         for job in jobs["compile"] + ([jobs["fontCache"]] if jobs["fontCache"] else []):
-            Path(job["dst"]).replace(job["dst"][:-len(part)])
+            Path(job["dst"]).replace(job["dst"][: -len(part)])
     return compiled, font_list

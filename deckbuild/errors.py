@@ -7,6 +7,7 @@
   the build needs is missing, a download does not match its published sha256
   (:class:`ChecksumError`). ``build.py`` exits with 3 (2 is argparse's, for a bad command line).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -19,8 +20,16 @@ class DeckError(Exception):
     that an author can go straight to the place to fix.
     """
 
-    def __init__(self, message: str, *, file: str | None = None, line: int | None = None,
-                 slide: int | None = None, title: str | None = None, field: str | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        slide: int | None = None,
+        title: str | None = None,
+        field: str | None = None,
+    ):
         self.message = message
         self.file = file
         self.line = line
@@ -55,12 +64,18 @@ class ToolError(BuildEnvironmentError):
 
     STDERR_TAIL = 800
 
-    def __init__(self, purpose: str, command: list[str], returncode: int | None = None,
-                 stderr: str = "", hint: str = ""):
+    def __init__(
+        self,
+        purpose: str,
+        command: list[str],
+        returncode: int | None = None,
+        stderr: str = "",
+        hint: str = "",
+    ):
         self.purpose = purpose
         self.command = [str(part) for part in command]
         self.returncode = returncode
-        self.stderr = stderr.strip()[-self.STDERR_TAIL:]
+        self.stderr = stderr.strip()[-self.STDERR_TAIL :]
         self.hint = hint
         super().__init__(self.describe())
 
@@ -83,5 +98,7 @@ class ChecksumError(BuildEnvironmentError):
         self.expected = expected
         self.actual = actual
         self.source = source
-        super().__init__(f"sha256 mismatch for {self.path}: {source} says {expected}, the file "
-                         f"has {actual}. {hint}".strip())
+        super().__init__(
+            f"sha256 mismatch for {self.path}: {source} says {expected}, the file "
+            f"has {actual}. {hint}".strip()
+        )

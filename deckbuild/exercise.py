@@ -20,6 +20,7 @@ expression is ``"DPDECK-EXERCISE:" + base64(JSON {"ok", "message"})``: the page
 (``static/js/exercise.js``) reads the verdict from the run's value. The same text runs under
 CPython in the tests (``tests/unit/test_exercises.py``).
 """
+
 from __future__ import annotations
 
 import ast
@@ -29,7 +30,7 @@ import textwrap
 
 MARKER = "DPDECK-EXERCISE:"
 
-_PROGRAM = '''
+_PROGRAM = """
 def __dpdeck_exercise__():
     import base64 as _b64, json as _json, math as _math
     _blanks = {blanks}
@@ -73,15 +74,18 @@ def __dpdeck_exercise__():
     _data = _json.dumps({{"ok": _ok, "message": _message}}, ensure_ascii=True)
     return {marker!r} + _b64.b64encode(_data.encode()).decode()
 globals().pop("__dpdeck_exercise__")()
-'''
+"""
 
 
 def blanks(starter: str) -> list[str]:
     """The names the starter assigns ``...`` (the blanks to fill), in order."""
     names = []
     for node in ast.walk(ast.parse(starter)):
-        if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Constant) \
-                and node.value.value is Ellipsis:
+        if (
+            isinstance(node, (ast.Assign, ast.AnnAssign))
+            and isinstance(node.value, ast.Constant)
+            and node.value.value is Ellipsis
+        ):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
                 for sub in ast.walk(target):

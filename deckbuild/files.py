@@ -1,4 +1,5 @@
 """File helpers shared by the vendoring modules: copy a file or folder, hash a file."""
+
 from __future__ import annotations
 
 import hashlib
@@ -20,8 +21,7 @@ def sha256(path: Path) -> str:
 def copy(src: Path, dst: Path) -> None:
     """Copy the file or folder ``src`` to ``dst``; a missing ``src`` is not installed yet."""
     if not src.exists():
-        raise BuildEnvironmentError(
-            f"{src} is missing: run `npm ci` to install the front-end packages")
+        raise BuildEnvironmentError(f"{src} is missing: run `npm ci` to install the front-end packages")
     dst.parent.mkdir(parents=True, exist_ok=True)
     if src.is_dir():
         shutil.copytree(src, dst, dirs_exist_ok=True)

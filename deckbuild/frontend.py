@@ -4,6 +4,7 @@ reveal.js (with its notes plugin), KaTeX's CSS and fonts, and CodeMirror 6 as ES
 an import map: the page fetches nothing from another host. A missing or changed npm package is
 a :class:`~deckbuild.errors.BuildEnvironmentError` (run ``npm ci``), never a deck error.
 """
+
 from __future__ import annotations
 
 import json
@@ -27,8 +28,7 @@ def package_json(node_modules: Path, name: str) -> dict:
     """The package.json of npm package ``name``."""
     path = node_modules / name / "package.json"
     if not path.exists():
-        raise BuildEnvironmentError(f"npm package {name} is missing from {node_modules}: "
-                                    "run `npm ci`")
+        raise BuildEnvironmentError(f"npm package {name} is missing from {node_modules}: run `npm ci`")
     return json.loads(path.read_text())
 
 
@@ -43,7 +43,7 @@ def vendor_reveal_katex(node_modules: Path, out: Path) -> None:
     for rel in KATEX_FILES:
         copy(node_modules / "katex" / rel, out / "katex" / rel)
     fonts = node_modules / "katex" / "dist" / "fonts"
-    for font in fonts.glob("*.woff2"):   # every browser we target reads woff2
+    for font in fonts.glob("*.woff2"):  # every browser we target reads woff2
         copy(font, out / "katex" / "dist" / "fonts" / font.name)
 
 
@@ -70,8 +70,7 @@ def vendor_codemirror(node_modules: Path, out: Path, url_prefix: str) -> dict[st
             continue
         pkg = package_json(node_modules, name)
         entry = _esm_entry(pkg)
-        copy((node_modules / name / entry).parent,
-             out / "codemirror" / name / Path(entry).parent)
+        copy((node_modules / name / entry).parent, out / "codemirror" / name / Path(entry).parent)
         imports[name] = f"{url_prefix}codemirror/{name}/{entry}"
         pending.extend(pkg.get("dependencies", {}))
     # ESM only: drop the CommonJS twins and type declarations copied with the folders
@@ -82,8 +81,10 @@ def vendor_codemirror(node_modules: Path, out: Path, url_prefix: str) -> dict[st
 
 
 def _notes_plugin_error(problem: str) -> BuildEnvironmentError:
-    return BuildEnvironmentError(f"reveal.js notes plugin ({NOTES_PLUGIN}): {problem}; a "
-                                 "reveal.js version this build does not know? (see package.json)")
+    return BuildEnvironmentError(
+        f"reveal.js notes plugin ({NOTES_PLUGIN}): {problem}; a "
+        "reveal.js version this build does not know? (see package.json)"
+    )
 
 
 def _speaker_view_html(bundle: str) -> str:
@@ -99,7 +100,7 @@ def _speaker_view_html(bundle: str) -> str:
     while bundle[j] != '"':
         j += 2 if bundle[j] == "\\" else 1
     # a JS string literal: \xNN escapes become \u00NN; reveal.js 6's bundler leaves raw tabs in it
-    return json.loads(re.sub(r"\\x([0-9a-fA-F]{2})", r"\\u00\1", bundle[i:j + 1]), strict=False)
+    return json.loads(re.sub(r"\\x([0-9a-fA-F]{2})", r"\\u00\1", bundle[i : j + 1]), strict=False)
 
 
 def speaker_view_script(node_modules: Path) -> str:

@@ -3,11 +3,11 @@
 Math is not rendered here: each formula becomes a placeholder that :mod:`deckbuild.math`
 fills with KaTeX's HTML in one batch for the whole deck.
 """
+
 from __future__ import annotations
 
 import html
 from dataclasses import dataclass, field
-
 from pathlib import Path
 
 from markdown_it import MarkdownIt
@@ -21,8 +21,9 @@ BOX_NAME = "box"
 @dataclass
 class MathCollector:
     """Collects formulas while rendering; each gets a placeholder token to replace later."""
+
     formulas: list[tuple[str, bool]] = field(default_factory=list)
-    where: list[dict] = field(default_factory=list)   # DeckError keywords per formula
+    where: list[dict] = field(default_factory=list)  # DeckError keywords per formula
     context: dict = field(default_factory=dict)
 
     def placeholder(self, tex: str, display: bool) -> str:
@@ -34,30 +35,28 @@ class MathCollector:
 def _render_box_open(self, tokens, idx, options, env):
     token = tokens[idx]
     if token.nesting == 1:
-        title = token.info.strip()[len(BOX_NAME):].strip()
+        title = token.info.strip()[len(BOX_NAME) :].strip()
         head = f'<div class="box-title">{html.escape(title)}</div>' if title else ""
         return f'<div class="box">{head}\n'
     return "</div>\n"
 
 
 def make_markdown(collector: MathCollector) -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"html": False, "typographer": True,
-                                   "quotes": "«»‹›"}).enable(["table", "replacements",
-                                                              "smartquotes"])
+    md = MarkdownIt("commonmark", {"html": False, "typographer": True, "quotes": "«»‹›"}).enable(
+        ["table", "replacements", "smartquotes"]
+    )
     md.use(dollarmath_plugin, allow_space=True, double_inline=True)
     md.use(container_plugin, name=BOX_NAME, render=_render_box_open)
-    md.add_render_rule("math_inline",
-                       lambda self, t, i, o, e: collector.placeholder(t[i].content, False))
-    md.add_render_rule("math_inline_double",
-                       lambda self, t, i, o, e: collector.placeholder(t[i].content, True))
-    md.add_render_rule("math_block",
-                       lambda self, t, i, o, e: collector.placeholder(t[i].content, True))
-    md.add_render_rule("math_block_label",
-                       lambda self, t, i, o, e: collector.placeholder(t[i].content, True))
+    md.add_render_rule("math_inline", lambda self, t, i, o, e: collector.placeholder(t[i].content, False))
+    md.add_render_rule(
+        "math_inline_double", lambda self, t, i, o, e: collector.placeholder(t[i].content, True)
+    )
+    md.add_render_rule("math_block", lambda self, t, i, o, e: collector.placeholder(t[i].content, True))
+    md.add_render_rule("math_block_label", lambda self, t, i, o, e: collector.placeholder(t[i].content, True))
     return md
 
 
-ASSET_DIR = "assets"   # where images of the deck land in dist/
+ASSET_DIR = "assets"  # where images of the deck land in dist/
 
 
 class SlideMarkdown:
@@ -80,9 +79,13 @@ class SlideMarkdown:
 
     def _asset(self, src: str) -> str:
         from .errors import DeckError
+
         if "://" in src or src.startswith("//") or src.startswith("data:"):
-            raise DeckError(f"image {src!r} is not a file of the deck: the deck loads nothing "
-                            "from other hosts (put the file next to the deck)", **self.math.context)
+            raise DeckError(
+                f"image {src!r} is not a file of the deck: the deck loads nothing "
+                "from other hosts (put the file next to the deck)",
+                **self.math.context,
+            )
         if self.root is None:
             return src
         path = (self.root / src).resolve()

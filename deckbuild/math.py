@@ -1,4 +1,5 @@
 """Typeset every formula of the deck with KaTeX (node), once per build."""
+
 from __future__ import annotations
 
 import json
@@ -26,10 +27,9 @@ def typeset(formulas: list[tuple[str, bool]], where: list[dict], node_modules: P
     proc = tools.run([node, _SCRIPT, node_modules], purpose, input=payload)
     results = json.loads(proc.stdout)
     out = []
-    for (tex, _), context, result in zip(formulas, where, results):
+    for (tex, _), context, result in zip(formulas, where, results, strict=True):
         if "error" in result:
-            raise DeckError(f"math does not typeset: {result['error']} (in ${tex}$)",
-                            **context)
+            raise DeckError(f"math does not typeset: {result['error']} (in ${tex}$)", **context)
         out.append(result["html"])
     return out
 

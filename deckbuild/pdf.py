@@ -3,6 +3,7 @@
 Opens the built deck headless in Chromium in reveal.js's print mode, waits until every cell has
 run (the page runs them all in the background), and prints one PDF page per slide.
 """
+
 from __future__ import annotations
 
 import time
@@ -23,8 +24,7 @@ def export_pdf(dist: Path, out: Path, timeout: float = 300.0, browser=None) -> d
         try:
             from playwright.sync_api import sync_playwright
         except ImportError:
-            raise BuildEnvironmentError("`build.py pdf` needs playwright: "
-                                        "pip install -e '.[test]'") from None
+            raise BuildEnvironmentError("`build.py pdf` needs playwright: pip install -e '.[test]'") from None
         with sync_playwright() as p:
             own = launch(p)
             try:
@@ -49,10 +49,12 @@ def export_pdf(dist: Path, out: Path, timeout: float = 300.0, browser=None) -> d
             time.sleep(0.25)
         else:
             raise BuildEnvironmentError(
-                f"the cells did not finish within {timeout:.0f} s ({state}): try --timeout")
+                f"the cells did not finish within {timeout:.0f} s ({state}): try --timeout"
+            )
         if state["runtime"] == "error":
-            raise BuildEnvironmentError("Python failed to start in the browser: "
-                                        + page.inner_text("#runtime-status"))
+            raise BuildEnvironmentError(
+                "Python failed to start in the browser: " + page.inner_text("#runtime-status")
+            )
         report = page.evaluate("""() => ({
             cells: window.deck.cells.length,
             errors: window.deck.cells.filter(c => c.lastResult && !c.lastResult.ok)

@@ -7,6 +7,7 @@ looking at the source's timestamp, which unpacking in the browser would change. 
 so tracebacks still quote library lines. Wheels get ``__pycache__/x.cpython-312.pyc``; the
 stdlib zip (read by zipimport) gets ``x.pyc`` beside ``x.py``.
 """
+
 import importlib._bootstrap_external as _bootstrap
 import importlib.util
 import posixpath
@@ -26,11 +27,14 @@ def precompile(src, dst, prefix, legacy):
             try:
                 code = compile(data, prefix + info.filename, "exec", dont_inherit=True)
             except SyntaxError:
-                continue   # e.g. a template file: Python would not import it either
+                continue  # e.g. a template file: Python would not import it either
             pyc = _bootstrap._code_to_hash_pyc(code, importlib.util.source_hash(data), False)
             folder, name = posixpath.split(info.filename)
-            target = (info.filename[:-3] + ".pyc" if legacy
-                      else posixpath.join(folder, "__pycache__", f"{name[:-3]}.{tag}.pyc"))
+            target = (
+                info.filename[:-3] + ".pyc"
+                if legacy
+                else posixpath.join(folder, "__pycache__", f"{name[:-3]}.{tag}.pyc")
+            )
             entry = zipfile.ZipInfo(target, date_time=info.date_time)
             entry.compress_type = zipfile.ZIP_DEFLATED
             entry.external_attr = info.external_attr
@@ -46,7 +50,9 @@ def font_cache():
     builds it on first import when it is missing; shipped inside the wheel, it is read instead.
     """
     import os
+
     import matplotlib.font_manager as font_manager
+
     path = os.path.join(os.path.dirname(font_manager.__file__), "fontlist.json")
     assert os.path.exists(path), "matplotlib did not write its font list"
     return path

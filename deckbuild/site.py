@@ -1,4 +1,5 @@
 """The whole build: deck/ + templates/ + static/ + node_modules + wheels → dist/, atomically."""
+
 from __future__ import annotations
 
 import hashlib
@@ -19,6 +20,7 @@ from .wheel import build_wheel
 @dataclass
 class Project:
     """Where the build reads and writes; every path can be overridden (the tests do)."""
+
     root: Path
 
     @property
@@ -97,8 +99,9 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
         # with an old one a browser cached.
         version = _tree_digest([project.static, project.package_src / "dplab"])
         static_dir = f"static-{version}/"
-        shutil.copytree(project.static, staging / static_dir,
-                        ignore=shutil.ignore_patterns("__pycache__", "sw.js"))
+        shutil.copytree(
+            project.static, staging / static_dir, ignore=shutil.ignore_patterns("__pycache__", "sw.js")
+        )
         # the Service Worker must sit at the deck's root for its scope to cover the deck
         shutil.copy2(project.static / "sw.js", staging / "sw.js")
         wheel = build_wheel(project.package_src, "dplab", staging / static_dir / "wheels")
@@ -118,13 +121,19 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
             runner=f"{static_dir}py/cellrunner.py",
             prelude=deck.prelude,
             notebook=NotebookInfo(
-                title=deck.title, subtitle=deck.subtitle, author=deck.author,
-                slides={s.id: NotebookSlide(title=s.title, body=s.body or "",
-                                            exercise=s.kind == "exercise")
-                        for s in deck.slides if s.kind in ("code", "exercise")}),
+                title=deck.title,
+                subtitle=deck.subtitle,
+                author=deck.author,
+                slides={
+                    s.id: NotebookSlide(title=s.title, body=s.body or "", exercise=s.kind == "exercise")
+                    for s in deck.slides
+                    if s.kind in ("code", "exercise")
+                },
+            ),
         )
-        html = render_page(deck, views, project.templates, asdict(config), import_map,
-                           (frontend.speaker_view_script(nm),))
+        html = render_page(
+            deck, views, project.templates, asdict(config), import_map, (frontend.speaker_view_script(nm),)
+        )
         (staging / "index.html").write_text(html, encoding="utf-8")
         for image in sorted(images):
             target = staging / "assets" / image.relative_to(deck.root.resolve())

@@ -1,4 +1,5 @@
 """Running the build's outside tools (node, pip): a missing or failing one is a ToolError."""
+
 from __future__ import annotations
 
 import shutil
@@ -15,12 +16,14 @@ def which(name: str, purpose: str, hint: str = "") -> str:
     return path
 
 
-def run(command: list[str], purpose: str, *, input: str | None = None,
-        hint: str = "") -> subprocess.CompletedProcess:
+def run(
+    command: list[str], purpose: str, *, input: str | None = None, hint: str = ""
+) -> subprocess.CompletedProcess:
     """Run ``command`` capturing its output; a non-zero exit raises a ToolError."""
     try:
-        proc = subprocess.run([str(c) for c in command], input=input, capture_output=True,
-                              text=True, check=False)
+        proc = subprocess.run(
+            [str(c) for c in command], input=input, capture_output=True, text=True, check=False
+        )
     except FileNotFoundError:
         raise ToolError(purpose, command, hint=hint) from None
     if proc.returncode != 0:

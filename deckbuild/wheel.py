@@ -1,4 +1,5 @@
 """Build the DP package in pyodide_pkg/ into a pure-Python wheel that the page loads."""
+
 from __future__ import annotations
 
 import base64
@@ -38,9 +39,11 @@ def build_wheel(src_root: Path, name: str, out_dir: Path) -> Path:
         files[path.relative_to(src_root).as_posix()] = path.read_bytes()
     files[f"{dist_info}/METADATA"] = (
         f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
-        "Summary: Differential privacy for the live deck\nRequires-Dist: numpy\n").encode()
-    files[f"{dist_info}/WHEEL"] = (b"Wheel-Version: 1.0\nGenerator: deckbuild\n"
-                                   b"Root-Is-Purelib: true\nTag: py3-none-any\n")
+        "Summary: Differential privacy for the live deck\nRequires-Dist: numpy\n"
+    ).encode()
+    files[f"{dist_info}/WHEEL"] = (
+        b"Wheel-Version: 1.0\nGenerator: deckbuild\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    )
     record = "".join(f"{n},{_record_hash(d)},{len(d)}\n" for n, d in files.items())
     files[f"{dist_info}/RECORD"] = (record + f"{dist_info}/RECORD,,\n").encode()
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -8,6 +8,7 @@ Writes one screenshot per slide (``test-results/slides/NN-id.png``) and the shee
 it. Fragments (lists shown one by one, the question's answer) are shown all at once. Prints how
 long running all the cells took in the browser, and any cell that failed.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -20,9 +21,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from deckbuild.browser import VIEWPORT, launch  # noqa: E402
 from deckbuild.serve import serve_in_thread  # noqa: E402
 from deckbuild.site import Project, build  # noqa: E402
-from deckbuild.browser import VIEWPORT, launch  # noqa: E402
 from tests.browser.helpers import open_deck, wait_runtime_ready, wait_until  # noqa: E402
 from tests.browser.test_full_deck import LAYOUT_PROBLEMS, WRAPPED_LINES  # noqa: E402
 
@@ -51,6 +52,7 @@ SHOW_SLIDE = """(i) => {
 
 def _font(size: int):
     from PIL import ImageFont
+
     for name in ("DejaVuSans.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"):
         try:
             return ImageFont.truetype(name, size)
@@ -59,16 +61,17 @@ def _font(size: int):
     return ImageFont.load_default()
 
 
-def compose(shots: list[tuple[int, str, Path]], out: Path, columns: int = 6,
-            thumb_width: int = 426) -> Path:
+def compose(shots: list[tuple[int, str, Path]], out: Path, columns: int = 6, thumb_width: int = 426) -> Path:
     """A grid of thumbnails, each with 'N · title' under it."""
     from PIL import Image, ImageDraw
+
     thumb_height = round(thumb_width * VIEWPORT["height"] / VIEWPORT["width"])
     caption = 40
     pad = 12
     rows = (len(shots) + columns - 1) // columns
-    sheet = Image.new("RGB", (pad + columns * (thumb_width + pad),
-                              pad + rows * (thumb_height + caption + pad)), "white")
+    sheet = Image.new(
+        "RGB", (pad + columns * (thumb_width + pad), pad + rows * (thumb_height + caption + pad)), "white"
+    )
     draw = ImageDraw.Draw(sheet)
     font = _font(15)
     for n, (number, title, path) in enumerate(shots):
@@ -128,19 +131,24 @@ def main(argv: list[str] | None = None) -> int:
                 # the page runs every cell once in the background (prerun); wait for it, then
                 # run them all again in order, matplotlib loaded, and time that
                 wait_until(page, "document.documentElement.dataset.prerunDone === 'true'", 300)
-                print(f"background prerun of all cells done {time.monotonic() - t_ready:.1f} s "
-                      "after Python was ready (includes loading matplotlib)")
+                print(
+                    f"background prerun of all cells done {time.monotonic() - t_ready:.1f} s "
+                    "after Python was ready (includes loading matplotlib)"
+                )
                 report = page.evaluate(RUN_ALL)
                 for c in report["cells"]:
                     flag = "ok " if c["ok"] else "ERR"
-                    print(f"  {flag} {c['id']:<42} python {c['seconds'] or 0:6.2f} s   "
-                          f"wall {c['wall']:6.2f} s")
+                    print(
+                        f"  {flag} {c['id']:<42} python {c['seconds'] or 0:6.2f} s   wall {c['wall']:6.2f} s"
+                    )
                     if not c["ok"]:
                         failed.append(c)
                 python_total = sum(c["seconds"] or 0 for c in report["cells"])
-                print(f"running all {len(report['cells'])} cells took {report['total']:.1f} s "
-                      f"in the browser ({python_total:.1f} s inside Python; the rest is waiting "
-                      "for matplotlib to load and drawing)")
+                print(
+                    f"running all {len(report['cells'])} cells took {report['total']:.1f} s "
+                    f"in the browser ({python_total:.1f} s inside Python; the rest is waiting "
+                    "for matplotlib to load and drawing)"
+                )
                 (args.out / "browser-timings.json").write_text(json.dumps(report, indent=1))
                 printed = page.evaluate("""() => window.deck.cells.map(c => `## ${c.id}\\n` +
                     [...c.root.querySelectorAll('.cell-output .out-stdout')]
@@ -151,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
             shots = []
             for s in slides:
                 page.evaluate(SHOW_SLIDE, s["index"])
-                page.wait_for_timeout(150)   # layout and images settle
+                page.wait_for_timeout(150)  # layout and images settle
                 path = shots_dir / f"{s['index']:02d}-{s['id']}.png"
                 page.screenshot(path=str(path))
                 here = page.evaluate_handle("() => window.deck.reveal.getCurrentSlide()")

@@ -1,7 +1,7 @@
 """Shared fixtures: the project root and a built deck (built once per test session)."""
+
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -16,10 +16,15 @@ def project_root() -> Path:
 
 def pytest_addoption(parser):
     group = parser.getgroup("dpdeck")
-    group.addoption("--actions", type=int, default=60,
-                    help="how many random actions the browser monkey test takes (default 60)")
-    group.addoption("--monkey-seed", type=int, default=None,
-                    help="the monkey's seed (default: a fresh one, printed)")
+    group.addoption(
+        "--actions",
+        type=int,
+        default=60,
+        help="how many random actions the browser monkey test takes (default 60)",
+    )
+    group.addoption(
+        "--monkey-seed", type=int, default=None, help="the monkey's seed (default: a fresh one, printed)"
+    )
 
 
 @pytest.fixture

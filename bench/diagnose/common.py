@@ -1,4 +1,5 @@
 """What the diagnose scripts share: their options and a visit that says how it went."""
+
 from __future__ import annotations
 
 import argparse

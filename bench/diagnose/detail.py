@@ -8,6 +8,7 @@ split into its modules, the dplab wheel, `import dplab` and the prelude; per ste
 Python spent compiling .py source to bytecode; each module's own import time (the smallest
 pieces a background import could be cut into); the matplotlib font cache, built anew vs read.
 """
+
 from __future__ import annotations
 
 import sys
@@ -25,8 +26,11 @@ COLUMNS = (44, 24, 24)
 def steps(t: Table, detail: dict) -> None:
     t.row("  step", "wall", "of it compiling .py", widths=COLUMNS)
     for step in detail["steps"]:
-        comp = "" if step.get("compileMs") is None else \
-            f"{step['compileMs']:.0f} ms ({step.get('compiled', 0)} mod.)"
+        comp = (
+            ""
+            if step.get("compileMs") is None
+            else f"{step['compileMs']:.0f} ms ({step.get('compiled', 0)} mod.)"
+        )
         t.row("  " + step["name"], f"{step['ms']:.0f} ms", comp, widths=COLUMNS)
     total = sum(st["ms"] for st in detail["steps"])
     compiling = sum(st.get("compileMs") or 0 for st in detail["steps"])
@@ -38,12 +42,16 @@ def steps(t: Table, detail: dict) -> None:
 
 def extras(t: Table, diag: dict) -> None:
     if fc := diag.get("fontCache"):
-        t.row("  font cache: build anew / read a cached one",
-              f"{fc['rebuild_ms']:.0f} / {fc['read_cached_ms']:.0f} ms")
+        t.row(
+            "  font cache: build anew / read a cached one",
+            f"{fc['rebuild_ms']:.0f} / {fc['read_cached_ms']:.0f} ms",
+        )
     if mods := diag.get("moduleImports"):
         over = [m for m in mods if m[0] > 100]
-        t.text(f"  each module's own import time (without what it imports), {len(mods)} modules "
-               f"imported in all; {len(over)} take > 100 ms:")
+        t.text(
+            f"  each module's own import time (without what it imports), {len(mods)} modules "
+            f"imported in all; {len(over)} take > 100 ms:"
+        )
         t.text("    " + ", ".join(f"{name} {ms:.0f}" for ms, name in mods[:8]) + " (ms)")
     if diag.get("secondFigureMs") is not None:
         t.row("  second figure (everything imported)", f"{diag['secondFigureMs']:.0f} ms")
@@ -63,8 +71,9 @@ def render(detail: dict) -> str:
 def main(argv=None) -> int:
     args = parser(__doc__).parse_args(argv)
     with session(args) as s:
-        detail = timed_visit(s, "detailed baseline visit (cold)", s.folder("detail"),
-                             s.base_url + "?mode=detail")
+        detail = timed_visit(
+            s, "detailed baseline visit (cold)", s.folder("detail"), s.base_url + "?mode=detail"
+        )
     print(render(detail))
     return 0
 

@@ -8,6 +8,7 @@ sampler reads every 0.25 s the CPU seconds of each Chromium thread from /proc, g
 (page main thread, Python worker, V8's thread pool, compositor, browser, GPU, network), and how
 long the threads waited, runnable, for a CPU (/proc/…/schedstat).
 """
+
 from __future__ import annotations
 
 import os
@@ -26,34 +27,44 @@ from bench.session import session  # noqa: E402
 from bench.table import Table, fmt_s  # noqa: E402
 
 WORKER = "renderer: workers (Python)"
-BASELINE_STEPS = (("navigation → worker script running", "zero", "worker_start"),
-                  ("import pyodide.mjs", "worker_start", "mjs"),
-                  ("loadPyodide (asm.js, wasm, stdlib)", "mjs", "core"),
-                  ("loadPackage(numpy)", "core", "numpy"),
-                  ("loadPackage(matplotlib)", "numpy", "matplotlib"),
-                  ("import numpy+pyplot, draw, SVG", "matplotlib", "figure_drawn"),
-                  ("SVG to the page", "figure_drawn", "figure"))
-DECK_STEPS = (("navigation → worker created", "zero", "worker_created"),
-              ("worker → core ready", "worker_created", "core_ready"),
-              ("numpy + dplab wheels loaded", "core_ready", "runner_requested"),
-              ("cellrunner + prelude", "runner_requested", "ready"),
-              ("ready → matplotlib wheels downloaded", "ready", "mpl_wheels_downloaded"),
-              ("→ matplotlib ready (unpack, pyplot)", "mpl_wheels_downloaded", "mpl_ready"),
-              ("matplotlib ready → first figure", "mpl_ready", "first_figure"))
+BASELINE_STEPS = (
+    ("navigation → worker script running", "zero", "worker_start"),
+    ("import pyodide.mjs", "worker_start", "mjs"),
+    ("loadPyodide (asm.js, wasm, stdlib)", "mjs", "core"),
+    ("loadPackage(numpy)", "core", "numpy"),
+    ("loadPackage(matplotlib)", "numpy", "matplotlib"),
+    ("import numpy+pyplot, draw, SVG", "matplotlib", "figure_drawn"),
+    ("SVG to the page", "figure_drawn", "figure"),
+)
+DECK_STEPS = (
+    ("navigation → worker created", "zero", "worker_created"),
+    ("worker → core ready", "worker_created", "core_ready"),
+    ("numpy + dplab wheels loaded", "core_ready", "runner_requested"),
+    ("cellrunner + prelude", "runner_requested", "ready"),
+    ("ready → matplotlib wheels downloaded", "ready", "mpl_wheels_downloaded"),
+    ("→ matplotlib ready (unpack, pyplot)", "mpl_wheels_downloaded", "mpl_ready"),
+    ("matplotlib ready → first figure", "mpl_ready", "first_figure"),
+)
 
 
 def thread_group(ptype: str, comm: str, main: bool) -> str:
     """A Chromium thread's role, from its process type and its thread name."""
     if ptype != "renderer":
-        return {"": "browser process", "gpu-process": "gpu process",
-                "utility": "utility (network)"}.get(ptype, f"{ptype} process")
-    for prefixes, group in ((("CrRendererMain",), "renderer: page main thread"),
-                            (("DedicatedWorker",), WORKER),
-                            (("V8", "ThreadPool"), "renderer: thread pool (V8 wasm compile, GC)")):
+        return {"": "browser process", "gpu-process": "gpu process", "utility": "utility (network)"}.get(
+            ptype, f"{ptype} process"
+        )
+    for prefixes, group in (
+        (("CrRendererMain",), "renderer: page main thread"),
+        (("DedicatedWorker",), WORKER),
+        (("V8", "ThreadPool"), "renderer: thread pool (V8 wasm compile, GC)"),
+    ):
         if (main and group.endswith("main thread")) or comm.startswith(prefixes):
             return group
-    return "renderer: compositor/raster" if comm.startswith("Compositor") or "Raster" in comm \
+    return (
+        "renderer: compositor/raster"
+        if comm.startswith("Compositor") or "Raster" in comm
         else "renderer: other threads"
+    )
 
 
 def chromium_type(pid: int) -> str | None:
@@ -81,7 +92,7 @@ def cpu_by_group() -> dict[str, float]:
     """CPU seconds so far of the browser's threads, summed per group ("wait|group": waiting)."""
     groups: dict[str, float] = {}
     for pid in procstat.descendants(os.getpid()):
-        ptype = chromium_type(pid)    # re-read: a process forked from the zygote renames itself
+        ptype = chromium_type(pid)  # re-read: a process forked from the zygote renames itself
         if ptype is None:
             continue
         for tid, t in procstat.threads(pid).items():
@@ -128,13 +139,21 @@ def cpu_between(samples: list, t_a: float, t_b: float) -> dict[str, float]:
 def deck_network_marks(v: dict, config: dict) -> dict:
     """From the server's log: when the runner was asked for, the last matplotlib wheel sent."""
     t0 = v["timeOrigin"]
-    runner = next((e["t0"] * 1000 - t0 for e in v["server"]
-                   if e["path"] == "/" + config.get("runner", "")), None)
-    late = [e["t1"] * 1000 - t0 for e in v["server"] if milestones.file_type(e["path"]) == "whl"
-            and e["path"] != "/" + config.get("wheel", "")
-            and not e["path"].rsplit("/", 1)[-1].startswith("numpy-")]
-    return {"runner_requested": runner, "mpl_wheels_downloaded": max(late) if late else None,
-            "worker_created": v["marks"].get("workerCreated")}
+    runner = next(
+        (e["t0"] * 1000 - t0 for e in v["server"] if e["path"] == "/" + config.get("runner", "")), None
+    )
+    late = [
+        e["t1"] * 1000 - t0
+        for e in v["server"]
+        if milestones.file_type(e["path"]) == "whl"
+        and e["path"] != "/" + config.get("wheel", "")
+        and not e["path"].rsplit("/", 1)[-1].startswith("numpy-")
+    ]
+    return {
+        "runner_requested": runner,
+        "mpl_wheels_downloaded": max(late) if late else None,
+        "worker_created": v["marks"].get("workerCreated"),
+    }
 
 
 def median_delta(rows: list[dict], a: str, b: str) -> float | None:
@@ -148,23 +167,31 @@ def steps_table(t: Table, rows: dict) -> None:
     for who, steps in (("baseline", BASELINE_STEPS), ("deck", DECK_STEPS)):
         t.text(f"  {who}:")
         for label, a, b in steps:
-            t.row("    " + label, *(fmt_s(median_delta(rows[(who, k)], a, b))
-                                    for k in ("cold", "warm")))
+            t.row("    " + label, *(fmt_s(median_delta(rows[(who, k)], a, b)) for k in ("cold", "warm")))
 
 
 def cpu_table(t: Table, rows: dict, raw: dict, label: str, keys: dict) -> None:
     """CPU seconds per thread group from navigation to a milestone (``keys``: who → its key)."""
     cols = [(who, kind) for kind in ("cold", "warm") for who in ("baseline", "deck")]
-    windows = {c: [cpu_between(v.get("cpu_samples"), 0.0, r[keys[c[0]]])
-                   for v, r in zip(raw[c], rows[c]) if r.get(keys[c[0]]) is not None] for c in cols}
+    windows = {
+        c: [
+            cpu_between(v.get("cpu_samples"), 0.0, r[keys[c[0]]])
+            for v, r in zip(raw[c], rows[c], strict=True)
+            if r.get(keys[c[0]]) is not None
+        ]
+        for c in cols
+    }
     t.title(f"CPU seconds of the browser's threads, navigation → {label} (medians)")
     t.row("  thread group", *(f"{who} {kind}" for who, kind in cols), widths=(46, 16, 16, 16, 16))
     groups = sorted({g for w in windows.values() for r in w for g in r if "|" not in g})
     for g in groups + ["wait|" + WORKER]:
         vals = [[r.get(g, 0.0) for r in windows[c]] for c in cols]
         label = "Python worker: runnable, waiting for a CPU" if "|" in g else g
-        t.row("  " + label, *(fmt_s(statistics.median(v)) if v else "—" for v in vals),
-              widths=(46, 16, 16, 16, 16))
+        t.row(
+            "  " + label,
+            *(fmt_s(statistics.median(v)) if v else "—" for v in vals),
+            widths=(46, 16, 16, 16, 16),
+        )
 
 
 def main(argv=None) -> int:
@@ -176,18 +203,24 @@ def main(argv=None) -> int:
                 folder = s.folder(f"{who}-{rep}")
                 for kind in ("cold", "warm"):
                     url = s.base_url if who == "baseline" else s.deck_url
-                    cfg = None if who == "baseline" else {"mode": "presenter",
-                                                          "timeoutMs": s.timeout_ms}
-                    raw[(who, kind)].append(timed_visit(s, f"{who} {kind}", folder, url, cfg,
-                                                        CpuSampler()))
+                    cfg = None if who == "baseline" else {"mode": "presenter", "timeoutMs": s.timeout_ms}
+                    raw[(who, kind)].append(timed_visit(s, f"{who} {kind}", folder, url, cfg, CpuSampler()))
         config = s.config
-    rows = {c: [milestones.baseline_milestones(v) if c[0] == "baseline" else
-                milestones.deck_milestones(v) | deck_network_marks(v, config) for v in vs]
-            for c, vs in raw.items()}
+    rows = {
+        c: [
+            milestones.baseline_milestones(v)
+            if c[0] == "baseline"
+            else milestones.deck_milestones(v) | deck_network_marks(v, config)
+            for v in vs
+        ]
+        for c, vs in raw.items()
+    }
     t = Table()
     steps_table(t, rows)
-    for label, base_key, deck_key in (("core ready", "core", "core_ready"),
-                                      ("first figure", "figure", "first_figure")):
+    for label, base_key, deck_key in (
+        ("core ready", "core", "core_ready"),
+        ("first figure", "figure", "first_figure"),
+    ):
         cpu_table(t, rows, raw, label, {"baseline": base_key, "deck": deck_key})
     print(t)
     return 0

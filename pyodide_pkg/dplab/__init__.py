@@ -81,34 +81,75 @@ __version__ = "0.1.0"
 
 __all__ = [
     # data
-    "load_census", "Census", "EDUCATION_LEVELS", "OCCUPATIONS", "KAREN", "KAREN_ROW",
+    "load_census",
+    "Census",
+    "EDUCATION_LEVELS",
+    "OCCUPATIONS",
+    "KAREN",
+    "KAREN_ROW",
     # mechanisms
-    "laplace_mech", "gaussian_mech", "gaussian_sigma", "analytic_gaussian_sigma",
-    "exponential_mech", "report_noisy_max", "laplace_vs_gauss_std", "laplace_gauss_crossover",
+    "laplace_mech",
+    "gaussian_mech",
+    "gaussian_sigma",
+    "analytic_gaussian_sigma",
+    "exponential_mech",
+    "report_noisy_max",
+    "laplace_vs_gauss_std",
+    "laplace_gauss_crossover",
     # exact discrete mechanisms (integer-valued queries)
-    "discrete_laplace_mech", "discrete_gaussian_mech", "discrete_gaussian_sigma",
+    "discrete_laplace_mech",
+    "discrete_gaussian_mech",
+    "discrete_gaussian_sigma",
     "discrete_gaussian_epsilon",
     # sensitivity
-    "clip", "clip_rows_l2", "clipped_sum", "private_mean", "clipped_sum_error",
-    "choose_clipping_bound", "DEFAULT_CLIP_BOUNDS",
+    "clip",
+    "clip_rows_l2",
+    "clipped_sum",
+    "private_mean",
+    "clipped_sum_error",
+    "choose_clipping_bound",
+    "DEFAULT_CLIP_BOUNDS",
     # accounting
-    "sequential_composition", "advanced_composition",
-    "advanced_composition_max_epsilon", "gaussian_epsilon", "gaussian_rdp", "rdp_to_epsilon",
-    "gaussian_zcdp", "zcdp_to_dp", "sequential_gaussian_epsilon", "advanced_gaussian_epsilon",
-    "rdp_gaussian_epsilon", "subsampled_gaussian_rdp", "dpsgd_epsilon", "DEFAULT_RDP_ORDERS",
-    "BudgetAccountant", "BudgetError", "Release",
+    "sequential_composition",
+    "advanced_composition",
+    "advanced_composition_max_epsilon",
+    "gaussian_epsilon",
+    "gaussian_rdp",
+    "rdp_to_epsilon",
+    "gaussian_zcdp",
+    "zcdp_to_dp",
+    "sequential_gaussian_epsilon",
+    "advanced_gaussian_epsilon",
+    "rdp_gaussian_epsilon",
+    "subsampled_gaussian_rdp",
+    "dpsgd_epsilon",
+    "DEFAULT_RDP_ORDERS",
+    "BudgetAccountant",
+    "BudgetError",
+    "Release",
     # learning
-    "census_features", "sigmoid", "logistic_loss", "per_person_gradients", "gradient",
-    "predict", "accuracy", "majority_baseline", "train_logistic", "noisy_gradient_descent",
-    "dpsgd", "sample_people", "threshold_epsilon",
+    "census_features",
+    "sigmoid",
+    "logistic_loss",
+    "per_person_gradients",
+    "gradient",
+    "predict",
+    "accuracy",
+    "majority_baseline",
+    "train_logistic",
+    "noisy_gradient_descent",
+    "dpsgd",
+    "sample_people",
+    "threshold_epsilon",
     # numbers for the audience: decimal comma, '.' between thousands
-    "fmt", "pct",
+    "fmt",
+    "pct",
 ]
 
 # auditing a mechanism: an empirical lower bound on its epsilon (the deck's appendix)
 from .audit import AuditResult, audit_mechanism, beta_quantile, clopper_pearson  # noqa: E402,F401
 
-__all__ += ["audit_mechanism", "clopper_pearson", "beta_quantile"]   # AuditResult: a record
+__all__ += ["audit_mechanism", "clopper_pearson", "beta_quantile"]  # AuditResult: a record
 
 
 # Old names, kept one release (each warns when called, naming its replacement); in __all__ so

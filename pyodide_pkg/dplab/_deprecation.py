@@ -66,18 +66,21 @@ def keyword_only(*names: str):
             extra = args[n_positional:]
             if extra:
                 if len(extra) > len(names):
-                    raise TypeError(f"{func.__name__}() takes at most {n_positional + len(names)} "
-                                    f"positional arguments, got {len(args)}")
+                    raise TypeError(
+                        f"{func.__name__}() takes at most {n_positional + len(names)} "
+                        f"positional arguments, got {len(args)}"
+                    )
                 for name, value in zip(names, extra, strict=False):
                     if name in kwargs:
                         raise TypeError(f"{func.__name__}() got multiple values for {name!r}")
                     kwargs[name] = value
                 shown = ", ".join(f"{name}=..." for name in names[: len(extra)])
-                warn_deprecated(f"{func.__name__}: passing {shown} by position is deprecated; "
-                                f"pass it by keyword ({shown})")
+                warn_deprecated(
+                    f"{func.__name__}: passing {shown} by position is deprecated; "
+                    f"pass it by keyword ({shown})"
+                )
             return func(*args[:n_positional], **kwargs)
 
         return wrapper
 
     return decorate
-

@@ -13,8 +13,16 @@ import sys
 import numpy as np
 
 __all__ = [
-    "sigmoid", "normal_cdf", "log_scaled_normal_tail", "log_erfc", "expm1", "logsumexp",
-    "log_add", "log_comb", "log_comb_int", "betainc",
+    "sigmoid",
+    "normal_cdf",
+    "log_scaled_normal_tail",
+    "log_erfc",
+    "expm1",
+    "logsumexp",
+    "log_add",
+    "log_comb",
+    "log_comb_int",
+    "betainc",
 ]
 
 
@@ -88,8 +96,13 @@ def log_erfc(x: float) -> float:
     # Laurent series at infinity (as in dp_accounting's log_erfc fallback):
     # erfc(x) ~ exp(-x^2 - 0.5/x^2 + 0.625/x^4 - ...) / (x sqrt(pi)).
     return (
-        -0.5 * math.log(math.pi) - math.log(x) - x * x
-        - 0.5 * x**-2 + 0.625 * x**-4 - 37.0 / 24.0 * x**-6 + 353.0 / 64.0 * x**-8
+        -0.5 * math.log(math.pi)
+        - math.log(x)
+        - x * x
+        - 0.5 * x**-2
+        + 0.625 * x**-4
+        - 37.0 / 24.0 * x**-6
+        + 353.0 / 64.0 * x**-8
     )
 
 
@@ -101,8 +114,8 @@ def log_add(a: float, b: float) -> float:
     return hi + math.log1p(math.exp(lo - hi))
 
 
-_TINY = 1e-300          # Lentz's guard against a zero denominator
-_CF_EPS = 1e-15         # the continued fraction stops when a step changes it by less
+_TINY = 1e-300  # Lentz's guard against a zero denominator
+_CF_EPS = 1e-15  # the continued fraction stops when a step changes it by less
 
 
 def _beta_cf(a: float, b: float, x: float) -> float:
@@ -145,8 +158,7 @@ def betainc(a: float, b: float, x: float) -> float:
         return 0.0
     if x >= 1.0:
         return 1.0
-    log_front = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-                 + a * math.log(x) + b * math.log1p(-x))
+    log_front = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
     if x < (a + 1.0) / (a + b + 2.0):
         return math.exp(log_front) * _beta_cf(a, b, x) / a
     return 1.0 - math.exp(log_front) * _beta_cf(b, a, 1.0 - x) / b

@@ -63,9 +63,7 @@ def _as_scalar(value):
 
 
 def _type_error(name: str, expected: str, value) -> TypeError:
-    return TypeError(
-        f"{name} must be {expected}, got {value!r} of type {type(value).__name__}"
-    )
+    return TypeError(f"{name} must be {expected}, got {value!r} of type {type(value).__name__}")
 
 
 def _to_float(value, name: str, constraint: str) -> float:
@@ -218,8 +216,7 @@ def check_array(values, name: str, ndim=None, minimum=None, strict_minimum=False
         allowed = (ndim,) if isinstance(ndim, int) else tuple(ndim)
         if arr.ndim not in allowed:
             raise ValueError(
-                f"{name} must have {' or '.join(map(str, allowed))} dimension(s), "
-                f"got shape {arr.shape}"
+                f"{name} must have {' or '.join(map(str, allowed))} dimension(s), got shape {arr.shape}"
             )
     if arr.size and not np.all(np.isfinite(arr)):
         bad = float(arr[~np.isfinite(arr)].flat[0])

@@ -95,7 +95,7 @@ def show_budget(x: float, decimals: int = 3) -> str:
         mantissa = mantissa.rstrip("0").rstrip(".").replace(".", ",")
         return f"10{exponent}" if mantissa == "1" else f"{mantissa}·10{exponent}"
     with localcontext() as context:
-        context.prec = 400   # every finite float, to ``decimals`` places (1e308 has 309 digits)
+        context.prec = 400  # every finite float, to ``decimals`` places (1e308 has 309 digits)
         cut = Decimal(repr(x)).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_DOWN)
     return fmt(float(cut))
 
@@ -292,8 +292,7 @@ class BudgetAccountant:
                 reason = self._refusal_unlocked(epsilon, delta, eps_cost, delta_cost, label)
             else:
                 release = Release(epsilon, delta, label)
-                self._epsilon_spent = _absorb_crumb(self._epsilon_spent + eps_cost,
-                                                    self._epsilon_total)
+                self._epsilon_spent = _absorb_crumb(self._epsilon_spent + eps_cost, self._epsilon_total)
                 self._delta_spent = _absorb_crumb(self._delta_spent + delta_cost, self._delta_total)
                 self._history.append(release)
         if refused:
@@ -328,8 +327,7 @@ class BudgetAccountant:
                 parts.append(f"cuesta δ = {cost} y este presupuesto no admite δ (su δ total es 0)")
             else:
                 parts.append(f"cuesta δ = {cost} y solo quedan {left} de {total}")
-        return (f"{what} fue rechazada: {'; y además '.join(parts)}. "
-                f"No se gastó nada del presupuesto.")
+        return f"{what} fue rechazada: {'; y además '.join(parts)}. No se gastó nada del presupuesto."
 
     def can_spend(self, epsilon, delta=0.0) -> bool:
         """Deprecated: use :meth:`check_spend`."""
@@ -340,8 +338,10 @@ class BudgetAccountant:
 
     def laplace_mech(self, v, sensitivity, epsilon, rng=None, label: str = ""):
         """Deprecated: use ``dplab.laplace_mech(v, sensitivity, epsilon, accountant=acc)``."""
-        warn_deprecated("BudgetAccountant.laplace_mech is deprecated; use "
-                        "dplab.laplace_mech(v, sensitivity, epsilon, accountant=acc)")
+        warn_deprecated(
+            "BudgetAccountant.laplace_mech is deprecated; use "
+            "dplab.laplace_mech(v, sensitivity, epsilon, accountant=acc)"
+        )
         return laplace_mech(v, sensitivity, epsilon, rng, accountant=self, label=label)
 
     laplace_mech.__deprecated__ = "use dplab.laplace_mech(v, sensitivity, epsilon, accountant=acc)"

@@ -62,6 +62,7 @@ __all__ = [
 
 # --- Composition of (epsilon, delta) guarantees -------------------------------------
 
+
 def _sum_epsilons(values, **params) -> float:
     """The exact sum of finite epsilons (math.fsum), checked: it can still pass 1.8e308."""
     try:
@@ -95,9 +96,7 @@ def sequential_composition(epsilons):
         beyond the largest float (two epsilons of 1e308).
     """
     if isinstance(epsilons, (str, bytes)) or not hasattr(epsilons, "__iter__"):
-        raise TypeError(
-            f"epsilons must be a sequence of numbers or (epsilon, delta) pairs, got {epsilons!r}"
-        )
+        raise TypeError(f"epsilons must be a sequence of numbers or (epsilon, delta) pairs, got {epsilons!r}")
     items = list(epsilons)
     if not items:
         raise ValueError("epsilons must not be empty, got []")
@@ -214,9 +213,11 @@ def advanced_composition(epsilon, k, delta_prime, simplified=None):
         ``simplified=True`` where the simplified form is not valid.
     """
     if simplified is None:
-        warn_deprecated("advanced_composition without simplified= is deprecated; pass simplified=True "
-                        "(the lecture's 2 eps sqrt(2k ln(1/delta')), the old default) or simplified=False "
-                        "(the theorem's bound, formerly advanced_composition_tight)")
+        warn_deprecated(
+            "advanced_composition without simplified= is deprecated; pass simplified=True "
+            "(the lecture's 2 eps sqrt(2k ln(1/delta')), the old default) or simplified=False "
+            "(the theorem's bound, formerly advanced_composition_tight)"
+        )
         simplified = True
     if not isinstance(simplified, (bool, np.bool_)):
         raise TypeError(f"simplified must be a bool, got {simplified!r} of type {type(simplified).__name__}")
@@ -225,16 +226,24 @@ def advanced_composition(epsilon, k, delta_prime, simplified=None):
     delta_prime = check_delta(delta_prime, "delta_prime")
     names = dict(epsilon=epsilon, k=k, delta_prime=delta_prime)
     if simplified:
-        return finite_result(_advanced_simplified(epsilon, k, -math.log(delta_prime)),
-                             "eps' = 2 eps sqrt(2k ln(1/delta'))", **names)
-    return finite_result(_advanced_tight(epsilon, k, -math.log(delta_prime)),
-                         "eps' = eps sqrt(2k ln(1/delta')) + k eps (e^eps - 1)", **names)
+        return finite_result(
+            _advanced_simplified(epsilon, k, -math.log(delta_prime)),
+            "eps' = 2 eps sqrt(2k ln(1/delta'))",
+            **names,
+        )
+    return finite_result(
+        _advanced_tight(epsilon, k, -math.log(delta_prime)),
+        "eps' = eps sqrt(2k ln(1/delta')) + k eps (e^eps - 1)",
+        **names,
+    )
 
 
 def advanced_composition_tight(epsilon, k, delta_prime):
     """Deprecated: use ``advanced_composition(epsilon, k, delta_prime, simplified=False)``."""
-    warn_deprecated("dplab.advanced_composition_tight is deprecated; use "
-                    "dplab.advanced_composition(epsilon, k, delta_prime, simplified=False)")
+    warn_deprecated(
+        "dplab.advanced_composition_tight is deprecated; use "
+        "dplab.advanced_composition(epsilon, k, delta_prime, simplified=False)"
+    )
     return advanced_composition(epsilon, k, delta_prime, simplified=False)
 
 
@@ -242,6 +251,7 @@ advanced_composition_tight.__deprecated__ = "use dplab.advanced_composition(...,
 
 
 # --- The Gaussian mechanism under three accountings ---------------------------------
+
 
 def _classic_epsilon(sigma: float, sensitivity: float, log_inv_delta: float, /, **params) -> float:
     """Epsilon of one classic-Gaussian release at failure probability e^(-log_inv_delta).
@@ -252,7 +262,9 @@ def _classic_epsilon(sigma: float, sensitivity: float, log_inv_delta: float, /, 
     """
     eps = finite_result(
         sensitivity * _classic_c(log_inv_delta) / sigma,
-        "the per-release epsilon sensitivity sqrt(2 ln(1.25/delta)) / sigma", positive=True, **params,
+        "the per-release epsilon sensitivity sqrt(2 ln(1.25/delta)) / sigma",
+        positive=True,
+        **params,
     )
     if eps >= 1:
         raise ValueError(
@@ -319,8 +331,9 @@ def gaussian_epsilon(sigma, delta, *, sensitivity=1):
     sigma = check_positive(sigma, "sigma")
     delta = check_delta(delta)
     sensitivity = check_positive(sensitivity, "sensitivity")
-    return _classic_epsilon(sigma, sensitivity, -math.log(delta),
-                            sigma=sigma, delta=delta, sensitivity=sensitivity)
+    return _classic_epsilon(
+        sigma, sensitivity, -math.log(delta), sigma=sigma, delta=delta, sensitivity=sensitivity
+    )
 
 
 @keyword_only("sensitivity")
@@ -490,8 +503,9 @@ def rdp_to_epsilon(*, orders, rdp, delta, conversion="classic"):
     if conversion not in ("classic", "improved"):
         raise ValueError(f"conversion must be 'classic' or 'improved', got {conversion!r}")
     epsilon, best_alpha = _rdp_epsilon(r, a, -math.log(delta), conversion)
-    epsilon = finite_result(epsilon, "the converted epsilon, at its best order",
-                            orders=orders, rdp=rdp, delta=delta)
+    epsilon = finite_result(
+        epsilon, "the converted epsilon, at its best order", orders=orders, rdp=rdp, delta=delta
+    )
     return epsilon, best_alpha
 
 
@@ -752,8 +766,13 @@ def subsampled_gaussian_rdp(sample_rate, noise_multiplier, orders=DEFAULT_RDP_OR
     q = check_sample_rate(sample_rate)
     z = check_positive(noise_multiplier, "noise_multiplier")
     checked = check_array(orders, "orders", ndim=1, minimum=1.0, strict_minimum=True)
-    return finite_result(_subsampled_rdp(q, z, checked), "the RDP ln(A_alpha) / (alpha - 1)",
-                         sample_rate=q, noise_multiplier=z, orders=orders)
+    return finite_result(
+        _subsampled_rdp(q, z, checked),
+        "the RDP ln(A_alpha) / (alpha - 1)",
+        sample_rate=q,
+        noise_multiplier=z,
+        orders=orders,
+    )
 
 
 def dpsgd_epsilon(sample_rate, noise_multiplier, steps, delta):

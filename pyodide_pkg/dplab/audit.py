@@ -52,6 +52,7 @@ _CHUNK = 1 << 20
 
 # --- The Beta distribution, without scipy --------------------------------------------------
 
+
 def _beta_bracket(q: float, a: float, b: float) -> tuple[float, float]:
     """(lo, hi) with I_lo(a, b) <= q <= I_hi(a, b), hi - lo within a few units of hi's last digit.
 
@@ -184,6 +185,7 @@ def clopper_pearson(successes, trials, confidence=0.95):
 
 # --- The distinguishing game -----------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class AuditResult:
     """What :func:`audit_mechanism` found.
@@ -221,8 +223,7 @@ class AuditResult:
     d_prime: float
 
 
-def _says_d_prime_count(mechanism, value: float, threshold: float, above: bool,
-                        trials: int, gen) -> int:
+def _says_d_prime_count(mechanism, value: float, threshold: float, above: bool, trials: int, gen) -> int:
     """How many of ``trials`` runs of ``mechanism`` on ``value`` the attacker calls D'."""
     hits = 0
     left = trials
@@ -248,8 +249,9 @@ def _log_ratio(miss_upper: float, other_upper: float, delta: float) -> float:
     return math.log(numerator) - math.log(miss_upper)
 
 
-def audit_mechanism(mechanism, d, d_prime, threshold=None, trials=100_000, confidence=0.95,
-                    delta=0.0, rng=None):
+def audit_mechanism(
+    mechanism, d, d_prime, threshold=None, trials=100_000, confidence=0.95, delta=0.0, rng=None
+):
     """Play the distinguishing game against ``mechanism`` and bound its epsilon from below.
 
     The mechanism runs ``trials`` times on D and ``trials`` times on D' (vectorised: one call
@@ -307,13 +309,16 @@ def audit_mechanism(mechanism, d, d_prime, threshold=None, trials=100_000, confi
         has the wrong shape or is not finite.
     """
     if not callable(mechanism):
-        raise TypeError(f"mechanism must be callable as mechanism(v, rng), got {mechanism!r:.80} "
-                        f"of type {type(mechanism).__name__}")
+        raise TypeError(
+            f"mechanism must be callable as mechanism(v, rng), got {mechanism!r:.80} "
+            f"of type {type(mechanism).__name__}"
+        )
     d = check_real(d, "d")
     d_prime = check_real(d_prime, "d_prime")
     if d_prime == d:
-        raise ValueError(f"d_prime must differ from d = {d!r} (the answers on two neighbouring "
-                         f"databases), got {d_prime!r}")
+        raise ValueError(
+            f"d_prime must differ from d = {d!r} (the answers on two neighbouring databases), got {d_prime!r}"
+        )
     threshold = d if threshold is None else check_real(threshold, "threshold")
     trials = check_integer(trials, "trials", minimum=1)
     if trials > MAX_TRIALS:
@@ -334,11 +339,20 @@ def audit_mechanism(mechanism, d, d_prime, threshold=None, trials=100_000, confi
     fnr_interval = (_cp_lower(false_neg, trials, alpha), _cp_upper(false_neg, trials, alpha))
     fpr_up, fnr_up = fpr_interval[1], fnr_interval[1]
     eps_lower = max(0.0, _log_ratio(fnr_up, fpr_up, delta), _log_ratio(fpr_up, fnr_up, delta))
-    eps_lower = finite_result(eps_lower, "the lower bound eps_lower", trials=trials,
-                              confidence=confidence, delta=delta)
+    eps_lower = finite_result(
+        eps_lower, "the lower bound eps_lower", trials=trials, confidence=confidence, delta=delta
+    )
     return AuditResult(
-        eps_lower=eps_lower, fpr=false_pos / trials, fnr=false_neg / trials,
-        fpr_interval=fpr_interval, fnr_interval=fnr_interval, rate_confidence=1.0 - alpha,
-        trials=trials, threshold=threshold, confidence=confidence, delta=delta,
-        d=d, d_prime=d_prime,
+        eps_lower=eps_lower,
+        fpr=false_pos / trials,
+        fnr=false_neg / trials,
+        fpr_interval=fpr_interval,
+        fnr_interval=fnr_interval,
+        rate_confidence=1.0 - alpha,
+        trials=trials,
+        threshold=threshold,
+        confidence=confidence,
+        delta=delta,
+        d=d,
+        d_prime=d_prime,
     )

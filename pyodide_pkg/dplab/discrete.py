@@ -55,6 +55,7 @@ __all__ = [
 
 # --- Exact randomness: uniform integers and rational coins ----------------------------
 
+
 class _UniformIntegers:
     """Exactly uniform integers below any n >= 1, from the 64-bit words of a Generator.
 
@@ -190,6 +191,7 @@ def _add_noise(values, draw, **params):
 
 # --- Public mechanisms -------------------------------------------------------------------
 
+
 def discrete_laplace_mech(v, sensitivity, epsilon, rng=None, *, accountant=None, label=""):
     """Release integer ``v`` plus exact discrete Laplace noise of scale ``sensitivity / epsilon``.
 
@@ -300,8 +302,14 @@ def discrete_gaussian_sigma(sensitivity, epsilon, delta):
     # Inverse of Bun & Steinke (2016), Prop. 1.3, in a form free of cancellation
     # (sqrt(2) sqrt(eps): 2 eps overflows past 9e307).
     sigma = sensitivity * (math.sqrt(log_term + epsilon) + math.sqrt(log_term)) / (math.sqrt(2.0) * epsilon)
-    return finite_result(sigma * (1.0 + 1e-12), "the noise parameter sigma", positive=True,
-                         sensitivity=sensitivity, epsilon=epsilon, delta=delta)
+    return finite_result(
+        sigma * (1.0 + 1e-12),
+        "the noise parameter sigma",
+        positive=True,
+        sensitivity=sensitivity,
+        epsilon=epsilon,
+        delta=delta,
+    )
 
 
 @keyword_only("sensitivity")
@@ -342,8 +350,9 @@ def discrete_gaussian_epsilon(sigma, delta, *, sensitivity=1):
     return _zcdp_to_dp(rho, delta, **names)  # Bun & Steinke (2016), Prop. 1.3
 
 
-def discrete_gaussian_mech(v, sensitivity, epsilon=None, delta=None, rng=None, *, sigma=None,
-                           accountant=None, label=""):
+def discrete_gaussian_mech(
+    v, sensitivity, epsilon=None, delta=None, rng=None, *, sigma=None, accountant=None, label=""
+):
     """Release integer ``v`` plus exact discrete Gaussian noise.
 
     The noise Z has P(Z = z) proportional to exp(-z^2 / (2 sigma^2)) on the
@@ -428,8 +437,14 @@ def discrete_gaussian_mech(v, sensitivity, epsilon=None, delta=None, rng=None, *
         sigma2 = _exact(sigma, check_positive(sigma, "sigma")) ** 2
         names = dict(sigma=sigma)
         if accountant is not None:
-            raise TypeError("accountant= needs the (epsilon, delta) form of discrete_gaussian_mech: the "
-                            "sigma form states a zCDP guarantee, which a BudgetAccountant does not add up")
-    src = _UniformIntegers(_charged_rng(rng, accountant, *((0.0, 0.0) if sigma is not None else (float(epsilon), float(delta))), label))
+            raise TypeError(
+                "accountant= needs the (epsilon, delta) form of discrete_gaussian_mech: the "
+                "sigma form states a zCDP guarantee, which a BudgetAccountant does not add up"
+            )
+    src = _UniformIntegers(
+        _charged_rng(
+            rng, accountant, *((0.0, 0.0) if sigma is not None else (float(epsilon), float(delta))), label
+        )
+    )
     a, b = sigma2.numerator, sigma2.denominator
     return _add_noise(values, lambda: _discrete_gaussian(src, a, b), **names)

@@ -204,8 +204,9 @@ def threshold_epsilon(epsilons, scores, level):
     scores = check_array(scores, "scores", ndim=1)
     level = float(check_array(level, "level", ndim=0))
     if epsilons.size == 0 or epsilons.size != scores.size:
-        raise ValueError(f"epsilons and scores must be non-empty and of one length, got "
-                         f"{epsilons.size} and {scores.size}")
+        raise ValueError(
+            f"epsilons and scores must be non-empty and of one length, got {epsilons.size} and {scores.size}"
+        )
     if np.any(epsilons <= 0) or np.any(np.diff(epsilons) <= 0):
         raise ValueError(f"epsilons must be positive and increasing, got {epsilons.tolist()}")
     below = np.flatnonzero(scores < level)
@@ -318,15 +319,24 @@ def noisy_gradient_descent(
 
     # The count spends COUNT_BUDGET_SHARE * epsilon (Laplace, sensitivity 1), checked before any
     # noise is drawn: share * 5e-324 rounds to 0.
-    eps_count = finite_result(COUNT_BUDGET_SHARE * epsilon, f"the count's epsilon {COUNT_BUDGET_SHARE} epsilon",
-                              positive=True, epsilon=epsilon)
+    eps_count = finite_result(
+        COUNT_BUDGET_SHARE * epsilon,
+        f"the count's epsilon {COUNT_BUDGET_SHARE} epsilon",
+        positive=True,
+        epsilon=epsilon,
+    )
     _laplace_scale(1.0, eps_count, epsilon=epsilon)
     # sequential composition over T steps
-    eps_step = finite_result((1.0 - COUNT_BUDGET_SHARE) * epsilon / steps,
-                             f"the per-step epsilon {1 - COUNT_BUDGET_SHARE} epsilon / steps",
-                             positive=True, epsilon=epsilon, steps=steps)
-    delta_step = finite_result(delta / steps, "the per-step delta delta / steps", positive=True,
-                               delta=delta, steps=steps)
+    eps_step = finite_result(
+        (1.0 - COUNT_BUDGET_SHARE) * epsilon / steps,
+        f"the per-step epsilon {1 - COUNT_BUDGET_SHARE} epsilon / steps",
+        positive=True,
+        epsilon=epsilon,
+        steps=steps,
+    )
+    delta_step = finite_result(
+        delta / steps, "the per-step delta delta / steps", positive=True, delta=delta, steps=steps
+    )
     try:
         sigma = analytic_gaussian_sigma(clip_bound, eps_step, delta_step)  # L2 sensitivity = clip_bound
     except ValueError as exc:  # say which of the caller's parameters gave these per-step values
@@ -411,11 +421,14 @@ def dpsgd(
     learning_rate = check_positive(learning_rate, "learning_rate")
     if delta is not None:
         check_delta(delta, n=X.shape[0])
-        warn_deprecated("dpsgd(delta=...) is deprecated: dpsgd returns theta alone; its epsilon is "
-                        "dpsgd_epsilon(sample_rate, noise_multiplier, steps, delta)")
+        warn_deprecated(
+            "dpsgd(delta=...) is deprecated: dpsgd returns theta alone; its epsilon is "
+            "dpsgd_epsilon(sample_rate, noise_multiplier, steps, delta)"
+        )
     names = dict(noise_multiplier=noise_multiplier, sample_rate=sample_rate, clip_bound=clip_bound)
-    sigma = finite_result(noise_multiplier * clip_bound, "the noise std noise_multiplier * clip_bound",
-                          positive=True, **names)
+    sigma = finite_result(
+        noise_multiplier * clip_bound, "the noise std noise_multiplier * clip_bound", positive=True, **names
+    )
     gen = make_rng(rng)
 
     n, d = X.shape

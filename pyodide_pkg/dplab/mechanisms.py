@@ -57,7 +57,9 @@ def _laplace_scale(sensitivity: float, epsilon: float, /, **params) -> float:
     ``params`` name the caller's parameters in the message (default: these two).
     """
     return finite_result(
-        sensitivity / epsilon, "the noise scale sensitivity/epsilon", positive=True,
+        sensitivity / epsilon,
+        "the noise scale sensitivity/epsilon",
+        positive=True,
         **(params or dict(sensitivity=sensitivity, epsilon=epsilon)),
     )
 
@@ -73,8 +75,10 @@ def _charge(accountant, epsilon, delta, label) -> None:
     from .accountant import BudgetAccountant  # accountant.py imports this module
 
     if not isinstance(accountant, BudgetAccountant):
-        raise TypeError(f"accountant must be a BudgetAccountant or None, got {accountant!r} "
-                        f"of type {type(accountant).__name__}")
+        raise TypeError(
+            f"accountant must be a BudgetAccountant or None, got {accountant!r} "
+            f"of type {type(accountant).__name__}"
+        )
     accountant.spend(epsilon, delta, label)
 
 
@@ -134,8 +138,9 @@ def laplace_mech(v, sensitivity, epsilon, rng=None, *, accountant=None, label=""
     scale = _laplace_scale(sensitivity, epsilon)
     gen = _charged_rng(rng, accountant, epsilon, 0.0, label)
     noisy = values + gen.laplace(loc=0.0, scale=scale, size=values.shape)
-    return _as_output(noisy, values.ndim == 0, "scale sensitivity/epsilon",
-                      sensitivity=sensitivity, epsilon=epsilon)
+    return _as_output(
+        noisy, values.ndim == 0, "scale sensitivity/epsilon", sensitivity=sensitivity, epsilon=epsilon
+    )
 
 
 def _classic_c(log_inv_delta: float) -> float:
@@ -160,8 +165,9 @@ def _classic_sigma(sensitivity: float, epsilon: float, delta: float, /, **params
     """Classic sigma for valid parameters, checked finite and normal; ``params`` name them."""
     # Dwork & Roth (2014), Theorem A.1: sigma >= c * Delta_2 / eps, c^2 > 2 ln(1.25/delta).
     sigma = sensitivity * _classic_c(-math.log(delta)) / epsilon
-    return finite_result(sigma, "the noise std sigma = sensitivity sqrt(2 ln(1.25/delta)) / epsilon",
-                         positive=True, **params)
+    return finite_result(
+        sigma, "the noise std sigma = sensitivity sqrt(2 ln(1.25/delta)) / epsilon", positive=True, **params
+    )
 
 
 def gaussian_sigma(sensitivity, epsilon, delta):
@@ -202,6 +208,7 @@ def gaussian_sigma(sensitivity, epsilon, delta):
 
 
 # --- Analytic Gaussian mechanism (Balle & Wang 2018) ------------------------------
+
 
 def _exp_eps_tail(epsilon: float, w: float) -> float:
     """e^eps Phi(-sqrt(eps (w + 2))), for w >= 0, without forming e^eps.
@@ -266,8 +273,11 @@ def _sigma_without_epsilon(sensitivity, epsilon, delta):
     erf(z) <= 2 z / sqrt(pi), s = D / (delta sqrt(2 pi)) satisfies it. Also the classic sigma
     when epsilon < 1; the smaller of the two."""
     names = dict(sensitivity=sensitivity, epsilon=epsilon, delta=delta)
-    sigma = finite_result(sensitivity / (delta * math.sqrt(2.0 * math.pi)),
-                          "the noise std sigma = sensitivity / (delta sqrt(2 pi))", **names)
+    sigma = finite_result(
+        sensitivity / (delta * math.sqrt(2.0 * math.pi)),
+        "the noise std sigma = sensitivity / (delta sqrt(2 pi))",
+        **names,
+    )
     if epsilon < 1.0:
         sigma = min(sigma, gaussian_sigma(sensitivity, epsilon, delta))
     return finite_result(sigma, "the noise std sigma", positive=True, **names)
@@ -320,8 +330,13 @@ def analytic_gaussian_sigma(sensitivity, epsilon, delta):
         def below(v):
             return _b_plus(v, epsilon) <= delta
 
-        v, _ = _bisect(below, 0.0, _bracket(below, "the bisection bracket for v* = sup{v : B+(v) <= delta}",
-                                            epsilon=epsilon, delta=delta))
+        v, _ = _bisect(
+            below,
+            0.0,
+            _bracket(
+                below, "the bisection bracket for v* = sup{v : B+(v) <= delta}", epsilon=epsilon, delta=delta
+            ),
+        )
         if v > _PRECISE_UV:
             return _sigma_without_epsilon(sensitivity, epsilon, delta)
         # sqrt(1 + v/2) - sqrt(v/2), written without the difference of two nearly equal roots
@@ -332,8 +347,13 @@ def analytic_gaussian_sigma(sensitivity, epsilon, delta):
         def above(u):
             return _b_minus(u, epsilon) > delta
 
-        _, u = _bisect(above, 0.0, _bracket(above, "the bisection bracket for u* = inf{u : B-(u) <= delta}",
-                                            epsilon=epsilon, delta=delta))
+        _, u = _bisect(
+            above,
+            0.0,
+            _bracket(
+                above, "the bisection bracket for u* = inf{u : B-(u) <= delta}", epsilon=epsilon, delta=delta
+            ),
+        )
         if u > _PRECISE_UV:
             return _sigma_without_epsilon(sensitivity, epsilon, delta)
         alpha = math.sqrt(1.0 + u / 2.0) + math.sqrt(u / 2.0)
@@ -343,8 +363,9 @@ def analytic_gaussian_sigma(sensitivity, epsilon, delta):
     # delta at tiny delta (measured against the exact condition in 60-digit mpmath), which
     # this margin covers many times over (the condition falls by ~x^2 * 1e-6 relative)
     sigma = (1.0 + 1e-6) * alpha * sensitivity / (math.sqrt(2.0) * math.sqrt(epsilon))
-    return finite_result(sigma, "the noise std sigma = alpha sensitivity / sqrt(2 epsilon)",
-                         positive=True, **names)
+    return finite_result(
+        sigma, "the noise std sigma = alpha sensitivity / sqrt(2 epsilon)", positive=True, **names
+    )
 
 
 def gaussian_mech(v, sensitivity, epsilon, delta, rng=None, analytic=False, *, accountant=None, label=""):
@@ -392,20 +413,25 @@ def gaussian_mech(v, sensitivity, epsilon, delta, rng=None, analytic=False, *, a
     sigma = calibrate(sensitivity, epsilon, delta)
     gen = _charged_rng(rng, accountant, epsilon, delta, label)
     noisy = values + gen.normal(loc=0.0, scale=sigma, size=values.shape)
-    return _as_output(noisy, values.ndim == 0, f"std sigma = {sigma!r}",
-                      sensitivity=sensitivity, epsilon=epsilon, delta=delta)
+    return _as_output(
+        noisy,
+        values.ndim == 0,
+        f"std sigma = {sigma!r}",
+        sensitivity=sensitivity,
+        epsilon=epsilon,
+        delta=delta,
+    )
 
 
 # --- Selection: exponential mechanism and report-noisy-max --------------------------
+
 
 def _scores_array(candidates, scores):
     if callable(scores):
         scores = [scores(c) for c in candidates]
     arr = check_array(scores, "scores", ndim=1)
     if arr.size != len(candidates):
-        raise ValueError(
-            f"scores must have one entry per candidate ({len(candidates)}), got {arr.size}"
-        )
+        raise ValueError(f"scores must have one entry per candidate ({len(candidates)}), got {arr.size}")
     if arr.size == 0:
         raise ValueError("candidates must not be empty, got 0 candidates")
     return arr
@@ -418,8 +444,11 @@ def _selection_scale(sensitivity: float, epsilon: float) -> float:
     report-noisy-max with Gumbel noise of the same scale.
     """
     return finite_result(
-        2.0 * (sensitivity / epsilon), "the noise scale 2 sensitivity/epsilon", positive=True,
-        sensitivity=sensitivity, epsilon=epsilon,
+        2.0 * (sensitivity / epsilon),
+        "the noise scale 2 sensitivity/epsilon",
+        positive=True,
+        sensitivity=sensitivity,
+        epsilon=epsilon,
     )
 
 
@@ -503,6 +532,7 @@ def report_noisy_max(candidates, scores, sensitivity, epsilon, rng=None, *, acco
 
 
 # --- Laplace against Gauss for a k-component query ----------------------------------
+
 
 def laplace_vs_gauss_std(k, epsilon, delta):
     """Per-component noise std of Laplace and Gauss for a k-component query.

@@ -31,13 +31,13 @@ def _one(x, decimals):
         return "∞" if x > 0 else "-∞"
     if isinstance(x, float) and math.isnan(x):
         return str(x)
-    if decimals is None:   # lo justo: enteros sin decimales, el resto hasta 6
+    if decimals is None:  # lo justo: enteros sin decimales, el resto hasta 6
         if isinstance(x, int) or float(x).is_integer():
             decimals = 0
         else:
             text = f"{x:.6f}".rstrip("0")
             decimals = len(text.split(".")[1])
-    text = f"{x:,.{decimals}f}"            # 5,164,200.25 (inglés)
+    text = f"{x:,.{decimals}f}"  # 5,164,200.25 (inglés)
     return text.replace(",", "\0").replace(".", ",").replace("\0", ".")
 
 

@@ -23,8 +23,15 @@ from matplotlib.ticker import FuncFormatter, ScalarFormatter
 
 from .numfmt import fmt
 
-__all__ = ["OKABE_ITO", "COLORS", "apply_style", "figure", "decimal_comma",
-           "SpanishFormatter", "spanish_ticks"]
+__all__ = [
+    "OKABE_ITO",
+    "COLORS",
+    "apply_style",
+    "figure",
+    "decimal_comma",
+    "SpanishFormatter",
+    "spanish_ticks",
+]
 
 #: Okabe & Ito (2008), "Color Universal Design": distinguishable with any colour vision.
 COLORS = {
@@ -71,9 +78,11 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 def _spanish(text: str) -> str:
     """Every plain number in ``text`` in the Spanish way: '5000' -> '5.000', '0.5' -> '0,5'."""
+
     def one(match):
         whole, _, frac = match.group(0).partition(".")
         return fmt(int(whole)) + ("," + frac if frac else "")
+
     return _NUMBER.sub(one, text)
 
 

@@ -280,14 +280,24 @@ def choose_clipping_bound(values, epsilon, *, clip_bounds=None, rng=None):
     arr = check_array(values, "values", ndim=1)
     epsilon = check_epsilon(epsilon)
     grid = check_array(
-        DEFAULT_CLIP_BOUNDS if clip_bounds is None else clip_bounds, "clip_bounds", ndim=1, minimum=0.0,
+        DEFAULT_CLIP_BOUNDS if clip_bounds is None else clip_bounds,
+        "clip_bounds",
+        ndim=1,
+        minimum=0.0,
         strict_minimum=True,
     )
     if grid.size < 2 or np.any(np.diff(grid) <= 0):
-        raise ValueError(f"clip_bounds must be at least 2 strictly increasing numbers, got {grid.tolist()!r:.120}")
+        raise ValueError(
+            f"clip_bounds must be at least 2 strictly increasing numbers, got {grid.tolist()!r:.120}"
+        )
     # sequential composition over at most m queries
-    epsilon_each = finite_result(epsilon / grid.size, "the per-query budget epsilon / len(clip_bounds)",
-                                 positive=True, epsilon=epsilon, **{"len(clip_bounds)": grid.size})
+    epsilon_each = finite_result(
+        epsilon / grid.size,
+        "the per-query budget epsilon / len(clip_bounds)",
+        positive=True,
+        epsilon=epsilon,
+        **{"len(clip_bounds)": grid.size},
+    )
     for b in (grid[0], grid[-1]):  # the smallest and the largest noise scale b / epsilon_each
         _laplace_scale(b, epsilon_each, clip_bounds=grid.tolist(), epsilon=epsilon)
     gen = make_rng(rng)

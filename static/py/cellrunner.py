@@ -14,6 +14,7 @@ the tests run the whole deck's cells through it. ``emit(kind, payload)`` is the 
 - the return value of :func:`run_cell`: ``{"ok": True, "value": repr-or-None}`` or
   ``{"ok": False, "error": {"type", "message", "traceback"}}``.
 """
+
 from __future__ import annotations
 
 import ast
@@ -50,16 +51,16 @@ FLUSH_SECONDS = 0.05
 # So a run's SVG figures together stay under MAX_SVG_CHARS and MAX_SVG_FIGURES (at most ~70 ms
 # of main thread measured, ~120 ms in the worst sample: under the 200 ms within which the page
 # must answer a frame after any output); the figures past them are drawn by Agg as PNG.
-MAX_SVG_CHARS = 200_000        # per run, all its SVG figures together (matplotlib's SVG is ASCII)
-MAX_SVG_FIGURES = 10           # per run
-MAX_FIGURES = 20               # per run; the figures after them are closed unseen, with a note
-PNG_DPI = 150                  # sharp on a projector; lowered for a big figure:
-PNG_MAX_SIDE = 2000            # pixels
+MAX_SVG_CHARS = 200_000  # per run, all its SVG figures together (matplotlib's SVG is ASCII)
+MAX_SVG_FIGURES = 10  # per run
+MAX_FIGURES = 20  # per run; the figures after them are closed unseen, with a note
+PNG_DPI = 150  # sharp on a projector; lowered for a big figure:
+PNG_MAX_SIDE = 2000  # pixels
 PNG_MAX_PIXELS = 2_000_000
 
 # The budget meter: a loop of 10 000 releases must not send 10 000 messages.
-BUDGET_SECONDS = 0.1           # at most one budget update per this interval (and the last one)
-MAX_METERS = 4                 # accountants shown per run; more are counted ("more")
+BUDGET_SECONDS = 0.1  # at most one budget update per this interval (and the last one)
+MAX_METERS = 4  # accountants shown per run; more are counted ("more")
 
 NAMESPACE: dict = {"__name__": "__main__"}
 
@@ -70,7 +71,7 @@ class _Stream(io.TextIOBase):
     def __init__(self, kind: str, emit, budget: list[int]):
         self.kind = kind
         self.emit = emit
-        self.budget = budget          # shared by stdout and stderr: chars left
+        self.budget = budget  # shared by stdout and stderr: chars left
         self.buffer: list[str] = []
         self.last = time.monotonic()
         self.truncated = False
@@ -130,7 +131,7 @@ def format_error(exc: BaseException, filename: str) -> dict:
         tb = None
     te = traceback.TracebackException(type(exc), exc, tb, compact=True)
     text = "".join(te.format())
-    if len(text) > MAX_TRACEBACK_CHARS:   # a runaway recursion: keep the start and the end
+    if len(text) > MAX_TRACEBACK_CHARS:  # a runaway recursion: keep the start and the end
         half = MAX_TRACEBACK_CHARS // 2
         text = f"{text[:half]}\n… (traceback recortado) …\n{text[-half:]}"
     if isinstance(exc, KeyboardInterrupt):
@@ -139,7 +140,7 @@ def format_error(exc: BaseException, filename: str) -> dict:
         message = str(exc)
     error = {"type": type(exc).__name__, "message": message, "traceback": text}
     if isinstance(exc, ModuleNotFoundError) and exc.name:
-        error["missing"] = exc.name.split(".")[0]   # the worker may load it and run again
+        error["missing"] = exc.name.split(".")[0]  # the worker may load it and run again
     return error
 
 
@@ -182,7 +183,7 @@ class _CappedText(io.StringIO):
         self.cap = cap
 
     def write(self, text) -> int:
-        n = super().write(text)       # TypeError for bytes: matplotlib then knows it takes text
+        n = super().write(text)  # TypeError for bytes: matplotlib then knows it takes text
         if self.tell() > self.cap:
             raise _SvgTooBig
         return n
@@ -199,14 +200,15 @@ class _FigureBudget:
 
 
 def _mb(chars: int) -> str:
-    return f"{chars / 1e6:.1f}".replace(".", ",") + " MB"   # the lecture's decimal comma
+    return f"{chars / 1e6:.1f}".replace(".", ",") + " MB"  # the lecture's decimal comma
 
 
 def _png_base64(fig) -> str:
     """The figure drawn by Agg, at ``PNG_DPI`` unless that makes it too many pixels."""
     width, height = fig.get_size_inches()
-    dpi = min(PNG_DPI, PNG_MAX_SIDE / max(width, height, 1e-3),
-              (PNG_MAX_PIXELS / max(width * height, 1e-6)) ** 0.5)
+    dpi = min(
+        PNG_DPI, PNG_MAX_SIDE / max(width, height, 1e-3), (PNG_MAX_PIXELS / max(width * height, 1e-6)) ** 0.5
+    )
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=max(dpi, 1), bbox_inches="tight")
     return base64.b64encode(buf.getvalue()).decode("ascii")
@@ -229,8 +231,7 @@ def _render_figure(fig, budget: _FigureBudget) -> dict:
     if budget.svg_figures >= MAX_SVG_FIGURES:
         note = f"(más de {MAX_SVG_FIGURES} figuras en SVG en esta celda: esta se muestra como PNG)"
     elif budget.svg_figures:
-        note = (f"(las figuras de esta celda pasan de {_mb(MAX_SVG_CHARS)} en SVG: "
-                f"esta se muestra como PNG)")
+        note = f"(las figuras de esta celda pasan de {_mb(MAX_SVG_CHARS)} en SVG: esta se muestra como PNG)"
     else:
         note = f"(figura de más de {_mb(MAX_SVG_CHARS)} en SVG: se muestra como PNG)"
     return {"png": _png_base64(fig), "alt": alt, "note": note}
@@ -255,11 +256,25 @@ def _emit_figures(emit, budget: _FigureBudget) -> None:
 # pyplot's import, cut into steps the worker takes one at a time, so that a cell the presenter
 # runs meanwhile waits for one step (the longest is ~0.3 s in Pyodide), never for all (~1.5 s).
 MATPLOTLIB_STEPS = (
-    "pyparsing", "PIL.Image", "matplotlib", "matplotlib.colors", "matplotlib.font_manager",
-    "matplotlib.ticker", "matplotlib.transforms", "matplotlib.path", "matplotlib.artist",
-    "matplotlib.lines", "matplotlib.patches", "matplotlib.text", "matplotlib.collections",
-    "matplotlib.image", "matplotlib.axis", "matplotlib.axes", "matplotlib.figure",
-    "matplotlib.backends.backend_agg", "matplotlib.pyplot",
+    "pyparsing",
+    "PIL.Image",
+    "matplotlib",
+    "matplotlib.colors",
+    "matplotlib.font_manager",
+    "matplotlib.ticker",
+    "matplotlib.transforms",
+    "matplotlib.path",
+    "matplotlib.artist",
+    "matplotlib.lines",
+    "matplotlib.patches",
+    "matplotlib.text",
+    "matplotlib.collections",
+    "matplotlib.image",
+    "matplotlib.axis",
+    "matplotlib.axes",
+    "matplotlib.figure",
+    "matplotlib.backends.backend_agg",
+    "matplotlib.pyplot",
 )
 
 # matplotlib's backend, set here once for the whole interpreter (the worker loads this module
@@ -271,16 +286,20 @@ os.environ.setdefault("MPLBACKEND", MPL_BACKEND)
 def import_step(name: str) -> None:
     """One step of :data:`MATPLOTLIB_STEPS` (with the Agg backend, never a GUI one)."""
     import importlib
+
     importlib.import_module(name)
 
 
 def prepare_matplotlib() -> None:
     """Import pyplot with the Agg backend; ``plt.show()`` shows the figures under the cell."""
     import matplotlib
+
     matplotlib.use(MPL_BACKEND)
     import matplotlib.pyplot as plt
+
     try:
         from dplab import plots
+
         plots.apply_style()
     except ImportError:
         pass
@@ -288,14 +307,14 @@ def prepare_matplotlib() -> None:
     def show(*args, **kwargs):
         if _current_run:
             emit, streams, budget = _current_run[-1]
-            for stream in streams:   # what was printed before the figure comes before it
+            for stream in streams:  # what was printed before the figure comes before it
                 stream.flush()
             _emit_figures(emit, budget)
 
     plt.show = show
 
 
-_current_run: list = []   # (emit, streams, figure budget) of the cell being run, for plt.show()
+_current_run: list = []  # (emit, streams, figure budget) of the cell being run, for plt.show()
 
 
 class _BudgetMeter:
@@ -319,14 +338,14 @@ class _BudgetMeter:
 
     def __init__(self, emit, show):
         self.emit = emit
-        self.show = show               # dplab.accountant.show_budget
-        self.accountants: list = []    # in order of first use, at most MAX_METERS
-        self.refused: dict = {}        # id(accountant) -> its last refusal's reason, this run
-        self.others: set = set()       # ids of the accountants past MAX_METERS
-        self.names: dict = {}          # id(accountant) -> the variable of the cell's code bound to it
-        self.tries: dict = {}          # id(accountant) -> how many times it was looked for
+        self.show = show  # dplab.accountant.show_budget
+        self.accountants: list = []  # in order of first use, at most MAX_METERS
+        self.refused: dict = {}  # id(accountant) -> its last refusal's reason, this run
+        self.others: set = set()  # ids of the accountants past MAX_METERS
+        self.names: dict = {}  # id(accountant) -> the variable of the cell's code bound to it
+        self.tries: dict = {}  # id(accountant) -> how many times it was looked for
         self.dirty = False
-        self.last = None               # time.monotonic() of the last emit
+        self.last = None  # time.monotonic() of the last emit
 
     def __call__(self, accountant, event, detail) -> None:
         if not any(a is accountant for a in self.accountants):
@@ -339,7 +358,7 @@ class _BudgetMeter:
         if event == "refused":
             self.refused[id(accountant)] = str(detail)
         key = id(accountant)
-        if key not in self.names and self.tries.get(key, 0) < 5:   # a function's local variable
+        if key not in self.names and self.tries.get(key, 0) < 5:  # a function's local variable
             self.tries[key] = self.tries.get(key, 0) + 1
             name = _local_name(accountant)
             if name:
@@ -361,12 +380,15 @@ class _BudgetMeter:
         show = self.show
         return {
             "name": self._name(accountant),
-            "epsilon_spent": eps_spent, "epsilon_total": eps_total,
-            "delta_spent": delta_spent, "delta_total": delta_total,
+            "epsilon_spent": eps_spent,
+            "epsilon_total": eps_total,
+            "delta_spent": delta_spent,
+            "delta_total": delta_total,
             "releases": len(accountant.history),
             "epsilon_text": f"{show(eps_spent)} de {show(eps_total)}",
-            "delta_text": (f"{show(delta_spent)} de {show(delta_total)}"
-                           if delta_total > 0 or delta_spent > 0 else None),
+            "delta_text": (
+                f"{show(delta_spent)} de {show(delta_total)}" if delta_total > 0 or delta_spent > 0 else None
+            ),
             "refused": self.refused.get(id(accountant)),
         }
 
@@ -376,8 +398,9 @@ class _BudgetMeter:
             return
         self.dirty = False
         self.last = time.monotonic()
-        self.emit("budget", {"accountants": [self.entry(a) for a in self.accountants],
-                             "more": len(self.others)})
+        self.emit(
+            "budget", {"accountants": [self.entry(a) for a in self.accountants], "more": len(self.others)}
+        )
 
 
 def _local_name(obj):
@@ -398,6 +421,7 @@ def _watch_budgets(emit):
     (no dplab, or a dplab without observers)."""
     try:
         from dplab import accountant
+
         meter = _BudgetMeter(emit, accountant.show_budget)
         accountant.add_observer(meter)
     except (ImportError, AttributeError):
@@ -408,6 +432,7 @@ def _watch_budgets(emit):
 def _unwatch_budgets(meter) -> None:
     if meter is not None:
         from dplab import accountant
+
         accountant.remove_observer(meter)
 
 
@@ -417,7 +442,7 @@ def _display_value(value):
         return None
     module = type(value).__module__ or ""
     if module.startswith("matplotlib"):
-        return None   # a Figure, Axes or artist: the figure itself is shown
+        return None  # a Figure, Axes or artist: the figure itself is shown
     text = repr(value)
     if len(text) > MAX_REPR_CHARS:
         text = text[:MAX_REPR_CHARS] + f"\n… (recortado: {len(text):,} caracteres en total)"
@@ -430,6 +455,7 @@ def _noise_session(seed):
     so a locked seed redraws the same figure. Outside the deck, dplab stays fresh per call."""
     try:
         from dplab import _rng
+
         return _rng.noise_session(seed)
     except (ImportError, AttributeError):
         return None
@@ -455,7 +481,7 @@ def run_cell(code: str, cell_id: str, emit, seed=None) -> dict:
     started = time.perf_counter()
     meter = _watch_budgets(emit)
     try:
-        with redirect_stdout(out), redirect_stderr(err), (session or nullcontext()) as noise:
+        with redirect_stdout(out), redirect_stderr(err), session or nullcontext() as noise:
             try:
                 body, tail = _compile(code, filename)
                 exec(body, NAMESPACE)
@@ -469,20 +495,27 @@ def run_cell(code: str, cell_id: str, emit, seed=None) -> dict:
         if meter is not None:
             _unwatch_budgets(meter)
             try:
-                meter.flush()   # the last state, whatever the throttle held back
+                meter.flush()  # the last state, whatever the throttle held back
             except Exception:  # noqa: BLE001 - a meter must never break a cell
                 pass
         if out.truncated or err.truncated:
-            emit("stderr", f"\n… salida recortada: se muestran los primeros "
-                           f"{MAX_OUTPUT_CHARS:,} caracteres.\n".replace(",", "."))
+            emit(
+                "stderr",
+                f"\n… salida recortada: se muestran los primeros {MAX_OUTPUT_CHARS:,} caracteres.\n".replace(
+                    ",", "."
+                ),
+            )
         try:
             _emit_figures(emit, figures)
         except Exception as exc:  # noqa: BLE001 - a broken figure is the cell's error
             if result.get("ok"):
                 result = {"ok": False, "error": format_error(exc, filename)}
         if figures.dropped:
-            emit("stderr", f"\n… figuras recortadas: se muestran las primeras {MAX_FIGURES} de "
-                           f"{MAX_FIGURES + figures.dropped}.\n")
+            emit(
+                "stderr",
+                f"\n… figuras recortadas: se muestran las primeras {MAX_FIGURES} de "
+                f"{MAX_FIGURES + figures.dropped}.\n",
+            )
     finally:
         _unwatch_budgets(meter)
         _current_run.pop()

@@ -3,6 +3,7 @@
 Chromium: ``$DPDECK_CHROMIUM`` if set, else Debian's ``/usr/bin/chromium``, else the browser of
 ``playwright install``. Every request of page and workers is recorded on ``page.requests``.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -17,6 +18,8 @@ from deckbuild.site import Project, build
 from .helpers import open_deck, wait_runtime_ready
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
         if "tests/browser" in str(item.fspath):
@@ -48,6 +51,7 @@ def deck_url_plain(built_deck) -> str:
 @pytest.fixture(scope="session")
 def playwright_instance():
     from playwright.sync_api import sync_playwright
+
     with sync_playwright() as p:
         yield p
 
@@ -89,6 +93,8 @@ def deck_page(page, deck_url):
 
 def foreign_requests(page, base_url: str) -> list[str]:
     origin = urlparse(base_url).netloc
-    return [u for u in page.requests
-            if urlparse(u).scheme in ("http", "https", "ws", "wss")
-            and urlparse(u).netloc != origin]
+    return [
+        u
+        for u in page.requests
+        if urlparse(u).scheme in ("http", "https", "ws", "wss") and urlparse(u).netloc != origin
+    ]

@@ -4,6 +4,7 @@ The page's Content-Security-Policy forbids ``eval``, which Playwright's string p
 so we poll with ``page.evaluate`` (not subject to the page's CSP) instead of
 ``page.wait_for_function``.
 """
+
 from __future__ import annotations
 
 import time
@@ -53,13 +54,18 @@ def run_cell(page, cell_id: str, code: str | None = None, timeout: float = 90.0)
     # Playwright waits for the button to be enabled: if a background pre-run of this cell was
     # under way, the click starts a new run after it ended; wait for whichever run is last
     page.locator(CELL.format(cell_id) + " button.run").click()
-    wait_until(page, "([i, n]) => window.deck.cells[i].runs > n && window.deck.cells[i].running === null",
-               timeout, arg=[i, runs])
+    wait_until(
+        page,
+        "([i, n]) => window.deck.cells[i].runs > n && window.deck.cells[i].running === null",
+        timeout,
+        arg=[i, runs],
+    )
     return cell_output(page, cell_id)
 
 
 def cell_output(page, cell_id: str) -> dict:
-    return page.evaluate("""(id) => {
+    return page.evaluate(
+        """(id) => {
         const el = document.querySelector(`.cell[data-cell-id='${id}']`);
         const out = el.querySelector('.cell-output');
         const text = (cls) => [...out.querySelectorAll(cls)].map(e => e.textContent).join('');
@@ -67,11 +73,15 @@ def cell_output(page, cell_id: str) -> dict:
                 value: text('.out-value'), error: text('.out-error'),
                 figures: out.querySelectorAll('img.out-figure, svg').length,
                 meta: el.querySelector('.cell-meta').textContent};
-    }""", cell_id)
+    }""",
+        cell_id,
+    )
 
 
 def go_to_slide(page, slide_id: str) -> None:
-    page.evaluate("(id) => { const s = document.getElementById(id); "
-                  "window.deck.reveal.slide(...Object.values(window.deck.reveal.getIndices(s))); }",
-                  slide_id)
+    page.evaluate(
+        "(id) => { const s = document.getElementById(id); "
+        "window.deck.reveal.slide(...Object.values(window.deck.reveal.getIndices(s))); }",
+        slide_id,
+    )
     wait_until(page, "(id) => window.deck.reveal.getCurrentSlide().id === id", 5, arg=slide_id)

@@ -11,6 +11,7 @@ Probabilities (fresh noise; see tests/unit/test_dplab_audit.py for the arguments
 * the sum's bound is > 1 with probability >= 1 - 2 exp(-20) (Hoeffding with s = 0,01 at
   n = 100 000: the bound is then >= ln((0,5 - 0,0162) / (0,5 e^-10 + 0,0162)) = 3,4).
 """
+
 from __future__ import annotations
 
 import re
@@ -18,13 +19,13 @@ import sys
 import time
 from pathlib import Path
 
-
 from tests.browser.helpers import go_to_slide, open_deck, run_cell, wait_runtime_ready
 from tests.browser.test_full_deck import LAYOUT_PROBLEMS, WRAPPED_LINES
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests" / "unit"))   # as pytest does for them
+sys.path.insert(0, str(ROOT / "tests" / "unit"))  # as pytest does for them
 from test_try_edits import EDIT_CLAIMS, Shown  # noqa: E402
+
 SHOTS = ROOT / "test-results"
 SLIDE = "apendice-la-auditoria-en-vivo"
 THEORY = "apendice-auditar-un-mecanismo"
@@ -37,8 +38,12 @@ def spanish(text: str) -> float:
 
 def bounds(stdout: str) -> dict[str, tuple[float, float, str]]:
     """{'conteo': (ε lower bound, claimed ε, verdict), 'suma': ...} from the cell's output."""
-    found = re.findall(r"^(\w+): FPR [\d.,]+ %, FNR [\d.,]+ %\n\s+ε ≥ ([\d.,]+), declarado ([\d.,]+): "
-                       r"(consistente|¡FALSO!)$", stdout, re.M)
+    found = re.findall(
+        r"^(\w+): FPR [\d.,]+ %, FNR [\d.,]+ %\n\s+ε ≥ ([\d.,]+), declarado ([\d.,]+): "
+        r"(consistente|¡FALSO!)$",
+        stdout,
+        re.M,
+    )
     return {name: (spanish(low), spanish(claimed), verdict) for name, low, claimed, verdict in found}
 
 
@@ -46,7 +51,7 @@ def test_the_audit_refutes_the_broken_mechanism_only(deck_page):
     page = deck_page
     page.evaluate("() => window.deck.reveal.configure({transition: 'none'})")
     timings = []
-    for _ in range(2):   # the first run may share the worker with the background pre-runs
+    for _ in range(2):  # the first run may share the worker with the background pre-runs
         started = time.monotonic()
         out = run_cell(page, SLIDE)
         timings.append(time.monotonic() - started)
@@ -55,12 +60,14 @@ def test_the_audit_refutes_the_broken_mechanism_only(deck_page):
         assert set(found) == {"conteo", "suma"}, out["stdout"]
         low, claimed, verdict = found["conteo"]
         assert claimed == 1 and low <= claimed and verdict == "consistente", out["stdout"]
-        assert low > 0.8, out["stdout"]   # nearly tight: >= 0,88 w.p. >= 1 - 2 exp(-20)
+        assert low > 0.8, out["stdout"]  # nearly tight: >= 0,88 w.p. >= 1 - 2 exp(-20)
         low, claimed, verdict = found["suma"]
         assert claimed == 1 and low > claimed and verdict == "¡FALSO!", out["stdout"]
-    print(f"audit cell in Chromium: {', '.join(f'{t:.2f} s' for t in timings)} "
-          f"(click to output); the cell says: {out['meta'].strip()!r}")
-    assert min(timings) < 30   # generous: "seconds", not a timing test
+    print(
+        f"audit cell in Chromium: {', '.join(f'{t:.2f} s' for t in timings)} "
+        f"(click to output); the cell says: {out['meta'].strip()!r}"
+    )
+    assert min(timings) < 30  # generous: "seconds", not a timing test
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / "audit-live.png"))
     problems = {}
@@ -69,13 +76,15 @@ def test_the_audit_refutes_the_broken_mechanism_only(deck_page):
         section = page.evaluate_handle("() => window.deck.reveal.getCurrentSlide()")
         problems[slide] = page.evaluate(LAYOUT_PROBLEMS, section) + page.evaluate(WRAPPED_LINES, section)
     page.screenshot(path=str(SHOTS / "audit-theory.png"))
-    assert not any(problems.values()), problems   # nothing spills out of 1280×720, no wrapped output
+    assert not any(problems.values()), problems  # nothing spills out of 1280×720, no wrapped output
     assert not page.errors, page.errors
 
 
 def test_the_bounds_parser():
-    text = ("conteo: FPR 50,02 %, FNR 18,45 %\n  ε ≥ 0,97, declarado 1: consistente\n"
-            "suma: FPR 49,90 %, FNR 0,00 %\n  ε ≥ 8,41, declarado 1: ¡FALSO!\n")
+    text = (
+        "conteo: FPR 50,02 %, FNR 18,45 %\n  ε ≥ 0,97, declarado 1: consistente\n"
+        "suma: FPR 49,90 %, FNR 0,00 %\n  ε ≥ 8,41, declarado 1: ¡FALSO!\n"
+    )
     assert bounds(text) == {"conteo": (0.97, 1.0, "consistente"), "suma": (8.41, 1.0, "¡FALSO!")}
 
 
@@ -85,7 +94,8 @@ def test_the_appendix_edits_in_chromium(page, deck_url):
     count too is refuted; sensibilidad 10: both consistent; ...)."""
     open_deck(page, deck_url + "?noprerun")
     wait_runtime_ready(page)
-    results = page.evaluate("""async (id) => {
+    results = page.evaluate(
+        """async (id) => {
         const cell = window.deck.cells.find(c => c.id === id);
         const text = () => [...cell.root.querySelectorAll('.out-stdout')].map(e => e.textContent).join('');
         const out = [];
@@ -99,12 +109,16 @@ def test_the_appendix_edits_in_chromium(page, deck_url):
         }
         cell.reset();
         return out;
-    }""", SLIDE)
+    }""",
+        SLIDE,
+    )
     assert all(r["ok"] for r in results), results
     authored = Shown(results[0]["stdout"])
     keys = [(SLIDE, r["label"]) for r in results[1:]]
     assert keys and all(key in EDIT_CLAIMS for key in keys), keys
-    for key, r in zip(keys, results[1:]):
+    for key, r in zip(keys, results[1:], strict=True):
         EDIT_CLAIMS[key](Shown(r["stdout"]), authored)
-    print("audit cell and edits in Chromium (ms):",
-          {r["label"] or "(authored)": round(r["ms"]) for r in results})
+    print(
+        "audit cell and edits in Chromium (ms):",
+        {r["label"] or "(authored)": round(r["ms"]) for r in results},
+    )

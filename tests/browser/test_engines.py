@@ -17,6 +17,7 @@ the deck per combination, not two); and the deck still works. Drivers: engines/d
 A missing browser or driver skips its engine, except under CI (``CI=true``), where it fails:
 ``scripts/setup.sh --test`` installs them all.
 """
+
 from __future__ import annotations
 
 import json
@@ -28,13 +29,27 @@ from .conftest import ROOT
 from .engines import drivers
 
 RESULTS = ROOT / "test-results" / "engines"
-DRIVER_TIMEOUT = 600.0   # a backstop: the scenario's own per-step deadlines end it well before
-STEPS = ["load", "all-cells", "edit-run", "slider", "exercise", "meter", "notebook", "stop", "restart",
-         "after-restart"]
-REPLAY_HINT = ("\n  (Python sat idle with cells queued: the worker's scheduler lost them. Before 97e2369 "
-               "\"A scheduler that cannot deadlock\", every restart after all cells ran ended like this.)")
-SPIN_HINT = ("\n  (WebKitGTK 2.50: worker.terminate() cannot stop a thread that spins in wasm without ever "
-             "calling into JS; Pyodide calls into JS now and then only when it has an interrupt buffer)")
+DRIVER_TIMEOUT = 600.0  # a backstop: the scenario's own per-step deadlines end it well before
+STEPS = [
+    "load",
+    "all-cells",
+    "edit-run",
+    "slider",
+    "exercise",
+    "meter",
+    "notebook",
+    "stop",
+    "restart",
+    "after-restart",
+]
+REPLAY_HINT = (
+    "\n  (Python sat idle with cells queued: the worker's scheduler lost them. Before 97e2369 "
+    '"A scheduler that cannot deadlock", every restart after all cells ran ended like this.)'
+)
+SPIN_HINT = (
+    "\n  (WebKitGTK 2.50: worker.terminate() cannot stop a thread that spins in wasm without ever "
+    "calling into JS; Pyodide calls into JS now and then only when it has an interrupt buffer)"
+)
 
 pytestmark = pytest.mark.engines
 
@@ -63,23 +78,28 @@ def _drive(engine: str, url: str, request) -> dict:
 def test_deck_on_engine(engine, mode, request, capsys, deck_url, deck_url_plain):
     _require(engine)
     isolated = mode == "isolated"
-    url = deck_url if isolated else deck_url_plain + "?nosw"   # ?nosw: really not isolated
+    url = deck_url if isolated else deck_url_plain + "?nosw"  # ?nosw: really not isolated
     result = _drive(engine, url, request)
     driver, report = result["driver"], result.get("report") or {}
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"{engine}-{mode}.json").write_text(json.dumps(result, indent=1, ensure_ascii=False))
 
     done = report.get("allCellsDoneSeconds")
-    with capsys.disabled():   # on the terminal even without -s: the closing note quotes these
-        print(f"\n{engine} {mode}: all cells done {done if done is not None else '—'} s after navigation "
-              f"(cold; {driver.get('browser', '?')}); "
-              + ", ".join(f"{s['name']} {'ok' if s['ok'] else 'FAILED'} {s['seconds']} s"
-                          for s in report.get("steps", []))
-              + f"; at rest {(driver.get('idle') or {}).get('cores', '?')} cores")
+    with capsys.disabled():  # on the terminal even without -s: the closing note quotes these
+        print(
+            f"\n{engine} {mode}: all cells done {done if done is not None else '—'} s after navigation "
+            f"(cold; {driver.get('browser', '?')}); "
+            + ", ".join(
+                f"{s['name']} {'ok' if s['ok'] else 'FAILED'} {s['seconds']} s"
+                for s in report.get("steps", [])
+            )
+            + f"; at rest {(driver.get('idle') or {}).get('cores', '?')} cores"
+        )
 
     assert not driver.get("leftovers"), f"{engine} left processes behind (now ended): {driver['leftovers']}"
-    assert "fatal" not in driver and report, \
+    assert "fatal" not in driver and report, (
         f"the {engine} driver failed: {driver.get('fatal')}\n{driver.get('stderr', '')}"
+    )
     assert not report.get("fatal"), f"the scenario threw in {engine}: {report['fatal']}"
 
     failures = []
@@ -97,24 +117,30 @@ def test_deck_on_engine(engine, mode, request, capsys, deck_url, deck_url_plain)
             failures.append(f"crossOriginIsolated is {facts['crossOriginIsolated']}, served {mode}")
         shares = facts["crossOriginIsolated"] and facts["sharedArrayBuffer"] == "function"
         if facts["canInterrupt"] is not shares:
-            failures.append(f"runtime.canInterrupt is {facts['canInterrupt']} with crossOriginIsolated "
-                            f"{facts['crossOriginIsolated']} and SharedArrayBuffer {facts['sharedArrayBuffer']}")
-        if isolated and engine != "webkit" and not shares:   # WebKitGTK has no SharedArrayBuffer
+            failures.append(
+                f"runtime.canInterrupt is {facts['canInterrupt']} with crossOriginIsolated "
+                f"{facts['crossOriginIsolated']} and SharedArrayBuffer {facts['sharedArrayBuffer']}"
+            )
+        if isolated and engine != "webkit" and not shares:  # WebKitGTK has no SharedArrayBuffer
             failures.append(f"{engine} isolated has no SharedArrayBuffer")
         stop = steps["stop"]["details"]
         if steps["stop"]["ok"]:
             expected = "interrupt" if facts["canInterrupt"] else "restart"
             needle = "KeyboardInterrupt" if expected == "interrupt" else "se reinició Python"
             if stop.get("mode") != expected or needle not in stop.get("error", ""):
-                failures.append(f"Stop should {expected} ({needle!r} in the cell's error), "
-                                f"it did {stop.get('mode')}: {stop.get('error')!r}")
+                failures.append(
+                    f"Stop should {expected} ({needle!r} in the cell's error), "
+                    f"it did {stop.get('mode')}: {stop.get('error')!r}"
+                )
     # at rest, nothing computes: a worker thread still busy is a cell that Stop (or a restart)
     # was to end, spinning on in a worker that worker.terminate() did not stop
     idle = driver.get("idle") or {}
     spinning = [t for t in idle.get("threads", []) if t[0].startswith(drivers.WORKER_THREADS) and t[1] >= 0.3]
     if spinning:
-        failures.append(f"at rest, a Web Worker thread still computes: {spinning} (of {idle['cores']} cores "
-                        f"in all): the terminated worker of a stopped cell keeps running{SPIN_HINT}")
-    if engine != "webkit" and driver.get("pageErrors"):   # (WebDriver classic cannot see them)
+        failures.append(
+            f"at rest, a Web Worker thread still computes: {spinning} (of {idle['cores']} cores "
+            f"in all): the terminated worker of a stopped cell keeps running{SPIN_HINT}"
+        )
+    if engine != "webkit" and driver.get("pageErrors"):  # (WebDriver classic cannot see them)
         failures.append(f"uncaught errors in the page: {driver['pageErrors']}")
     assert not failures, f"{engine} {mode}:\n  " + "\n  ".join(failures)

@@ -6,6 +6,7 @@ passes with ✓. Progress survives a reload; the speaker view counts what the ma
 a check that raises and code that loops never break the deck. Screenshots:
 test-results/exercise-*.png.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -25,22 +26,31 @@ EX = "[data-exercise-id='{}']"
 
 # one wrong answer per exercise, and a word its feedback must contain
 WRONG = {
-    "ejercicio-escala-laplace": ("epsilon = 0.5\nsensibilidad = 1\nescala = sensibilidad * epsilon",
-                                 "Multiplicó"),
-    "ejercicio-repartir-presupuesto": ("presupuesto = BudgetAccountant(epsilon=1.0)\n"
-                                       "consultas = ['a', 'b', 'c']\neps_cada = 0.5", "rechazaría"),
+    "ejercicio-escala-laplace": (
+        "epsilon = 0.5\nsensibilidad = 1\nescala = sensibilidad * epsilon",
+        "Multiplicó",
+    ),
+    "ejercicio-repartir-presupuesto": (
+        "presupuesto = BudgetAccountant(epsilon=1.0)\nconsultas = ['a', 'b', 'c']\neps_cada = 0.5",
+        "rechazaría",
+    ),
     "ejercicio-suma-recortada": ("b = 100\nepsilon = 1.0\nsensibilidad = 1\nescala = 1", "conteo"),
     "ejercicio-sigma-gaussiano": ("epsilon, delta = 0.5, 1e-5\nsigma = 1.0", "menos ruido"),
-    "ejercicio-epsilon-dpsgd": ("n, lote, z, epocas, delta = 10_000, 100, 1.1, 3, 1e-5\n"
-                                "q = 0.01\npasos = 3\neps = 1.0", "época"),
+    "ejercicio-epsilon-dpsgd": (
+        "n, lote, z, epocas, delta = 10_000, 100, 1.1, 3, 1e-5\nq = 0.01\npasos = 3\neps = 1.0",
+        "época",
+    ),
 }
 
 
 def feedback(page, ex_id: str) -> dict:
-    return page.evaluate("""(id) => {
+    return page.evaluate(
+        """(id) => {
         const el = document.querySelector(`[data-exercise-id='${id}'] .exercise-feedback`);
         return {hidden: el.hidden, state: el.dataset.state || '', text: el.textContent};
-    }""", ex_id)
+    }""",
+        ex_id,
+    )
 
 
 def visible_hints(page, ex_id: str) -> int:
@@ -68,8 +78,9 @@ def test_every_exercise_is_a_cell_with_its_controls(ex_page):
     assert page.evaluate("window.deck.exercises.length") == len(EXERCISES)
     for slide in EXERCISES:
         assert page.evaluate("(id) => window.deck.cells.some(c => c.id === id)", slide.id)
-        assert page.evaluate("(id) => window.deck.cells.find(c => c.id === id).code", slide.id) \
-            == slide.starter.rstrip("\n")
+        assert page.evaluate(
+            "(id) => window.deck.cells.find(c => c.id === id).code", slide.id
+        ) == slide.starter.rstrip("\n")
         assert feedback(page, slide.id)["hidden"]
         assert visible_hints(page, slide.id) == 0
         assert page.locator(EX.format(slide.id) + " .exercise-solution").is_hidden()
@@ -93,9 +104,8 @@ def test_wrong_then_hints_then_solution_passes(ex_page, slide):
     fb = feedback(page, slide.id)
     assert fb["state"] == "wrong" and "✗" in fb["text"] and word in fb["text"], fb
     assert page.locator(ex + " .exercise-badge").is_hidden()
-    assert not page.evaluate("(i) => window.deck.exercises[i].solved",
-                             exercise_index(page, slide.id))
-    assert out["value"] == ""   # the verdict is not shown as a value
+    assert not page.evaluate("(i) => window.deck.exercises[i].solved", exercise_index(page, slide.id))
+    assert out["value"] == ""  # the verdict is not shown as a value
 
     # hints: one per click, then the button says there are no more
     hint_btn = page.locator(ex + " button.hint")
@@ -111,8 +121,8 @@ def test_wrong_then_hints_then_solution_passes(ex_page, slide):
     # the solution: shown on a click, loaded into the editor on request, and it passes
     page.locator(ex + " button.show-solution").click()
     assert page.locator(ex + " .exercise-solution").is_visible()
-    assert visible_hints(page, slide.id) == len(slide.hints)   # shown, though folded away
-    assert page.locator(ex + " .exercise-hint").first.is_hidden()   # the solution has the room
+    assert visible_hints(page, slide.id) == len(slide.hints)  # shown, though folded away
+    assert page.locator(ex + " .exercise-hint").first.is_hidden()  # the solution has the room
     shown = page.locator(ex + " .exercise-solution-code").inner_text()
     assert shown.strip() == slide.solution.strip()
     page.locator(ex + " button.load-solution").click()
@@ -129,7 +139,7 @@ def test_wrong_then_hints_then_solution_passes(ex_page, slide):
 def test_screenshot_of_an_exercise_passed(ex_page):
     page = ex_page
     SHOTS.mkdir(exist_ok=True)
-    assert (SHOTS / "exercise-wrong.png").exists()   # taken above: a wrong answer, one hint
+    assert (SHOTS / "exercise-wrong.png").exists()  # taken above: a wrong answer, one hint
     slide = EXERCISES[3]
     go_to_slide(page, slide.id)
     i = page.evaluate("(id) => window.deck.cells.findIndex(c => c.id === id)", slide.id)
@@ -162,10 +172,16 @@ def test_a_check_that_raises_and_code_that_loops_do_not_break_the_deck(ex_page):
     assert fb["state"] == "error" and "ZeroDivisionError" in fb["text"], fb
     # code that loops: Stop ends it, the verdict says it was stopped, and the exercise works after
     i = page.evaluate("(id) => window.deck.cells.findIndex(c => c.id === id)", slide.id)
-    page.evaluate("(i) => { window.deck.cells[i].code = 'while True:\\n    pass'; "
-                  "window.deck.cells[i].run(); }", i)
-    wait_until(page, "(i) => window.deck.cells[i].running !== null && "
-                     "window.deck.runtime.current === window.deck.cells[i].running", 60, arg=i)
+    page.evaluate(
+        "(i) => { window.deck.cells[i].code = 'while True:\\n    pass'; window.deck.cells[i].run(); }", i
+    )
+    wait_until(
+        page,
+        "(i) => window.deck.cells[i].running !== null && "
+        "window.deck.runtime.current === window.deck.cells[i].running",
+        60,
+        arg=i,
+    )
     page.locator(CELL.format(slide.id) + " button.stop").click()
     wait_until(page, "(i) => window.deck.cells[i].running === null", 30, arg=i)
     assert feedback(page, slide.id)["state"] == "stopped"
@@ -185,24 +201,29 @@ def test_progress_and_edits_survive_a_reload(page, deck_url):
     run_cell(page, slide.id)
     assert feedback(page, slide.id)["state"] == "ok"
     other = EXERCISES[2]
-    page.evaluate("([id, c]) => { window.deck.cells.find(x => x.id === id).code = c; }",
-                  [other.id, "b = 100\nsensibilidad = 7"])
+    page.evaluate(
+        "([id, c]) => { window.deck.cells.find(x => x.id === id).code = c; }",
+        [other.id, "b = 100\nsensibilidad = 7"],
+    )
     page.reload()
     wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 20)
     assert page.evaluate("(id) => window.deck.exercises.find(e => e.id === id).solved", slide.id)
     assert page.locator(EX.format(slide.id)).evaluate("e => e.classList.contains('is-solved')")
-    assert not page.evaluate("(id) => window.deck.exercises.find(e => e.id === id).solved",
-                             other.id)
+    assert not page.evaluate("(id) => window.deck.exercises.find(e => e.id === id).solved", other.id)
     # the student's code too, as any edit
-    assert page.evaluate("(id) => window.deck.cells.find(c => c.id === id).code", slide.id) \
-        == slide.solution.rstrip("\n")
-    assert page.evaluate("(id) => window.deck.cells.find(c => c.id === id).code", other.id) \
+    assert page.evaluate(
+        "(id) => window.deck.cells.find(c => c.id === id).code", slide.id
+    ) == slide.solution.rstrip("\n")
+    assert (
+        page.evaluate("(id) => window.deck.cells.find(c => c.id === id).code", other.id)
         == "b = 100\nsensibilidad = 7"
+    )
     # "undo all edits" brings the starters back, and leaves the progress alone
     page.once("dialog", lambda d: d.accept())
     page.locator("button[data-action='reset-all']").click()
-    assert page.evaluate("(id) => window.deck.cells.find(c => c.id === id).code", slide.id) \
-        == slide.starter.rstrip("\n")
+    assert page.evaluate(
+        "(id) => window.deck.cells.find(c => c.id === id).code", slide.id
+    ) == slide.starter.rstrip("\n")
     page.reload()
     wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 20)
     assert page.evaluate("(id) => window.deck.exercises.find(e => e.id === id).solved", slide.id)
@@ -213,21 +234,27 @@ def test_speaker_view_counts_the_exercises_solved_in_the_main_window(context, pa
     wait_runtime_ready(page)
     copy = _instrument(context, context.new_page())
     open_deck(copy, deck_url.rstrip("/") + "/?receiver")
-    count = "() => { const e = document.getElementById('exercise-count'); " \
-            "return e && [Number(e.dataset.solved), Number(e.dataset.total), e.textContent]; }"
+    count = (
+        "() => { const e = document.getElementById('exercise-count'); "
+        "return e && [Number(e.dataset.solved), Number(e.dataset.total), e.textContent]; }"
+    )
     wait_until(copy, count, 10)
     assert copy.evaluate(count)[:2] == [0, len(EXERCISES)]
-    assert page.locator("#exercise-count").count() == 0   # not on the projected window
+    assert page.locator("#exercise-count").count() == 0  # not on the projected window
     for k, slide in enumerate(EXERCISES[:2], 1):
         go_to_slide(page, slide.id)
         run_cell(page, slide.id, slide.solution)
         assert feedback(page, slide.id)["state"] == "ok"
-        wait_until(copy, f"() => document.getElementById('exercise-count').dataset.solved === '{k}'",
-                   10)
+        wait_until(copy, f"() => document.getElementById('exercise-count').dataset.solved === '{k}'", 10)
     assert copy.evaluate(count)[2] == f"Ejercicios resueltos: 2 de {len(EXERCISES)}"
     # the copy mirrors the verdict under its exercise
-    wait_until(copy, "(id) => document.querySelector(`[data-exercise-id='${id}'] "
-                     ".exercise-feedback`).dataset.state === 'ok'", 10, arg=EXERCISES[1].id)
+    wait_until(
+        copy,
+        "(id) => document.querySelector(`[data-exercise-id='${id}'] "
+        ".exercise-feedback`).dataset.state === 'ok'",
+        10,
+        arg=EXERCISES[1].id,
+    )
     go_to_slide(copy, EXERCISES[1].id)
     SHOTS.mkdir(exist_ok=True)
     copy.screenshot(path=str(SHOTS / "exercise-speaker-copy.png"))

@@ -1,16 +1,15 @@
 """The deck's foundation in real Chromium: load, navigate, run, edit, reset, figures, errors,
 stop, and nothing leaving the origin."""
+
 from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
 import pytest
 
 from .conftest import ROOT, foreign_requests
-from .helpers import (CELL, cell_output, go_to_slide, open_deck, run_cell, wait_runtime_ready,
-                      wait_until)
+from .helpers import CELL, cell_output, go_to_slide, open_deck, run_cell, wait_runtime_ready, wait_until
 
 RESULTS = ROOT / "test-results"
 FIRST_CELL = "el-dato-de-partida"
@@ -31,8 +30,9 @@ def test_cold_start_first_cell_result(page, deck_url):
     assert out["state"] == "done", out
     assert "5000" in out["stdout"].replace(".", "").replace(",", ""), out
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "cold-start.json").write_text(json.dumps(
-        {"page_ready_s": round(page_ready, 2), "first_cell_result_s": round(first_result, 2)}))
+    (RESULTS / "cold-start.json").write_text(
+        json.dumps({"page_ready_s": round(page_ready, 2), "first_cell_result_s": round(first_result, 2)})
+    )
     print(f"\ncold start: page {page_ready:.2f} s, first cell result {first_result:.2f} s")
 
 
@@ -47,7 +47,7 @@ def test_status_indicator_and_keyboard_navigation(page, deck_url):
     page.keyboard.press("ArrowLeft")
     wait_until(page, "window.deck.reveal.getIndices().h === 0", 5)
     wait_runtime_ready(page)
-    assert status.get_attribute("data-state") in ("ready", "running")   # the pre-run may be busy
+    assert status.get_attribute("data-state") in ("ready", "running")  # the pre-run may be busy
     text = status.inner_text()
     assert "listo" in text or "ejecutando" in text, text
 
@@ -84,16 +84,22 @@ def test_figure_cell_shows_an_image(page, deck_url):
     open_deck(page, deck_url)
     cell = _first_cells(page, 2)[1]
     go_to_slide(page, cell)
-    code = ("import matplotlib.pyplot as plt\n"
-            "fig, ax = plt.subplots(figsize=(7, 4))\n"
-            "ax.plot([0, 1, 2], [1, 3, 2], label='serie')\n"
-            "ax.set_xlabel('ε'); ax.set_ylabel('error'); ax.legend()\n"
-            "plt.show()")
+    code = (
+        "import matplotlib.pyplot as plt\n"
+        "fig, ax = plt.subplots(figsize=(7, 4))\n"
+        "ax.plot([0, 1, 2], [1, 3, 2], label='serie')\n"
+        "ax.set_xlabel('ε'); ax.set_ylabel('error'); ax.legend()\n"
+        "plt.show()"
+    )
     out = run_cell(page, cell, code=code)
     assert out["state"] == "done" and out["figures"] == 1, out
     img = page.locator(CELL.format(cell) + " img.out-figure")
-    wait_until(page, "(s) => { const i = document.querySelector(s); return i && i.complete && i.naturalWidth > 0; }",
-               10, arg=CELL.format(cell) + " img.out-figure")
+    wait_until(
+        page,
+        "(s) => { const i = document.querySelector(s); return i && i.complete && i.naturalWidth > 0; }",
+        10,
+        arg=CELL.format(cell) + " img.out-figure",
+    )
     assert "eje x: ε" in img.get_attribute("alt")
     RESULTS.mkdir(exist_ok=True)
     page.screenshot(path=str(RESULTS / "foundation-figure-slide.png"))
@@ -105,8 +111,8 @@ def test_error_shows_traceback_and_next_cell_runs(page, deck_url):
     out = run_cell(page, first, code="def f(x):\n    return x / 0\n\nf(1)")
     assert out["state"] == "error"
     assert "ZeroDivisionError: division by zero" in out["error"]
-    assert f'File "<celda {first}>", line 4' in out["error"]   # points at the user's line
-    assert "cellrunner" not in out["error"]                    # no runner frames
+    assert f'File "<celda {first}>", line 4' in out["error"]  # points at the user's line
+    assert "cellrunner" not in out["error"]  # no runner frames
     out = run_cell(page, first, code="print(')'")
     assert "SyntaxError" in out["error"]
     out = run_cell(page, second, code="print('sigo vivo')")
@@ -115,8 +121,11 @@ def test_error_shows_traceback_and_next_cell_runs(page, deck_url):
 
 def test_output_is_text_never_markup(page, deck_url):
     open_deck(page, deck_url)
-    out = run_cell(page, FIRST_CELL,
-                   code="print('<img src=x onerror=\"window.pwned=1\"><b>negrita</b>')\n'<script>window.pwned=2</script>'")
+    out = run_cell(
+        page,
+        FIRST_CELL,
+        code="print('<img src=x onerror=\"window.pwned=1\"><b>negrita</b>')\n'<script>window.pwned=2</script>'",
+    )
     assert "<b>negrita</b>" in out["stdout"]
     assert page.evaluate("window.pwned === undefined")
     assert page.locator(CELL.format(FIRST_CELL) + " .cell-output b").count() == 0
@@ -131,8 +140,14 @@ def test_stop_a_runaway_cell(page, deck_url, deck_url_plain, isolated):
     first, second = _first_cells(page, 2)
     go_to_slide(page, first)
     wait_until(page, "window.deck.cells[0].running === null", 60)
-    page.evaluate("() => { window.deck.cells[0].code = 'i = 0\\nwhile True:\\n    i += 1\\n    print(i)'; window.deck.cells[0].run(); }")
-    wait_until(page, "window.deck.cells[0].running !== null && window.deck.runtime.current === window.deck.cells[0].running", 60)
+    page.evaluate(
+        "() => { window.deck.cells[0].code = 'i = 0\\nwhile True:\\n    i += 1\\n    print(i)'; window.deck.cells[0].run(); }"
+    )
+    wait_until(
+        page,
+        "window.deck.cells[0].running !== null && window.deck.runtime.current === window.deck.cells[0].running",
+        60,
+    )
     time.sleep(0.5)
     t0 = time.monotonic()
     page.locator(CELL.format(first) + " button.stop").click()

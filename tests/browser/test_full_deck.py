@@ -5,21 +5,20 @@ button does, and checks that no cell fails, that every cell that draws shows a f
 nothing on any slide spills out of the 1280×720 slide or hides behind a scrollbar. Other tests
 read the seed's key numbers from the live output of their slides.
 """
+
 from __future__ import annotations
 
 import re
 import time
 from pathlib import Path
 
-
 from deckbuild.schema import load_deck
-from tests.browser.helpers import (go_to_slide, run_cell,
-                                   wait_until)
+from tests.browser.helpers import go_to_slide, run_cell, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 DECK = load_deck(ROOT / "deck" / "deck.yaml")
 CODE_SLIDES = [s for s in DECK.slides if s.code]
-DRAWS = re.compile(r"\b(plt|figure)\b")   # cells that make a matplotlib figure
+DRAWS = re.compile(r"\b(plt|figure)\b")  # cells that make a matplotlib figure
 
 # What a slide must not do at 1280×720, measured in the page. Returns a list of problems:
 # content taller than the slide, an element outside the slide's box, a scrollbar in the code
@@ -76,8 +75,7 @@ def slide_handle(page, index: int):
 
 
 def show_all_fragments(page) -> None:
-    page.evaluate("() => { const r = window.deck.reveal; const i = r.getIndices(); "
-                  "r.slide(i.h, i.v, 999); }")
+    page.evaluate("() => { const r = window.deck.reveal; const i = r.getIndices(); r.slide(i.h, i.v, 999); }")
 
 
 def numbers(text: str) -> list[float]:
@@ -89,7 +87,7 @@ def test_walk_every_slide_run_every_cell(deck_page):
     page = deck_page
     page.evaluate("() => window.deck.reveal.configure({transition: 'none'})")
     page.evaluate("() => window.deck.reveal.slide(0, 0, 0)")
-    page.locator("body").click(position={"x": 5, "y": 360})   # focus the deck, not a control
+    page.locator("body").click(position={"x": 5, "y": 360})  # focus the deck, not a control
     failures, overflow, seen = [], [], []
     started = time.monotonic()
     for slide in DECK.slides:
@@ -104,11 +102,16 @@ def test_walk_every_slide_run_every_cell(deck_page):
                 failures.append(f"{slide.id}: drew no figure")
             if slide.code and not out["stdout"] and not out["figures"] and not out["value"]:
                 failures.append(f"{slide.id}: showed nothing")
-            wait_until(page, "() => [...window.deck.reveal.getCurrentSlide()"
-                             ".querySelectorAll('img.out-figure')].every(i => i.complete)", 10)
+            wait_until(
+                page,
+                "() => [...window.deck.reveal.getCurrentSlide()"
+                ".querySelectorAll('img.out-figure')].every(i => i.complete)",
+                10,
+            )
         show_all_fragments(page)
-        problems = page.evaluate(LAYOUT_PROBLEMS, page.evaluate_handle(
-            "() => window.deck.reveal.getCurrentSlide()"))
+        problems = page.evaluate(
+            LAYOUT_PROBLEMS, page.evaluate_handle("() => window.deck.reveal.getCurrentSlide()")
+        )
         if problems:
             overflow.append(f"{slide.index} {slide.title}: {problems}")
         if slide is not DECK.slides[-1]:
@@ -120,19 +123,16 @@ def test_walk_every_slide_run_every_cell(deck_page):
     assert not failures, "cells failed:\n" + "\n".join(failures)
     assert not overflow, "slides that do not fit 1280×720:\n" + "\n".join(overflow)
     assert not page.errors, page.errors
-    print(f"walked {len(seen)} slides, ran {len(CODE_SLIDES)} cells in "
-          f"{time.monotonic() - started:.1f} s")
+    print(f"walked {len(seen)} slides, ran {len(CODE_SLIDES)} cells in {time.monotonic() - started:.1f} s")
 
 
 def test_question_answer_appears_on_click(deck_page):
     page = deck_page
     go_to_slide(page, "pregunta")
-    hidden = page.evaluate("() => !document.querySelector('#pregunta .answer')"
-                           ".classList.contains('visible')")
+    hidden = page.evaluate("() => !document.querySelector('#pregunta .answer').classList.contains('visible')")
     assert hidden, "the answer shows before the click"
     page.keyboard.press("ArrowRight")
-    wait_until(page, "() => document.querySelector('#pregunta .answer')"
-                     ".classList.contains('visible')", 5)
+    wait_until(page, "() => document.querySelector('#pregunta .answer').classList.contains('visible')", 5)
     assert page.evaluate("() => window.deck.reveal.getCurrentSlide().id") == "pregunta"
 
 
@@ -140,9 +140,10 @@ def test_live_budget_accounting_numbers(deck_page):
     """'Cuánto se gana': ε for k = 10⁴ falls from ≈ 3236 (sequential) to ≈ 36 (RDP)."""
     out = run_cell(deck_page, "cuanto-se-gana")
     assert out["state"] == "done", out["error"]
-    found = {name: float(value.replace(".", "").replace(",", "."))   # printed as 3.236,2
-             for name, value in re.findall(r"(secuencial|avanzada|Rényi DP):\s+ε =\s+([\d.,]+)",
-                                           out["stdout"])}
+    found = {
+        name: float(value.replace(".", "").replace(",", "."))  # printed as 3.236,2
+        for name, value in re.findall(r"(secuencial|avanzada|Rényi DP):\s+ε =\s+([\d.,]+)", out["stdout"])
+    }
     assert abs(float(found["secuencial"]) - 3236) <= 1
     assert abs(float(found["Rényi DP"]) - 36) <= 1
     assert float(found["Rényi DP"]) < float(found["avanzada"]) < float(found["secuencial"])
@@ -170,6 +171,7 @@ def test_live_privacy_utility_regime(deck_page):
     """'El compromiso privacidad–utilidad', in Chromium: with 1 000 people the model reaches the
     majority line near ε ≈ 0,2 (the seed's sentence); with the whole census far lower."""
     from tests.unit.test_deck_cells import tradeoff_curves
+
     out = run_cell(deck_page, "el-compromiso-privacidad-utilidad")
     assert out["state"] == "done", out["error"]
     assert out["figures"] >= 1

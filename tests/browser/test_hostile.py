@@ -1,10 +1,10 @@
 """What students type and how presenters open the deck: every bad input gets a clear message
 under its cell, the deck keeps working, and odd ways of serving still work."""
+
 from __future__ import annotations
 
 import shutil
 import time
-from pathlib import Path
 
 import pytest
 
@@ -13,8 +13,7 @@ from deckbuild.serve import serve_in_thread
 from deckbuild.site import Project, build
 
 from .conftest import ROOT
-from .helpers import (CELL, cell_output, go_to_slide, open_deck, run_cell, wait_runtime_ready,
-                      wait_until)
+from .helpers import CELL, cell_output, go_to_slide, open_deck, run_cell, wait_runtime_ready, wait_until
 
 FIRST = "el-dato-de-partida"
 SECOND = "los-agregados-no-son-anonimos"
@@ -64,8 +63,14 @@ def test_stop_a_loop_that_prints_in_a_tight_loop(ready_page):
     page = ready_page
     go_to_slide(page, FIRST)
     wait_until(page, "window.deck.cells[0].running === null", 120)
-    page.evaluate("() => { window.deck.cells[0].code = 'while True:\\n    print(\"sin fin\")'; window.deck.cells[0].run(); }")
-    wait_until(page, "window.deck.cells[0].running !== null && window.deck.runtime.current === window.deck.cells[0].running", 60)
+    page.evaluate(
+        "() => { window.deck.cells[0].code = 'while True:\\n    print(\"sin fin\")'; window.deck.cells[0].run(); }"
+    )
+    wait_until(
+        page,
+        "window.deck.cells[0].running !== null && window.deck.runtime.current === window.deck.cells[0].running",
+        60,
+    )
     time.sleep(1.0)
     assert _responsive(page) < 1.0
     t0 = time.monotonic()
@@ -76,15 +81,19 @@ def test_stop_a_loop_that_prints_in_a_tight_loop(ready_page):
     assert run_cell(page, SECOND, code="print(len(census))")["stdout"] == "5000\n"
 
 
-@pytest.mark.parametrize("code, expected", [
-    ("import numpy\nnumpy.zeros(10**10)", "Maximum allowed dimension exceeded"),
-    ("import numpy\nx = [numpy.ones(250_000_000) for _ in range(8)]", "MemoryError"),
-    ("def f(n):\n    return f(n + 1)\nf(0)", "RecursionError"),
-], ids=["zeros-1e10", "16-GB", "recursion"])
+@pytest.mark.parametrize(
+    "code, expected",
+    [
+        ("import numpy\nnumpy.zeros(10**10)", "Maximum allowed dimension exceeded"),
+        ("import numpy\nx = [numpy.ones(250_000_000) for _ in range(8)]", "MemoryError"),
+        ("def f(n):\n    return f(n + 1)\nf(0)", "RecursionError"),
+    ],
+    ids=["zeros-1e10", "16-GB", "recursion"],
+)
 def test_too_much_memory_or_recursion_is_a_clear_error(ready_page, code, expected):
     out = run_cell(ready_page, FIRST, code=code)
     assert out["state"] == "error" and expected in out["error"], out["error"][-500:]
-    assert len(out["error"]) < 13_000          # a runaway traceback is cut, not shipped whole
+    assert len(out["error"]) < 13_000  # a runaway traceback is cut, not shipped whole
     assert run_cell(ready_page, SECOND, code="print(len(census))")["stdout"] == "5000\n"
 
 
@@ -108,10 +117,17 @@ def test_served_from_a_sub_path(page, built_deck, tmp_path):
     try:
         open_deck(page, url + "talks/dp/")
         wait_runtime_ready(page)
-        out = run_cell(page, FIRST, code="import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.show()\nprint(len(census))")
+        out = run_cell(
+            page,
+            FIRST,
+            code="import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.show()\nprint(len(census))",
+        )
         assert out["state"] == "done" and out["figures"] == 1 and out["stdout"] == "5000\n"
-        assert not [u for u in page.requests if "/talks/dp/" not in u and u.startswith(url)
-                    and not u.rstrip("/").endswith("/talks/dp")]
+        assert not [
+            u
+            for u in page.requests
+            if "/talks/dp/" not in u and u.startswith(url) and not u.rstrip("/").endswith("/talks/dp")
+        ]
     finally:
         server.shutdown()
 
@@ -138,8 +154,9 @@ def test_a_new_version_replaces_a_cached_old_one(page, tmp_path):
         assert v2 != v1
         marker = page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--v2-marker')")
         assert marker.strip() == "1"
-        scripts = page.evaluate("performance.getEntriesByType('resource').map(e => e.name)"
-                                ".filter(n => n.includes('/static-'))")
+        scripts = page.evaluate(
+            "performance.getEntriesByType('resource').map(e => e.name).filter(n => n.includes('/static-'))"
+        )
         assert scripts and all(f"static-{v2}/" in s for s in scripts), scripts
     finally:
         server.shutdown()
@@ -148,8 +165,7 @@ def test_a_new_version_replaces_a_cached_old_one(page, tmp_path):
 def test_a_broken_prelude_is_shown_under_the_cells(page, tmp_path):
     """The deck author's prelude raises: the status says error and each cell shows why."""
     site = tmp_path / "dist"
-    build(Project(ROOT), deck_file=ROOT / "tests" / "fixtures" / "bad_prelude" / "deck.yaml",
-          dist=site)
+    build(Project(ROOT), deck_file=ROOT / "tests" / "fixtures" / "bad_prelude" / "deck.yaml", dist=site)
     server, url = serve_in_thread(site)
     try:
         open_deck(page, url)
@@ -169,11 +185,13 @@ def test_rarely_used_packages_load_on_demand(ready_page, deck_url):
     page = ready_page
     wait_until(page, "document.documentElement.dataset.prerunDone === 'true'", 240)
     fetched = " ".join(page.requests)
-    for wheel in (name.replace("-", "_") + "-" for name in ON_DEMAND):   # wheel file names
+    for wheel in (name.replace("-", "_") + "-" for name in ON_DEMAND):  # wheel file names
         assert wheel not in fetched, wheel
-    code = ("import matplotlib.pyplot as plt\nprint('antes')\n"
-            "x = np.linspace(-2, 2, 30)\nz = np.exp(-x[:, None]**2 - x[None, :]**2)\n"
-            "plt.contour(x, x, z)\nplt.show()")
+    code = (
+        "import matplotlib.pyplot as plt\nprint('antes')\n"
+        "x = np.linspace(-2, 2, 30)\nz = np.exp(-x[:, None]**2 - x[None, :]**2)\n"
+        "plt.contour(x, x, z)\nplt.show()"
+    )
     out = run_cell(page, FIRST, code=code)
     assert out["state"] == "done" and out["figures"] == 1, out
     assert "se cargó contourpy" in out["stderr"] and out["stdout"] == "antes\n"
@@ -217,16 +235,20 @@ FRAME_REPORT = """async (cellId) => {
                   .filter(([, g]) => g > 100);
     return {maxGap: gap, afterResult: w.afterResult, frames: w.frames.length, slow};
 }"""
-BIG_SCATTER = ("import matplotlib.pyplot as plt\n"
-               "plt.scatter(np.random.rand(200_000), np.random.rand(200_000), s=2)\n"
-               "plt.xlabel('x'); plt.ylabel('y')\nplt.show()")
+BIG_SCATTER = (
+    "import matplotlib.pyplot as plt\n"
+    "plt.scatter(np.random.rand(200_000), np.random.rand(200_000), s=2)\n"
+    "plt.xlabel('x'); plt.ylabel('y')\nplt.show()"
+)
 
 
 def _figure_items(page, cell_id):
-    return page.evaluate("""(id) => window.deck.cells.find(c => c.id === id).output.items
+    return page.evaluate(
+        """(id) => window.deck.cells.find(c => c.id === id).output.items
         .filter(i => i.kind === 'figure')
         .map(i => ({svg: i.svg != null, png: i.png != null, note: i.note || null, alt: i.alt}))""",
-                         cell_id)
+        cell_id,
+    )
 
 
 def test_a_multi_mb_svg_figure_is_a_png_and_the_page_stays_responsive(ready_page):
@@ -253,10 +275,17 @@ def test_a_multi_mb_svg_figure_is_a_png_and_the_page_stays_responsive(ready_page
     (ROOT / "test-results").mkdir(exist_ok=True)
     cell.screenshot(path=str(ROOT / "test-results" / "big-figure.png"))
     # the output is plain data: the speaker view's copy re-draws it from a structured clone
-    page.evaluate("""(id) => { const c = window.deck.cells.find(c => c.id === id);
-                               c.output.replace(structuredClone(c.output.items)); }""", FIRST)
-    wait_until(page, "(s) => { const i = document.querySelector(s); return i && i.complete && i.naturalWidth > 500; }",
-               10, arg=CELL.format(FIRST) + " img.out-figure")
+    page.evaluate(
+        """(id) => { const c = window.deck.cells.find(c => c.id === id);
+                               c.output.replace(structuredClone(c.output.items)); }""",
+        FIRST,
+    )
+    wait_until(
+        page,
+        "(s) => { const i = document.querySelector(s); return i && i.complete && i.naturalWidth > 500; }",
+        10,
+        arg=CELL.format(FIRST) + " img.out-figure",
+    )
     assert cell.locator(".out-note").inner_text() == item["note"]
     assert not page.errors, page.errors
 
@@ -267,11 +296,16 @@ def test_many_figures_are_capped_and_the_page_stays_responsive(ready_page):
     go_to_slide(page, FIRST)
     # measured twice at most: uncapped, 20 SVGs cost ~340 ms of main thread every time, while
     # a stall of the machine's other work (a shared CI box) comes once; capped, ~70 ms
-    for attempt in range(2):
+    for _attempt in range(2):
         page.evaluate(WATCH_FRAMES, FIRST)
-        out = run_cell(page, FIRST, code="import matplotlib.pyplot as plt\nfor i in range(30):\n"
-                                         "    plt.figure(); plt.plot([0, i]); plt.title(f'n.º {i}')\n"
-                                         "    plt.show()", timeout=240)
+        out = run_cell(
+            page,
+            FIRST,
+            code="import matplotlib.pyplot as plt\nfor i in range(30):\n"
+            "    plt.figure(); plt.plot([0, i]); plt.title(f'n.º {i}')\n"
+            "    plt.show()",
+            timeout=240,
+        )
         assert out["state"] == "done" and out["figures"] == 20, out
         assert "se muestran las primeras 20 de 30" in out["stderr"]
         timing = page.evaluate(FRAME_REPORT, FIRST)
@@ -279,18 +313,22 @@ def test_many_figures_are_capped_and_the_page_stays_responsive(ready_page):
             break
     assert timing["afterResult"] < FRAME_BUDGET_MS and timing["maxGap"] < FRAME_BUDGET_MS, timing
     items = _figure_items(page, FIRST)
-    assert [i["svg"] for i in items] == [True] * 10 + [False] * 10    # 10 SVG, then PNG
+    assert [i["svg"] for i in items] == [True] * 10 + [False] * 10  # 10 SVG, then PNG
     assert all("figuras en SVG" in i["note"] for i in items[10:])
     assert [i["alt"] for i in items] == [f"Figura: n.º {i}" for i in range(20)]
 
 
 def test_the_decks_figures_stay_svg(ready_page):
     page = ready_page
-    for cell_id in ("el-histograma-privado", "encontrar-el-codo"):    # the deck's biggest figure
+    for cell_id in ("el-histograma-privado", "encontrar-el-codo"):  # the deck's biggest figure
         out = run_cell(page, cell_id)
         assert out["state"] == "done" and out["figures"] == 1, out
         [item] = _figure_items(page, cell_id)
         assert item["svg"] and not item["png"] and item["note"] is None
         assert page.locator(CELL.format(cell_id) + " .out-note").count() == 0
-        wait_until(page, "(s) => { const i = document.querySelector(s); return i && i.complete && i.naturalWidth > 0; }",
-                   10, arg=CELL.format(cell_id) + " img.out-figure")
+        wait_until(
+            page,
+            "(s) => { const i = document.querySelector(s); return i && i.complete && i.naturalWidth > 0; }",
+            10,
+            arg=CELL.format(cell_id) + " img.out-figure",
+        )

@@ -1,15 +1,16 @@
 """The deck never freezes: the two sequences that once froze it for good (issue 10), and a
 worker that dies or wedges in silence, which the watchdog must notice, restart and replay."""
+
 from __future__ import annotations
 
 import time
 
 import pytest
 
-from .helpers import CELL, cell_output, go_to_slide, open_deck, run_cell, wait_runtime_ready, wait_until
+from .helpers import cell_output, go_to_slide, open_deck, run_cell, wait_runtime_ready, wait_until
 
-FIGURE = "que-tan-grande-es-e-varepsilon"     # "¿Qué tan grande es e^ε?": draws
-NUMPY = "el-mecanismo-de-laplace"             # "El mecanismo de Laplace": numpy only
+FIGURE = "que-tan-grande-es-e-varepsilon"  # "¿Qué tan grande es e^ε?": draws
+NUMPY = "el-mecanismo-de-laplace"  # "El mecanismo de Laplace": numpy only
 FIRST = "el-dato-de-partida"
 
 RECORD_STATUS = """() => {
@@ -36,10 +37,13 @@ def test_sequence_1_figure_then_numpy_cell_before_matplotlib(page, deck_url):
     wait_runtime_ready(page)
     fig, num = _idx(page, FIGURE), _idx(page, NUMPY)
     t0 = time.monotonic()
-    page.evaluate("""([f, n]) => {
+    page.evaluate(
+        """([f, n]) => {
         window.__ended = [];
         for (const i of [f, n]) window.deck.cells[i].run().then(() => window.__ended.push(i));
-    }""", [fig, num])
+    }""",
+        [fig, num],
+    )
     wait_until(page, "window.__ended.length === 2", 60)
     elapsed = time.monotonic() - t0
     assert page.evaluate("window.__ended") == [num, fig], "the numpy-only cell waited for matplotlib"
@@ -62,8 +66,9 @@ def test_sequence_2_restart_after_every_cell_ran(page, deck_url):
     runs_before = page.evaluate("window.deck.cells.map(c => c.runs)")
     t0 = time.monotonic()
     page.locator("button[data-action='restart']").click()
-    wait_until(page, "([before]) => window.deck.cells.every((c, i) => c.runs > before[i])", 120,
-               arg=[runs_before])
+    wait_until(
+        page, "([before]) => window.deck.cells.every((c, i) => c.runs > before[i])", 120, arg=[runs_before]
+    )
     _wait_listo(page, 30)
     elapsed = time.monotonic() - t0
     states = page.evaluate("window.deck.cells.map(c => c.root.dataset.state)")
@@ -75,13 +80,17 @@ def _notice(page) -> str:
     return page.evaluate("(document.getElementById('runtime-notice') || {}).textContent || ''")
 
 
-@pytest.mark.parametrize("killer", [
-    # the worker closes itself (no error event): the cell ends, then nothing answers
-    "import js\njs.close()\nprint('adiós')",
-    # a callback spins forever after the cell ended: the worker's event loop is wedged
-    "import js\nfrom pyodide.ffi import create_proxy\n"
-    "js.setTimeout(create_proxy(lambda: exec('while True: pass')), 50)\nprint('hasta luego')",
-], ids=["closes-itself", "wedged"])
+@pytest.mark.parametrize(
+    "killer",
+    [
+        # the worker closes itself (no error event): the cell ends, then nothing answers
+        "import js\njs.close()\nprint('adiós')",
+        # a callback spins forever after the cell ended: the worker's event loop is wedged
+        "import js\nfrom pyodide.ffi import create_proxy\n"
+        "js.setTimeout(create_proxy(lambda: exec('while True: pass')), 50)\nprint('hasta luego')",
+    ],
+    ids=["closes-itself", "wedged"],
+)
 def test_watchdog_restarts_a_silent_worker_and_replays(page, deck_url, killer):
     open_deck(page, deck_url + "?noprerun")
     wait_runtime_ready(page)
@@ -92,8 +101,11 @@ def test_watchdog_restarts_a_silent_worker_and_replays(page, deck_url, killer):
     # the next run finds nobody: the watchdog notices, restarts, replays, and says so
     t0 = time.monotonic()
     second = _idx(page, "los-agregados-no-son-anonimos")
-    page.evaluate("(i) => { window.__r = null; window.deck.cells[i].code = 'print(dato)'; "
-                  "window.deck.cells[i].run().then(r => { window.__r = r; }); }", second)
+    page.evaluate(
+        "(i) => { window.__r = null; window.deck.cells[i].code = 'print(dato)'; "
+        "window.deck.cells[i].run().then(r => { window.__r = r; }); }",
+        second,
+    )
     wait_until(page, "window.__r !== null", 20)
     noticed = time.monotonic() - t0
     assert noticed < 10, f"the watchdog took {noticed:.1f} s"
@@ -101,8 +113,12 @@ def test_watchdog_restarts_a_silent_worker_and_replays(page, deck_url, killer):
     assert result.get("restarted") and "dejó de responder" in result["error"]["message"], result
     assert "dejó de responder" in _notice(page)
     # the cell that ran before is replayed (its state is back); the suspect is not
-    wait_until(page, "(i) => window.deck.cells[i].runs >= 2 && window.deck.cells[i].running === null",
-               60, arg=_idx(page, FIRST))
+    wait_until(
+        page,
+        "(i) => window.deck.cells[i].runs >= 2 && window.deck.cells[i].running === null",
+        60,
+        arg=_idx(page, FIRST),
+    )
     suspect = page.evaluate("(i) => window.deck.cells[i].meta.textContent", _idx(page, NUMPY))
     assert "dejó de responder después de esta celda" in suspect
     assert run_cell(page, "los-agregados-no-son-anonimos", code="print(dato)")["stdout"] == "41\n"
@@ -116,8 +132,9 @@ def test_stop_pressed_as_the_run_starts_still_stops(page, deck_url):
     wait_runtime_ready(page)
     go_to_slide(page, FIRST)
     i = _idx(page, FIRST)
-    page.evaluate("(i) => { const c = window.deck.cells[i]; c.code = 'while True:\\n    pass'; "
-                  "c.run(); c.stop(); }", i)
+    page.evaluate(
+        "(i) => { const c = window.deck.cells[i]; c.code = 'while True:\\n    pass'; c.run(); c.stop(); }", i
+    )
     wait_until(page, "(i) => window.deck.cells[i].running === null", 10, arg=i)
     assert cell_output(page, FIRST)["state"] == "error"
     assert run_cell(page, FIRST, code="print('sigue')")["stdout"] == "sigue\n"

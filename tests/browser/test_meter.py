@@ -1,6 +1,7 @@
 """The privacy-budget meter under a cell, in Chromium: on the slides that release through a
 ``BudgetAccountant`` it shows what was spent of the total; an overspend shows the accountant's
 reason, in Spanish and in red, beside it; the speaker view mirrors it; the deck keeps working."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,18 +9,28 @@ from pathlib import Path
 from deckbuild.browser import VIEWPORT
 
 from .conftest import _instrument
-from .helpers import CELL, cell_index, cell_output, go_to_slide, open_deck, run_cell, wait_runtime_ready, wait_until
+from .helpers import (
+    CELL,
+    cell_index,
+    cell_output,
+    go_to_slide,
+    open_deck,
+    run_cell,
+    wait_runtime_ready,
+    wait_until,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "test-results"
 SEQUENTIAL = "composicion-secuencial"
 CHOOSE_B = "elegir-b-sin-mirar-los-datos"
-ERROR_RED = "rgb(164, 22, 26)"   # --error in deck.css
+ERROR_RED = "rgb(164, 22, 26)"  # --error in deck.css
 
 
 def meter(page, cell_id: str) -> dict:
     """What the cell's meter shows: per accountant its name, texts, bar widths and refusal."""
-    return page.evaluate("""(id) => {
+    return page.evaluate(
+        """(id) => {
         const box = document.querySelector(`.cell[data-cell-id='${id}'] .cell-output .out-budget`);
         if (!box) return null;
         return {
@@ -34,7 +45,9 @@ def meter(page, cell_id: str) -> dict:
             visible: row.getBoundingClientRect().height > 0,
           })),
         };
-    }""", cell_id)
+    }""",
+        cell_id,
+    )
 
 
 def apply_try(page, cell_id: str, label: str) -> dict:
@@ -42,15 +55,19 @@ def apply_try(page, cell_id: str, label: str) -> dict:
     k = page.evaluate("([i, l]) => window.deck.cells[i].tries.findIndex(t => t.label === l)", [i, label])
     assert k >= 0, f"no try {label!r} on {cell_id}"
     page.evaluate("([i, k]) => window.deck.cells[i].applyTry(k)", [i, k])
-    wait_until(page, "(i) => window.deck.cells[i].running === null && window.deck.cells[i].lastCode "
-                     "=== window.deck.cells[i].code && window.deck.cells[i].root.dataset.state !== 'running'",
-               120, arg=i)
+    wait_until(
+        page,
+        "(i) => window.deck.cells[i].running === null && window.deck.cells[i].lastCode "
+        "=== window.deck.cells[i].code && window.deck.cells[i].root.dataset.state !== 'running'",
+        120,
+        arg=i,
+    )
     return cell_output(page, cell_id)
 
 
 def shoot(page, name: str) -> None:
     RESULTS.mkdir(exist_ok=True)
-    page.wait_for_timeout(300)   # one frame for the last update, and the slide transition
+    page.wait_for_timeout(300)  # one frame for the last update, and the slide transition
     page.screenshot(path=str(RESULTS / f"meter-{name}.png"))
 
 
@@ -63,8 +80,14 @@ def test_sequential_composition_meter_and_its_refusal(context, page, deck_url):
     m = meter(page, SEQUENTIAL)
     assert m and m["first"], m
     [row] = m["rows"]
-    assert row == {**row, "name": "presupuesto", "texts": ["ε: 1 de 1"], "fills": [100],
-                   "refused": None, "visible": True}, row
+    assert row == {
+        **row,
+        "name": "presupuesto",
+        "texts": ["ε: 1 de 1"],
+        "fills": [100],
+        "refused": None,
+        "visible": True,
+    }, row
     shoot(page, "secuencial")
 
     out = apply_try(page, SEQUENTIAL, "presupuesto 1,5")
@@ -75,19 +98,31 @@ def test_sequential_composition_meter_and_its_refusal(context, page, deck_url):
     # the speaker view's copy mirrors the meter (it is one of the cell's output items)
     copy = _instrument(context, context.new_page())
     open_deck(copy, deck_url.rstrip("/") + "/?receiver")
-    wait_until(copy, "(id) => document.querySelector(`.cell[data-cell-id='${id}'] .budget-text`)"
-               "?.textContent === 'ε: 1 de 1,5'", 20, arg=SEQUENTIAL)
+    wait_until(
+        copy,
+        "(id) => document.querySelector(`.cell[data-cell-id='${id}'] .budget-text`)"
+        "?.textContent === 'ε: 1 de 1,5'",
+        20,
+        arg=SEQUENTIAL,
+    )
 
     out = apply_try(page, SEQUENTIAL, "pedir una tercera")
     assert out["state"] == "done" and "rechazada (BudgetError)" in out["stdout"], out
     [row] = meter(page, SEQUENTIAL)["rows"]
     assert row["texts"] == ["ε: 1 de 1"], row
-    assert row["refused"] == ("✗ La publicación «tercera» fue rechazada: cuesta ε = 0,5 y solo "
-                              "quedan 0 de 1. No se gastó nada del presupuesto."), row
+    assert row["refused"] == (
+        "✗ La publicación «tercera» fue rechazada: cuesta ε = 0,5 y solo "
+        "quedan 0 de 1. No se gastó nada del presupuesto."
+    ), row
     assert row["refusedColor"] == ERROR_RED, row
     shoot(page, "secuencial-rechazo")
-    wait_until(copy, "(id) => document.querySelector(`.cell[data-cell-id='${id}'] .budget-refused`)"
-               "?.textContent.includes('rechazada')", 20, arg=SEQUENTIAL)
+    wait_until(
+        copy,
+        "(id) => document.querySelector(`.cell[data-cell-id='${id}'] .budget-refused`)"
+        "?.textContent.includes('rechazada')",
+        20,
+        arg=SEQUENTIAL,
+    )
     assert copy.evaluate("window.deck.cells.every(c => c.runs === 0)")
     copy.close()
     page.evaluate("(i) => window.deck.cells[i].reset()", cell_index(page, SEQUENTIAL))
@@ -107,11 +142,14 @@ def test_choosing_b_meter_and_an_overspending_edit(page, deck_url):
     # a code edit that spends more than what is left: refused, in Spanish, in red, beside it
     authored = page.evaluate("(i) => window.deck.cells[i].authored", cell_index(page, CHOOSE_B))
     assert authored.count("resto = presupuesto.remaining_budget[0]") == 1
-    out = run_cell(page, CHOOSE_B, authored.replace("resto = presupuesto.remaining_budget[0]", "resto = 0.75"))
+    out = run_cell(
+        page, CHOOSE_B, authored.replace("resto = presupuesto.remaining_budget[0]", "resto = 0.75")
+    )
     assert out["state"] == "error" and "BudgetError" in out["error"], out
     [row] = meter(page, CHOOSE_B)["rows"]
-    assert row["refused"].startswith("✗ La publicación «suma» fue rechazada: cuesta ε = 0,75 y "
-                                     "solo quedan "), row
+    assert row["refused"].startswith(
+        "✗ La publicación «suma» fue rechazada: cuesta ε = 0,75 y solo quedan "
+    ), row
     assert row["refusedColor"] == ERROR_RED
     assert row["texts"][0].startswith("ε: 0,") and row["texts"][0].endswith(" de 1"), row
     shoot(page, "elegir-b-rechazo")
@@ -120,11 +158,15 @@ def test_choosing_b_meter_and_an_overspending_edit(page, deck_url):
     page.evaluate("""() => { window.__budgetMessages = 0;
         window.deck.runtime.worker.addEventListener('message',
             (e) => { if (e.data.type === 'budget') window.__budgetMessages += 1; }); }""")
-    out = run_cell(page, CHOOSE_B, "acc = BudgetAccountant(10_000.0, 1e-5)\n"
-                                   "acc.spend(0.0, 5e-6)\n"
-                                   "for i in range(10_000):\n"
-                                   "    acc.spend(1.0)\n"
-                                   "print('listo')\n")
+    out = run_cell(
+        page,
+        CHOOSE_B,
+        "acc = BudgetAccountant(10_000.0, 1e-5)\n"
+        "acc.spend(0.0, 5e-6)\n"
+        "for i in range(10_000):\n"
+        "    acc.spend(1.0)\n"
+        "print('listo')\n",
+    )
     assert out["state"] == "done" and "listo" in out["stdout"], out
     [row] = meter(page, CHOOSE_B)["rows"]
     assert row["name"] == "acc" and row["texts"] == ["ε: 10.000 de 10.000", "δ: 5·10⁻⁶ de 10⁻⁵"], row

@@ -11,6 +11,7 @@ deck's liveness invariants checked after every action:
 CI runs a short monkey (``--actions 60``); by hand: ``pytest tests/browser/test_monkey.py
 --actions 500 [--monkey-seed N] -s``. A failure prints the seed and the last actions to replay.
 """
+
 from __future__ import annotations
 
 import random
@@ -26,14 +27,23 @@ EDITS = [
     "x = np.arange(5)\nprint(x.sum())",
     "plt.plot([1, 3, 2])\nplt.title('mono')",
     "laplace_mech(10, sensitivity=1, epsilon=0.5)",
-    "def f(:\n    pass",                       # a syntax error
-    "1 / 0",                                  # an exception
+    "def f(:\n    pass",  # a syntax error
+    "1 / 0",  # an exception
     "import numpy as np\nnp.random.default_rng().normal(size=3)",
 ]
 
-ACTIONS = {   # weight of each action
-    "run": 8, "stop": 3, "edit": 4, "runaway": 1, "slider": 3, "reset": 2, "navigate": 5,
-    "restart": 1, "run_all": 1, "noise": 2, "reload": 1,
+ACTIONS = {  # weight of each action
+    "run": 8,
+    "stop": 3,
+    "edit": 4,
+    "runaway": 1,
+    "slider": 3,
+    "reset": 2,
+    "navigate": 5,
+    "restart": 1,
+    "run_all": 1,
+    "noise": 2,
+    "reload": 1,
 }
 
 STATE = """() => ({
@@ -50,7 +60,7 @@ class Monkey:
         self.random = random.Random(seed)
         self.seed = seed
         self.log: list[str] = []
-        self.running_since: dict[tuple[int, int], float] = {}   # (cell, run id) → first seen
+        self.running_since: dict[tuple[int, int], float] = {}  # (cell, run id) → first seen
 
     def n_cells(self) -> int:
         return self.page.evaluate("window.deck.cells.length")
@@ -58,21 +68,28 @@ class Monkey:
     def cell(self) -> int:
         """A random cell, on the current slide half of the time (where the presenter is)."""
         here = self.page.evaluate(
-            "window.deck.cells.findIndex(c => c.slide === window.deck.reveal.getCurrentSlide())")
+            "window.deck.cells.findIndex(c => c.slide === window.deck.reveal.getCurrentSlide())"
+        )
         if here >= 0 and self.random.random() < 0.5:
             return here
         return self.random.randrange(self.n_cells())
 
     def show(self, i: int) -> None:
-        self.page.evaluate("(i) => { const s = window.deck.cells[i].slide; "
-                           "window.deck.reveal.slide(...Object.values(window.deck.reveal.getIndices(s))); }", i)
+        self.page.evaluate(
+            "(i) => { const s = window.deck.cells[i].slide; "
+            "window.deck.reveal.slide(...Object.values(window.deck.reveal.getIndices(s))); }",
+            i,
+        )
 
     def click(self, i: int, selector: str) -> None:
         """Click a cell's button as a user can: only when it is shown and enabled."""
-        self.page.evaluate("""([i, sel]) => {
+        self.page.evaluate(
+            """([i, sel]) => {
             const b = window.deck.cells[i].root.querySelector(sel);
             if (b && !b.disabled && !b.hidden) b.click();
-        }""", [i, selector])
+        }""",
+            [i, selector],
+        )
 
     def act(self, name: str) -> str:
         page = self.page
@@ -89,7 +106,7 @@ class Monkey:
                 if self.random.random() < 0.7:
                     self.click(i, "button.run")
                 return f"edit {i} {code!r}"
-            elif name == "runaway":   # a loop that never ends, then ■ Detener and ↺ Restaurar
+            elif name == "runaway":  # a loop that never ends, then ■ Detener and ↺ Restaurar
                 # (a runaway left in an editor would be run again by ▶▶: only Stop ends it)
                 page.evaluate("(i) => { window.deck.cells[i].code = 'while True:\\n    pass'; }", i)
                 self.click(i, "button.run")
@@ -97,13 +114,16 @@ class Monkey:
                 self.click(i, "button.stop")
                 self.click(i, "button.reset")
             elif name == "slider":
-                moved = page.evaluate("""([i, r]) => {
+                moved = page.evaluate(
+                    """([i, r]) => {
                     const s = window.deck.cells[i].root.querySelector('.cell-params input[type=range]');
                     if (!s) return false;
                     s.value = String(Math.round(r * 1000));
                     s.dispatchEvent(new Event('input', {bubbles: true}));
                     return true;
-                }""", [i, self.random.random()])
+                }""",
+                    [i, self.random.random()],
+                )
                 return f"slider {i} {'moved' if moved else '(none)'}"
             elif name == "reset":
                 self.click(i, "button.reset")
@@ -128,8 +148,10 @@ class Monkey:
     def check(self) -> None:
         page = self.page
         # measured in the page, so the driver's own round trip is not counted
-        frame = page.evaluate("new Promise(r => { const t = performance.now(); "
-                              "requestAnimationFrame(() => r((performance.now() - t) / 1000)); })")
+        frame = page.evaluate(
+            "new Promise(r => { const t = performance.now(); "
+            "requestAnimationFrame(() => r((performance.now() - t) / 1000)); })"
+        )
         assert frame < FRAME_BOUND_S, f"the page took {frame:.2f} s to answer a frame"
         assert not page.errors, f"page errors: {page.errors}"
         state = page.evaluate(STATE)
@@ -143,7 +165,7 @@ class Monkey:
             del self.running_since[key]
 
     def play(self, count: int) -> None:
-        names, weights = zip(*ACTIONS.items())
+        names, weights = zip(*ACTIONS.items(), strict=True)
         for step in range(count):
             name = self.random.choices(names, weights)[0]
             try:
@@ -157,16 +179,23 @@ class Monkey:
         """Wait until every run has ended and the status says "Python: listo"."""
         t0 = time.monotonic()
         try:
-            wait_until(self.page, "window.deck.cells.every(c => c.running === null) && "
-                                  "window.deck.runtime.detail === 'Python: listo'", timeout, interval=0.2)
+            wait_until(
+                self.page,
+                "window.deck.cells.every(c => c.running === null) && "
+                "window.deck.runtime.detail === 'Python: listo'",
+                timeout,
+                interval=0.2,
+            )
         except TimeoutError as exc:
             raise AssertionError(self.report(f"never settled: {exc}; {self.page.evaluate(STATE)}")) from exc
         return time.monotonic() - t0
 
     def report(self, what: str) -> str:
         tail = "\n".join(self.log[-25:])
-        return (f"monkey seed {self.seed} (replay: pytest tests/browser/test_monkey.py "
-                f"--monkey-seed {self.seed} --actions {len(self.log)}): {what}\nlast actions:\n{tail}")
+        return (
+            f"monkey seed {self.seed} (replay: pytest tests/browser/test_monkey.py "
+            f"--monkey-seed {self.seed} --actions {len(self.log)}): {what}\nlast actions:\n{tail}"
+        )
 
 
 def test_monkey(page, deck_url, monkey_actions, monkey_seed):
@@ -178,5 +207,7 @@ def test_monkey(page, deck_url, monkey_actions, monkey_seed):
     t0 = time.monotonic()
     monkey.play(monkey_actions)
     settled = monkey.settle()
-    print(f"monkey seed {seed}: {monkey_actions} actions in {time.monotonic() - t0 - settled:.0f} s, "
-          f"settled {settled:.1f} s after the last one")
+    print(
+        f"monkey seed {seed}: {monkey_actions} actions in {time.monotonic() - t0 - settled:.0f} s, "
+        f"settled {settled:.1f} s after the last one"
+    )

@@ -1,6 +1,7 @@
 """⤓ (top right): the cells as the viewer has them, taken home as a Jupyter notebook and a .py,
 with the deck's own dplab wheel; the notebook then runs, every cell, in a fresh venv where
 that wheel (and numpy, matplotlib, ipykernel from the package index) is all there is."""
+
 from __future__ import annotations
 
 import json
@@ -49,14 +50,19 @@ def downloads(browser, deck_url, built_deck, tmp_path_factory):
         config = page.evaluate("window.deck.config")
         first = page.evaluate("window.deck.cells[0].id")
         i = cell_index(page, first)
-        page.evaluate("([i, e]) => { const c = window.deck.cells[i]; c.code = c.code + '\\n' + e; }", [i, EDIT])
+        page.evaluate(
+            "([i, e]) => { const c = window.deck.cells[i]; c.code = c.code + '\\n' + e; }", [i, EDIT]
+        )
         # a cell with a slider: the line the slider rewrites is exported as shown
         slid = page.evaluate("window.deck.cells.findIndex(c => c.root.querySelector('input[type=range]'))")
         assert slid >= 0
         slid_id = page.evaluate("(i) => window.deck.cells[i].id", slid)
-        page.evaluate("""(id) => { const r = document.querySelector(`.cell[data-cell-id='${id}'] input[type=range]`);
+        page.evaluate(
+            """(id) => { const r = document.querySelector(`.cell[data-cell-id='${id}'] input[type=range]`);
                           r.value = String(Number(r.value) > 500 ? 100 : 900);
-                          r.dispatchEvent(new Event('input', {bubbles: true})); }""", slid_id)
+                          r.dispatchEvent(new Event('input', {bubbles: true})); }""",
+            slid_id,
+        )
         # exercises (their blanks `...` raise until filled): solved, as a student would
         solved = page.evaluate("""() => window.deck.cells.filter(c => c.root.closest('.exercise')).map(c => {
             c.code = c.slide.querySelector('.exercise-solution-code').textContent.replace(/\\n$/, '');
@@ -67,8 +73,15 @@ def downloads(browser, deck_url, built_deck, tmp_path_factory):
         assert not errors, errors
     finally:
         context.close()
-    return {"files": files, "config": config, "codes": codes, "edited": first, "slid": slid_id,
-            "built": built_deck, "exercises": solved}
+    return {
+        "files": files,
+        "config": config,
+        "codes": codes,
+        "edited": first,
+        "slid": slid_id,
+        "built": built_deck,
+        "exercises": solved,
+    }
 
 
 def test_notebook_holds_the_cells_as_shown(downloads):
@@ -86,7 +99,7 @@ def test_notebook_holds_the_cells_as_shown(downloads):
     assert EDIT in code_cells[0].source
     slid = next(c for c in codes if c["id"] == downloads["slid"])
     assert slid["code"].rstrip() in [c.source for c in code_cells]
-    for cell, c in zip(code_cells, codes):
+    for cell, c in zip(code_cells, codes, strict=True):
         tagged = "raises-exception" in cell.metadata.get("tags", [])
         assert tagged == (c["id"] in downloads["exercises"])
     titles = [c.source.splitlines()[0] for c in nb.cells[2::2]]
@@ -116,9 +129,23 @@ def _venv_with(wheel: Path, where: Path) -> Path:
     """A plain venv (no system site-packages): the wheel and what the notebook needs, from pip."""
     subprocess.run([sys.executable, "-m", "venv", str(where)], check=True, timeout=120)
     python = where / "bin" / "python"
-    done = subprocess.run([str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q",
-                           str(wheel), "numpy", "matplotlib", "ipykernel"],
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [
+            str(python),
+            "-m",
+            "pip",
+            "install",
+            "--disable-pip-version-check",
+            "-q",
+            str(wheel),
+            "numpy",
+            "matplotlib",
+            "ipykernel",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return python
 
@@ -135,25 +162,47 @@ def test_notebook_and_script_run_in_a_fresh_venv_with_the_wheel(downloads, tmp_p
     work = tmp_path / "work"
     work.mkdir()
     # dplab comes from the wheel, and its census is there
-    probe = subprocess.run([str(python), "-c", "import dplab, sys; c = dplab.load_census(); "
-                            "print(dplab.__file__); print(dplab.__version__)"],
-                           cwd=work, env=env, capture_output=True, text=True, timeout=120)
+    probe = subprocess.run(
+        [
+            str(python),
+            "-c",
+            "import dplab, sys; c = dplab.load_census(); print(dplab.__file__); print(dplab.__version__)",
+        ],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert probe.returncode == 0, probe.stderr
     assert probe.stdout.startswith(str(tmp_path / "venv")), probe.stdout
     set_up = time.monotonic() - started
 
     kernels = tmp_path / "kernels"
     (kernels / "dplab-venv").mkdir(parents=True)
-    (kernels / "dplab-venv" / "kernel.json").write_text(json.dumps({
-        "argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": "dplab (venv de prueba)", "language": "python",
-        "env": {"MPLBACKEND": "Agg", "PYTHONNOUSERSITE": "1", "PYTHONPATH": ""}}))
-    km = KernelManager(kernel_name="dplab-venv",
-                       kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernels)]))
+    (kernels / "dplab-venv" / "kernel.json").write_text(
+        json.dumps(
+            {
+                "argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                "display_name": "dplab (venv de prueba)",
+                "language": "python",
+                "env": {"MPLBACKEND": "Agg", "PYTHONNOUSERSITE": "1", "PYTHONPATH": ""},
+            }
+        )
+    )
+    km = KernelManager(
+        kernel_name="dplab-venv", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernels)])
+    )
     nb = nbformat.read(downloads["files"]["ipynb"], as_version=4)
     ran = time.monotonic()
-    NotebookClient(nb, km=km, timeout=300, startup_timeout=120, allow_errors=False,
-                   resources={"metadata": {"path": str(work)}}).execute()
+    NotebookClient(
+        nb,
+        km=km,
+        timeout=300,
+        startup_timeout=120,
+        allow_errors=False,
+        resources={"metadata": {"path": str(work)}},
+    ).execute()
     seconds = time.monotonic() - ran
     print(f"\nvenv + pip: {set_up:.0f} s; the notebook's {len(nb.cells)} cells ran in {seconds:.0f} s")
     code = [c for c in nb.cells if c.cell_type == "code"]
@@ -164,15 +213,20 @@ def test_notebook_and_script_run_in_a_fresh_venv_with_the_wheel(downloads, tmp_p
     assert "editado en el navegador: 42" in "".join(o.get("text", "") for o in edited.outputs)
     # the script too, as `python privacidad-diferencial.py`
     ran = time.monotonic()
-    script = subprocess.run([str(python), str(downloads["files"]["py"])], cwd=work, env=env,
-                            capture_output=True, text=True, timeout=600)
+    script = subprocess.run(
+        [str(python), str(downloads["files"]["py"])],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert script.returncode == 0, script.stderr[-3000:]
     assert "editado en el navegador: 42" in script.stdout
     print(f"the script ran in {time.monotonic() - ran:.0f} s")
 
 
-@pytest.mark.parametrize("viewport", [VIEWPORT, {"width": 390, "height": 844}],
-                         ids=["projector", "phone"])
+@pytest.mark.parametrize("viewport", [VIEWPORT, {"width": 390, "height": 844}], ids=["projector", "phone"])
 def test_menu_fits_the_screen(browser, deck_url, viewport):
     context = browser.new_context(viewport=viewport, has_touch=viewport["width"] < 500)
     page = context.new_page()
@@ -185,7 +239,7 @@ def test_menu_fits_the_screen(browser, deck_url, viewport):
         assert box["y"] + box["height"] <= viewport["height"]
         for kind in ("ipynb", "py", "wheel"):
             item = page.locator(f"a[data-download='{kind}']").bounding_box()
-            assert item["height"] >= 40   # a finger's worth
+            assert item["height"] >= 40  # a finger's worth
         page.keyboard.press("Escape")
         wait_until(page, "document.getElementById('notebook-menu').hidden", 5)
         assert page.evaluate("document.activeElement.dataset.action") == "notebook"

@@ -7,6 +7,7 @@ the size under which Lighthouse's "Document uses legible font sizes" audit calls
 small on a phone. Reveal.js's own scroll view drew the 1280×720 slide at ×0.3: 19 px code
 became 5.8 px.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -18,16 +19,24 @@ RESULTS = ROOT / "test-results"
 MIN_CODE_PX = 12.0
 
 PHONES = {
-    "390x844": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
-                "device_scale_factor": 3},
+    "390x844": {
+        "viewport": {"width": 390, "height": 844},
+        "is_mobile": True,
+        "has_touch": True,
+        "device_scale_factor": 3,
+    },
     "pixel7": "Pixel 7",
 }
 
 # an early content slide with fragments, an early code slide, a side-by-side code slide with a
 # figure past the middle of the deck, a table near its end (past the middle, reveal.js 5.2.1, and
 # 6.0.2 without deck.js's plugin, scrolled to the slide before: hakimel/reveal.js#3815)
-LINKED = ["la-definicion", "el-dato-de-partida", "laplace-contra-gauss-escalar",
-          "las-cinco-ideas-en-una-pagina"]
+LINKED = [
+    "la-definicion",
+    "el-dato-de-partida",
+    "laplace-contra-gauss-escalar",
+    "las-cinco-ideas-en-una-pagina",
+]
 CODE_SLIDE = "laplace-contra-gauss-escalar"
 
 
@@ -52,20 +61,28 @@ def open_at(page, url: str, slide_id: str, query: str = "") -> None:
 
 def on_screen(page, slide_id: str) -> dict:
     """Where the slide is, and which slide reveal.js calls current."""
-    return page.evaluate("""(id) => {
+    return page.evaluate(
+        """(id) => {
         const r = document.getElementById(id).getBoundingClientRect();
         return {top: r.top, bottom: r.bottom, left: r.left, right: r.right,
                 height: innerHeight, width: innerWidth, hash: location.hash,
                 current: window.deck.reveal.getCurrentSlide()?.id,
                 scrollView: window.deck.reveal.isScrollView()};
-    }""", slide_id)
+    }""",
+        slide_id,
+    )
 
 
 def wait_landed(page, slide_id: str) -> dict:
     """The slide is on screen, whole, and reveal.js calls it the current one."""
-    wait_until(page, """(id) => { const r = document.getElementById(id).getBoundingClientRect();
+    wait_until(
+        page,
+        """(id) => { const r = document.getElementById(id).getBoundingClientRect();
         return r.top > -2 && r.bottom < innerHeight + 2 && r.height > innerHeight / 4
-               && window.deck.reveal.getCurrentSlide()?.id === id; }""", 10, arg=slide_id)
+               && window.deck.reveal.getCurrentSlide()?.id === id; }""",
+        10,
+        arg=slide_id,
+    )
     return on_screen(page, slide_id)
 
 
@@ -73,7 +90,7 @@ def wait_landed(page, slide_id: str) -> dict:
 def test_a_link_to_a_slide_lands_on_it(phone, deck_url, slide_id):
     open_at(phone, deck_url, slide_id, "?noprerun")
     where = wait_landed(phone, slide_id)
-    assert where["scrollView"], where                      # reveal.js's phone view, not 1280×720
+    assert where["scrollView"], where  # reveal.js's phone view, not 1280×720
     assert where["top"] > -2 and where["bottom"] <= where["height"] + 2, where
     assert where["left"] >= -1 and where["right"] <= where["width"] + 1, where
     wait_until(phone, "(id) => location.hash.startsWith('#/' + id)", 5, arg=slide_id)
@@ -85,7 +102,7 @@ def test_the_url_follows_the_scroll_and_a_reload_stays(phone, deck_url):
     wait_landed(phone, "el-dato-de-partida")
     ids = phone.evaluate("[...document.querySelectorAll('.slides section')].map(s => s.id)")
     after = ids[ids.index("el-dato-de-partida") + 1]
-    phone.evaluate("window.deck.reveal.next()")            # one screen down: the next slide
+    phone.evaluate("window.deck.reveal.next()")  # one screen down: the next slide
     wait_landed(phone, after)
     wait_until(phone, "(id) => location.hash.startsWith('#/' + id)", 5, arg=after)
     phone.reload()
@@ -106,7 +123,7 @@ def test_code_is_legible_and_never_cut_off(phone, deck_url):
     assert len(sizes) == phone.evaluate("window.deck.cells.length") and sizes
     small = [s for s in sizes if s["px"] < MIN_CODE_PX]
     assert not small, f"code under {MIN_CODE_PX} px on screen: {small[:3]}"
-    cut = [s for s in sizes if s["hidden"] > 1]        # long lines wrap: nothing off to the side
+    cut = [s for s in sizes if s["hidden"] > 1]  # long lines wrap: nothing off to the side
     assert not cut, f"code lines cut off at the right: {cut[:3]}"
     # no slide is wider than the phone; a slide taller than it scrolls within its page
     slides = phone.evaluate("""() => [...document.querySelectorAll('.slides section')].map(s => ({
@@ -117,27 +134,35 @@ def test_code_is_legible_and_never_cut_off(phone, deck_url):
 
 
 def test_run_is_in_reach_and_runs(phone, deck_url):
-    open_at(phone, deck_url, CODE_SLIDE, "?noprerun")    # no background runs: the run is ours
+    open_at(phone, deck_url, CODE_SLIDE, "?noprerun")  # no background runs: the run is ours
     wait_landed(phone, CODE_SLIDE)
     run = phone.locator(CELL.format(CODE_SLIDE) + " button.run")
     box = run.bounding_box()
     where = on_screen(phone, CODE_SLIDE)
     assert box and box["y"] >= 0 and box["y"] + box["height"] <= where["height"], box
-    assert box["height"] >= 32, box                     # a finger's worth
+    assert box["height"] >= 32, box  # a finger's worth
     wait_runtime_ready(phone)
     i = phone.evaluate("(id) => window.deck.cells.findIndex(c => c.id === id)", CODE_SLIDE)
     runs = phone.evaluate("(i) => window.deck.cells[i].runs", i)
-    run.tap()                                           # a real tap: nothing covers the button
-    wait_until(phone, "([i, n]) => window.deck.cells[i].runs > n && window.deck.cells[i].running === null",
-               120, arg=[i, runs])
+    run.tap()  # a real tap: nothing covers the button
+    wait_until(
+        phone,
+        "([i, n]) => window.deck.cells[i].runs > n && window.deck.cells[i].running === null",
+        120,
+        arg=[i, runs],
+    )
     out = cell_output(phone, CODE_SLIDE)
     assert out["state"] == "done" and out["figures"] >= 1 and not out["error"], out
     # the figure fits the phone's width
-    fig = phone.locator(CELL.format(CODE_SLIDE) + " .cell-output img.out-figure, "
-                        + CELL.format(CODE_SLIDE) + " .cell-output svg").first
+    fig = phone.locator(
+        CELL.format(CODE_SLIDE)
+        + " .cell-output img.out-figure, "
+        + CELL.format(CODE_SLIDE)
+        + " .cell-output svg"
+    ).first
     fig_box = fig.bounding_box()
     assert fig_box and fig_box["x"] >= 0 and fig_box["x"] + fig_box["width"] <= where["width"] + 1
-    assert wait_landed(phone, CODE_SLIDE)["current"] == CODE_SLIDE   # the run did not move us
+    assert wait_landed(phone, CODE_SLIDE)["current"] == CODE_SLIDE  # the run did not move us
     RESULTS.mkdir(exist_ok=True)
     phone.screenshot(path=str(RESULTS / f"phone-{phone.phone}-{CODE_SLIDE}.png"))
     assert not phone.errors, phone.errors
@@ -148,8 +173,12 @@ def test_screenshots_of_a_code_slide_and_a_text_slide(phone, deck_url):
     RESULTS.mkdir(exist_ok=True)
     open_at(phone, deck_url, "el-dato-de-partida")
     wait_runtime_ready(phone)
-    wait_until(phone, "(id) => document.querySelector(`.cell[data-cell-id='${id}']`)"
-               ".dataset.state === 'done'", 120, arg="el-dato-de-partida")
+    wait_until(
+        phone,
+        "(id) => document.querySelector(`.cell[data-cell-id='${id}']`).dataset.state === 'done'",
+        120,
+        arg="el-dato-de-partida",
+    )
     wait_landed(phone, "el-dato-de-partida")
     phone.screenshot(path=str(RESULTS / f"phone-{phone.phone}-el-dato-de-partida.png"))
     phone.evaluate("location.hash = '#/la-definicion'")

@@ -1,5 +1,6 @@
 """The presenter's and the audience's experience: saved edits, sliders, pre-run, noise lock,
 speaker view with one interpreter, run all / restart with replay, Escape, and the PDF."""
+
 from __future__ import annotations
 
 import shutil
@@ -9,8 +10,7 @@ import time
 import pytest
 
 from .conftest import ROOT
-from .helpers import (CELL, cell_output, go_to_slide, open_deck, run_cell, wait_runtime_ready,
-                      wait_until)
+from .helpers import CELL, cell_output, go_to_slide, open_deck, run_cell, wait_runtime_ready, wait_until
 
 FIRST_CELL = "el-dato-de-partida"
 
@@ -19,8 +19,10 @@ def test_edit_survives_reload_and_reset_all_restores(page, deck_url):
     page.on("dialog", lambda d: d.accept())
     open_deck(page, deck_url)
     ids = page.evaluate("window.deck.cells.slice(0, 2).map(c => c.id)")
-    page.evaluate("() => { window.deck.cells[0].code = '# mi versión\\nprint(1)'; "
-                  "window.deck.cells[1].code = '# otra\\nprint(2)'; }")
+    page.evaluate(
+        "() => { window.deck.cells[0].code = '# mi versión\\nprint(1)'; "
+        "window.deck.cells[1].code = '# otra\\nprint(2)'; }"
+    )
     page.reload()
     wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 20)
     assert page.evaluate("window.deck.cells[0].code") == "# mi versión\nprint(1)"
@@ -38,22 +40,28 @@ def test_edit_survives_reload_and_reset_all_restores(page, deck_url):
 def test_slider_reruns_and_the_last_value_wins(page, deck_url):
     open_deck(page, deck_url)
     wait_runtime_ready(page)
-    cell_id = page.evaluate("document.querySelector('.cell-params input[type=range]')"
-                            ".closest('.cell').dataset.cellId")
+    cell_id = page.evaluate(
+        "document.querySelector('.cell-params input[type=range]').closest('.cell').dataset.cellId"
+    )
     i = page.evaluate("(id) => window.deck.cells.findIndex(c => c.id === id)", cell_id)
     go_to_slide(page, cell_id)
-    wait_until(page, "(i) => window.deck.cells[i].runs > 0 && window.deck.cells[i].running === null",
-               120, arg=i)
+    wait_until(
+        page, "(i) => window.deck.cells[i].runs > 0 && window.deck.cells[i].running === null", 120, arg=i
+    )
     runs_before = page.evaluate("(i) => window.deck.cells[i].runs", i)
     slider = page.locator(CELL.format(cell_id) + " .cell-params input[type=range]").first
     name = slider.get_attribute("data-param")
-    for position in (100, 300, 500, 700, 900):       # five quick moves
-        slider.evaluate("(el, v) => { el.value = v; el.dispatchEvent(new Event('input')); }",
-                        str(position))
+    for position in (100, 300, 500, 700, 900):  # five quick moves
+        slider.evaluate("(el, v) => { el.value = v; el.dispatchEvent(new Event('input')); }", str(position))
         time.sleep(0.03)
     shown = page.locator(CELL.format(cell_id) + " .param-value").first.inner_text()
-    wait_until(page, "(i) => { const c = window.deck.cells[i]; return c.running === null && !c.rerun "
-               "&& c.lastCode === c.code; }", 60, arg=i)
+    wait_until(
+        page,
+        "(i) => { const c = window.deck.cells[i]; return c.running === null && !c.rerun "
+        "&& c.lastCode === c.code; }",
+        60,
+        arg=i,
+    )
     code = page.evaluate("(i) => window.deck.cells[i].lastCode", i)
     assert f"{name} = {shown}" in code, (shown, code)
     runs = page.evaluate("(i) => window.deck.cells[i].runs", i) - runs_before
@@ -68,8 +76,9 @@ def test_slider_writes_only_its_bound_line_and_says_when_it_is_gone(page, deck_u
     a deleted one leaves the code unchanged and the control marked, and a reload shows the value
     the code holds."""
     open_deck(page, deck_url)
-    cell_id = page.evaluate("document.querySelector('.cell-params input[type=range]')"
-                            ".closest('.cell').dataset.cellId")
+    cell_id = page.evaluate(
+        "document.querySelector('.cell-params input[type=range]').closest('.cell').dataset.cellId"
+    )
     i = page.evaluate("(id) => window.deck.cells.findIndex(c => c.id === id)", cell_id)
     go_to_slide(page, cell_id)
     slider = page.locator(CELL.format(cell_id) + " .cell-params input[type=range]").first
@@ -77,8 +86,10 @@ def test_slider_writes_only_its_bound_line_and_says_when_it_is_gone(page, deck_u
     name = slider.get_attribute("data-param")
     move = "(el, v) => { el.value = v; el.dispatchEvent(new Event('input')); }"
     # an edit above the line, and a same-named line inside a def: the slider follows its line
-    page.evaluate("([i, n]) => { const c = window.deck.cells[i]; "
-                  "c.code = `def f():\n    ${n} = 123\n` + c.code; }", [i, name])
+    page.evaluate(
+        "([i, n]) => { const c = window.deck.cells[i]; c.code = `def f():\n    ${n} = 123\n` + c.code; }",
+        [i, name],
+    )
     slider.evaluate(move, "900")
     shown = page.locator(CELL.format(cell_id) + " .param-value").first.inner_text()
     code = page.evaluate("(i) => window.deck.cells[i].code", i)
@@ -90,8 +101,11 @@ def test_slider_writes_only_its_bound_line_and_says_when_it_is_gone(page, deck_u
     go_to_slide(page, cell_id)
     assert page.locator(CELL.format(cell_id) + " .param-value").first.inner_text() == shown
     # the bound line deleted: moving the slider changes nothing, and the control says so
-    page.evaluate("([i, n]) => { const c = window.deck.cells[i]; c.code = c.code.split('\\n')"
-                  ".filter(l => !l.startsWith(n + ' =')).join('\\n'); }", [i, name])
+    page.evaluate(
+        "([i, n]) => { const c = window.deck.cells[i]; c.code = c.code.split('\\n')"
+        ".filter(l => !l.startsWith(n + ' =')).join('\\n'); }",
+        [i, name],
+    )
     before = page.evaluate("(i) => window.deck.cells[i].code", i)
     slider.evaluate(move, "100")
     assert page.evaluate("(i) => window.deck.cells[i].code", i) == before
@@ -110,11 +124,15 @@ def test_later_slides_are_computed_before_they_are_visited(page, deck_url):
         return cells.reverse().find(c => /plt|plots|fig/.test(
             window.deck.cells.find(x => x.id === c.dataset.cellId).code)).dataset.cellId; }""")
     visited = page.evaluate("window.deck.reveal.getCurrentSlide().id")
-    wait_until(page, "(id) => document.querySelector(`.cell[data-cell-id='${id}'] img.out-figure`)",
-               180, arg=last_figure_cell)
+    wait_until(
+        page,
+        "(id) => document.querySelector(`.cell[data-cell-id='${id}'] img.out-figure`)",
+        180,
+        arg=last_figure_cell,
+    )
     assert visited != last_figure_cell
     meta = cell_output(page, last_figure_cell)["meta"]
-    assert meta.startswith("calculado ") and " s" in meta   # when, and how long it took
+    assert meta.startswith("calculado ") and " s" in meta  # when, and how long it took
 
 
 def test_noise_resample_and_seed_lock(page, deck_url):
@@ -128,11 +146,12 @@ def test_noise_resample_and_seed_lock(page, deck_url):
     first = out["value"]
     lock_btn.click()
     assert lock_btn.get_attribute("aria-pressed") == "true"
-    assert run_cell(page, FIRST_CELL)["value"] == first        # locked: the same draw
+    assert run_cell(page, FIRST_CELL)["value"] == first  # locked: the same draw
     runs = page.evaluate("window.deck.cells[0].runs")
-    noise_btn.click()                                          # new noise, locked onto it
-    wait_until(page, "(n) => window.deck.cells[0].runs > n && window.deck.cells[0].running === null",
-               30, arg=runs)
+    noise_btn.click()  # new noise, locked onto it
+    wait_until(
+        page, "(n) => window.deck.cells[0].runs > n && window.deck.cells[0].running === null", 30, arg=runs
+    )
     second = cell_output(page, FIRST_CELL)["value"]
     assert second != first
     assert run_cell(page, FIRST_CELL)["value"] == second
@@ -149,9 +168,13 @@ def test_escape_in_the_editor_stops_a_running_cell(page, deck_url):
     page.evaluate("window.deck.cells[0].code = 'while True:\\n    pass'")
     page.locator(CELL.format(FIRST_CELL) + " .cm-content").click()
     page.keyboard.press("Shift+Enter")
-    wait_until(page, "window.deck.cells[0].running !== null && window.deck.runtime.current === window.deck.cells[0].running", 60)
+    wait_until(
+        page,
+        "window.deck.cells[0].running !== null && window.deck.runtime.current === window.deck.cells[0].running",
+        60,
+    )
     page.keyboard.press("Escape")
-    wait_until(page, "window.deck.cells[0].running === null", 6)   # the page restarts after 3 s
+    wait_until(page, "window.deck.cells[0].running === null", 6)  # the page restarts after 3 s
     assert "KeyboardInterrupt" in cell_output(page, FIRST_CELL)["error"]
 
 
@@ -172,8 +195,9 @@ def test_run_all_runs_every_cell(page, deck_url):
     wait_until(page, "document.documentElement.dataset.prerunDone === 'true'", 240)
     before = page.evaluate("window.deck.cells.map(c => c.runs)")
     page.locator("button[data-action='run-all']").click()
-    wait_until(page, "(b) => window.deck.cells.every((c, i) => c.runs > b[i] && c.running === null)",
-               240, arg=before)
+    wait_until(
+        page, "(b) => window.deck.cells.every((c, i) => c.runs > b[i] && c.running === null)", 240, arg=before
+    )
     errors = page.evaluate("window.deck.cells.filter(c => !c.lastResult.ok).map(c => c.id)")
     assert errors == []
 
@@ -182,7 +206,11 @@ def test_speaker_view_boots_no_second_runtime(page, context, deck_url):
     open_deck(page, deck_url)
     wait_runtime_ready(page)
     go_to_slide(page, "los-agregados-no-son-anonimos")
-    wait_until(page, "document.querySelector(\".cell[data-cell-id='los-agregados-no-son-anonimos'] .out-stdout\")", 120)
+    wait_until(
+        page,
+        "document.querySelector(\".cell[data-cell-id='los-agregados-no-son-anonimos'] .out-stdout\")",
+        120,
+    )
     page.locator(".reveal").click(position={"x": 640, "y": 40})
     with context.expect_page() as popup_info:
         page.keyboard.press("s")
@@ -205,19 +233,33 @@ def test_pdf_has_one_page_per_slide_with_computed_figures(built_deck, browser, t
     from PIL import Image
 
     from deckbuild.pdf import export_pdf
+
     out = tmp_path / "deck.pdf"
     report = export_pdf(built_deck, out, timeout=300, browser=browser)
     assert report["errors"] == []
     info = subprocess.run(["pdfinfo", str(out)], capture_output=True, text=True).stdout
-    pages = int(next(l for l in info.splitlines() if l.startswith("Pages:")).split()[1])
+    pages = int(next(line for line in info.splitlines() if line.startswith("Pages:")).split()[1])
     assert pages == report["slides"], (pages, report)
     assert report["figure_slides"], "no slide printed a figure"
     page_no = report["figure_slides"][0] + 1
-    subprocess.run(["pdftoppm", "-png", "-r", "40", "-f", str(page_no), "-l", str(page_no),
-                    str(out), str(tmp_path / "p")], check=True)
+    subprocess.run(
+        [
+            "pdftoppm",
+            "-png",
+            "-r",
+            "40",
+            "-f",
+            str(page_no),
+            "-l",
+            str(page_no),
+            str(out),
+            str(tmp_path / "p"),
+        ],
+        check=True,
+    )
     image = Image.open(next(tmp_path.glob("p*.png"))).convert("L")
     w, h = image.size
-    lower = image.crop((0, h // 2, w, h))       # where the figure is on a code slide
+    lower = image.crop((0, h // 2, w, h))  # where the figure is on a code slide
     dark = sum(lower.histogram()[:200]) / (lower.size[0] * lower.size[1])
     assert dark > 0.01, f"page {page_no} looks blank where its figure should be ({dark:.3%} ink)"
     shutil.copy(out, ROOT / "test-results" / "deck.pdf")
@@ -233,8 +275,12 @@ def test_speaker_view_notes_show_each_formula_once(page, context, deck_url):
         page.keyboard.press("s")
     popup = popup_info.value
     wait_until(popup, "document.querySelector('.speaker-controls-notes .value .katex')", 30)
-    wait_until(popup, "(() => { const l = document.getElementById('dpdeck-katex');"
-                      " return l && l.sheet && l.sheet.cssRules.length > 0; })()", 30)
+    wait_until(
+        popup,
+        "(() => { const l = document.getElementById('dpdeck-katex');"
+        " return l && l.sheet && l.sheet.cssRules.length > 0; })()",
+        30,
+    )
     notes = popup.evaluate("""() => {
         const pane = document.querySelector('.speaker-controls-notes .value');
         return {
@@ -246,10 +292,11 @@ def test_speaker_view_notes_show_each_formula_once(page, context, deck_url):
           html: [...pane.querySelectorAll('.katex-html')].map((e) => e.getBoundingClientRect().width),
         };
     }""")
-    assert "personas" in notes["text"]            # the notes of "El mecanismo de Laplace"
+    assert "personas" in notes["text"]  # the notes of "El mecanismo de Laplace"
     assert notes["mathml"], "no formula in the notes pane"
     # the MathML copy is clipped out of sight, as on the slides; the typeset copy is what shows
-    assert all(m["position"] == "absolute" and m["w"] <= 1 and m["h"] <= 1
-               for m in notes["mathml"]), notes["mathml"]
+    assert all(m["position"] == "absolute" and m["w"] <= 1 and m["h"] <= 1 for m in notes["mathml"]), notes[
+        "mathml"
+    ]
     assert all(w > 5 for w in notes["html"]), notes["html"]
     popup.close()

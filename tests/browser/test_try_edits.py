@@ -1,6 +1,7 @@
 """Suggested live edits (a code slide's ``try:``): the speaker view's buttons apply them in the
 main window and run them; every edit of the deck runs in Chromium, and what it shows is checked
 with the same claims as under CPython (tests/unit/test_try_edits.py's EDIT_CLAIMS, imported)."""
+
 from __future__ import annotations
 
 import json
@@ -11,7 +12,7 @@ from pathlib import Path
 from .conftest import _instrument
 from .helpers import CELL, cell_output, go_to_slide, open_deck, wait_runtime_ready, wait_until
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit"))   # as pytest does for them
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit"))  # as pytest does for them
 from test_deck_cells import not_spanish_numbers  # noqa: E402
 from test_try_edits import EDIT_CLAIMS, Shown  # noqa: E402
 
@@ -46,8 +47,12 @@ def test_speaker_view_buttons_apply_an_edit_in_the_main_window_and_restore(conte
     runs = page.evaluate("(i) => window.deck.cells[i].runs", i)
     # the copy's slide is not shown: click it through the DOM, as the speaker does in its iframe
     buttons.nth(0).dispatch_event("click")
-    wait_until(page, "([i, n]) => window.deck.cells[i].runs > n && window.deck.cells[i].running === null",
-               120, arg=[i, runs])
+    wait_until(
+        page,
+        "([i, n]) => window.deck.cells[i].runs > n && window.deck.cells[i].running === null",
+        120,
+        arg=[i, runs],
+    )
     assert page.evaluate("(i) => window.deck.cells[i].code", i) == authored.replace(old, new, 1)
     assert page.evaluate("(i) => window.deck.cells[i].lastCode", i) == authored.replace(old, new, 1)
     edited = cell_output(page, cell_id)
@@ -55,21 +60,39 @@ def test_speaker_view_buttons_apply_an_edit_in_the_main_window_and_restore(conte
     assert edited["stdout"] or edited["figures"] or edited["value"], edited
     assert page.locator(CELL.format(cell_id)).evaluate("e => e.classList.contains('edited')")
     # the copy mirrors the edited code and marks the edit shown
-    wait_until(copy, "([id, c]) => window.deck.cells.find(x => x.id === id).code === c", 10,
-               arg=[cell_id, authored.replace(old, new, 1)])
-    wait_until(copy, "(id) => document.querySelector(`.cell[data-cell-id='${id}'] button.try`)"
-               ".getAttribute('aria-pressed') === 'true'", 10, arg=cell_id)
+    wait_until(
+        copy,
+        "([id, c]) => window.deck.cells.find(x => x.id === id).code === c",
+        10,
+        arg=[cell_id, authored.replace(old, new, 1)],
+    )
+    wait_until(
+        copy,
+        "(id) => document.querySelector(`.cell[data-cell-id='${id}'] button.try`)"
+        ".getAttribute('aria-pressed') === 'true'",
+        10,
+        arg=cell_id,
+    )
 
     runs = page.evaluate("(i) => window.deck.cells[i].runs", i)
     copy.locator(CELL.format(cell_id) + " .cell-tries button.try-restore").dispatch_event("click")
-    wait_until(page, "([i, n]) => window.deck.cells[i].runs > n && window.deck.cells[i].running === null",
-               120, arg=[i, runs])
+    wait_until(
+        page,
+        "([i, n]) => window.deck.cells[i].runs > n && window.deck.cells[i].running === null",
+        120,
+        arg=[i, runs],
+    )
     assert page.evaluate("(i) => window.deck.cells[i].code", i) == authored
     assert page.evaluate("(i) => window.deck.cells[i].lastCode", i) == authored
     assert cell_output(page, cell_id)["state"] == "done"
     assert not page.locator(CELL.format(cell_id)).evaluate("e => e.classList.contains('edited')")
-    wait_until(copy, "(id) => document.querySelector(`.cell[data-cell-id='${id}'] button.try`)"
-               ".getAttribute('aria-pressed') === 'false'", 10, arg=cell_id)
+    wait_until(
+        copy,
+        "(id) => document.querySelector(`.cell[data-cell-id='${id}'] button.try`)"
+        ".getAttribute('aria-pressed') === 'false'",
+        10,
+        arg=cell_id,
+    )
     # nothing ran in the copy, and no second interpreter started
     assert copy.evaluate("window.deck.cells.every(c => c.runs === 0)")
     assert len([w for p in context.pages for w in p.workers if "worker.js" in w.url]) == 1
@@ -113,9 +136,13 @@ def test_every_try_edit_runs_in_chromium(page, deck_url):
     assert results, "the deck has no try: edits"
     authored = {r["id"]: r for r in results if r["label"] is None}
     edits = {(r["id"], r["label"]): r for r in results if r["label"] is not None}
-    bad = [r for r in results
-           if not (r["ok"] and r["state"] == "done" and r["ran"] and r["edited"] == (r["label"] is not None))
-           or r["stderr"].strip() or not_spanish_numbers(r["stdout"])]
+    bad = [
+        r
+        for r in results
+        if not (r["ok"] and r["state"] == "done" and r["ran"] and r["edited"] == (r["label"] is not None))
+        or r["stderr"].strip()
+        or not_spanish_numbers(r["stdout"])
+    ]
     assert not bad, bad
     # every edit of the deck ran here (the unit test checks they all have a claim)
     assert set(edits) == set(EDIT_CLAIMS)
@@ -123,8 +150,9 @@ def test_every_try_edit_runs_in_chromium(page, deck_url):
     for key, check in EDIT_CLAIMS.items():
         after, before = edits[key], authored[key[0]]
         try:
-            check(Shown(after["stdout"], tuple(after["alts"])),
-                  Shown(before["stdout"], tuple(before["alts"])))
+            check(
+                Shown(after["stdout"], tuple(after["alts"])), Shown(before["stdout"], tuple(before["alts"]))
+            )
         except (AssertionError, LookupError, AttributeError, ValueError) as exc:
             failed[key] = f"{type(exc).__name__}: {exc}\n{after['stdout']}"
     assert not failed, "\n\n".join(f"{key}: {why}" for key, why in failed.items())

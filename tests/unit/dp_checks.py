@@ -3,8 +3,9 @@
 import numpy as np
 
 
-def empirical_privacy_violation(samples_d, samples_d_prime, epsilon, bins=60, min_count=2_000, z=4.0,
-                                edges=None):
+def empirical_privacy_violation(
+    samples_d, samples_d_prime, epsilon, bins=60, min_count=2_000, z=4.0, edges=None
+):
     """How far the histogram log-ratio of two output samples exceeds epsilon.
 
     epsilon-DP bounds |log P[M(D) in B] - log P[M(D') in B]| <= epsilon for every
@@ -40,6 +41,7 @@ def integer_edges(*samples):
 def karen_counts(cast=float):
     """The neighbouring counts of the deck's attack: high earners with and without Karen."""
     import dplab
+
     census = dplab.load_census()
     with_karen = cast(census["income_over_50k"].sum())
     without_karen = cast(census.without("Karen")["income_over_50k"].sum())

@@ -1,4 +1,5 @@
 """The pure parts of bench/diagnose/: the probe's waits, thread groups, CPU windows, tables."""
+
 from __future__ import annotations
 
 import pytest
@@ -8,13 +9,19 @@ from bench.diagnose import detail, probe, threads
 
 def probe_visit() -> dict:
     """Probes at 1000 (started at 1010) and 1150 (started at 1400, 100 ms behind cell x)."""
-    runs = [{"id": 1, "cellId": "p", "running": 1010, "result": 1020},
-            {"id": 2, "cellId": "x", "running": 1200, "result": 1300, "background": True},
-            {"id": 3, "cellId": "p", "running": 1400, "result": 1410},
-            {"id": 4, "cellId": "fig", "requested": 900, "running": 1500, "result": 1600}]
-    return {"runs": runs, "probes": [{"requested": 1000, "runId": 1},
-                                     {"requested": 1150, "runId": 3}],
-            "idle": [], "marks": {"ready": 900}, "figures": [{"id": 4, "t": 1590}]}
+    runs = [
+        {"id": 1, "cellId": "p", "running": 1010, "result": 1020},
+        {"id": 2, "cellId": "x", "running": 1200, "result": 1300, "background": True},
+        {"id": 3, "cellId": "p", "running": 1400, "result": 1410},
+        {"id": 4, "cellId": "fig", "requested": 900, "running": 1500, "result": 1600},
+    ]
+    return {
+        "runs": runs,
+        "probes": [{"requested": 1000, "runId": 1}, {"requested": 1150, "runId": 3}],
+        "idle": [],
+        "marks": {"ready": 900},
+        "figures": [{"id": 4, "t": 1590}],
+    }
 
 
 def test_a_probes_wait_leaves_out_other_cells_and_the_idle_wait():
@@ -30,13 +37,18 @@ def test_the_probe_table_gives_target_3s_verdict():
     assert "target 3 MISSES: worst unexplained wait 140 ms" in text and "1/2 probes" in text
 
 
-@pytest.mark.parametrize("ptype, comm, main, group", [
-    ("renderer", "whatever", True, "renderer: page main thread"),
-    ("renderer", "DedicatedWorker thread", False, threads.WORKER),
-    ("renderer", "V8 DefaultWorke", False, "renderer: thread pool (V8 wasm compile, GC)"),
-    ("renderer", "Compositor", False, "renderer: compositor/raster"),
-    ("renderer", "Chrome_ChildIOT", False, "renderer: other threads"),
-    ("", "chromium", True, "browser process"), ("utility", "x", False, "utility (network)")])
+@pytest.mark.parametrize(
+    "ptype, comm, main, group",
+    [
+        ("renderer", "whatever", True, "renderer: page main thread"),
+        ("renderer", "DedicatedWorker thread", False, threads.WORKER),
+        ("renderer", "V8 DefaultWorke", False, "renderer: thread pool (V8 wasm compile, GC)"),
+        ("renderer", "Compositor", False, "renderer: compositor/raster"),
+        ("renderer", "Chrome_ChildIOT", False, "renderer: other threads"),
+        ("", "chromium", True, "browser process"),
+        ("utility", "x", False, "utility (network)"),
+    ],
+)
 def test_thread_group(ptype, comm, main, group):
     assert threads.thread_group(ptype, comm, main) == group
 
@@ -53,9 +65,13 @@ def test_median_delta_skips_missing_milestones():
 
 
 def test_detail_table():
-    text = detail.render({"steps": [{"name": "import numpy", "ms": 300, "compileMs": 120,
-                                     "compiled": 40}], "marks": {},
-                          "diag": {"moduleImports": [[150, "matplotlib.pyplot"]]}})
+    text = detail.render(
+        {
+            "steps": [{"name": "import numpy", "ms": 300, "compileMs": 120, "compiled": 40}],
+            "marks": {},
+            "diag": {"moduleImports": [[150, "matplotlib.pyplot"]]},
+        }
+    )
     assert "120 ms (40 mod.)" in text and "1 take > 100 ms" in text
     assert detail.render({"error": "boom"}).endswith("! boom")
 
@@ -64,8 +80,7 @@ def test_the_cpu_and_steps_tables():
     samples = [[0, {threads.WORKER: 0.0}], [2000, {threads.WORKER: 1.5}]]
     cols = [(who, kind) for who in ("baseline", "deck") for kind in ("cold", "warm")]
     raw = {c: [{"cpu_samples": samples}] for c in cols}
-    rows = {c: [{"zero": 0.0, "core": 2000, "core_ready": 2000, "worker_created": 500}]
-            for c in cols}
+    rows = {c: [{"zero": 0.0, "core": 2000, "core_ready": 2000, "worker_created": 500}] for c in cols}
     t = threads.Table()
     threads.cpu_table(t, rows, raw, "core ready", {"baseline": "core", "deck": "core_ready"})
     threads.steps_table(t, rows)

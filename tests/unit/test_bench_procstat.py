@@ -1,4 +1,5 @@
 """bench/procstat.py: the one /proc reader of the benchmark and the browser tests."""
+
 from __future__ import annotations
 
 import os

@@ -1,4 +1,5 @@
 """The benchmark's computing (bench/milestones.py, bench/stats.py) on made-up visit reports."""
+
 from __future__ import annotations
 
 import json
@@ -19,9 +20,16 @@ def test_ratio_stat_pairs_repetitions_and_skips_a_zero_or_missing_denominator():
     assert r == {"median": 2.25, "min": 2.0, "max": 2.5, "n": 2}
 
 
-@pytest.mark.parametrize("path, kind", [("/a/b.wasm", "wasm"), ("/x.mjs?v=1", "js"),
-                                        ("/f.WOFF2", "font"), ("/p/numpy.whl", "whl"),
-                                        ("/index.html", "other")])
+@pytest.mark.parametrize(
+    "path, kind",
+    [
+        ("/a/b.wasm", "wasm"),
+        ("/x.mjs?v=1", "js"),
+        ("/f.WOFF2", "font"),
+        ("/p/numpy.whl", "whl"),
+        ("/index.html", "other"),
+    ],
+)
 def test_file_type(path, kind):
     assert milestones.file_type(path) == kind
 
@@ -39,7 +47,7 @@ def test_deck_milestones_from_the_worker_messages():
     m = milestones.deck_milestones(fakes.deck_visit())
     assert (m["core_ready"], m["ready"], m["first_cell"]) == (1400, 1800, 2000)
     assert (m["first_figure"], m["first_figure_cell"], m["all_done"]) == (3400, "c2", 3500)
-    assert m["mpl_ready"] == 3000           # the drawing run, asked for long before it started
+    assert m["mpl_ready"] == 3000  # the drawing run, asked for long before it started
     assert [c["figures"] for c in m["cells"]] == [0, 1]
 
 
@@ -51,10 +59,11 @@ def test_all_done_is_unknown_while_a_cell_has_no_result():
 
 
 def test_wheel_needs_asks_the_lock_then_the_wheels_name():
-    rows = milestones.wheel_needs({"a-1.whl": ["alpha"]}, {"a-1.whl": 10, "b-2.whl": 20},
-                                  ["alpha"], None)
-    assert [(r["wheel"], r["imported"], r["baseline_imported"]) for r in rows] == \
-        [("b-2.whl", False, None), ("a-1.whl", True, None)]
+    rows = milestones.wheel_needs({"a-1.whl": ["alpha"]}, {"a-1.whl": 10, "b-2.whl": 20}, ["alpha"], None)
+    assert [(r["wheel"], r["imported"], r["baseline_imported"]) for r in rows] == [
+        ("b-2.whl", False, None),
+        ("a-1.whl", True, None),
+    ]
 
 
 def test_summarize_gives_the_readme_medians_and_ratios():
@@ -84,9 +93,9 @@ def test_a_cell_that_failed_somewhere_leaves_the_sums():
 
 def test_verdicts():
     v = stats.summarize(fakes.results(3))["verdicts"]
-    assert v[1]["ok"] is True                  # 3.74 s vs 5.61 s
-    assert v[2]["ok"] is True                  # warm 1.36 s ≤ 3.74 / 2
-    assert v[3]["ok"] is None                  # timing left to bench/diagnose/probe.py
+    assert v[1]["ok"] is True  # 3.74 s vs 5.61 s
+    assert v[2]["ok"] is True  # warm 1.36 s ≤ 3.74 / 2
+    assert v[3]["ok"] is None  # timing left to bench/diagnose/probe.py
     assert v[4] == {"ok": True, "detail": "all imported"}
     assert v[5]["ok"] is True and v[5]["detail"].startswith("2.00× cold")
 

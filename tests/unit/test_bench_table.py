@@ -1,4 +1,5 @@
 """The benchmark's printed table (bench/table.py) and its command line (bench/startup.py)."""
+
 from __future__ import annotations
 
 import json
@@ -15,8 +16,7 @@ def test_fmt_stat_shows_the_spread_only_for_several_values():
     assert table.fmt_stat(None) == "—"
 
 
-@pytest.mark.parametrize("n, text", [(None, "—"), (512, "512 B"), (3 << 10, "3 KiB"),
-                                     (5 << 20, "5.00 MiB")])
+@pytest.mark.parametrize("n, text", [(None, "—"), (512, "512 B"), (3 << 10, "3 KiB"), (5 << 20, "5.00 MiB")])
 def test_fmt_bytes(n, text):
     assert table.fmt_bytes(n) == text
 
@@ -36,8 +36,13 @@ def test_the_readme_table_has_the_readme_columns_and_rows():
 
 def test_every_section_and_target_is_printed():
     text = render()
-    for title in ("Times from navigation", "Deck / baseline", "Bytes sent by the server",
-                  "Cells' own run time", "Targets"):
+    for title in (
+        "Times from navigation",
+        "Deck / baseline",
+        "Bytes sent by the server",
+        "Cells' own run time",
+        "Targets",
+    ):
         assert title in text
     for key in range(1, 6):
         assert f"({key}) " in text

@@ -1,4 +1,5 @@
 """The build: a valid deck builds; every malformed deck fails naming file, slide and field."""
+
 from __future__ import annotations
 
 import html as html_lib
@@ -23,7 +24,7 @@ BAD = sorted((FIXTURES / "bad_chapters").glob("*.yaml"))
 def _expectation(path: Path) -> str:
     first = path.read_text(encoding="utf-8").splitlines()[0]
     assert first.startswith("# expect: "), f"{path.name} must start with '# expect: ...'"
-    return first[len("# expect: "):]
+    return first[len("# expect: ") :]
 
 
 def _deck_around(chapter: Path, tmp: Path) -> Path:
@@ -58,13 +59,14 @@ def test_deck_file_errors_are_located(tmp_path: Path):
 
 def test_good_deck_loads_in_order():
     deck = load_deck(FIXTURES / "good" / "deck.yaml")
-    assert [s.title for s in deck.slides] == ["Mazo de prueba", "Primera", "Segunda",
-                                               "Tercera", "Cuarta"]
+    assert [s.title for s in deck.slides] == ["Mazo de prueba", "Primera", "Segunda", "Tercera", "Cuarta"]
     assert [s.index for s in deck.slides] == [1, 2, 3, 4, 5]
     assert deck.slides[2].params[0].name == "x"
     edits = deck.slides[2].tries
-    assert [(t.label, t.old, t.new) for t in edits] == [("x = 5", "x = 1", "x = 5"),
-                                                        ("<b>doble</b>", "x + 1", "2 * x")]
+    assert [(t.label, t.old, t.new) for t in edits] == [
+        ("x = 5", "x = 1", "x = 5"),
+        ("<b>doble</b>", "x + 1", "2 * x"),
+    ]
     assert edits[1].apply(deck.slides[2].code) == "x = 1\n2 * x\n"
     assert deck.slides[1].tries == []
 
@@ -72,10 +74,11 @@ def test_good_deck_loads_in_order():
 def test_try_edits_ship_with_their_cell(built: Path):
     html = (built / "index.html").read_text(encoding="utf-8")
     shipped = re.search(r'data-cell-id="segunda"[^>]*data-try="([^"]*)"', html).group(1)
-    assert "<b>" not in shipped   # escaped in the attribute
+    assert "<b>" not in shipped  # escaped in the attribute
     assert json.loads(html_lib.unescape(shipped)) == [
         {"label": "x = 5", "replace": ["x = 1", "x = 5"]},
-        {"label": "<b>doble</b>", "replace": ["x + 1", "2 * x"]}]
+        {"label": "<b>doble</b>", "replace": ["x + 1", "2 * x"]},
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +92,7 @@ def test_build_writes_slides_in_order_with_math_and_boxes(built: Path):
     html = (built / "index.html").read_text(encoding="utf-8")
     titles = re.findall(r'<section id="([^"]+)"', html)
     assert titles == ["mazo-de-prueba", "primera", "segunda", "tercera", "cuarta"]
-    assert 'class="katex"' in html and "katex-display" in html   # typeset at build time
+    assert 'class="katex"' in html and "katex-display" in html  # typeset at build time
     assert '<div class="box"><div class="box-title">La definición</div>' in html
     assert '<div class="answer fragment"' in html
     assert "<th>a</th>" in html
@@ -101,7 +104,9 @@ def test_build_writes_slides_in_order_with_math_and_boxes(built: Path):
 
 def test_build_is_self_contained(built: Path):
     html = (built / "index.html").read_text(encoding="utf-8")
-    csp = html_lib.unescape(re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html).group(1))
+    csp = html_lib.unescape(
+        re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html).group(1)
+    )
     assert "default-src 'self'" in csp and "http" not in csp
     config = json.loads(re.search(r'id="deck-config">(.*?)</script>', html, re.S).group(1))
     index = built / config["pyodideIndex"]
@@ -122,13 +127,14 @@ def test_build_is_self_contained(built: Path):
     # bytecode shipped: compiled wheels carry unchecked hash-based .pyc, the served lock their sha256
     import hashlib
     import zipfile
+
     numpy_whl = index / served["numpy"]["file_name"]
     assert hashlib.sha256(numpy_whl.read_bytes()).hexdigest() == served["numpy"]["sha256"]
     assert served["numpy"]["sha256"] != lock["packages"]["numpy"]["sha256"]
     names = zipfile.ZipFile(numpy_whl).namelist()
     assert "numpy/__pycache__/__init__.cpython-312.pyc" in names and "numpy/__init__.py" in names
     pyc = zipfile.ZipFile(numpy_whl).read("numpy/__pycache__/__init__.cpython-312.pyc")
-    assert pyc[4:8] == (0b01).to_bytes(4, "little")        # PEP 552: hash-based, unchecked
+    assert pyc[4:8] == (0b01).to_bytes(4, "little")  # PEP 552: hash-based, unchecked
     assert "json/__init__.pyc" in zipfile.ZipFile(index / "python_stdlib.zip").namelist()
     # matplotlib's font list is the build's (the released one is of another version, 390)
     mpl = zipfile.ZipFile(index / served["matplotlib"]["file_name"])
@@ -144,8 +150,10 @@ def test_build_is_self_contained(built: Path):
 
 
 def test_wheel_is_reproducible_and_complete(tmp_path: Path):
-    from deckbuild.wheel import build_wheel
     import zipfile
+
+    from deckbuild.wheel import build_wheel
+
     a = build_wheel(ROOT / "pyodide_pkg", "dplab", tmp_path / "a")
     b = build_wheel(ROOT / "pyodide_pkg", "dplab", tmp_path / "b")
     assert a.read_bytes() == b.read_bytes()
@@ -164,12 +172,12 @@ def test_failed_build_leaves_dist_intact(built: Path, tmp_path: Path):
 
 def test_cli_check_exit_codes(tmp_path: Path):
     deck = _deck_around(FIXTURES / "bad_chapters" / "unknown_kind.yaml", tmp_path)
-    bad = subprocess.run([sys.executable, "build.py", "check", "--deck", str(deck)], cwd=ROOT,
-                         capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "build.py", "check", "--deck", str(deck)], cwd=ROOT, capture_output=True, text=True
+    )
     assert bad.returncode == 1
     assert "unknown_kind.yaml" in bad.stderr and "field 'kind'" in bad.stderr
-    good = subprocess.run([sys.executable, "build.py", "check"], cwd=ROOT,
-                          capture_output=True, text=True)
+    good = subprocess.run([sys.executable, "build.py", "check"], cwd=ROOT, capture_output=True, text=True)
     assert good.returncode == 0, good.stderr
     assert good.stdout.startswith("ok: ")
 
@@ -183,11 +191,14 @@ def test_check_writes_nothing(tmp_path: Path):
 
 def test_markup_in_slide_text_and_notes_is_escaped(tmp_path: Path):
     from deckbuild.render import render_slides
+
     (tmp_path / "c.yaml").write_text(
         "slides:\n"
         "  - title: '<img src=x onerror=alert(1)>'\n"
-        "    body: \"<script>alert(1)</script> y **negrita**\"\n"
-        "    notes: \"<iframe src=//evil></iframe>\"\n", encoding="utf-8")
+        '    body: "<script>alert(1)</script> y **negrita**"\n'
+        '    notes: "<iframe src=//evil></iframe>"\n',
+        encoding="utf-8",
+    )
     (tmp_path / "deck.yaml").write_text("title: X\nchapters: [c.yaml]\n", encoding="utf-8")
     view = render_slides(load_deck(tmp_path / "deck.yaml"), ROOT / "node_modules")[0]
     html = view["title_html"] + view["body_html"] + view["notes_html"]

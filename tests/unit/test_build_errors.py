@@ -1,12 +1,12 @@
 """Build errors are not deck errors: a failing node, npm, pip or a checksum is a
 BuildEnvironmentError (exit code 3), a problem in deck/ a DeckError (exit code 1)."""
+
 from __future__ import annotations
 
 import hashlib
 import os
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -98,12 +98,23 @@ def test_precompile_without_node_is_a_tool_error(no_node):
 
 def _lock_with(tmp_path: Path, data: bytes) -> tuple[dict, Path]:
     """A lock of one package whose wheel is ``data``, and a cache holding a wheel file for it."""
-    lock = {"info": {"version": "0.0.test"},
-            "packages": {"numpy": {"file_name": "numpy-0-py3-none-any.whl", "depends": [],
-                                   "sha256": hashlib.sha256(data).hexdigest(), "imports": []},
-                         "matplotlib": {"file_name": "mpl.whl", "depends": ["numpy"],
-                                        "sha256": hashlib.sha256(data).hexdigest(),
-                                        "imports": []}}}
+    lock = {
+        "info": {"version": "0.0.test"},
+        "packages": {
+            "numpy": {
+                "file_name": "numpy-0-py3-none-any.whl",
+                "depends": [],
+                "sha256": hashlib.sha256(data).hexdigest(),
+                "imports": [],
+            },
+            "matplotlib": {
+                "file_name": "mpl.whl",
+                "depends": ["numpy"],
+                "sha256": hashlib.sha256(data).hexdigest(),
+                "imports": [],
+            },
+        },
+    }
     cache = tmp_path / "cache"
     wheels = cache / "pyodide-0.0.test"
     wheels.mkdir(parents=True)
@@ -115,7 +126,9 @@ def _lock_with(tmp_path: Path, data: bytes) -> tuple[dict, Path]:
 def test_cached_wheels_with_the_locks_sha256_pass(tmp_path):
     lock, cache = _lock_with(tmp_path, b"a wheel")
     assert [p.name for p in pyodide_dist.ensure_wheels(lock, cache)] == [
-        "numpy-0-py3-none-any.whl", "mpl.whl"]
+        "numpy-0-py3-none-any.whl",
+        "mpl.whl",
+    ]
 
 
 def test_a_corrupted_cached_wheel_is_a_checksum_error(tmp_path):
@@ -134,7 +147,7 @@ def test_a_corrupted_cached_wheel_is_a_checksum_error(tmp_path):
 
 def test_a_failing_pip_download_is_a_tool_error(tmp_path, monkeypatch):
     lock, cache = _lock_with(tmp_path, b"a wheel")
-    (cache / "pyodide-0.0.test" / "mpl.whl").unlink()      # missing: the mirror is needed
+    (cache / "pyodide-0.0.test" / "mpl.whl").unlink()  # missing: the mirror is needed
     fake_python = _fake_tool(tmp_path / "bin", "python", 1, "ERROR: No matching distribution")
     monkeypatch.setattr(pyodide_dist.sys, "executable", str(fake_python))
     with pytest.raises(ToolError) as info:
@@ -150,15 +163,21 @@ def test_a_package_missing_from_the_lock_is_not_a_deck_error():
 
 
 def _build_cli(args: list[str], env: dict) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "build.py", *args], cwd=ROOT, capture_output=True,
-                          text=True, env={**os.environ, **env})
+    return subprocess.run(
+        [sys.executable, "build.py", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+    )
 
 
 def test_cli_exit_code_3_for_a_failing_tool(tmp_path):
     """The whole command: a node that fails gives exit code 3 and a one-paragraph message."""
     fake = _fake_tool(tmp_path / "bin", "node", 9, "Error: fake node crashed")
-    proc = _build_cli(["check", "--deck", str(GOOD_DECK)],
-                      {"PATH": f"{fake.parent}{os.pathsep}{os.environ['PATH']}"})
+    proc = _build_cli(
+        ["check", "--deck", str(GOOD_DECK)], {"PATH": f"{fake.parent}{os.pathsep}{os.environ['PATH']}"}
+    )
     assert proc.returncode == 3, proc.stderr
     assert proc.stderr.startswith("build environment error (not a problem of the deck): ")
     assert "exited with code 9" in proc.stderr and "fake node crashed" in proc.stderr
@@ -174,8 +193,10 @@ def test_cli_exit_code_3_for_a_checksum_mismatch(tmp_path):
     for entry in pyodide_dist.package_closure(lock):
         (wheels / entry["file_name"]).write_bytes(b"not the official wheel")
     out = tmp_path / "dist"
-    proc = _build_cli(["build", "--deck", str(GOOD_DECK), "--out", str(out)],
-                      {"DPDECK_CACHE": str(cache), "DPDECK_NO_PYC": "1"})
+    proc = _build_cli(
+        ["build", "--deck", str(GOOD_DECK), "--out", str(out)],
+        {"DPDECK_CACHE": str(cache), "DPDECK_NO_PYC": "1"},
+    )
     assert proc.returncode == 3, proc.stderr
     assert "sha256 mismatch" in proc.stderr and "pyodide-lock.json" in proc.stderr
     assert not out.exists()
@@ -195,6 +216,7 @@ def test_page_config_takes_package_lists_and_slide_size_from_their_one_definitio
     from deckbuild.browser import VIEWPORT
     from deckbuild.layout import SLIDE_SIZE
     from deckbuild.site import Project, build
+
     build(Project(ROOT), deck_file=GOOD_DECK, dist=tmp_path / "dist")
     html = (tmp_path / "dist" / "index.html").read_text(encoding="utf-8")
     config = json.loads(re.search(r'id="deck-config">(.*?)</script>', html, re.S).group(1))
@@ -206,13 +228,14 @@ def test_page_config_takes_package_lists_and_slide_size_from_their_one_definitio
 
 def test_missing_or_changed_npm_packages_are_not_deck_errors(tmp_path):
     from deckbuild import frontend
+
     with pytest.raises(BuildEnvironmentError, match="npm package reveal.js is missing.*npm ci"):
         frontend.npm_version(tmp_path, "reveal.js")
     with pytest.raises(BuildEnvironmentError, match="npm ci"):
         frontend.speaker_view_script(tmp_path)
     plugin = tmp_path / "reveal.js" / frontend.NOTES_PLUGIN
     plugin.parent.mkdir(parents=True)
-    plugin.write_text("export default {}")               # a notes plugin of another shape
+    plugin.write_text("export default {}")  # a notes plugin of another shape
     with pytest.raises(BuildEnvironmentError, match="speaker view HTML not found"):
         frontend.speaker_view_script(tmp_path)
     assert "<script>" not in frontend.speaker_view_script(ROOT / "node_modules")
@@ -220,6 +243,7 @@ def test_missing_or_changed_npm_packages_are_not_deck_errors(tmp_path):
 
 def test_a_broken_package_source_is_not_a_deck_error(tmp_path):
     from deckbuild.wheel import build_wheel
+
     (tmp_path / "dplab").mkdir()
     with pytest.raises(BuildEnvironmentError, match="not a Python package"):
         build_wheel(tmp_path, "dplab", tmp_path / "out")

@@ -1,4 +1,5 @@
 """The cell runner under CPython: output, last value, tracebacks, caps, figures, noise."""
+
 from __future__ import annotations
 
 import base64
@@ -6,7 +7,6 @@ import struct
 
 import pytest
 from test_deck_cells import _load_runner
-
 
 
 @pytest.fixture
@@ -19,8 +19,7 @@ def runner():
 
 def run(runner, code, seed=None):
     events = []
-    result = runner.run_cell(code, "prueba", lambda kind, payload: events.append((kind, payload)),
-                             seed)
+    result = runner.run_cell(code, "prueba", lambda kind, payload: events.append((kind, payload)), seed)
     text = "".join(p for k, p in events if k == "stdout")
     return result, text, events
 
@@ -66,16 +65,18 @@ def test_long_repr_is_capped(runner):
 
 def test_figures_come_out_as_svg_with_alt_text(runner):
     runner.prepare_matplotlib()
-    code = ("import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nax.plot([1, 2], label='real')\n"
-            "ax.legend()\n"
-            "ax.set_xlabel('ε'); ax.set_ylabel('error')\nprint('antes')\nplt.show()\nprint('después')")
+    code = (
+        "import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nax.plot([1, 2], label='real')\n"
+        "ax.legend()\n"
+        "ax.set_xlabel('ε'); ax.set_ylabel('error')\nprint('antes')\nplt.show()\nprint('después')"
+    )
     result, _, events = run(runner, code)
     kinds = [k for i, (k, _) in enumerate(events) if i == 0 or events[i - 1][0] != k]
-    assert result["ok"] and kinds == ["stdout", "figure", "stdout"], kinds   # in print order
+    assert result["ok"] and kinds == ["stdout", "figure", "stdout"], kinds  # in print order
     figure = next(p for k, p in events if k == "figure")
     assert "series: real" in figure["alt"]
     assert figure["svg"].lstrip().startswith("<?xml") and "<svg" in figure["svg"]
-    assert "png" not in figure and "note" not in figure          # a small figure stays SVG
+    assert "png" not in figure and "note" not in figure  # a small figure stays SVG
     assert figure["alt"].startswith("Figura: eje x: ε (de ") and ", eje y: error (de " in figure["alt"]
     # nothing stays open for the next cell
     result, _, events = run(runner, "1")
@@ -85,7 +86,7 @@ def test_figures_come_out_as_svg_with_alt_text(runner):
 def _png_size(b64: str) -> tuple[int, int]:
     data = base64.b64decode(b64, validate=True)
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    return struct.unpack(">II", data[16:24])            # IHDR: width, height
+    return struct.unpack(">II", data[16:24])  # IHDR: width, height
 
 
 def _figures(events):
@@ -96,9 +97,11 @@ def test_a_huge_scatter_comes_out_as_png_with_a_note(runner):
     """200 000 points are 21 MB of SVG (seconds of a frozen page): the SVG stops at the cap and
     the figure comes as a PNG (base64), with its alt text and a Spanish note under it."""
     runner.prepare_matplotlib()
-    code = ("import matplotlib.pyplot as plt\nrng = np.random.default_rng(0)\n"
-            "plt.scatter(rng.random(200_000), rng.random(200_000))\n"
-            "plt.xlabel('x'); plt.ylabel('y')\nplt.show()")
+    code = (
+        "import matplotlib.pyplot as plt\nrng = np.random.default_rng(0)\n"
+        "plt.scatter(rng.random(200_000), rng.random(200_000))\n"
+        "plt.xlabel('x'); plt.ylabel('y')\nplt.show()"
+    )
     run(runner, "import numpy as np")
     result, _, events = run(runner, code)
     assert result["ok"], result
@@ -109,18 +112,20 @@ def test_a_huge_scatter_comes_out_as_png_with_a_note(runner):
     assert width * height <= runner.PNG_MAX_PIXELS
     assert figure["alt"].startswith("Figura: eje x: x (de ")
     assert figure["note"] == "(figura de más de 0,2 MB en SVG: se muestra como PNG)"
-    assert result["seconds"] < 20          # the SVG was cut short, not written in full
+    assert result["seconds"] < 20  # the SVG was cut short, not written in full
 
 
 def test_a_huge_figure_size_gives_a_capped_png(runner):
     runner.prepare_matplotlib()
-    code = ("import matplotlib.pyplot as plt\nfig = plt.figure(figsize=(80, 60))\n"
-            "plt.scatter(range(5000), range(5000))")
+    code = (
+        "import matplotlib.pyplot as plt\nfig = plt.figure(figsize=(80, 60))\n"
+        "plt.scatter(range(5000), range(5000))"
+    )
     result, _, events = run(runner, code)
     [figure] = _figures(events)
     width, height = _png_size(figure["png"])
     assert width <= runner.PNG_MAX_SIDE and width * height <= runner.PNG_MAX_PIXELS
-    assert width > 1000                    # still a useful picture
+    assert width > 1000  # still a useful picture
 
 
 def test_the_svg_budget_is_per_run(runner):
@@ -128,41 +133,50 @@ def test_the_svg_budget_is_per_run(runner):
     in one run they come as PNG, each with its note; the next run starts afresh."""
     runner.prepare_matplotlib()
     n = runner.MAX_SVG_FIGURES + 2
-    result, _, events = run(runner, f"import matplotlib.pyplot as plt\nfor i in range({n}):\n"
-                                    "    plt.figure(); plt.plot([0, i]); plt.show()")
+    result, _, events = run(
+        runner,
+        f"import matplotlib.pyplot as plt\nfor i in range({n}):\n"
+        "    plt.figure(); plt.plot([0, i]); plt.show()",
+    )
     figures = _figures(events)
     assert result["ok"] and len(figures) == n
     assert all("svg" in f and "note" not in f for f in figures[:-2])
     assert all("png" in f and "figuras en SVG" in f["note"] for f in figures[-2:])
     assert figures[-1]["note"].startswith(f"(más de {runner.MAX_SVG_FIGURES} figuras")
     # a mid-sized figure after another: together they pass the budget
-    code = ("import matplotlib.pyplot as plt\nrng = np.random.default_rng(0)\n"
-            "for _ in range(2):\n    plt.figure(); plt.scatter(rng.random(1300), rng.random(1300))\n"
-            "    plt.show()")
+    code = (
+        "import matplotlib.pyplot as plt\nrng = np.random.default_rng(0)\n"
+        "for _ in range(2):\n    plt.figure(); plt.scatter(rng.random(1300), rng.random(1300))\n"
+        "    plt.show()"
+    )
     run(runner, "import numpy as np")
     _, _, events = run(runner, code)
     first, second = _figures(events)
     assert 0.3 * runner.MAX_SVG_CHARS < len(first["svg"]) < runner.MAX_SVG_CHARS
     assert "png" in second and second["note"] == (
-        "(las figuras de esta celda pasan de 0,2 MB en SVG: esta se muestra como PNG)")
+        "(las figuras de esta celda pasan de 0,2 MB en SVG: esta se muestra como PNG)"
+    )
     _, _, events = run(runner, "import matplotlib.pyplot as plt\nplt.plot([1, 2])")
     assert "svg" in _figures(events)[0]
 
 
-@pytest.mark.filterwarnings("ignore:More than 20 figures")   # matplotlib's, about the cell's code
+@pytest.mark.filterwarnings("ignore:More than 20 figures")  # matplotlib's, about the cell's code
 @pytest.mark.parametrize("show", [False, True], ids=["left-open", "plt.show-in-a-loop"])
 def test_figures_per_run_are_capped(runner, show):
     runner.prepare_matplotlib()
     n = runner.MAX_FIGURES + 15
-    code = (f"import matplotlib.pyplot as plt\nfor i in range({n}):\n"
-            f"    plt.figure(); plt.plot([0, i]){'; plt.show()' if show else ''}\nprint('fin')")
+    code = (
+        f"import matplotlib.pyplot as plt\nfor i in range({n}):\n"
+        f"    plt.figure(); plt.plot([0, i]){'; plt.show()' if show else ''}\nprint('fin')"
+    )
     result, text, events = run(runner, code)
     assert result["ok"] and text == "fin\n"
     assert len(_figures(events)) == runner.MAX_FIGURES
     note = "".join(p for k, p in events if k == "stderr")
     assert f"se muestran las primeras {runner.MAX_FIGURES} de {n}" in note
     import matplotlib.pyplot as plt
-    assert plt.get_fignums() == []          # the rest were closed, not left for the next cell
+
+    assert plt.get_fignums() == []  # the rest were closed, not left for the next cell
     result, _, events = run(runner, "import matplotlib.pyplot as plt\nplt.plot([1, 2])")
     assert len(_figures(events)) == 1 and not [k for k, _ in events if k == "stderr"]
 
@@ -173,7 +187,7 @@ def test_noise_session_reports_and_reproduces(runner):
     first, _, _ = run(runner, code)
     assert first["noise"] is True
     again, _, _ = run(runner, code, seed=first["seedUsed"])
-    assert again["value"] == first["value"]                    # locked seed: same figure
+    assert again["value"] == first["value"]  # locked seed: same figure
     fresh, _, _ = run(runner, code)
     assert fresh["value"] != first["value"] and fresh["seedUsed"] != first["seedUsed"]
     quiet, _, _ = run(runner, "1 + 1")
@@ -182,13 +196,15 @@ def test_noise_session_reports_and_reproduces(runner):
 
 def test_draws_within_a_session_are_independent(runner):
     run(runner, "from dplab import laplace_mech")
-    result, _, _ = run(runner, "a = laplace_mech(0.0, 1, 1.0)\nb = laplace_mech(0.0, 1, 1.0)\na != b",
-                       seed=12345)
+    result, _, _ = run(
+        runner, "a = laplace_mech(0.0, 1, 1.0)\nb = laplace_mech(0.0, 1, 1.0)\na != b", seed=12345
+    )
     assert result["value"] == "True"
 
 
 def test_outside_the_deck_noise_stays_fresh():
     from dplab import laplace_mech
     from dplab._rng import _session
+
     assert _session is None
     assert laplace_mech(0.0, 1, 1.0) != laplace_mech(0.0, 1, 1.0)

@@ -5,6 +5,7 @@ prelude left (a presenter may jump straight to any slide). Each claim of the aut
 (/work/shared/seed/privacidad-diferencial.txt) that a slide computes is read back from what the
 cell printed, with tolerances for the noise, which is fresh on every run.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -18,7 +19,7 @@ import pytest
 from deckbuild.schema import load_deck
 
 ROOT = Path(__file__).resolve().parents[2]
-DRAWS = re.compile(r"\b(plt|figure)\b")   # a cell that makes a matplotlib figure
+DRAWS = re.compile(r"\b(plt|figure)\b")  # a cell that makes a matplotlib figure
 
 # The slide titles of the seed, in order (privacidad-diferencial.txt, from the title slide to
 # "Referencias"); the deck must show exactly these.
@@ -32,7 +33,7 @@ SEED_TITLES = [
     "La definición",
     r"¿Qué tan grande es $e^{\varepsilon}$?",
     "El mecanismo de Laplace",
-    r"$\varepsilon$ determina la dispersión",   # the seed says "la sensibilidad": a slip
+    r"$\varepsilon$ determina la dispersión",  # the seed says "la sensibilidad": a slip
     "¿Neutraliza el ataque diferencial?",
     "Pregunta",
     "2 · Propiedades de la privacidad diferencial",
@@ -81,8 +82,9 @@ SEED_TITLES = [
 
 def _load_runner():
     """static/py/cellrunner.py as a fresh module (its own namespace), as the worker loads it."""
-    spec = importlib.util.spec_from_file_location("deck_cellrunner_under_test",
-                                                  ROOT / "static" / "py" / "cellrunner.py")
+    spec = importlib.util.spec_from_file_location(
+        "deck_cellrunner_under_test", ROOT / "static" / "py" / "cellrunner.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -100,17 +102,17 @@ def ran(deck):
     prelude_out = []
     result = runner.run_cell(deck.prelude, "__prelude__", lambda k, p: prelude_out.append((k, p)))
     assert result["ok"], result.get("error")
-    runner.prepare_matplotlib()   # as the worker does, after the prelude
+    runner.prepare_matplotlib()  # as the worker does, after the prelude
     after_prelude = dict(runner.NAMESPACE)
     outputs = {}
     for slide in deck.slides:
         if not slide.code:
             continue
         runner.NAMESPACE.clear()
-        runner.NAMESPACE.update(after_prelude)   # nothing left over from the previous cell
+        runner.NAMESPACE.update(after_prelude)  # nothing left over from the previous cell
         shown = []
         started = time.perf_counter()
-        result = runner.run_cell(slide.code, slide.id, lambda k, p: shown.append((k, p)))
+        result = runner.run_cell(slide.code, slide.id, lambda k, p, shown=shown: shown.append((k, p)))
         outputs[slide.id] = {
             "result": result,
             "seconds": time.perf_counter() - started,
@@ -153,6 +155,7 @@ def not_spanish_numbers(text: str) -> list[str]:
 
 # --- the deck as a whole ------------------------------------------------------------------
 
+
 def lecture_slides(deck):
     """The seed's slides: everything up to "Referencias" except the deck's own exercises
     (``kind: exercise``, placed after the section each practises); what follows the references
@@ -168,25 +171,24 @@ def test_titles_are_the_seeds_in_order(deck):
 
 # Seed slide text that must be on its slide (once moved to the notes for lack of space).
 SEED_ON_SLIDE = {
-    "Los agregados no son anónimos":
-        "Dos agregados, restados, reconstruyen un dato individual.",
+    "Los agregados no son anónimos": "Dos agregados, restados, reconstruyen un dato individual.",
     "Composición avanzada": "La relajación también mejora la contabilidad del presupuesto.",
     # these two fit 1280×720 with a slightly tighter spacing (static/css/deck.css)
     "La definición": "La desigualdad se puede expresar de forma equivalente como: el valor "
-                     "absoluto de la diferencia logarítmica de las probabilidades es menor o "
-                     "igual a $\\varepsilon$.",
+    "absoluto de la diferencia logarítmica de las probabilidades es menor o "
+    "igual a $\\varepsilon$.",
     "Rényi DP: componer sin pérdida": "**zCDP** es el caso particular en que la cota crece "
-                                      "lineal en $\\alpha$: un único parámetro resume toda la "
-                                      "familia.",
+    "lineal en $\\alpha$: un único parámetro resume toda la "
+    "familia.",
     "El costo de iterar": "el número de iteraciones pasa de ser un detalle de implementación a "
-                          "ser un hiperparámetro de privacidad. Y ajustarlo mirando los datos "
-                          "también cuesta presupuesto.",
+    "ser un hiperparámetro de privacidad. Y ajustarlo mirando los datos "
+    "también cuesta presupuesto.",
 }
 
 
 def test_seed_text_is_on_its_slide_not_only_in_the_notes(deck):
     for title, text in SEED_ON_SLIDE.items():
-        slide = next(s for s in deck.slides if s.title == title)   # the first "La definición"
+        slide = next(s for s in deck.slides if s.title == title)  # the first "La definición"
         assert text in " ".join(slide.body.split()), (title, text)
 
 
@@ -206,8 +208,7 @@ def test_prelude_does_not_import_matplotlib(deck):
 
 
 def test_every_cell_runs_on_its_own_without_error(ran):
-    failed = {cid: o["result"]["error"]["traceback"] for cid, o in ran.items()
-              if not o["result"]["ok"]}
+    failed = {cid: o["result"]["error"]["traceback"] for cid, o in ran.items() if not o["result"]["ok"]}
     assert not failed, "\n\n".join(f"{cid}:\n{tb}" for cid, tb in failed.items())
 
 
@@ -253,8 +254,9 @@ def test_cells_are_short(ran):
 def test_cells_call_dplab_not_their_own_noise(ran):
     for cid, o in ran.items():
         code = o["slide"].code
-        assert not re.search(r"\.(laplace|normal|exponential)\(", code), \
+        assert not re.search(r"\.(laplace|normal|exponential)\(", code), (
             f"{cid} draws its own noise; DP logic belongs in dplab"
+        )
 
 
 def test_the_deck_is_fast(ran):
@@ -264,6 +266,7 @@ def test_the_deck_is_fast(ran):
 
 
 # --- chapter 0-1 ------------------------------------------------------------------------
+
 
 def test_census_has_5000_people(ran):
     assert out(ran, "el-dato-de-partida").startswith("5.000 personas")
@@ -278,16 +281,16 @@ def test_the_differential_attack_reveals_karen_exactly(ran):
 
 def test_e_to_the_epsilon(ran):
     text = out(ran, "que-tan-grande-es-e-varepsilon")
-    assert number_after(text, "e^1 =") < 3           # ε ≤ 1: a factor under 3, strong
-    assert number_after(text, "e^10 =") > 20_000     # ε ≈ 10: weak
+    assert number_after(text, "e^1 =") < 3  # ε ≤ 1: a factor under 3, strong
+    assert number_after(text, "e^10 =") > 20_000  # ε ≈ 10: weak
 
 
 def test_smaller_epsilon_wider_spread(ran):
     text = out(ran, "varepsilon-determina-la-dispersion")
     spread = {eps: number_after(text, f"ε = {eps}: desv.") for eps in ("0,1", "0,5", "2")}
     assert spread["0,1"] > spread["0,5"] > spread["2"]
-    for eps, sd in spread.items():   # Laplace(1/ε) has standard deviation √2/ε
-        assert sd == pytest.approx(2 ** 0.5 / spanish_number(eps), rel=0.15)
+    for eps, sd in spread.items():  # Laplace(1/ε) has standard deviation √2/ε
+        assert sd == pytest.approx(2**0.5 / spanish_number(eps), rel=0.15)
 
 
 def test_noise_buries_the_attack_signal(ran):
@@ -298,6 +301,7 @@ def test_noise_buries_the_attack_signal(ran):
 
 
 # --- chapter 2 ----------------------------------------------------------------------------
+
 
 def test_post_processing_publishes_a_clean_count(ran):
     published = number_after(out(ran, "post-procesamiento"), "publicado:")
@@ -322,13 +326,16 @@ def test_private_histogram_noise_is_a_few_people(ran):
 
 # --- chapter 3 ----------------------------------------------------------------------------
 
+
 def test_count_noise_does_not_grow_with_n(ran):
-    rows = re.findall(r"n =\s*([\d.]+): conteo\s+([\d.]+)\s+error\s+([\d,]+)\s+relativo\s+([\d,]+) %",
-                      out(ran, "conteos-sensibilidad-1"))
+    rows = re.findall(
+        r"n =\s*([\d.]+): conteo\s+([\d.]+)\s+error\s+([\d,]+)\s+relativo\s+([\d,]+) %",
+        out(ran, "conteos-sensibilidad-1"),
+    )
     assert len(rows) == 4
     errors = [spanish_number(r[2]) for r in rows]
     relative = [spanish_number(r[3]) for r in rows]
-    assert all(7 < e < 13 for e in errors), errors           # 1/ε = 10, whatever n
+    assert all(7 < e < 13 for e in errors), errors  # 1/ε = 10, whatever n
     assert relative == sorted(relative, reverse=True) and relative[-1] < 0.5
 
 
@@ -337,13 +344,12 @@ def test_one_person_moves_an_unbounded_sum_arbitrarily(ran):
 
 
 def test_clipping_bounds_the_sensitivity_by_b(ran):
-    assert number_after(out(ran, "la-solucion-recortar-clipping"),
-                        "mueve la suma recortada en") == 10_000
+    assert number_after(out(ran, "la-solucion-recortar-clipping"), "mueve la suma recortada en") == 10_000
 
 
 def test_the_clipping_error_has_an_interior_minimum(ran):
     b = number_after(out(ran, "encontrar-el-codo"), "b con menor error total:")
-    assert 1e3 < b < 1e6   # the grid runs from 1e2 to 1e7
+    assert 1e3 < b < 1e6  # the grid runs from 1e2 to 1e7
 
 
 def test_choosing_b_is_paid_for(ran):
@@ -362,9 +368,10 @@ def test_private_mean_is_close(ran):
 
 # --- chapter 4 ----------------------------------------------------------------------------
 
+
 def test_gaussian_price_factor(ran):
     factor = number_after(out(ran, "el-mecanismo-gaussiano-en-codigo"), "σ·ε/Δ₂ =")
-    assert factor == pytest.approx(4.8, abs=0.05)   # √(2 ln(1.25/1e-5)) = 4.84
+    assert factor == pytest.approx(4.8, abs=0.05)  # √(2 ln(1.25/1e-5)) = 4.84
 
 
 def test_laplace_concentrates_more_mass_near_zero(ran):
@@ -406,10 +413,13 @@ def test_rdp_accounting_gain(ran):
 
 # --- chapter 5 ----------------------------------------------------------------------------
 
+
 def _baselines(ran):
     text = out(ran, "el-problema")
-    return (number_after(text, "exactitud de la clase mayoritaria:"),
-            number_after(text, "exactitud del modelo no privado:"))
+    return (
+        number_after(text, "exactitud de la clase mayoritaria:"),
+        number_after(text, "exactitud del modelo no privado:"),
+    )
 
 
 def test_the_learning_problem_beats_the_majority(ran):
@@ -444,9 +454,14 @@ def tradeoff_curves(text: str) -> dict[int, tuple[float, float, float]]:
     """What "El compromiso privacidad–utilidad" prints, per sample size n: (the ε from which
     the mean accuracy stays over the majority line, the largest ε of the grid, the mean
     accuracy there)."""
-    rows = {int(spanish_number(n)): (math.inf if e0 == "∞" else spanish_number(e0),
-                                     spanish_number(top), spanish_number(acc))
-            for n, e0, top, acc in TRADEOFF_ROW.findall(text)}
+    rows = {
+        int(spanish_number(n)): (
+            math.inf if e0 == "∞" else spanish_number(e0),
+            spanish_number(top),
+            spanish_number(acc),
+        )
+        for n, e0, top, acc in TRADEOFF_ROW.findall(text)
+    }
     assert rows, f"no curve printed in:\n{text}"
     return rows
 
@@ -454,6 +469,7 @@ def tradeoff_curves(text: str) -> dict[int, tuple[float, float, float]]:
 # The thresholds vary from run to run (20 trainings per point): over 150 runs under CPython,
 # n = 5 000 gave 0,017-0,042 and n = 1 000 gave 0,096-0,281, accuracy at ε = 1 0,831-0,832 and
 # 0,818-0,828 (non-private 0,833). The bounds below sit about twice outside those ranges.
+
 
 def test_above_epsilon_1_privacy_is_almost_free(ran):
     _, nonprivate = _baselines(ran)
@@ -480,4 +496,4 @@ def test_the_whole_census_collapses_only_near_002(ran):
 
 def test_iterating_has_an_interior_optimum(ran):
     best = number_after(out(ran, "el-costo-de-iterar"), "mejor T:")
-    assert 1 < best < 100   # the grid runs from T = 1 to T = 100
+    assert 1 < best < 100  # the grid runs from T = 1 to T = 100

@@ -42,8 +42,13 @@ def test_ten_tenths_fit_in_one():
 
 def test_refuses_negative_nan_and_bool_costs():
     acc = BudgetAccountant(1.0)
-    for bad, exc in [(-0.1, ValueError), (float("nan"), ValueError), (float("inf"), ValueError),
-                     (True, TypeError), ("0.1", TypeError)]:
+    for bad, exc in [
+        (-0.1, ValueError),
+        (float("nan"), ValueError),
+        (float("inf"), ValueError),
+        (True, TypeError),
+        ("0.1", TypeError),
+    ]:
         with pytest.raises(exc, match="epsilon"):
             acc.spend(bad)
     with pytest.raises(ValueError, match="delta"):
@@ -57,13 +62,27 @@ def _state(acc):
 
 # (epsilon, delta) costs that must be refused, and how.
 BAD_COSTS = [
-    ((-0.1, 0.0), ValueError), ((-1e-300, 0.0), ValueError), ((0.0, -1e-9), ValueError),
-    ((0.0, -1e-300), ValueError), ((NAN, 0.0), ValueError), ((np.float64("nan"), 0.0), ValueError),
-    ((0.0, NAN), ValueError), ((INF, 0.0), ValueError), ((-INF, 0.0), ValueError),
-    ((0.0, INF), ValueError), ((0.0, -INF), ValueError), ((0.0, 1.0), ValueError),
-    ((True, 0.0), TypeError), ((np.bool_(True), 0.0), TypeError), ((0.1, True), TypeError),
-    ((False, 0.0), TypeError), (("0.1", 0.0), TypeError), ((0.1, "0"), TypeError),
-    ((None, 0.0), TypeError), ((0.1, None), TypeError), ((1 + 0j, 0.0), TypeError),
+    ((-0.1, 0.0), ValueError),
+    ((-1e-300, 0.0), ValueError),
+    ((0.0, -1e-9), ValueError),
+    ((0.0, -1e-300), ValueError),
+    ((NAN, 0.0), ValueError),
+    ((np.float64("nan"), 0.0), ValueError),
+    ((0.0, NAN), ValueError),
+    ((INF, 0.0), ValueError),
+    ((-INF, 0.0), ValueError),
+    ((0.0, INF), ValueError),
+    ((0.0, -INF), ValueError),
+    ((0.0, 1.0), ValueError),
+    ((True, 0.0), TypeError),
+    ((np.bool_(True), 0.0), TypeError),
+    ((0.1, True), TypeError),
+    ((False, 0.0), TypeError),
+    (("0.1", 0.0), TypeError),
+    ((0.1, "0"), TypeError),
+    ((None, 0.0), TypeError),
+    ((0.1, None), TypeError),
+    ((1 + 0j, 0.0), TypeError),
     (([0.1], 0.0), TypeError),
 ]
 
@@ -97,10 +116,19 @@ def test_negative_zero_is_recorded_as_zero():
     assert math.copysign(1.0, release.epsilon) == 1.0 and math.copysign(1.0, release.delta) == 1.0
 
 
-@pytest.mark.parametrize("total, cost, fits", [
-    (1.0, 0.1, 10), (1.0, 0.01, 100), (1.0, 0.001, 1000), (0.3, 0.1, 3), (1.0, 1 / 3, 3),
-    (2.5, 0.25, 10), (1e-3, 1e-4, 10), (5.0, 0.7, 7),
-])
+@pytest.mark.parametrize(
+    "total, cost, fits",
+    [
+        (1.0, 0.1, 10),
+        (1.0, 0.01, 100),
+        (1.0, 0.001, 1000),
+        (0.3, 0.1, 3),
+        (1.0, 1 / 3, 3),
+        (2.5, 0.25, 10),
+        (1e-3, 1e-4, 10),
+        (5.0, 0.7, 7),
+    ],
+)
 def test_many_small_releases_stop_exactly_at_the_boundary(total, cost, fits):
     # 0.1 + 0.1 + 0.1 is 0.30000000000000004 in floats, yet three 0.1 fit in 0.3: exact accounting.
     acc = BudgetAccountant(total)
@@ -286,26 +314,47 @@ COUNTS = np.zeros(5, dtype=int)
 #: name -> (a call of it with accountant=acc, label=..., the (epsilon, delta) it must cost)
 SPENDING = {
     "laplace_mech": (lambda acc: dplab.laplace_mech(3.0, 1, 0.3, accountant=acc, label="x"), (0.3, 0.0)),
-    "gaussian_mech": (lambda acc: dplab.gaussian_mech(3.0, 1, 0.5, 1e-6, accountant=acc, label="x"),
-                      (0.5, 1e-6)),
-    "exponential_mech": (lambda acc: dplab.exponential_mech("ab", [1.0, 2.0], 1, 0.2, accountant=acc,
-                                                            label="x"), (0.2, 0.0)),
-    "report_noisy_max": (lambda acc: dplab.report_noisy_max("ab", [1.0, 2.0], 1, 0.2, accountant=acc,
-                                                            label="x"), (0.2, 0.0)),
-    "discrete_laplace_mech": (lambda acc: dplab.discrete_laplace_mech(COUNTS, 1, 0.4, accountant=acc,
-                                                                      label="x"), (0.4, 0.0)),
-    "discrete_gaussian_mech": (lambda acc: dplab.discrete_gaussian_mech(COUNTS, 1, 0.5, 1e-6, accountant=acc,
-                                                                        label="x"), (0.5, 1e-6)),
-    "clipped_sum": (lambda acc: dplab.clipped_sum([1.0, 2.0], 5, 0.25, accountant=acc, label="x"), (0.25, 0.0)),
-    "private_mean": (lambda acc: dplab.private_mean([1.0, 2.0], 5, 0.6, accountant=acc, label="x"), (0.6, 0.0)),
+    "gaussian_mech": (
+        lambda acc: dplab.gaussian_mech(3.0, 1, 0.5, 1e-6, accountant=acc, label="x"),
+        (0.5, 1e-6),
+    ),
+    "exponential_mech": (
+        lambda acc: dplab.exponential_mech("ab", [1.0, 2.0], 1, 0.2, accountant=acc, label="x"),
+        (0.2, 0.0),
+    ),
+    "report_noisy_max": (
+        lambda acc: dplab.report_noisy_max("ab", [1.0, 2.0], 1, 0.2, accountant=acc, label="x"),
+        (0.2, 0.0),
+    ),
+    "discrete_laplace_mech": (
+        lambda acc: dplab.discrete_laplace_mech(COUNTS, 1, 0.4, accountant=acc, label="x"),
+        (0.4, 0.0),
+    ),
+    "discrete_gaussian_mech": (
+        lambda acc: dplab.discrete_gaussian_mech(COUNTS, 1, 0.5, 1e-6, accountant=acc, label="x"),
+        (0.5, 1e-6),
+    ),
+    "clipped_sum": (
+        lambda acc: dplab.clipped_sum([1.0, 2.0], 5, 0.25, accountant=acc, label="x"),
+        (0.25, 0.0),
+    ),
+    "private_mean": (
+        lambda acc: dplab.private_mean([1.0, 2.0], 5, 0.6, accountant=acc, label="x"),
+        (0.6, 0.0),
+    ),
 }
 
 
 def test_every_function_with_an_accountant_parameter_is_listed():
     import inspect
-    with_accountant = {name for name in dplab.__all__ if callable(getattr(dplab, name))
-                       and not inspect.isclass(getattr(dplab, name))
-                       and "accountant" in inspect.signature(getattr(dplab, name)).parameters}
+
+    with_accountant = {
+        name
+        for name in dplab.__all__
+        if callable(getattr(dplab, name))
+        and not inspect.isclass(getattr(dplab, name))
+        and "accountant" in inspect.signature(getattr(dplab, name)).parameters
+    }
     assert with_accountant == set(SPENDING)
 
 
@@ -319,7 +368,7 @@ def test_mechanism_spends_from_its_accountant_then_refuses_without_drawing(name)
     with noise_session(7) as session:
         with pytest.raises(BudgetError):
             call(full)
-        assert session.draws == 0          # refused before any noise was drawn
+        assert session.draws == 0  # refused before any noise was drawn
     assert full.history == () and full.total_spent == (0.0, 0.0)
     with pytest.raises(TypeError, match="accountant"):
         call(object())

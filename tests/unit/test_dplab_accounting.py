@@ -23,6 +23,7 @@ SIGMA, K, DELTA = 20.0, 10**4, 1e-5
 
 # --- The lecture's numbers -----------------------------------------------------------
 
+
 def test_sequential_gaussian_epsilon_is_3236():
     eps = dplab.sequential_gaussian_epsilon(SIGMA, K, DELTA)
     # each step at delta/k with the classic formula (Dwork & Roth Thm A.1), summed
@@ -36,8 +37,9 @@ def test_rdp_gaussian_epsilon_is_36_and_optimal_over_alpha():
     assert 36 <= eps < 37
     # Same as composing in RDP and converting (Mironov Prop. 3) on a fine grid of real alphas.
     alphas = np.linspace(1.001, 20, 200_001)
-    grid_eps, best_alpha = dplab.rdp_to_epsilon(orders=alphas, rdp=K * dplab.gaussian_rdp(alphas, SIGMA),
-                                                delta=DELTA)
+    grid_eps, best_alpha = dplab.rdp_to_epsilon(
+        orders=alphas, rdp=K * dplab.gaussian_rdp(alphas, SIGMA), delta=DELTA
+    )
     assert eps == pytest.approx(grid_eps, rel=1e-6)
     c = K / (2 * SIGMA**2)
     assert best_alpha == pytest.approx(1 + math.sqrt(math.log(1 / DELTA) / c), abs=1e-3)
@@ -58,12 +60,15 @@ def test_advanced_gaussian_splits_delta_in_halves():
         simplified = dplab.advanced_gaussian_epsilon(SIGMA, K, DELTA, simplified=True)
     assert simplified == pytest.approx(2 * eps0 * math.sqrt(2 * K * math.log(2 / DELTA)))
     # ordering of the three accountings at k = 10^4
-    assert (dplab.rdp_gaussian_epsilon(SIGMA, K, DELTA)
-            < dplab.advanced_gaussian_epsilon(SIGMA, K, DELTA)
-            < dplab.sequential_gaussian_epsilon(SIGMA, K, DELTA))
+    assert (
+        dplab.rdp_gaussian_epsilon(SIGMA, K, DELTA)
+        < dplab.advanced_gaussian_epsilon(SIGMA, K, DELTA)
+        < dplab.sequential_gaussian_epsilon(SIGMA, K, DELTA)
+    )
 
 
 # --- Composition ---------------------------------------------------------------------
+
 
 def test_sequential_composition_numbers_and_pairs():
     assert dplab.sequential_composition([0.1] * 10) == pytest.approx(1.0)
@@ -75,7 +80,9 @@ def test_advanced_composition_formulas():
     eps, k, dp = 0.01, 1000, 1e-6
     root = math.sqrt(2 * k * math.log(1 / dp))
     assert dplab.advanced_composition(eps, k, dp, simplified=True) == pytest.approx(2 * eps * root)
-    assert dplab.advanced_composition(eps, k, dp, simplified=False) == pytest.approx(eps * root + k * eps * math.expm1(eps))
+    assert dplab.advanced_composition(eps, k, dp, simplified=False) == pytest.approx(
+        eps * root + k * eps * math.expm1(eps)
+    )
 
 
 @pytest.mark.parametrize("k, delta_prime", [(10, 1e-5), (1000, 1e-6), (10**4, 1e-5), (10**6, 1e-9)])
@@ -103,10 +110,13 @@ def test_advanced_beats_sequential_only_for_large_k():
 
 def test_tight_form_is_smaller_where_the_simplified_form_is_valid():
     eps, k, dp = 0.1, 50, 1e-5
-    assert dplab.advanced_composition(eps, k, dp, simplified=False) <= dplab.advanced_composition(eps, k, dp, simplified=True)
+    assert dplab.advanced_composition(eps, k, dp, simplified=False) <= dplab.advanced_composition(
+        eps, k, dp, simplified=True
+    )
 
 
 # --- RDP and zCDP against dp_accounting ----------------------------------------------
+
 
 @pytest.mark.parametrize("sigma, k, delta", [(20.0, 10**4, 1e-5), (1.0, 1, 1e-5), (5.0, 100, 1e-6)])
 def test_gaussian_rdp_matches_dp_accounting(sigma, k, delta):
@@ -114,12 +124,14 @@ def test_gaussian_rdp_matches_dp_accounting(sigma, k, delta):
     accountant = RdpAccountant(orders)
     accountant.compose(dp_accounting.GaussianDpEvent(sigma), k)
     reference = accountant.get_epsilon(delta)  # improved conversion (Canonne et al. 2020)
-    ours, _ = dplab.rdp_to_epsilon(orders=orders, rdp=k * dplab.gaussian_rdp(np.array(orders), sigma),
-                                   delta=delta, conversion="improved")
+    ours, _ = dplab.rdp_to_epsilon(
+        orders=orders, rdp=k * dplab.gaussian_rdp(np.array(orders), sigma), delta=delta, conversion="improved"
+    )
     assert ours == pytest.approx(reference, rel=1e-9)
     # The classic conversion (the lecture's) is valid and never smaller.
-    classic, _ = dplab.rdp_to_epsilon(orders=orders, rdp=k * dplab.gaussian_rdp(np.array(orders), sigma),
-                                      delta=delta)
+    classic, _ = dplab.rdp_to_epsilon(
+        orders=orders, rdp=k * dplab.gaussian_rdp(np.array(orders), sigma), delta=delta
+    )
     assert classic >= ours
 
 
@@ -136,11 +148,14 @@ def test_zcdp_conversion_bounds_dp_accounting_from_above():
     assert reference <= ours <= 1.1 * reference
 
 
-@pytest.mark.parametrize("q, z, steps, delta", [
-    (0.01, 1.1, 1000, 1e-5),   # Abadi et al.-style setting
-    (0.05, 0.8, 500, 1e-6),    # small noise: fractional orders matter
-    (0.002, 2.0, 10_000, 1e-5),
-])
+@pytest.mark.parametrize(
+    "q, z, steps, delta",
+    [
+        (0.01, 1.1, 1000, 1e-5),  # Abadi et al.-style setting
+        (0.05, 0.8, 500, 1e-6),  # small noise: fractional orders matter
+        (0.002, 2.0, 10_000, 1e-5),
+    ],
+)
 def test_dpsgd_epsilon_within_1_percent_of_dp_accounting(q, z, steps, delta):
     accountant = RdpAccountant()
     accountant.compose(dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(z)), steps)

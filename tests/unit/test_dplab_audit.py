@@ -22,6 +22,7 @@ probability. The arguments, used below:
     h = sqrt(ln(2e9) / 4e5) = 0.00732 and s + h < 0.0174. With threshold d and Laplace noise of
     scale b, FPR = 1/2 and FNR = exp(-|d' - d| / b) / 2.
 """
+
 from __future__ import annotations
 
 import math
@@ -31,9 +32,9 @@ import numpy as np
 import pytest
 from dplab import AuditResult, audit_mechanism, beta_quantile, clopper_pearson, laplace_mech
 
-N = 200_000                  # trials on each database
-CONFIDENCE = 1 - 1e-9        # (A): a correct mechanism's bound exceeds eps w.p. <= 1e-9
-SLACK = 0.01 + math.sqrt(math.log(1 / 5e-10) / (2 * N)) + 1e-6   # s + h of (B), rounded up
+N = 200_000  # trials on each database
+CONFIDENCE = 1 - 1e-9  # (A): a correct mechanism's bound exceeds eps w.p. <= 1e-9
+SLACK = 0.01 + math.sqrt(math.log(1 / 5e-10) / (2 * N)) + 1e-6  # s + h of (B), rounded up
 
 
 def power_bound(delta_answers: float, scale: float) -> float:
@@ -48,10 +49,11 @@ def laplace(sensitivity, epsilon):
 
 @pytest.fixture
 def seed():
-    return int(np.random.SeedSequence().entropy % 2**63)   # fresh; shown when a test fails
+    return int(np.random.SeedSequence().entropy % 2**63)  # fresh; shown when a test fails
 
 
 # --- the Beta quantile, without scipy ----------------------------------------------------------
+
 
 @pytest.mark.parametrize("q", [1e-12, 0.001, 0.05, 0.5, 0.9, 0.999999])
 @pytest.mark.parametrize("shape", [0.3, 1.0, 2.5, 40.0, 1e5])
@@ -65,11 +67,11 @@ def test_beta_quantile_known_values():
     # Beta(2, 2): CDF 3x^2 - 2x^3; symmetric Beta(a, a): median 1/2
     for q in (0.01, 0.1, 0.3, 0.7):
         x = beta_quantile(q, 2, 2)
-        assert 3 * x * x - 2 * x ** 3 == pytest.approx(q, rel=1e-10)
+        assert 3 * x * x - 2 * x**3 == pytest.approx(q, rel=1e-10)
     for a in (0.5, 3, 1e4):
         assert beta_quantile(0.5, a, a) == pytest.approx(0.5, abs=1e-10)
     assert beta_quantile(0, 2, 3) == 0.0 and beta_quantile(1, 2, 3) == 1.0
-    assert beta_quantile(1e-200, 1, 1) == pytest.approx(1e-200, rel=1e-9)   # tiny, not 0
+    assert beta_quantile(1e-200, 1, 1) == pytest.approx(1e-200, rel=1e-9)  # tiny, not 0
 
 
 def test_beta_quantile_against_scipy():
@@ -83,22 +85,24 @@ def test_beta_quantile_against_scipy():
 
 # --- Clopper-Pearson -----------------------------------------------------------------------------
 
+
 def test_clopper_pearson_known_values():
     # the exact 95 % interval for 5 of 10 (R's binom.test): 0.1870860, 0.8129140
     lower, upper = clopper_pearson(5, 10, confidence=0.975)
     assert lower == pytest.approx(0.1870860, abs=1e-7) and upper == pytest.approx(0.8129140, abs=1e-7)
     # none of n: the upper bound solves (1 - p)^n = 1 - confidence; all of n: p^n = 1 - confidence
     # (rounded outwards by a relative 1e-8: never inside the exact value)
-    assert clopper_pearson(0, 10) == (0.0, pytest.approx(1 - 0.05 ** 0.1, rel=2e-8))
-    assert clopper_pearson(0, 10)[1] >= 1 - 0.05 ** 0.1
-    assert clopper_pearson(10, 10) == (pytest.approx(0.05 ** 0.1, rel=2e-8), 1.0)
-    assert clopper_pearson(10, 10)[0] <= 0.05 ** 0.1
-    assert clopper_pearson(0, 100_000, 0.975)[1] == pytest.approx(-math.expm1(math.log(0.025) / 1e5),
-                                                                 rel=1e-8)
+    assert clopper_pearson(0, 10) == (0.0, pytest.approx(1 - 0.05**0.1, rel=2e-8))
+    assert clopper_pearson(0, 10)[1] >= 1 - 0.05**0.1
+    assert clopper_pearson(10, 10) == (pytest.approx(0.05**0.1, rel=2e-8), 1.0)
+    assert clopper_pearson(10, 10)[0] <= 0.05**0.1
+    assert clopper_pearson(0, 100_000, 0.975)[1] == pytest.approx(
+        -math.expm1(math.log(0.025) / 1e5), rel=1e-8
+    )
 
 
 def _binom_cdf(k, n, p):
-    return sum(math.comb(n, j) * p ** j * (1 - p) ** (n - j) for j in range(k + 1))
+    return sum(math.comb(n, j) * p**j * (1 - p) ** (n - j) for j in range(k + 1))
 
 
 @pytest.mark.parametrize("confidence", [0.9, 0.975, 0.999])
@@ -127,6 +131,7 @@ def test_clopper_pearson_against_scipy():
 
 # --- the game: a correct mechanism ---------------------------------------------------------------
 
+
 @pytest.mark.parametrize("epsilon", [0.5, 1.0, 2.0])
 def test_correct_laplace_bound_stays_below_epsilon_and_is_nearly_tight(epsilon, seed):
     # a count: D and D' differ by one person, sensitivity 1 — the claim is true.
@@ -144,6 +149,7 @@ def test_the_game_works_in_both_directions(seed):
 
 
 # --- the game: broken mechanisms -----------------------------------------------------------------
+
 
 def test_forgotten_sensitivity_is_exposed(seed):
     # a sum where one person moves the answer by up to 10, released with sensitivity 1 as if it
@@ -163,14 +169,16 @@ def test_halved_noise_is_exposed(seed):
 
 # --- what the result says ------------------------------------------------------------------------
 
+
 def test_result_fields(seed):
     r = audit_mechanism(laplace(1, 1.0), 0, 1, trials=10_000, rng=seed)
     assert isinstance(r, AuditResult) and r.trials == 10_000 and r.threshold == 0.0
     assert r.confidence == 0.95 and r.rate_confidence == pytest.approx(0.975)
     for rate, (lower, upper) in [(r.fpr, r.fpr_interval), (r.fnr, r.fnr_interval)]:
         assert 0 <= lower <= rate <= upper <= 1
-        assert (lower, upper) == pytest.approx(clopper_pearson(round(rate * r.trials), r.trials, 0.975),
-                                               rel=1e-7)
+        assert (lower, upper) == pytest.approx(
+            clopper_pearson(round(rate * r.trials), r.trials, 0.975), rel=1e-7
+        )
     fpr_up, fnr_up = r.fpr_interval[1], r.fnr_interval[1]
     expected = max(0.0, math.log((1 - fpr_up) / fnr_up), math.log((1 - fnr_up) / fpr_up))
     assert r.eps_lower == pytest.approx(expected)
@@ -199,38 +207,42 @@ def test_a_deterministic_mechanism_is_caught():
 def test_fresh_noise_by_default():
     a = audit_mechanism(laplace(1, 1.0), 0, 1, trials=50_000)
     b = audit_mechanism(laplace(1, 1.0), 0, 1, trials=50_000)
-    assert (a.fpr, a.fnr) != (b.fpr, b.fnr)   # equal with probability < 1e-2 (each count's sd ≈ 100)
+    assert (a.fpr, a.fnr) != (b.fpr, b.fnr)  # equal with probability < 1e-2 (each count's sd ≈ 100)
 
 
 def test_exported():
     assert {"audit_mechanism", "clopper_pearson", "beta_quantile"} <= set(dplab.__all__)
-    assert dplab.AuditResult is dplab.audit.AuditResult   # a record: importable, not in __all__
+    assert dplab.AuditResult is dplab.audit.AuditResult  # a record: importable, not in __all__
 
 
 # --- validation -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("kwargs, exc, words", [
-    (dict(mechanism=42), TypeError, "mechanism must be callable"),
-    (dict(d=float("nan")), ValueError, "d must be finite"),
-    (dict(d="0"), TypeError, "d must be"),
-    (dict(d_prime=0.0), ValueError, "d_prime must differ from d"),
-    (dict(d_prime=float("inf")), ValueError, "d_prime must be finite"),
-    (dict(threshold=float("nan")), ValueError, "threshold must be finite"),
-    (dict(trials=0), ValueError, "trials must be an integer >= 1, got 0"),
-    (dict(trials=2.5), ValueError, "trials must be an integer >= 1, got 2.5"),
-    (dict(trials=True), TypeError, "trials must be"),
-    (dict(trials=10**9), ValueError, "trials must be an integer in [1, 100000000], got 1000000000"),
-    (dict(confidence=1.0), ValueError, "confidence must be in (0, 1), got 1.0"),
-    (dict(confidence=0), ValueError, "confidence must be in (0, 1), got 0.0"),
-    (dict(confidence=float("nan")), ValueError, "confidence must be in (0, 1), got nan"),
-    (dict(confidence="95 %"), TypeError, "confidence must be"),
-    (dict(delta=1.0), ValueError, "delta must be in [0, 1), got 1.0"),
-    (dict(delta=-0.1), ValueError, "delta must be in [0, 1), got -0.1"),
-    (dict(rng=-1), ValueError, "rng must be a seed >= 0"),
-    (dict(mechanism=lambda v, rng: v[:1]), ValueError, "must have the shape of its input"),
-    (dict(mechanism=lambda v, rng: v + np.inf), ValueError, "must contain only finite numbers"),
-    (dict(mechanism=lambda v, rng: ["a"] * len(v)), TypeError, "the mechanism's output must be"),
-])
+
+@pytest.mark.parametrize(
+    "kwargs, exc, words",
+    [
+        (dict(mechanism=42), TypeError, "mechanism must be callable"),
+        (dict(d=float("nan")), ValueError, "d must be finite"),
+        (dict(d="0"), TypeError, "d must be"),
+        (dict(d_prime=0.0), ValueError, "d_prime must differ from d"),
+        (dict(d_prime=float("inf")), ValueError, "d_prime must be finite"),
+        (dict(threshold=float("nan")), ValueError, "threshold must be finite"),
+        (dict(trials=0), ValueError, "trials must be an integer >= 1, got 0"),
+        (dict(trials=2.5), ValueError, "trials must be an integer >= 1, got 2.5"),
+        (dict(trials=True), TypeError, "trials must be"),
+        (dict(trials=10**9), ValueError, "trials must be an integer in [1, 100000000], got 1000000000"),
+        (dict(confidence=1.0), ValueError, "confidence must be in (0, 1), got 1.0"),
+        (dict(confidence=0), ValueError, "confidence must be in (0, 1), got 0.0"),
+        (dict(confidence=float("nan")), ValueError, "confidence must be in (0, 1), got nan"),
+        (dict(confidence="95 %"), TypeError, "confidence must be"),
+        (dict(delta=1.0), ValueError, "delta must be in [0, 1), got 1.0"),
+        (dict(delta=-0.1), ValueError, "delta must be in [0, 1), got -0.1"),
+        (dict(rng=-1), ValueError, "rng must be a seed >= 0"),
+        (dict(mechanism=lambda v, rng: v[:1]), ValueError, "must have the shape of its input"),
+        (dict(mechanism=lambda v, rng: v + np.inf), ValueError, "must contain only finite numbers"),
+        (dict(mechanism=lambda v, rng: ["a"] * len(v)), TypeError, "the mechanism's output must be"),
+    ],
+)
 def test_audit_validation(kwargs, exc, words):
     args = dict(mechanism=laplace(1, 1.0), d=0.0, d_prime=1.0, trials=100)
     args.update(kwargs)
@@ -239,19 +251,22 @@ def test_audit_validation(kwargs, exc, words):
     assert words in str(info.value)
 
 
-@pytest.mark.parametrize("call, exc, words", [
-    (lambda: beta_quantile(-0.1, 1, 1), ValueError, "q must be in [0, 1], got -0.1"),
-    (lambda: beta_quantile(float("nan"), 1, 1), ValueError, "q must be in [0, 1], got nan"),
-    (lambda: beta_quantile(0.5, 0, 1), ValueError, "a must be > 0 and finite, got 0.0"),
-    (lambda: beta_quantile(0.5, 1, float("inf")), ValueError, "b must be > 0 and finite, got inf"),
-    (lambda: beta_quantile(True, 1, 1), TypeError, "q must be"),
-    (lambda: clopper_pearson(11, 10), ValueError, "successes must be <= trials = 10, got 11"),
-    (lambda: clopper_pearson(-1, 10), ValueError, "successes must be an integer >= 0, got -1"),
-    (lambda: clopper_pearson(0, 0), ValueError, "trials must be an integer >= 1, got 0"),
-    (lambda: clopper_pearson(1.5, 10), ValueError, "successes must be an integer >= 0, got 1.5"),
-    (lambda: clopper_pearson("1", 10), TypeError, "successes must be"),
-    (lambda: clopper_pearson(1, 10, confidence=1.5), ValueError, "confidence must be in (0, 1), got 1.5"),
-])
+@pytest.mark.parametrize(
+    "call, exc, words",
+    [
+        (lambda: beta_quantile(-0.1, 1, 1), ValueError, "q must be in [0, 1], got -0.1"),
+        (lambda: beta_quantile(float("nan"), 1, 1), ValueError, "q must be in [0, 1], got nan"),
+        (lambda: beta_quantile(0.5, 0, 1), ValueError, "a must be > 0 and finite, got 0.0"),
+        (lambda: beta_quantile(0.5, 1, float("inf")), ValueError, "b must be > 0 and finite, got inf"),
+        (lambda: beta_quantile(True, 1, 1), TypeError, "q must be"),
+        (lambda: clopper_pearson(11, 10), ValueError, "successes must be <= trials = 10, got 11"),
+        (lambda: clopper_pearson(-1, 10), ValueError, "successes must be an integer >= 0, got -1"),
+        (lambda: clopper_pearson(0, 0), ValueError, "trials must be an integer >= 1, got 0"),
+        (lambda: clopper_pearson(1.5, 10), ValueError, "successes must be an integer >= 0, got 1.5"),
+        (lambda: clopper_pearson("1", 10), TypeError, "successes must be"),
+        (lambda: clopper_pearson(1, 10, confidence=1.5), ValueError, "confidence must be in (0, 1), got 1.5"),
+    ],
+)
 def test_quantile_and_interval_validation(call, exc, words):
     with pytest.raises(exc) as info:
         call()

@@ -20,8 +20,17 @@ def census():
 
 def test_size_columns_and_types(census):
     assert len(census) == 5000
-    assert census.columns == ["name", "age", "education", "education_num", "occupation", "sex",
-                              "capital_gain", "hours_per_week", "income_over_50k"]
+    assert census.columns == [
+        "name",
+        "age",
+        "education",
+        "education_num",
+        "occupation",
+        "sex",
+        "capital_gain",
+        "hours_per_week",
+        "income_over_50k",
+    ]
     assert census["income_over_50k"].dtype == bool
     assert census["age"].dtype.kind == "i"
 

@@ -24,6 +24,7 @@ N = 20_000
 
 # --- Exact pmfs (floats are fine here: they check, they do not sample) --------------
 
+
 def discrete_laplace_pmf(z, scale):
     # P(Z = z) = (1 - e^(-1/t)) / (1 + e^(-1/t)) e^(-|z|/t), t = scale.
     r = math.exp(-1.0 / scale)
@@ -33,8 +34,8 @@ def discrete_laplace_pmf(z, scale):
 def discrete_gaussian_pmf(z, sigma):
     # P(Z = z) = e^(-z^2 / 2 sigma^2) / sum_y e^(-y^2 / 2 sigma^2); the sum is cut where terms vanish.
     support = np.arange(-int(40 * sigma) - 10, int(40 * sigma) + 11)
-    norm = np.exp(-support.astype(float) ** 2 / (2 * sigma**2)).sum()
-    return np.exp(-np.asarray(z, dtype=float) ** 2 / (2 * sigma**2)) / norm
+    norm = np.exp(-(support.astype(float) ** 2) / (2 * sigma**2)).sum()
+    return np.exp(-(np.asarray(z, dtype=float) ** 2) / (2 * sigma**2)) / norm
 
 
 def pmf_moments(pmf, half_width):
@@ -58,19 +59,26 @@ def chisquare_pvalue(samples, pmf, min_expected=5.0):
     support = np.arange(-half_width, half_width + 1)
     p = pmf(support)
     tail = (1.0 - p.sum()) / 2  # both pmfs are symmetric
-    counts = np.array([np.sum(samples < -half_width)]
-                      + [np.sum(samples == z) for z in support]
-                      + [np.sum(samples > half_width)])
+    counts = np.array(
+        [np.sum(samples < -half_width)]
+        + [np.sum(samples == z) for z in support]
+        + [np.sum(samples > half_width)]
+    )
     expected = n * np.concatenate([[tail], p, [tail]])
     if tail * n < min_expected:  # merge the thin tails into their neighbours
         counts = np.concatenate([[counts[0] + counts[1]], counts[2:-2], [counts[-2] + counts[-1]]])
-        expected = np.concatenate([[expected[0] + expected[1]], expected[2:-2], [expected[-2] + expected[-1]]])
+        expected = np.concatenate(
+            [[expected[0] + expected[1]], expected[2:-2], [expected[-2] + expected[-1]]]
+        )
     return stats.chisquare(counts, expected * counts.sum() / expected.sum()).pvalue
 
 
 # --- Distributions ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("sensitivity, epsilon", [(1, 1.0), (1, 0.1), (3, 0.5), (1, 2.0), (1, Fraction(1, 3))])
+
+@pytest.mark.parametrize(
+    "sensitivity, epsilon", [(1, 1.0), (1, 0.1), (3, 0.5), (1, 2.0), (1, Fraction(1, 3))]
+)
 def test_discrete_laplace_matches_its_pmf(sensitivity, epsilon):
     noise = dplab.discrete_laplace_mech(np.zeros(N, dtype=int), sensitivity, epsilon, rng=2024)
     scale = sensitivity / float(epsilon)
@@ -99,7 +107,9 @@ def test_discrete_laplace_mean_and_variance(scale):
     noise = dplab.discrete_laplace_mech(np.zeros(N, dtype=int), 1, 1 / scale, rng=11).astype(float)
     r = math.exp(-1 / scale)
     variance = 2 * r / (1 - r) ** 2  # exact variance of the two-sided geometric
-    assert variance == pytest.approx(pmf_moments(lambda z: discrete_laplace_pmf(z, scale), int(80 * scale))[1])
+    assert variance == pytest.approx(
+        pmf_moments(lambda z: discrete_laplace_pmf(z, scale), int(80 * scale))[1]
+    )
     m4 = fourth_moment(lambda z: discrete_laplace_pmf(z, scale), int(80 * scale))
     assert abs(noise.mean()) < Z * math.sqrt(variance / N)
     assert abs(noise.var() - variance) < Z * math.sqrt((m4 - variance**2) / N)
@@ -130,11 +140,17 @@ def test_discrete_gaussian_variance_is_below_sigma_squared():
     assert abs(big.mean()) < Z * math.sqrt(100 / N)
 
 
-@pytest.mark.parametrize("draw", [
-    pytest.param(lambda n: dplab.discrete_laplace_mech(np.zeros(n, dtype=int), 1, 0.2, rng=5), id="laplace"),
-    pytest.param(lambda n: dplab.discrete_gaussian_mech(np.zeros(n, dtype=int), 1, sigma=4.2, rng=6),
-                 id="gaussian"),
-])
+@pytest.mark.parametrize(
+    "draw",
+    [
+        pytest.param(
+            lambda n: dplab.discrete_laplace_mech(np.zeros(n, dtype=int), 1, 0.2, rng=5), id="laplace"
+        ),
+        pytest.param(
+            lambda n: dplab.discrete_gaussian_mech(np.zeros(n, dtype=int), 1, sigma=4.2, rng=6), id="gaussian"
+        ),
+    ],
+)
 def test_noise_is_symmetric(draw):
     noise = draw(N)
     positive, negative = int(np.sum(noise > 0)), int(np.sum(noise < 0))
@@ -146,8 +162,9 @@ def test_noise_is_symmetric(draw):
     assert stats.chisquare(np.concatenate([pos, neg]), np.tile((pos + neg) / 2, 2)).pvalue > ALPHA
 
 
-@pytest.mark.parametrize("gamma", [Fraction(0), Fraction(1, 7), Fraction(1, 2), Fraction(1), Fraction(7, 3),
-                                   Fraction(5)])
+@pytest.mark.parametrize(
+    "gamma", [Fraction(0), Fraction(1, 7), Fraction(1, 2), Fraction(1), Fraction(7, 3), Fraction(5)]
+)
 def test_bernoulli_exp_has_probability_exp_minus_gamma(gamma):
     # CKS (2020), Algorithm 1 and its extension to gamma > 1.
     src = discrete._UniformIntegers(np.random.default_rng(8))
@@ -168,6 +185,7 @@ def test_uniform_integers_are_uniform_for_any_size(n):
 
 
 # --- Exactness --------------------------------------------------------------------------
+
 
 def test_outputs_are_integers_of_the_input_shape():
     out = dplab.discrete_laplace_mech(7, 1, 1.0, rng=0)
@@ -202,13 +220,22 @@ class IntegersOnly:
         return self._gen.integers(low, high, size=size, dtype=dtype)
 
 
-@pytest.mark.parametrize("call", [
-    pytest.param(lambda rng: dplab.discrete_laplace_mech(np.zeros(500, dtype=int), 1, 0.3, rng=rng), id="laplace"),
-    pytest.param(lambda rng: dplab.discrete_gaussian_mech(np.zeros(500, dtype=int), 1, sigma=7.3, rng=rng),
-                 id="gaussian-sigma"),
-    pytest.param(lambda rng: dplab.discrete_gaussian_mech(np.zeros(500, dtype=int), 2, 1.0, 1e-6, rng=rng),
-                 id="gaussian-eps-delta"),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        pytest.param(
+            lambda rng: dplab.discrete_laplace_mech(np.zeros(500, dtype=int), 1, 0.3, rng=rng), id="laplace"
+        ),
+        pytest.param(
+            lambda rng: dplab.discrete_gaussian_mech(np.zeros(500, dtype=int), 1, sigma=7.3, rng=rng),
+            id="gaussian-sigma",
+        ),
+        pytest.param(
+            lambda rng: dplab.discrete_gaussian_mech(np.zeros(500, dtype=int), 2, 1.0, 1e-6, rng=rng),
+            id="gaussian-eps-delta",
+        ),
+    ],
+)
 def test_samplers_draw_only_uniform_integers(monkeypatch, call):
     # Any float draw (random, laplace, normal, exponential, ...) would raise AttributeError here.
     fake = IntegersOnly(12)
@@ -265,8 +292,11 @@ def test_discrete_laplace_sensitivity_scales_the_noise():
 
 # --- Guarantee helpers -------------------------------------------------------------------
 
-@pytest.mark.parametrize("sensitivity, epsilon, delta", [(1, 0.5, 1e-5), (math.sqrt(12), 1.0, 1e-6),
-                                                         (2, 0.01, 1e-9), (1, 20.0, 1e-5)])
+
+@pytest.mark.parametrize(
+    "sensitivity, epsilon, delta",
+    [(1, 0.5, 1e-5), (math.sqrt(12), 1.0, 1e-6), (2, 0.01, 1e-9), (1, 20.0, 1e-5)],
+)
 def test_discrete_gaussian_sigma_meets_the_zcdp_conversion(sensitivity, epsilon, delta):
     sigma = dplab.discrete_gaussian_sigma(sensitivity, epsilon, delta)
     eps = dplab.discrete_gaussian_epsilon(sigma, delta, sensitivity=sensitivity)
@@ -277,10 +307,13 @@ def test_discrete_gaussian_sigma_meets_the_zcdp_conversion(sensitivity, epsilon,
 
 def test_discrete_gaussian_epsilon_at_sigma_10():
     # rho = 1/200; eps = rho + 2 sqrt(rho ln(1e5)) = 0.4849 (Bun & Steinke 2016, Prop. 1.3).
-    assert dplab.discrete_gaussian_epsilon(10, 1e-5) == pytest.approx(0.005 + 2 * math.sqrt(0.005 * math.log(1e5)))
+    assert dplab.discrete_gaussian_epsilon(10, 1e-5) == pytest.approx(
+        0.005 + 2 * math.sqrt(0.005 * math.log(1e5))
+    )
 
 
 # --- Parameters ---------------------------------------------------------------------------
+
 
 def test_v_must_be_integer_valued_and_named():
     with pytest.raises(ValueError, match=r"^v must be integer-valued .*got 2\.5$"):
@@ -298,8 +331,14 @@ def test_v_must_be_integer_valued_and_named():
 
 
 def test_laplace_sensitivity_must_be_a_positive_integer():
-    for bad, exc in [(1.5, ValueError), (0, ValueError), (-2, ValueError), (math.nan, ValueError),
-                     (True, TypeError), ("1", TypeError)]:
+    for bad, exc in [
+        (1.5, ValueError),
+        (0, ValueError),
+        (-2, ValueError),
+        (math.nan, ValueError),
+        (True, TypeError),
+        ("1", TypeError),
+    ]:
         with pytest.raises(exc, match="sensitivity"):
             dplab.discrete_laplace_mech(5, bad, 1.0)
     assert isinstance(dplab.discrete_laplace_mech(5, 2.0, 1.0, rng=0), int)  # an integral float is a count
@@ -321,10 +360,13 @@ def test_gaussian_takes_sigma_or_epsilon_and_delta():
 
 # --- Randomness -------------------------------------------------------------------------
 
+
 def test_works_inside_the_decks_noise_session():
     def run():
-        return (dplab.discrete_laplace_mech(np.zeros(50, dtype=int), 1, 0.5),
-                dplab.discrete_gaussian_mech(np.zeros(50, dtype=int), 1, sigma=3))
+        return (
+            dplab.discrete_laplace_mech(np.zeros(50, dtype=int), 1, 0.5),
+            dplab.discrete_gaussian_mech(np.zeros(50, dtype=int), 1, sigma=3),
+        )
 
     with noise_session(2**100 + 7) as session:
         first = run()
@@ -344,17 +386,22 @@ def test_fresh_by_default_and_reproducible_with_seed():
     zeros = np.zeros(30, dtype=int)
     fresh = [dplab.discrete_laplace_mech(zeros, 1, 0.5) for _ in range(3)]
     assert not all(np.array_equal(fresh[0], f) for f in fresh[1:])
-    assert np.array_equal(dplab.discrete_gaussian_mech(zeros, 1, sigma=5, rng=3),
-                          dplab.discrete_gaussian_mech(zeros, 1, sigma=5, rng=3))
+    assert np.array_equal(
+        dplab.discrete_gaussian_mech(zeros, 1, sigma=5, rng=3),
+        dplab.discrete_gaussian_mech(zeros, 1, sigma=5, rng=3),
+    )
 
 
 # --- Speed --------------------------------------------------------------------------------
 
+
 def test_ten_thousand_samples_are_fast():
     # The brief: < ~1 s under CPython for 10,000 samples at sigma ~ 10 and t ~ 10 (measured ~0.05 s).
     zeros = np.zeros(10_000, dtype=int)
-    for run in (lambda: dplab.discrete_laplace_mech(zeros, 1, 0.1, rng=0),
-                lambda: dplab.discrete_gaussian_mech(zeros, 1, sigma=10, rng=0)):
+    for run in (
+        lambda: dplab.discrete_laplace_mech(zeros, 1, 0.1, rng=0),
+        lambda: dplab.discrete_gaussian_mech(zeros, 1, sigma=10, rng=0),
+    ):
         start = time.perf_counter()
         run()
         assert time.perf_counter() - start < 1.0

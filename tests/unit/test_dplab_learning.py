@@ -35,8 +35,14 @@ def non_private(data):
 
 def mean_private_accuracy(data, epsilon, **kwargs):
     X, y = data
-    return float(np.mean([dplab.accuracy(dplab.noisy_gradient_descent(X, y, epsilon, rng=s, **kwargs), X, y)
-                          for s in SEEDS]))
+    return float(
+        np.mean(
+            [
+                dplab.accuracy(dplab.noisy_gradient_descent(X, y, epsilon, rng=s, **kwargs), X, y)
+                for s in SEEDS
+            ]
+        )
+    )
 
 
 def test_features_scaled_near_unit_norm_and_labels_01(data):
@@ -54,8 +60,10 @@ def test_gradient_is_mean_of_per_person_terms(data):
     assert per_person.shape == X.shape
     assert np.allclose(dplab.gradient(theta, X, y), per_person.mean(axis=0))
     eps = 1e-6  # finite differences of the loss
-    numeric = [(dplab.logistic_loss(theta + eps * e, X, y) - dplab.logistic_loss(theta - eps * e, X, y)) / (2 * eps)
-               for e in np.eye(3)]
+    numeric = [
+        (dplab.logistic_loss(theta + eps * e, X, y) - dplab.logistic_loss(theta - eps * e, X, y)) / (2 * eps)
+        for e in np.eye(3)
+    ]
     assert np.allclose(dplab.gradient(theta, X, y), numeric, atol=1e-6)
 
 
@@ -110,11 +118,13 @@ def test_noisy_gd_budget_split(monkeypatch, data):
     monkeypatch.setattr(learning, "analytic_gaussian_sigma", spy)
     X, y = data
     dplab.noisy_gradient_descent(X, y, 2.0, 1e-5, steps=8, clip_bound=0.7, rng=0)
-    (sens, eps_step, delta_step), = calls
+    ((sens, eps_step, delta_step),) = calls
     assert sens == 0.7
     assert eps_step == pytest.approx((1 - learning.COUNT_BUDGET_SHARE) * 2.0 / 8)
     assert delta_step == pytest.approx(1e-5 / 8)
-    assert dplab.sequential_composition([learning.COUNT_BUDGET_SHARE * 2.0] + [eps_step] * 8) == pytest.approx(2.0)
+    assert dplab.sequential_composition(
+        [learning.COUNT_BUDGET_SHARE * 2.0] + [eps_step] * 8
+    ) == pytest.approx(2.0)
 
 
 def test_dpsgd_learns_and_returns_theta_like_noisy_gradient_descent(data, non_private):
@@ -150,6 +160,7 @@ def test_shape_errors(data):
 
 # --- the privacy-utility regime: samples of n people and where a curve crosses a line --------
 
+
 def test_sample_people_draws_distinct_rows_fresh_or_seeded(data):
     X, y = data
     Xs, ys = dplab.sample_people(X, y, 100)
@@ -182,19 +193,23 @@ def test_threshold_epsilon_interpolates_on_a_log_axis():
     # 0.70 at ε = 0.1, 0.80 at ε = 0.4: level 0.75 is half-way in log ε, at ε = 0.2
     assert dplab.threshold_epsilon([0.1, 0.4, 1], [0.70, 0.80, 0.82], 0.75) == pytest.approx(0.2)
     # a dip after the first crossing counts: the curve must *stay* above the level
-    assert dplab.threshold_epsilon([0.1, 0.2, 0.4, 0.8], [0.8, 0.7, 0.7, 0.8], 0.75) == \
-        pytest.approx(0.4 * 2 ** 0.5)
-    assert dplab.threshold_epsilon([0.1, 0.2], [0.8, 0.9], 0.75) == 0.1     # at most the first
-    assert dplab.threshold_epsilon([0.1, 0.2], [0.7, 0.7], 0.75) == math.inf   # never
+    assert dplab.threshold_epsilon([0.1, 0.2, 0.4, 0.8], [0.8, 0.7, 0.7, 0.8], 0.75) == pytest.approx(
+        0.4 * 2**0.5
+    )
+    assert dplab.threshold_epsilon([0.1, 0.2], [0.8, 0.9], 0.75) == 0.1  # at most the first
+    assert dplab.threshold_epsilon([0.1, 0.2], [0.7, 0.7], 0.75) == math.inf  # never
     assert dplab.fmt(dplab.threshold_epsilon([0.1, 0.2], [0.7, 0.7], 0.75)) == "∞"
 
 
-@pytest.mark.parametrize("epsilons, scores, message", [
-    ([], [], "non-empty"),
-    ([0.1, 0.2], [0.5], "of one length"),
-    ([0.2, 0.1], [0.5, 0.6], "positive and increasing"),
-    ([0, 0.1], [0.5, 0.6], "positive and increasing"),
-])
+@pytest.mark.parametrize(
+    "epsilons, scores, message",
+    [
+        ([], [], "non-empty"),
+        ([0.1, 0.2], [0.5], "of one length"),
+        ([0.2, 0.1], [0.5, 0.6], "positive and increasing"),
+        ([0, 0.1], [0.5, 0.6], "positive and increasing"),
+    ],
+)
 def test_threshold_epsilon_refuses_bad_grids(epsilons, scores, message):
     with pytest.raises(ValueError, match=message):
         dplab.threshold_epsilon(epsilons, scores, 0.5)

@@ -18,6 +18,7 @@ ALPHA = 1e-3  # significance level of the KS and chi-square tests
 
 # --- Distributions -------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("sensitivity, epsilon", [(1.0, 1.0), (1.0, 0.1), (90.0, 0.5)])
 def test_laplace_mech_matches_laplace_distribution(sensitivity, epsilon):
     noise = dplab.laplace_mech(np.zeros(20_000), sensitivity, epsilon, rng=12345)
@@ -90,12 +91,14 @@ def test_check_catches_noise_scaled_to_local_sensitivity():
     def local_sensitivity_mech(data, seed):
         return dplab.laplace_mech(np.full(N_SAMPLES, data.sum()), data.max(), epsilon, rng=seed)
 
-    violation = empirical_privacy_violation(local_sensitivity_mech(d, 1), local_sensitivity_mech(d_prime, 2),
-                                            epsilon, min_count=500)
+    violation = empirical_privacy_violation(
+        local_sensitivity_mech(d, 1), local_sensitivity_mech(d_prime, 2), epsilon, min_count=500
+    )
     assert violation > 0
 
 
 # --- Calibration formulas ------------------------------------------------------------
+
 
 def test_classic_factor_is_4_8_at_delta_1e_5():
     # The lecture: sqrt(2 ln(1.25/delta)) ~ 4.8 at delta = 1e-5 (sigma for Delta = epsilon = 1 ... / epsilon).
@@ -111,10 +114,18 @@ def _exact_delta(sigma, sensitivity, epsilon):
     return stats.norm.cdf(a - b) - math.exp(epsilon) * stats.norm.cdf(-a - b)
 
 
-@pytest.mark.parametrize("sensitivity, epsilon, delta", [
-    (1.0, 0.1, 1e-5), (1.0, 1.0, 1e-5), (1.0, 5.0, 1e-6), (2.5, 0.5, 1e-3),
-    (1.0, 0.01, 0.3), (1.0, 20.0, 1e-10), (1.0, 0.05, 1e-7),
-])
+@pytest.mark.parametrize(
+    "sensitivity, epsilon, delta",
+    [
+        (1.0, 0.1, 1e-5),
+        (1.0, 1.0, 1e-5),
+        (1.0, 5.0, 1e-6),
+        (2.5, 0.5, 1e-3),
+        (1.0, 0.01, 0.3),
+        (1.0, 20.0, 1e-10),
+        (1.0, 0.05, 1e-7),
+    ],
+)
 def test_analytic_gaussian_is_the_smallest_sigma_meeting_the_exact_condition(sensitivity, epsilon, delta):
     sigma = dplab.analytic_gaussian_sigma(sensitivity, epsilon, delta)
     assert _exact_delta(sigma, sensitivity, epsilon) <= delta * (1 + 1e-9)
@@ -145,6 +156,7 @@ def test_laplace_vs_gauss_crossover_is_12():
 
 
 # --- Exponential mechanism and report-noisy-max --------------------------------------
+
 
 def test_exponential_mech_frequencies_match_softmax():
     candidates = ["a", "b", "c", "d"]

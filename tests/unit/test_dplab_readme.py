@@ -21,6 +21,15 @@ def test_every_deprecated_name_is_in_the_rename_table():
 
 def test_the_bridge_table_has_a_row_for_the_mechanisms_and_the_accountant():
     bridge = README.split("## Bridge", 1)[1].split("\n## ", 1)[0]
-    for name in ("laplace_mech", "gaussian_mech", "exponential_mech", "rdp_to_epsilon", "dpsgd_epsilon",
-                 "BudgetAccountant", "check_spend", "remaining_budget", "total_spent"):
+    for name in (
+        "laplace_mech",
+        "gaussian_mech",
+        "exponential_mech",
+        "rdp_to_epsilon",
+        "dpsgd_epsilon",
+        "BudgetAccountant",
+        "check_spend",
+        "remaining_budget",
+        "total_spent",
+    ):
         assert f"`{name}" in bridge or f"`.{name}" in bridge, name

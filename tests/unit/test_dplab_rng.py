@@ -22,15 +22,26 @@ RANDOMIZED = {
     "noisy_gradient_descent": lambda rng: dplab.noisy_gradient_descent(X, Y, 1.0, 1e-5, steps=3, rng=rng),
     "dpsgd": lambda rng: dplab.dpsgd(X, Y, 1.0, 0.1, 3, rng=rng),
     "sample_people": lambda rng: dplab.sample_people(X, Y, 5, rng=rng)[0],
-    "audit_mechanism": lambda rng: [(r := dplab.audit_mechanism(
-        lambda v, g: dplab.laplace_mech(v, 1, 1.0, rng=g), 0, 1, trials=1000, rng=rng)).fpr, r.fnr],
-    "laplace_mech(accountant)": lambda rng: dplab.laplace_mech(1.0, 1, 1, rng=rng,
-                                                               accountant=dplab.BudgetAccountant(10)),
-    "discrete_laplace_mech": lambda rng: dplab.discrete_laplace_mech(np.zeros(20, dtype=int), 1, 1.0, rng=rng),
-    "discrete_gaussian_mech": lambda rng: dplab.discrete_gaussian_mech(np.zeros(20, dtype=int), 1, 0.5, 1e-5,
-                                                                       rng=rng),
-    "discrete_gaussian_mech(sigma)": lambda rng: dplab.discrete_gaussian_mech(np.zeros(20, dtype=int), 1,
-                                                                              sigma=2.0, rng=rng),
+    "audit_mechanism": lambda rng: [
+        (
+            r := dplab.audit_mechanism(
+                lambda v, g: dplab.laplace_mech(v, 1, 1.0, rng=g), 0, 1, trials=1000, rng=rng
+            )
+        ).fpr,
+        r.fnr,
+    ],
+    "laplace_mech(accountant)": lambda rng: dplab.laplace_mech(
+        1.0, 1, 1, rng=rng, accountant=dplab.BudgetAccountant(10)
+    ),
+    "discrete_laplace_mech": lambda rng: dplab.discrete_laplace_mech(
+        np.zeros(20, dtype=int), 1, 1.0, rng=rng
+    ),
+    "discrete_gaussian_mech": lambda rng: dplab.discrete_gaussian_mech(
+        np.zeros(20, dtype=int), 1, 0.5, 1e-5, rng=rng
+    ),
+    "discrete_gaussian_mech(sigma)": lambda rng: dplab.discrete_gaussian_mech(
+        np.zeros(20, dtype=int), 1, sigma=2.0, rng=rng
+    ),
 }
 
 
@@ -41,9 +52,11 @@ def test_every_public_function_with_rng_is_listed():
         obj = getattr(dplab, name)
         members = [(name, obj)] if callable(obj) and not hasattr(obj, "__deprecated__") else []
         if inspect.isclass(obj):
-            members += [(f"{name}.{attr}", m) for attr, m in vars(obj).items()
-                        if not attr.startswith("_") and inspect.isfunction(m)
-                        and not hasattr(m, "__deprecated__")]  # forwards to a listed function
+            members += [
+                (f"{name}.{attr}", m)
+                for attr, m in vars(obj).items()
+                if not attr.startswith("_") and inspect.isfunction(m) and not hasattr(m, "__deprecated__")
+            ]  # forwards to a listed function
         for label, func in members:
             try:
                 params = inspect.signature(func).parameters

@@ -17,42 +17,147 @@ from dplab import _validate as v
 NAN, INF = float("nan"), float("inf")
 NP_NAN = np.float64("nan")  # numpy scalars are refused like Python numbers
 
-POSITIVE_BAD = [(0, ValueError), (-1.0, ValueError), (NAN, ValueError), (NP_NAN, ValueError),
-                (INF, ValueError), (-INF, ValueError), (True, TypeError), (np.bool_(True), TypeError),
-                ("1", TypeError), (None, TypeError)]
-DELTA_BAD = [(0, ValueError), (1, ValueError), (-1e-5, ValueError), (1.5, ValueError),
-             (NAN, ValueError), (NP_NAN, ValueError), (INF, ValueError), (-INF, ValueError),
-             (True, TypeError), ("1e-5", TypeError), (None, TypeError)]
-INT_BAD = [(0, ValueError), (-1, ValueError), (2.5, ValueError), (NAN, ValueError), (NP_NAN, ValueError),
-           (INF, ValueError), (-INF, ValueError), (True, TypeError), ("3", TypeError), (None, TypeError)]
-REAL_BAD = [(NAN, ValueError), (NP_NAN, ValueError), (INF, ValueError), (-INF, ValueError),
-            (True, TypeError), ("1", TypeError), (None, TypeError)]
-RATE_BAD = [(0, ValueError), (-0.1, ValueError), (1.5, ValueError), (NAN, ValueError), (NP_NAN, ValueError),
-            (INF, ValueError), (-INF, ValueError), (True, TypeError), ("0.1", TypeError), (None, TypeError)]
-NONNEG_BAD = [(-1.0, ValueError), (NAN, ValueError), (NP_NAN, ValueError), (INF, ValueError),
-              (-INF, ValueError), (True, TypeError), ("1", TypeError), (None, TypeError)]
-TOTAL_DELTA_BAD = [(-0.1, ValueError), (1, ValueError), (NAN, ValueError), (NP_NAN, ValueError),
-                   (INF, ValueError), (-INF, ValueError), (True, TypeError), ("0", TypeError),
-                   (None, TypeError)]
-ORDER_BAD = [(1.0, ValueError), (0.5, ValueError), (NAN, ValueError), (NP_NAN, ValueError),
-             (INF, ValueError), (-INF, ValueError), (True, TypeError), ("2", TypeError)]
+POSITIVE_BAD = [
+    (0, ValueError),
+    (-1.0, ValueError),
+    (NAN, ValueError),
+    (NP_NAN, ValueError),
+    (INF, ValueError),
+    (-INF, ValueError),
+    (True, TypeError),
+    (np.bool_(True), TypeError),
+    ("1", TypeError),
+    (None, TypeError),
+]
+DELTA_BAD = [
+    (0, ValueError),
+    (1, ValueError),
+    (-1e-5, ValueError),
+    (1.5, ValueError),
+    (NAN, ValueError),
+    (NP_NAN, ValueError),
+    (INF, ValueError),
+    (-INF, ValueError),
+    (True, TypeError),
+    ("1e-5", TypeError),
+    (None, TypeError),
+]
+INT_BAD = [
+    (0, ValueError),
+    (-1, ValueError),
+    (2.5, ValueError),
+    (NAN, ValueError),
+    (NP_NAN, ValueError),
+    (INF, ValueError),
+    (-INF, ValueError),
+    (True, TypeError),
+    ("3", TypeError),
+    (None, TypeError),
+]
+REAL_BAD = [
+    (NAN, ValueError),
+    (NP_NAN, ValueError),
+    (INF, ValueError),
+    (-INF, ValueError),
+    (True, TypeError),
+    ("1", TypeError),
+    (None, TypeError),
+]
+RATE_BAD = [
+    (0, ValueError),
+    (-0.1, ValueError),
+    (1.5, ValueError),
+    (NAN, ValueError),
+    (NP_NAN, ValueError),
+    (INF, ValueError),
+    (-INF, ValueError),
+    (True, TypeError),
+    ("0.1", TypeError),
+    (None, TypeError),
+]
+NONNEG_BAD = [
+    (-1.0, ValueError),
+    (NAN, ValueError),
+    (NP_NAN, ValueError),
+    (INF, ValueError),
+    (-INF, ValueError),
+    (True, TypeError),
+    ("1", TypeError),
+    (None, TypeError),
+]
+TOTAL_DELTA_BAD = [
+    (-0.1, ValueError),
+    (1, ValueError),
+    (NAN, ValueError),
+    (NP_NAN, ValueError),
+    (INF, ValueError),
+    (-INF, ValueError),
+    (True, TypeError),
+    ("0", TypeError),
+    (None, TypeError),
+]
+ORDER_BAD = [
+    (1.0, ValueError),
+    (0.5, ValueError),
+    (NAN, ValueError),
+    (NP_NAN, ValueError),
+    (INF, ValueError),
+    (-INF, ValueError),
+    (True, TypeError),
+    ("2", TypeError),
+]
 # The integer data of the discrete mechanisms (not a privacy parameter, but checked alike).
-INT_VALUES_BAD = [(2.5, ValueError), (NAN, ValueError), (NP_NAN, ValueError), (INF, ValueError),
-                  (-INF, ValueError), (True, TypeError), ("3", TypeError), (None, TypeError)]
+INT_VALUES_BAD = [
+    (2.5, ValueError),
+    (NAN, ValueError),
+    (NP_NAN, ValueError),
+    (INF, ValueError),
+    (-INF, ValueError),
+    (True, TypeError),
+    ("3", TypeError),
+    (None, TypeError),
+]
 # Array parameters: the last entry of each list is the bad one, and the message must show it.
-ARRAY_POSITIVE_BAD = [([1.0, 0.0], ValueError), ([1.0, -2.0], ValueError), ([1.0, NAN], ValueError),
-                      ([1.0, NP_NAN], ValueError), ([1.0, INF], ValueError), ([1.0, -INF], ValueError),
-                      ([True, True], TypeError), (["1", "2"], TypeError)]
-ARRAY_NONNEG_BAD = [([0.1, -0.5], ValueError), ([0.1, NAN], ValueError), ([0.1, NP_NAN], ValueError),
-                    ([0.1, INF], ValueError), ([0.1, -INF], ValueError), ([True, True], TypeError),
-                    (["1", "2"], TypeError)]
-ARRAY_ORDER_BAD = [([2.0, 1.0], ValueError), ([2.0, 0.5], ValueError), ([2.0, NAN], ValueError),
-                   ([2.0, NP_NAN], ValueError), ([2.0, INF], ValueError), ([2.0, -INF], ValueError),
-                   ([True, True], TypeError), (["2", "3"], TypeError)]
-EPSILONS_BAD = [([0.5, -1.0], ValueError), ([0.5, NAN], ValueError), ([0.5, NP_NAN], ValueError),
-                ([0.5, INF], ValueError), ([0.5, -INF], ValueError), ([0.5, True], TypeError),
-                ([0.5, "1"], TypeError), ([(0.5, 1e-6), (0.5, NAN)], ValueError),
-                ([(0.5, 1e-6), (0.5, -INF)], ValueError)]
+ARRAY_POSITIVE_BAD = [
+    ([1.0, 0.0], ValueError),
+    ([1.0, -2.0], ValueError),
+    ([1.0, NAN], ValueError),
+    ([1.0, NP_NAN], ValueError),
+    ([1.0, INF], ValueError),
+    ([1.0, -INF], ValueError),
+    ([True, True], TypeError),
+    (["1", "2"], TypeError),
+]
+ARRAY_NONNEG_BAD = [
+    ([0.1, -0.5], ValueError),
+    ([0.1, NAN], ValueError),
+    ([0.1, NP_NAN], ValueError),
+    ([0.1, INF], ValueError),
+    ([0.1, -INF], ValueError),
+    ([True, True], TypeError),
+    (["1", "2"], TypeError),
+]
+ARRAY_ORDER_BAD = [
+    ([2.0, 1.0], ValueError),
+    ([2.0, 0.5], ValueError),
+    ([2.0, NAN], ValueError),
+    ([2.0, NP_NAN], ValueError),
+    ([2.0, INF], ValueError),
+    ([2.0, -INF], ValueError),
+    ([True, True], TypeError),
+    (["2", "3"], TypeError),
+]
+EPSILONS_BAD = [
+    ([0.5, -1.0], ValueError),
+    ([0.5, NAN], ValueError),
+    ([0.5, NP_NAN], ValueError),
+    ([0.5, INF], ValueError),
+    ([0.5, -INF], ValueError),
+    ([0.5, True], TypeError),
+    ([0.5, "1"], TypeError),
+    ([(0.5, 1e-6), (0.5, NAN)], ValueError),
+    ([(0.5, 1e-6), (0.5, -INF)], ValueError),
+]
 
 
 def _data():
@@ -64,127 +169,344 @@ X_SMALL, Y_SMALL = _data()
 CENSUS_SMALL = dplab.load_census(n=20)
 VALUES = np.array([1.0, 5.0, 20.0])
 
+
 def _quiet(func):
     """``func`` with its DeprecationWarning silenced (a deprecated parameter, still validated)."""
+
     def call(**kwargs):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
             return func(**kwargs)
+
     return call
 
 
 # (label, function, valid keyword arguments, [(parameter, bad values), ...])
 CASES = [
-    ("laplace_mech", dplab.laplace_mech, dict(v=3.0, sensitivity=1, epsilon=1),
-     [("sensitivity", POSITIVE_BAD), ("epsilon", POSITIVE_BAD), ("v", REAL_BAD)]),
-    ("gaussian_mech", dplab.gaussian_mech, dict(v=3.0, sensitivity=1, epsilon=0.5, delta=1e-5),
-     [("sensitivity", POSITIVE_BAD), ("epsilon", POSITIVE_BAD + [(1.5, ValueError)]),
-      ("delta", DELTA_BAD), ("v", REAL_BAD)]),
-    ("gaussian_sigma", dplab.gaussian_sigma, dict(sensitivity=1, epsilon=0.5, delta=1e-5),
-     [("sensitivity", POSITIVE_BAD), ("epsilon", POSITIVE_BAD + [(1.0, ValueError)]),
-      ("delta", DELTA_BAD)]),
-    ("analytic_gaussian_sigma", dplab.analytic_gaussian_sigma, dict(sensitivity=1, epsilon=2.0, delta=1e-5),
-     [("sensitivity", POSITIVE_BAD), ("epsilon", POSITIVE_BAD), ("delta", DELTA_BAD)]),
-    ("exponential_mech", dplab.exponential_mech,
-     dict(candidates=["a", "b"], scores=[1.0, 2.0], sensitivity=1, epsilon=1),
-     [("sensitivity", POSITIVE_BAD), ("epsilon", POSITIVE_BAD)]),
-    ("report_noisy_max", dplab.report_noisy_max,
-     dict(candidates=["a", "b"], scores=[1.0, 2.0], sensitivity=1, epsilon=1),
-     [("sensitivity", POSITIVE_BAD), ("epsilon", POSITIVE_BAD)]),
-    ("laplace_vs_gauss_std", dplab.laplace_vs_gauss_std, dict(k=10, epsilon=0.5, delta=1e-5),
-     [("k", INT_BAD), ("epsilon", POSITIVE_BAD), ("delta", DELTA_BAD)]),
+    (
+        "laplace_mech",
+        dplab.laplace_mech,
+        dict(v=3.0, sensitivity=1, epsilon=1),
+        [("sensitivity", POSITIVE_BAD), ("epsilon", POSITIVE_BAD), ("v", REAL_BAD)],
+    ),
+    (
+        "gaussian_mech",
+        dplab.gaussian_mech,
+        dict(v=3.0, sensitivity=1, epsilon=0.5, delta=1e-5),
+        [
+            ("sensitivity", POSITIVE_BAD),
+            ("epsilon", POSITIVE_BAD + [(1.5, ValueError)]),
+            ("delta", DELTA_BAD),
+            ("v", REAL_BAD),
+        ],
+    ),
+    (
+        "gaussian_sigma",
+        dplab.gaussian_sigma,
+        dict(sensitivity=1, epsilon=0.5, delta=1e-5),
+        [
+            ("sensitivity", POSITIVE_BAD),
+            ("epsilon", POSITIVE_BAD + [(1.0, ValueError)]),
+            ("delta", DELTA_BAD),
+        ],
+    ),
+    (
+        "analytic_gaussian_sigma",
+        dplab.analytic_gaussian_sigma,
+        dict(sensitivity=1, epsilon=2.0, delta=1e-5),
+        [("sensitivity", POSITIVE_BAD), ("epsilon", POSITIVE_BAD), ("delta", DELTA_BAD)],
+    ),
+    (
+        "exponential_mech",
+        dplab.exponential_mech,
+        dict(candidates=["a", "b"], scores=[1.0, 2.0], sensitivity=1, epsilon=1),
+        [("sensitivity", POSITIVE_BAD), ("epsilon", POSITIVE_BAD)],
+    ),
+    (
+        "report_noisy_max",
+        dplab.report_noisy_max,
+        dict(candidates=["a", "b"], scores=[1.0, 2.0], sensitivity=1, epsilon=1),
+        [("sensitivity", POSITIVE_BAD), ("epsilon", POSITIVE_BAD)],
+    ),
+    (
+        "laplace_vs_gauss_std",
+        dplab.laplace_vs_gauss_std,
+        dict(k=10, epsilon=0.5, delta=1e-5),
+        [("k", INT_BAD), ("epsilon", POSITIVE_BAD), ("delta", DELTA_BAD)],
+    ),
     ("laplace_gauss_crossover", dplab.laplace_gauss_crossover, dict(delta=1e-5), [("delta", DELTA_BAD)]),
-    ("discrete_laplace_mech", dplab.discrete_laplace_mech, dict(v=3, sensitivity=1, epsilon=1.0),
-     [("sensitivity", INT_BAD + [(1.5, ValueError)]), ("epsilon", POSITIVE_BAD), ("v", INT_VALUES_BAD)]),
-    ("discrete_gaussian_mech", dplab.discrete_gaussian_mech,
-     dict(v=3, sensitivity=1, epsilon=0.5, delta=1e-5),
-     [("sensitivity", POSITIVE_BAD), ("epsilon", POSITIVE_BAD), ("delta", DELTA_BAD), ("v", INT_VALUES_BAD)]),
-    ("discrete_gaussian_mech[sigma]", dplab.discrete_gaussian_mech, dict(v=3, sensitivity=1, sigma=2.0),
-     [("sensitivity", POSITIVE_BAD), ("sigma", POSITIVE_BAD), ("v", INT_VALUES_BAD)]),
-    ("discrete_gaussian_sigma", dplab.discrete_gaussian_sigma, dict(sensitivity=1, epsilon=0.5, delta=1e-5),
-     [("sensitivity", POSITIVE_BAD), ("epsilon", POSITIVE_BAD), ("delta", DELTA_BAD)]),
-    ("discrete_gaussian_epsilon", dplab.discrete_gaussian_epsilon, dict(sigma=10.0, delta=1e-5, sensitivity=1),
-     [("sigma", POSITIVE_BAD), ("delta", DELTA_BAD), ("sensitivity", POSITIVE_BAD)]),
-    ("clip", dplab.clip, dict(values=VALUES, lower=0, upper=10),
-     [("lower", REAL_BAD), ("upper", REAL_BAD + [(0, ValueError), (-5, ValueError)])]),
+    (
+        "discrete_laplace_mech",
+        dplab.discrete_laplace_mech,
+        dict(v=3, sensitivity=1, epsilon=1.0),
+        [("sensitivity", INT_BAD + [(1.5, ValueError)]), ("epsilon", POSITIVE_BAD), ("v", INT_VALUES_BAD)],
+    ),
+    (
+        "discrete_gaussian_mech",
+        dplab.discrete_gaussian_mech,
+        dict(v=3, sensitivity=1, epsilon=0.5, delta=1e-5),
+        [
+            ("sensitivity", POSITIVE_BAD),
+            ("epsilon", POSITIVE_BAD),
+            ("delta", DELTA_BAD),
+            ("v", INT_VALUES_BAD),
+        ],
+    ),
+    (
+        "discrete_gaussian_mech[sigma]",
+        dplab.discrete_gaussian_mech,
+        dict(v=3, sensitivity=1, sigma=2.0),
+        [("sensitivity", POSITIVE_BAD), ("sigma", POSITIVE_BAD), ("v", INT_VALUES_BAD)],
+    ),
+    (
+        "discrete_gaussian_sigma",
+        dplab.discrete_gaussian_sigma,
+        dict(sensitivity=1, epsilon=0.5, delta=1e-5),
+        [("sensitivity", POSITIVE_BAD), ("epsilon", POSITIVE_BAD), ("delta", DELTA_BAD)],
+    ),
+    (
+        "discrete_gaussian_epsilon",
+        dplab.discrete_gaussian_epsilon,
+        dict(sigma=10.0, delta=1e-5, sensitivity=1),
+        [("sigma", POSITIVE_BAD), ("delta", DELTA_BAD), ("sensitivity", POSITIVE_BAD)],
+    ),
+    (
+        "clip",
+        dplab.clip,
+        dict(values=VALUES, lower=0, upper=10),
+        [("lower", REAL_BAD), ("upper", REAL_BAD + [(0, ValueError), (-5, ValueError)])],
+    ),
     ("clip_rows_l2", dplab.clip_rows_l2, dict(rows=X_SMALL, clip_bound=1.0), [("clip_bound", POSITIVE_BAD)]),
-    ("clipped_sum", dplab.clipped_sum, dict(values=VALUES, clip_bound=10, epsilon=1),
-     [("clip_bound", POSITIVE_BAD), ("epsilon", POSITIVE_BAD)]),
-    ("private_mean", dplab.private_mean, dict(values=VALUES, upper=90, epsilon=1),
-     [("upper", POSITIVE_BAD), ("epsilon", POSITIVE_BAD)]),
-    ("clipped_sum_error", dplab.clipped_sum_error, dict(values=VALUES, clip_bounds=[1.0, 10.0], epsilon=1),
-     [("epsilon", POSITIVE_BAD), ("clip_bounds", ARRAY_POSITIVE_BAD)]),
-    ("choose_clipping_bound", dplab.choose_clipping_bound,
-     dict(values=VALUES, epsilon=1, clip_bounds=[1.0, 10.0]),
-     [("epsilon", POSITIVE_BAD), ("clip_bounds", ARRAY_POSITIVE_BAD)]),
-    ("sequential_composition", dplab.sequential_composition, dict(epsilons=[0.5, 0.25]),
-     [("epsilons", EPSILONS_BAD)]),
-    ("advanced_composition", dplab.advanced_composition,
-     dict(epsilon=0.01, k=10, delta_prime=1e-5, simplified=True),
-     [("epsilon", POSITIVE_BAD), ("k", INT_BAD), ("delta_prime", DELTA_BAD)]),
-    ("advanced_composition[tight]", dplab.advanced_composition,
-     dict(epsilon=0.01, k=10, delta_prime=1e-5, simplified=False),
-     [("epsilon", POSITIVE_BAD), ("k", INT_BAD), ("delta_prime", DELTA_BAD)]),
-    ("advanced_composition_max_epsilon", dplab.advanced_composition_max_epsilon,
-     dict(k=10, delta_prime=1e-5), [("k", INT_BAD), ("delta_prime", DELTA_BAD)]),
-    ("gaussian_epsilon", dplab.gaussian_epsilon, dict(sigma=20, delta=1e-5, sensitivity=1),
-     [("sigma", POSITIVE_BAD), ("delta", DELTA_BAD), ("sensitivity", POSITIVE_BAD)]),
-    ("gaussian_rdp", dplab.gaussian_rdp, dict(orders=2.0, sigma=1.0, sensitivity=1),
-     [("orders", ORDER_BAD), ("sigma", POSITIVE_BAD), ("sensitivity", POSITIVE_BAD)]),
-    ("rdp_to_epsilon", dplab.rdp_to_epsilon, dict(orders=[2.0, 3.0], rdp=[0.1, 0.2], delta=1e-5),
-     [("orders", ARRAY_ORDER_BAD), ("rdp", ARRAY_NONNEG_BAD), ("delta", DELTA_BAD)]),
-    ("gaussian_zcdp", dplab.gaussian_zcdp, dict(sigma=1.0, sensitivity=1),
-     [("sigma", POSITIVE_BAD), ("sensitivity", POSITIVE_BAD)]),
-    ("zcdp_to_dp", dplab.zcdp_to_dp, dict(rho=0.1, delta=1e-5),
-     [("rho", POSITIVE_BAD), ("delta", DELTA_BAD)]),
-    ("sequential_gaussian_epsilon", dplab.sequential_gaussian_epsilon,
-     dict(sigma=20, k=100, delta=1e-5, sensitivity=1),
-     [("sigma", POSITIVE_BAD), ("k", INT_BAD), ("delta", DELTA_BAD), ("sensitivity", POSITIVE_BAD)]),
-    ("advanced_gaussian_epsilon", dplab.advanced_gaussian_epsilon,
-     dict(sigma=20, k=100, delta=1e-5, sensitivity=1),
-     [("sigma", POSITIVE_BAD), ("k", INT_BAD), ("delta", DELTA_BAD), ("sensitivity", POSITIVE_BAD)]),
-    ("rdp_gaussian_epsilon", dplab.rdp_gaussian_epsilon, dict(sigma=20, k=100, delta=1e-5, sensitivity=1),
-     [("sigma", POSITIVE_BAD), ("k", INT_BAD), ("delta", DELTA_BAD), ("sensitivity", POSITIVE_BAD)]),
-    ("subsampled_gaussian_rdp", dplab.subsampled_gaussian_rdp,
-     dict(sample_rate=0.01, noise_multiplier=1.0, orders=[2.0, 3.5]),
-     [("sample_rate", RATE_BAD), ("noise_multiplier", POSITIVE_BAD), ("orders", ARRAY_ORDER_BAD)]),
-    ("dpsgd_epsilon", dplab.dpsgd_epsilon, dict(sample_rate=0.01, noise_multiplier=1.1, steps=100, delta=1e-5),
-     [("sample_rate", RATE_BAD), ("noise_multiplier", POSITIVE_BAD), ("steps", INT_BAD), ("delta", DELTA_BAD)]),
-    ("BudgetAccountant", dplab.BudgetAccountant, dict(epsilon=1.0, delta=1e-6),
-     [("epsilon", POSITIVE_BAD), ("delta", TOTAL_DELTA_BAD)]),
-    ("BudgetAccountant.spend", lambda **kw: dplab.BudgetAccountant(10.0, 1e-3).spend(**kw),
-     dict(epsilon=0.5, delta=1e-6), [("epsilon", NONNEG_BAD), ("delta", TOTAL_DELTA_BAD)]),
-    ("BudgetAccountant.check_spend", lambda **kw: dplab.BudgetAccountant(10.0, 1e-3).check_spend(**kw),
-     dict(epsilon=0.5, delta=1e-6), [("epsilon", NONNEG_BAD), ("delta", TOTAL_DELTA_BAD)]),
-    ("laplace_mech[accountant]", lambda **kw: dplab.laplace_mech(accountant=dplab.BudgetAccountant(10.0), **kw),
-     dict(v=3.0, sensitivity=1, epsilon=0.5),
-     [("sensitivity", POSITIVE_BAD), ("epsilon", POSITIVE_BAD), ("v", REAL_BAD)]),
-    ("Census.head", lambda **kw: CENSUS_SMALL.head(**kw), dict(k=3),
-     [("k", [(-1, ValueError), (2.5, ValueError), (NAN, ValueError), (NP_NAN, ValueError),
-             (INF, ValueError), (-INF, ValueError), (True, TypeError), ("3", TypeError),
-             (None, TypeError)])]),
-    ("load_census", dplab.load_census, dict(n=50, seed=0),
-     [("n", INT_BAD), ("seed", [(-1, ValueError), (1.5, ValueError), (True, TypeError), ("0", TypeError)])]),
-    ("train_logistic", dplab.train_logistic, dict(X=X_SMALL, y=Y_SMALL, steps=2, learning_rate=1.0),
-     [("steps", INT_BAD), ("learning_rate", POSITIVE_BAD)]),
-    ("noisy_gradient_descent", dplab.noisy_gradient_descent,
-     dict(X=X_SMALL, y=Y_SMALL, epsilon=1.0, delta=1e-5, steps=2, clip_bound=1.0, learning_rate=1.0),
-     [("epsilon", POSITIVE_BAD), ("delta", DELTA_BAD), ("steps", INT_BAD),
-      ("clip_bound", POSITIVE_BAD), ("learning_rate", POSITIVE_BAD)]),
-    ("threshold_epsilon", dplab.threshold_epsilon,
-     dict(epsilons=[0.1, 1.0], scores=[0.5, 0.6], level=0.55), [("epsilons", ARRAY_POSITIVE_BAD)]),
-    ("audit_mechanism", dplab.audit_mechanism,
-     dict(mechanism=lambda v, rng: dplab.laplace_mech(v, 1, 1.0, rng=rng), d=0.0, d_prime=1.0, trials=10),
-     [("delta", TOTAL_DELTA_BAD), ("trials", INT_BAD), ("confidence", RATE_BAD),
-      ("d", REAL_BAD), ("d_prime", REAL_BAD), ("threshold", REAL_BAD[:-1])]),   # None: the default
-    ("dpsgd", dplab.dpsgd,
-     dict(X=X_SMALL, y=Y_SMALL, noise_multiplier=1.0, sample_rate=0.1, steps=2, clip_bound=1.0,
-          learning_rate=1.0),
-     [("noise_multiplier", POSITIVE_BAD), ("sample_rate", RATE_BAD), ("steps", INT_BAD),
-      ("clip_bound", POSITIVE_BAD), ("learning_rate", POSITIVE_BAD)]),
-    ("dpsgd[delta]", _quiet(dplab.dpsgd),   # deprecated (dpsgd returns theta alone), still validated
-     dict(X=X_SMALL, y=Y_SMALL, noise_multiplier=1.0, sample_rate=0.1, steps=2, delta=1e-5),
-     [("delta", [bad for bad in DELTA_BAD if bad[0] is not None])]),
+    (
+        "clipped_sum",
+        dplab.clipped_sum,
+        dict(values=VALUES, clip_bound=10, epsilon=1),
+        [("clip_bound", POSITIVE_BAD), ("epsilon", POSITIVE_BAD)],
+    ),
+    (
+        "private_mean",
+        dplab.private_mean,
+        dict(values=VALUES, upper=90, epsilon=1),
+        [("upper", POSITIVE_BAD), ("epsilon", POSITIVE_BAD)],
+    ),
+    (
+        "clipped_sum_error",
+        dplab.clipped_sum_error,
+        dict(values=VALUES, clip_bounds=[1.0, 10.0], epsilon=1),
+        [("epsilon", POSITIVE_BAD), ("clip_bounds", ARRAY_POSITIVE_BAD)],
+    ),
+    (
+        "choose_clipping_bound",
+        dplab.choose_clipping_bound,
+        dict(values=VALUES, epsilon=1, clip_bounds=[1.0, 10.0]),
+        [("epsilon", POSITIVE_BAD), ("clip_bounds", ARRAY_POSITIVE_BAD)],
+    ),
+    (
+        "sequential_composition",
+        dplab.sequential_composition,
+        dict(epsilons=[0.5, 0.25]),
+        [("epsilons", EPSILONS_BAD)],
+    ),
+    (
+        "advanced_composition",
+        dplab.advanced_composition,
+        dict(epsilon=0.01, k=10, delta_prime=1e-5, simplified=True),
+        [("epsilon", POSITIVE_BAD), ("k", INT_BAD), ("delta_prime", DELTA_BAD)],
+    ),
+    (
+        "advanced_composition[tight]",
+        dplab.advanced_composition,
+        dict(epsilon=0.01, k=10, delta_prime=1e-5, simplified=False),
+        [("epsilon", POSITIVE_BAD), ("k", INT_BAD), ("delta_prime", DELTA_BAD)],
+    ),
+    (
+        "advanced_composition_max_epsilon",
+        dplab.advanced_composition_max_epsilon,
+        dict(k=10, delta_prime=1e-5),
+        [("k", INT_BAD), ("delta_prime", DELTA_BAD)],
+    ),
+    (
+        "gaussian_epsilon",
+        dplab.gaussian_epsilon,
+        dict(sigma=20, delta=1e-5, sensitivity=1),
+        [("sigma", POSITIVE_BAD), ("delta", DELTA_BAD), ("sensitivity", POSITIVE_BAD)],
+    ),
+    (
+        "gaussian_rdp",
+        dplab.gaussian_rdp,
+        dict(orders=2.0, sigma=1.0, sensitivity=1),
+        [("orders", ORDER_BAD), ("sigma", POSITIVE_BAD), ("sensitivity", POSITIVE_BAD)],
+    ),
+    (
+        "rdp_to_epsilon",
+        dplab.rdp_to_epsilon,
+        dict(orders=[2.0, 3.0], rdp=[0.1, 0.2], delta=1e-5),
+        [("orders", ARRAY_ORDER_BAD), ("rdp", ARRAY_NONNEG_BAD), ("delta", DELTA_BAD)],
+    ),
+    (
+        "gaussian_zcdp",
+        dplab.gaussian_zcdp,
+        dict(sigma=1.0, sensitivity=1),
+        [("sigma", POSITIVE_BAD), ("sensitivity", POSITIVE_BAD)],
+    ),
+    (
+        "zcdp_to_dp",
+        dplab.zcdp_to_dp,
+        dict(rho=0.1, delta=1e-5),
+        [("rho", POSITIVE_BAD), ("delta", DELTA_BAD)],
+    ),
+    (
+        "sequential_gaussian_epsilon",
+        dplab.sequential_gaussian_epsilon,
+        dict(sigma=20, k=100, delta=1e-5, sensitivity=1),
+        [("sigma", POSITIVE_BAD), ("k", INT_BAD), ("delta", DELTA_BAD), ("sensitivity", POSITIVE_BAD)],
+    ),
+    (
+        "advanced_gaussian_epsilon",
+        dplab.advanced_gaussian_epsilon,
+        dict(sigma=20, k=100, delta=1e-5, sensitivity=1),
+        [("sigma", POSITIVE_BAD), ("k", INT_BAD), ("delta", DELTA_BAD), ("sensitivity", POSITIVE_BAD)],
+    ),
+    (
+        "rdp_gaussian_epsilon",
+        dplab.rdp_gaussian_epsilon,
+        dict(sigma=20, k=100, delta=1e-5, sensitivity=1),
+        [("sigma", POSITIVE_BAD), ("k", INT_BAD), ("delta", DELTA_BAD), ("sensitivity", POSITIVE_BAD)],
+    ),
+    (
+        "subsampled_gaussian_rdp",
+        dplab.subsampled_gaussian_rdp,
+        dict(sample_rate=0.01, noise_multiplier=1.0, orders=[2.0, 3.5]),
+        [("sample_rate", RATE_BAD), ("noise_multiplier", POSITIVE_BAD), ("orders", ARRAY_ORDER_BAD)],
+    ),
+    (
+        "dpsgd_epsilon",
+        dplab.dpsgd_epsilon,
+        dict(sample_rate=0.01, noise_multiplier=1.1, steps=100, delta=1e-5),
+        [
+            ("sample_rate", RATE_BAD),
+            ("noise_multiplier", POSITIVE_BAD),
+            ("steps", INT_BAD),
+            ("delta", DELTA_BAD),
+        ],
+    ),
+    (
+        "BudgetAccountant",
+        dplab.BudgetAccountant,
+        dict(epsilon=1.0, delta=1e-6),
+        [("epsilon", POSITIVE_BAD), ("delta", TOTAL_DELTA_BAD)],
+    ),
+    (
+        "BudgetAccountant.spend",
+        lambda **kw: dplab.BudgetAccountant(10.0, 1e-3).spend(**kw),
+        dict(epsilon=0.5, delta=1e-6),
+        [("epsilon", NONNEG_BAD), ("delta", TOTAL_DELTA_BAD)],
+    ),
+    (
+        "BudgetAccountant.check_spend",
+        lambda **kw: dplab.BudgetAccountant(10.0, 1e-3).check_spend(**kw),
+        dict(epsilon=0.5, delta=1e-6),
+        [("epsilon", NONNEG_BAD), ("delta", TOTAL_DELTA_BAD)],
+    ),
+    (
+        "laplace_mech[accountant]",
+        lambda **kw: dplab.laplace_mech(accountant=dplab.BudgetAccountant(10.0), **kw),
+        dict(v=3.0, sensitivity=1, epsilon=0.5),
+        [("sensitivity", POSITIVE_BAD), ("epsilon", POSITIVE_BAD), ("v", REAL_BAD)],
+    ),
+    (
+        "Census.head",
+        lambda **kw: CENSUS_SMALL.head(**kw),
+        dict(k=3),
+        [
+            (
+                "k",
+                [
+                    (-1, ValueError),
+                    (2.5, ValueError),
+                    (NAN, ValueError),
+                    (NP_NAN, ValueError),
+                    (INF, ValueError),
+                    (-INF, ValueError),
+                    (True, TypeError),
+                    ("3", TypeError),
+                    (None, TypeError),
+                ],
+            )
+        ],
+    ),
+    (
+        "load_census",
+        dplab.load_census,
+        dict(n=50, seed=0),
+        [
+            ("n", INT_BAD),
+            ("seed", [(-1, ValueError), (1.5, ValueError), (True, TypeError), ("0", TypeError)]),
+        ],
+    ),
+    (
+        "train_logistic",
+        dplab.train_logistic,
+        dict(X=X_SMALL, y=Y_SMALL, steps=2, learning_rate=1.0),
+        [("steps", INT_BAD), ("learning_rate", POSITIVE_BAD)],
+    ),
+    (
+        "noisy_gradient_descent",
+        dplab.noisy_gradient_descent,
+        dict(X=X_SMALL, y=Y_SMALL, epsilon=1.0, delta=1e-5, steps=2, clip_bound=1.0, learning_rate=1.0),
+        [
+            ("epsilon", POSITIVE_BAD),
+            ("delta", DELTA_BAD),
+            ("steps", INT_BAD),
+            ("clip_bound", POSITIVE_BAD),
+            ("learning_rate", POSITIVE_BAD),
+        ],
+    ),
+    (
+        "threshold_epsilon",
+        dplab.threshold_epsilon,
+        dict(epsilons=[0.1, 1.0], scores=[0.5, 0.6], level=0.55),
+        [("epsilons", ARRAY_POSITIVE_BAD)],
+    ),
+    (
+        "audit_mechanism",
+        dplab.audit_mechanism,
+        dict(mechanism=lambda v, rng: dplab.laplace_mech(v, 1, 1.0, rng=rng), d=0.0, d_prime=1.0, trials=10),
+        [
+            ("delta", TOTAL_DELTA_BAD),
+            ("trials", INT_BAD),
+            ("confidence", RATE_BAD),
+            ("d", REAL_BAD),
+            ("d_prime", REAL_BAD),
+            ("threshold", REAL_BAD[:-1]),
+        ],
+    ),  # None: the default
+    (
+        "dpsgd",
+        dplab.dpsgd,
+        dict(
+            X=X_SMALL,
+            y=Y_SMALL,
+            noise_multiplier=1.0,
+            sample_rate=0.1,
+            steps=2,
+            clip_bound=1.0,
+            learning_rate=1.0,
+        ),
+        [
+            ("noise_multiplier", POSITIVE_BAD),
+            ("sample_rate", RATE_BAD),
+            ("steps", INT_BAD),
+            ("clip_bound", POSITIVE_BAD),
+            ("learning_rate", POSITIVE_BAD),
+        ],
+    ),
+    (
+        "dpsgd[delta]",
+        _quiet(dplab.dpsgd),  # deprecated (dpsgd returns theta alone), still validated
+        dict(X=X_SMALL, y=Y_SMALL, noise_multiplier=1.0, sample_rate=0.1, steps=2, delta=1e-5),
+        [("delta", [bad for bad in DELTA_BAD if bad[0] is not None])],
+    ),
 ]
 
 
@@ -193,9 +515,28 @@ CASES = [
 #: Parameter names that carry a privacy parameter: epsilon, delta, a sensitivity,
 #: a clipping bound, a count of steps, a noise scale, a sample rate, an RDP order.
 PRIVACY_PARAMETERS = {
-    "epsilon", "epsilons", "delta", "delta_prime", "rdp", "rho", "sensitivity",
-    "bound", "bounds", "clip_bound", "clip_bounds", "lower", "upper", "k", "steps", "iterations",
-    "sigma", "noise_multiplier", "sample_rate", "alpha", "alphas", "orders",
+    "epsilon",
+    "epsilons",
+    "delta",
+    "delta_prime",
+    "rdp",
+    "rho",
+    "sensitivity",
+    "bound",
+    "bounds",
+    "clip_bound",
+    "clip_bounds",
+    "lower",
+    "upper",
+    "k",
+    "steps",
+    "iterations",
+    "sigma",
+    "noise_multiplier",
+    "sample_rate",
+    "alpha",
+    "alphas",
+    "orders",
 }
 
 #: Public callables deliberately left out of the table, with the reason.
@@ -214,10 +555,13 @@ def _public_callables():
             yield name, obj
             for attr, member in vars(obj).items():
                 # a deprecated method only forwards to its replacement, which the table covers
-                if (not attr.startswith("_") and inspect.isfunction(member)
-                        and not hasattr(member, "__deprecated__")):
+                if (
+                    not attr.startswith("_")
+                    and inspect.isfunction(member)
+                    and not hasattr(member, "__deprecated__")
+                ):
                     yield f"{name}.{attr}", member
-        elif callable(obj) and not hasattr(obj, "__deprecated__"):   # an alias forwards to a listed one
+        elif callable(obj) and not hasattr(obj, "__deprecated__"):  # an alias forwards to a listed one
             yield name, obj
 
 
@@ -269,9 +613,10 @@ def _kinds(bads):
     return kinds
 
 
-@pytest.mark.parametrize("label, param, bads",
-                         [pytest.param(c[0], p, b, id=f"{c[0]}-{p}") for c in CASES for p, b in c[3]
-                          if p in PRIVACY_PARAMETERS])
+@pytest.mark.parametrize(
+    "label, param, bads",
+    [pytest.param(c[0], p, b, id=f"{c[0]}-{p}") for c in CASES for p, b in c[3] if p in PRIVACY_PARAMETERS],
+)
 def test_every_privacy_parameter_is_tried_with_nan_infinities_bool_and_str(label, param, bads):
     required = {"nan", "numpy nan", "+inf", "-inf", "bool", "str"}
     assert required <= _kinds(bads), f"{label}({param}) lacks {sorted(required - _kinds(bads))}"

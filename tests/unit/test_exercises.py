@@ -6,16 +6,17 @@ through the real cell runner (static/py/cellrunner.py) and the very program the 
 the student's code (deckbuild/exercise.py), after the deck's prelude. And the schema refuses a
 broken exercise naming file, slide and field.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from test_deck_cells import _load_runner
 
 from deckbuild import exercise
 from deckbuild.errors import DeckError
 from deckbuild.schema import load_deck
-from test_deck_cells import _load_runner
 
 ROOT = Path(__file__).resolve().parents[2]
 DECK = load_deck(ROOT / "deck" / "deck.yaml")
@@ -28,34 +29,39 @@ WRONG = {
         ("epsilon = 0.5\nsensibilidad = 0.5\nescala = 1", "sensibilidad"),
     ],
     "ejercicio-repartir-presupuesto": [
-        ("presupuesto = BudgetAccountant(epsilon=1.0)\nconsultas = ['a', 'b', 'c']\n"
-         "eps_cada = 0.5", "rechazaría la última"),
-        ("presupuesto = BudgetAccountant(epsilon=1.0)\nconsultas = ['a', 'b', 'c']\n"
-         "eps_cada = 0.3", "sobra"),
-        ("presupuesto = BudgetAccountant(epsilon=1.0)\nconsultas = ['a', 'b', 'c']\n"
-         "eps_cada = 1 / 3", "Ahora gaste"),
-        ("presupuesto = BudgetAccountant(epsilon=1.0)\nconsultas = ['a', 'b', 'c']\n"
-         "eps_cada = 'un tercio'", "número positivo"),
+        (
+            "presupuesto = BudgetAccountant(epsilon=1.0)\nconsultas = ['a', 'b', 'c']\neps_cada = 0.5",
+            "rechazaría la última",
+        ),
+        ("presupuesto = BudgetAccountant(epsilon=1.0)\nconsultas = ['a', 'b', 'c']\neps_cada = 0.3", "sobra"),
+        (
+            "presupuesto = BudgetAccountant(epsilon=1.0)\nconsultas = ['a', 'b', 'c']\neps_cada = 1 / 3",
+            "Ahora gaste",
+        ),
+        (
+            "presupuesto = BudgetAccountant(epsilon=1.0)\nconsultas = ['a', 'b', 'c']\n"
+            "eps_cada = 'un tercio'",
+            "número positivo",
+        ),
     ],
     "ejercicio-suma-recortada": [
         ("b = 100\nepsilon = 1.0\nsensibilidad = 1\nescala = 1", "conteo"),
-        ("b = 100\nepsilon = 1.0\nsensibilidad = census['age'].max()\nescala = 90",
-         "edad máxima"),
+        ("b = 100\nepsilon = 1.0\nsensibilidad = census['age'].max()\nescala = 90", "edad máxima"),
         ("b = 100\nepsilon = 1.0\nsensibilidad = b\nescala = epsilon / b", "escala"),
     ],
     "ejercicio-sigma-gaussiano": [
-        ("epsilon, delta = 0.5, 1e-5\nsigma = np.sqrt(2 * np.log(1.25 / delta))",
-         "Falta dividir"),
+        ("epsilon, delta = 0.5, 1e-5\nsigma = np.sqrt(2 * np.log(1.25 / delta))", "Falta dividir"),
         ("epsilon, delta = 0.5, 1e-5\nsigma = 2 * np.log(1.25 / delta) / epsilon", "raíz"),
         ("epsilon, delta = 0.5, 1e-5\nsigma = 1.0", "menos ruido"),
     ],
     "ejercicio-epsilon-dpsgd": [
-        ("n, lote, z, epocas, delta = 10_000, 100, 1.1, 3, 1e-5\nq = 100\npasos = 300\n"
-         "eps = 1.0", "q = 100"),
-        ("n, lote, z, epocas, delta = 10_000, 100, 1.1, 3, 1e-5\nq = 0.01\npasos = 3\n"
-         "eps = 1.0", "época"),
-        ("n, lote, z, epocas, delta = 10_000, 100, 1.1, 3, 1e-5\nq = 0.01\npasos = 300\n"
-         "eps = dpsgd_epsilon(q, z, 30, delta)", "dpsgd_epsilon"),
+        ("n, lote, z, epocas, delta = 10_000, 100, 1.1, 3, 1e-5\nq = 100\npasos = 300\neps = 1.0", "q = 100"),
+        ("n, lote, z, epocas, delta = 10_000, 100, 1.1, 3, 1e-5\nq = 0.01\npasos = 3\neps = 1.0", "época"),
+        (
+            "n, lote, z, epocas, delta = 10_000, 100, 1.1, 3, 1e-5\nq = 0.01\npasos = 300\n"
+            "eps = dpsgd_epsilon(q, z, 30, delta)",
+            "dpsgd_epsilon",
+        ),
     ],
 }
 
@@ -74,6 +80,7 @@ def judge():
         program = exercise.program(slide.check, slide.blanks)
         result = runner.run_cell(code + "\n" + program, slide.id, lambda k, p: None)
         return result, exercise.read_verdict(result.get("value"))
+
     return run
 
 
@@ -107,8 +114,9 @@ def test_solution_passes_every_time(judge, slide):
         assert verdict["ok"], verdict
 
 
-@pytest.mark.parametrize("slide_id,code,expected",
-                         [(k, c, e) for k, cases in WRONG.items() for c, e in cases])
+@pytest.mark.parametrize(
+    "slide_id,code,expected", [(k, c, e) for k, cases in WRONG.items() for c, e in cases]
+)
 def test_wrong_answers_fail_with_a_message(judge, slide_id, code, expected):
     slide = next(s for s in EXERCISES if s.id == slide_id)
     result, verdict = judge(code, slide)
@@ -128,10 +136,12 @@ def test_a_check_that_raises_or_misses_a_name_fails_in_spanish(judge):
     assert not verdict["ok"] and "ZeroDivisionError" in verdict["message"]
     assert verdict["message"].startswith("La comprobación no pudo evaluar")
     # assert with a message; a bare True; None passes
-    for check, ok, message in [("assert x == 2, 'x debe valer 2'", False, "x debe valer 2"),
-                               ("return x == 1", True, "¡Correcto!"),
-                               ("pass", True, "¡Correcto!"),
-                               ("return False", False, "Todavía no.")]:
+    for check, ok, message in [
+        ("assert x == 2, 'x debe valer 2'", False, "x debe valer 2"),
+        ("return x == 1", True, "¡Correcto!"),
+        ("pass", True, "¡Correcto!"),
+        ("return False", False, "Todavía no."),
+    ]:
         s = type(slide)(**{**slide.__dict__, "check": check, "blanks": []})
         _, verdict = judge("x = 1", s)
         assert verdict == {"ok": ok, "message": message}, (check, verdict)
@@ -144,32 +154,37 @@ def test_student_code_that_raises_gives_no_verdict(judge):
 
 def test_the_program_leaves_no_names_behind():
     runner = _load_runner()
-    result = runner.run_cell("x = 1\n" + exercise.program("return True", []), "t",
-                             lambda k, p: None)
+    result = runner.run_cell("x = 1\n" + exercise.program("return True", []), "t", lambda k, p: None)
     assert result["ok"] and exercise.read_verdict(result["value"])["ok"]
     assert "__dpdeck_exercise__" not in runner.NAMESPACE
 
 
 def test_blanks_are_the_names_assigned_ellipsis():
-    assert exercise.blanks("a = 1\nb = ...  # complete\nc: float = ...\nd, e = ..., 2") \
-        == ["b", "c"]
+    assert exercise.blanks("a = 1\nb = ...  # complete\nc: float = ...\nd, e = ..., 2") == ["b", "c"]
 
 
 # --- the schema: a broken exercise names file, slide and field -----------------------------
 
 GOOD = {
-    "kind": "exercise", "title": "Ejercicio · Prueba", "body": "Complete `b`.",
-    "starter": "b = ...  # complete\n", "check": "return b == 2, 'b vale 2'\n",
-    "hints": ["Piense."], "solution": "b = 2\n",
+    "kind": "exercise",
+    "title": "Ejercicio · Prueba",
+    "body": "Complete `b`.",
+    "starter": "b = ...  # complete\n",
+    "check": "return b == 2, 'b vale 2'\n",
+    "hints": ["Piense."],
+    "solution": "b = 2\n",
 }
 
 
 def _deck_with(tmp_path, slide: dict) -> Path:
     import yaml
-    (tmp_path / "deck.yaml").write_text(yaml.safe_dump(
-        {"title": "T", "chapters": ["cap.yaml"]}, allow_unicode=True), encoding="utf-8")
-    (tmp_path / "cap.yaml").write_text(yaml.safe_dump({"slides": [slide]}, allow_unicode=True),
-                                       encoding="utf-8")
+
+    (tmp_path / "deck.yaml").write_text(
+        yaml.safe_dump({"title": "T", "chapters": ["cap.yaml"]}, allow_unicode=True), encoding="utf-8"
+    )
+    (tmp_path / "cap.yaml").write_text(
+        yaml.safe_dump({"slides": [slide]}, allow_unicode=True), encoding="utf-8"
+    )
     return tmp_path / "deck.yaml"
 
 
@@ -177,30 +192,32 @@ def test_a_good_exercise_loads(tmp_path):
     deck = load_deck(_deck_with(tmp_path, GOOD))
     slide = deck.slides[0]
     assert slide.kind == "exercise" and slide.blanks == ["b"] and slide.hints == ["Piense."]
-    assert slide.code is None   # not a lecture code slide: CODE_SLIDES-style loops skip it
+    assert slide.code is None  # not a lecture code slide: CODE_SLIDES-style loops skip it
 
 
-@pytest.mark.parametrize("change,field,words", [
-    ({"starter": None}, "starter", "needs this field"),
-    ({"check": None}, "check", "needs this field"),
-    ({"solution": None}, "solution", "needs this field"),
-    ({"body": None}, "body", "needs this field"),
-    ({"starter": "b = (\n"}, "starter", "invalid Python syntax at line 1"),
-    ({"solution": "b = = 2\n"}, "solution", "invalid Python syntax"),
-    ({"check": "x = 1\nreturn b ==\n"}, "check", "at line 2 of the check"),
-    ({"starter": "b = 1\n"}, "starter", "no blank to fill"),
-    ({"solution": "b = ...\n"}, "solution", "leaves 'b' blank"),
-    ({"hints": "una pista"}, "hints", "must be list"),
-    ({"hints": ["", "otra"]}, "hints[1]", "non-empty"),
-    ({"hints": [{"a": "b"}]}, "hints[1]", "non-empty"),
-    ({"code": "x = 1\n"}, "code", "only slides of kind code"),
-    ({"kind": "content", "body": "x"}, "starter", "only slides of kind exercise"),
-])
+@pytest.mark.parametrize(
+    "change,field,words",
+    [
+        ({"starter": None}, "starter", "needs this field"),
+        ({"check": None}, "check", "needs this field"),
+        ({"solution": None}, "solution", "needs this field"),
+        ({"body": None}, "body", "needs this field"),
+        ({"starter": "b = (\n"}, "starter", "invalid Python syntax at line 1"),
+        ({"solution": "b = = 2\n"}, "solution", "invalid Python syntax"),
+        ({"check": "x = 1\nreturn b ==\n"}, "check", "at line 2 of the check"),
+        ({"starter": "b = 1\n"}, "starter", "no blank to fill"),
+        ({"solution": "b = ...\n"}, "solution", "leaves 'b' blank"),
+        ({"hints": "una pista"}, "hints", "must be list"),
+        ({"hints": ["", "otra"]}, "hints[1]", "non-empty"),
+        ({"hints": [{"a": "b"}]}, "hints[1]", "non-empty"),
+        ({"code": "x = 1\n"}, "code", "only slides of kind code"),
+        ({"kind": "content", "body": "x"}, "starter", "only slides of kind exercise"),
+    ],
+)
 def test_a_broken_exercise_is_refused_with_its_place(tmp_path, change, field, words):
     raw = {k: v for k, v in {**GOOD, **change}.items() if v is not None}
     if change.get("kind") == "content":
-        raw = {"kind": "content", "title": "Ejercicio · Prueba", "body": "x",
-               "starter": "b = ...\n"}
+        raw = {"kind": "content", "title": "Ejercicio · Prueba", "body": "x", "starter": "b = ...\n"}
     with pytest.raises(DeckError) as info:
         load_deck(_deck_with(tmp_path, raw))
     err = info.value

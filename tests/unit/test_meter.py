@@ -1,21 +1,25 @@
 """The visible privacy budget: dplab.accountant's observer hook, its Spanish refusal, and the
 cell runner's budget messages (the meter under a cell), under CPython."""
+
 from __future__ import annotations
 
-
 import pytest
-
 from dplab import BudgetAccountant, BudgetError, accountant, laplace_mech
 from test_deck_cells import _load_runner
-
 
 
 @pytest.fixture
 def runner():
     module = _load_runner()
     module.NAMESPACE.clear()
-    module.NAMESPACE.update({"__name__": "__main__", "BudgetAccountant": BudgetAccountant,
-                             "BudgetError": BudgetError, "laplace_mech": laplace_mech})
+    module.NAMESPACE.update(
+        {
+            "__name__": "__main__",
+            "BudgetAccountant": BudgetAccountant,
+            "BudgetError": BudgetError,
+            "laplace_mech": laplace_mech,
+        }
+    )
     return module
 
 
@@ -28,9 +32,10 @@ def run(runner, code):
 
 # --- the hook --------------------------------------------------------------------------------
 
+
 def test_observer_hears_creation_spending_and_refusal():
     heard = []
-    observer = lambda acc, event, detail: heard.append((acc, event, detail))   # noqa: E731
+    observer = lambda acc, event, detail: heard.append((acc, event, detail))  # noqa: E731
     accountant.add_observer(observer)
     try:
         acc = BudgetAccountant(1.0)
@@ -39,19 +44,18 @@ def test_observer_hears_creation_spending_and_refusal():
             acc.spend(0.6, label="b")
     finally:
         accountant.remove_observer(observer)
-    assert [(a is acc, e) for a, e, _ in heard] == [(True, "created"), (True, "spent"),
-                                                    (True, "refused")]
+    assert [(a is acc, e) for a, e, _ in heard] == [(True, "created"), (True, "spent"), (True, "refused")]
     assert heard[1][2] == release and "rechazada" in heard[2][2]
     BudgetAccountant(1.0).spend(0.1)
-    assert len(heard) == 3   # removed: hears nothing more
-    accountant.remove_observer(observer)   # twice: nothing happens
+    assert len(heard) == 3  # removed: hears nothing more
+    accountant.remove_observer(observer)  # twice: nothing happens
 
 
 def test_observer_sees_the_state_after_the_change_and_cannot_break_the_accounting():
     seen = []
 
     def observer(acc, event, detail):
-        seen.append(acc.total_spent)     # the lock is free: reading the state does not deadlock
+        seen.append(acc.total_spent)  # the lock is free: reading the state does not deadlock
         raise RuntimeError("un observador roto")
 
     accountant.add_observer(observer)
@@ -79,8 +83,10 @@ def test_refusal_is_plain_spanish_and_names_what_is_short():
     with pytest.raises(BudgetError) as info:
         laplace_mech(10.0, 1, 0.5, accountant=acc, label="tercera")
     message = str(info.value)
-    assert message == ("La publicación «tercera» fue rechazada: cuesta ε = 0,5 y solo quedan 0 de "
-                       "1. No se gastó nada del presupuesto.")
+    assert message == (
+        "La publicación «tercera» fue rechazada: cuesta ε = 0,5 y solo quedan 0 de "
+        "1. No se gastó nada del presupuesto."
+    )
     assert acc.total_spent == (1.0, 0.0)
 
 
@@ -90,7 +96,7 @@ def test_refusal_of_delta():
     with pytest.raises(BudgetError) as info:
         acc.spend(0.1, 1e-5)
     assert "cuesta δ = 10⁻⁵ y solo quedan 5·10⁻⁶ de 10⁻⁵" in str(info.value)
-    assert "ε =" not in str(info.value)   # epsilon fits: only delta is named
+    assert "ε =" not in str(info.value)  # epsilon fits: only delta is named
     with pytest.raises(BudgetError) as info:
         acc.spend(0.7, 1e-5)
     assert "ε = 0,7" in str(info.value) and "δ = 10⁻⁵" in str(info.value)
@@ -99,15 +105,27 @@ def test_refusal_of_delta():
     assert "no admite δ" in str(info.value)
 
 
-@pytest.mark.parametrize("x, text", [
-    (1.0, "1"), (1.5, "1,5"), (0.5, "0,5"), (0.0, "0"), (0.9996, "0,999"), (0.46875, "0,468"),
-    (1e-5, "10⁻⁵"), (5e-6, "5·10⁻⁶"), (1.25e-7, "1,25·10⁻⁷"), (2500.0, "2.500"),
-])
+@pytest.mark.parametrize(
+    "x, text",
+    [
+        (1.0, "1"),
+        (1.5, "1,5"),
+        (0.5, "0,5"),
+        (0.0, "0"),
+        (0.9996, "0,999"),
+        (0.46875, "0,468"),
+        (1e-5, "10⁻⁵"),
+        (5e-6, "5·10⁻⁶"),
+        (1.25e-7, "1,25·10⁻⁷"),
+        (2500.0, "2.500"),
+    ],
+)
 def test_show_budget_spanish_and_rounded_down(x, text):
     assert accountant.show_budget(x) == text
 
 
 # --- the cell runner's budget messages ---------------------------------------------------------
+
 
 def test_cell_without_an_accountant_sends_no_budget(runner):
     result, budgets, _ = run(runner, "x = 1 + 1\nprint(x)")
@@ -116,8 +134,10 @@ def test_cell_without_an_accountant_sends_no_budget(runner):
 
 
 def test_sequential_composition_meter(runner):
-    code = ("presupuesto = BudgetAccountant(epsilon=1.5)\n"
-            "r = [laplace_mech(10.0, 1, 0.5, accountant=presupuesto) for _ in range(2)]\n")
+    code = (
+        "presupuesto = BudgetAccountant(epsilon=1.5)\n"
+        "r = [laplace_mech(10.0, 1, 0.5, accountant=presupuesto) for _ in range(2)]\n"
+    )
     result, budgets, _ = run(runner, code)
     assert result["ok"] and budgets
     last = budgets[-1]
@@ -127,8 +147,8 @@ def test_sequential_composition_meter(runner):
     assert (entry["epsilon_spent"], entry["epsilon_total"]) == (1.0, 1.5)
     assert entry["epsilon_text"] == "1 de 1,5" and entry["delta_text"] is None
     assert entry["releases"] == 2 and entry["refused"] is None
-    assert budgets[0]["accountants"][0]["epsilon_spent"] == 0.0   # the first change at once
-    assert accountant._OBSERVERS == []                           # unregistered after the run
+    assert budgets[0]["accountants"][0]["epsilon_spent"] == 0.0  # the first change at once
+    assert accountant._OBSERVERS == []  # unregistered after the run
 
 
 def test_delta_is_reported_where_it_applies(runner):
@@ -139,12 +159,14 @@ def test_delta_is_reported_where_it_applies(runner):
 
 
 def test_refusal_reaches_the_meter_even_when_caught(runner):
-    code = ("presupuesto = BudgetAccountant(1.0)\n"
-            "presupuesto.spend(1.0, label='todo')\n"
-            "try:\n"
-            "    presupuesto.spend(0.5, label='otra')\n"
-            "except BudgetError:\n"
-            "    print('rechazada')\n")
+    code = (
+        "presupuesto = BudgetAccountant(1.0)\n"
+        "presupuesto.spend(1.0, label='todo')\n"
+        "try:\n"
+        "    presupuesto.spend(0.5, label='otra')\n"
+        "except BudgetError:\n"
+        "    print('rechazada')\n"
+    )
     result, budgets, _ = run(runner, code)
     assert result["ok"]
     entry = budgets[-1]["accountants"][0]
@@ -161,32 +183,30 @@ def test_uncaught_refusal_fails_the_cell_with_the_same_reason(runner):
 def test_ten_thousand_spends_are_throttled(runner, monkeypatch):
     clock = [0.0]
     monkeypatch.setattr(runner.time, "monotonic", lambda: clock[0])
-    code = ("acc = BudgetAccountant(10_000.0)\n"
-            "for i in range(10_000):\n"
-            "    acc.spend(1.0)\n"
-            "    tick()\n")
-    runner.NAMESPACE["tick"] = lambda: clock.__setitem__(0, clock[0] + 0.001)   # 1 ms a spend
+    code = "acc = BudgetAccountant(10_000.0)\nfor i in range(10_000):\n    acc.spend(1.0)\n    tick()\n"
+    runner.NAMESPACE["tick"] = lambda: clock.__setitem__(0, clock[0] + 0.001)  # 1 ms a spend
     result, budgets, _ = run(runner, code)
     assert result["ok"]
     # 10 s of spending at one update per BUDGET_SECONDS (0,1 s): ~100, not 10 000
     assert 50 <= len(budgets) <= 10 / runner.BUDGET_SECONDS + 2, len(budgets)
     spent = [b["accountants"][0]["epsilon_spent"] for b in budgets]
-    assert spent == sorted(spent) and spent[-1] == 10_000.0   # the last state always arrives
+    assert spent == sorted(spent) and spent[-1] == 10_000.0  # the last state always arrives
 
 
 def test_a_fast_loop_sends_few_messages_on_the_real_clock(runner):
-    result, budgets, _ = run(runner, "acc = BudgetAccountant(1e6)\n"
-                                     "for i in range(10_000):\n    acc.spend(1.0)\n")
+    result, budgets, _ = run(
+        runner, "acc = BudgetAccountant(1e6)\nfor i in range(10_000):\n    acc.spend(1.0)\n"
+    )
     assert result["ok"] and budgets[-1]["accountants"][0]["epsilon_spent"] == 10_000.0
-    assert len(budgets) < 1000   # a throttle, however slow the machine (no timing assumed)
+    assert len(budgets) < 1000  # a throttle, however slow the machine (no timing assumed)
 
 
 def test_fresh_per_run_and_earlier_accountants_count_when_used(runner):
     run(runner, "viejo = BudgetAccountant(2.0)\nviejo.spend(0.5)\n")
     result, budgets, _ = run(runner, "print('nada')\n")
-    assert budgets == []                      # a new run starts with no meter
+    assert budgets == []  # a new run starts with no meter
     result, budgets, _ = run(runner, "viejo.spend(0.5)\n")
-    [entry] = budgets[-1]["accountants"]      # used in this run: shown, with its whole history
+    [entry] = budgets[-1]["accountants"]  # used in this run: shown, with its whole history
     assert entry["name"] == "viejo" and entry["epsilon_text"] == "1 de 2"
     assert entry["refused"] is None
 
@@ -212,16 +232,18 @@ def test_refusal_numbers_are_short_unless_that_hides_the_difference():
         acc.spend(0.75, label="suma")
     assert "cuesta ε = 0,75 y solo quedan 0,571 de 1." in str(info.value)
     with pytest.raises(BudgetError) as info:
-        acc.spend(0.5715)   # 0,571 either way at 3 decimals: 6 show why it does not fit
+        acc.spend(0.5715)  # 0,571 either way at 3 decimals: 6 show why it does not fit
     assert "cuesta ε = 0,5715 y solo quedan 0,571428 de 1." in str(info.value)
 
 
 def test_an_accountant_local_to_a_function_of_the_cell_is_named(runner):
-    code = ("def comprobar():\n"
-            "    prueba = BudgetAccountant(1.0)\n"
-            "    prueba.spend(0.25)\n"
-            "comprobar()\n"
-            "BudgetAccountant(2.0).spend(1.0)\n")
+    code = (
+        "def comprobar():\n"
+        "    prueba = BudgetAccountant(1.0)\n"
+        "    prueba.spend(0.25)\n"
+        "comprobar()\n"
+        "BudgetAccountant(2.0).spend(1.0)\n"
+    )
     result, budgets, _ = run(runner, code)
     first, second = budgets[-1]["accountants"]
     assert first["name"] == "prueba" and first["epsilon_text"] == "0,25 de 1"

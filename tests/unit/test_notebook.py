@@ -1,6 +1,7 @@
 """static/js/notebook.js's pure functions under node, fed the real deck: the notebook is valid
 nbformat 4, the script compiles, and both hold the prelude first, then each code slide's title,
 text and code, in order."""
+
 from __future__ import annotations
 
 import json
@@ -30,13 +31,27 @@ process.stdin.on("end", () => {
 
 def _doc(edit: str | None = None) -> dict:
     deck = load_deck(ROOT / "deck" / "deck.yaml")
-    cells = [{"id": s.id, "title": s.title, "body": s.body or "", "code": s.code or s.starter,
-              "exercise": s.kind == "exercise"}
-             for s in deck.slides if s.kind in ("code", "exercise")]
+    cells = [
+        {
+            "id": s.id,
+            "title": s.title,
+            "body": s.body or "",
+            "code": s.code or s.starter,
+            "exercise": s.kind == "exercise",
+        }
+        for s in deck.slides
+        if s.kind in ("code", "exercise")
+    ]
     if edit:
         cells[0]["code"] += "\n" + edit
-    return {"title": deck.title, "subtitle": deck.subtitle, "author": deck.author,
-            "wheelName": WHEEL, "prelude": deck.prelude, "cells": cells}
+    return {
+        "title": deck.title,
+        "subtitle": deck.subtitle,
+        "author": deck.author,
+        "wheelName": WHEEL,
+        "prelude": deck.prelude,
+        "cells": cells,
+    }
 
 
 def _run(doc: dict) -> dict:
@@ -44,8 +59,13 @@ def _run(doc: dict) -> dict:
     if node is None:
         pytest.fail("node (Node.js >= 18) is needed")
     module = json.dumps((ROOT / "static" / "js" / "notebook.js").as_uri())
-    done = subprocess.run([node, "--input-type=module", "-e", DRIVER % module],
-                          input=json.dumps(doc), capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [node, "--input-type=module", "-e", DRIVER % module],
+        input=json.dumps(doc),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -75,7 +95,7 @@ def test_notebook_order_intro_prelude_titles_code(made):
     assert "".join(cells[1]["source"]) == doc["prelude"].rstrip()
     rest = cells[2:]
     assert len(rest) == 2 * len(doc["cells"])
-    for (md, code), cell in zip(zip(rest[::2], rest[1::2]), doc["cells"]):
+    for (md, code), cell in zip(zip(rest[::2], rest[1::2], strict=True), doc["cells"], strict=True):
         assert md["cell_type"] == "markdown" and code["cell_type"] == "code"
         assert "".join(md["source"]).startswith(f"## {cell['title']}")
         assert "".join(code["source"]) == cell["code"].rstrip()
@@ -90,7 +110,7 @@ def test_script_compiles_and_matches(made):
     doc, out = made
     py = out["py"]
     compile(py, "cuaderno.py", "exec")
-    assert py.count("\n# %% ") == len(doc["cells"]) + 2   # the prelude, the cells, plt.show()
+    assert py.count("\n# %% ") == len(doc["cells"]) + 2  # the prelude, the cells, plt.show()
     assert py.index(doc["prelude"].strip()) < py.index(doc["cells"][0]["code"].strip())
     assert f"# pip install {WHEEL}" in py
     for cell in doc["cells"]:

@@ -14,16 +14,16 @@ Numbers are read the way the audience reads them: "22.000" and "0{,}1" in the pr
 formulas (Spanish), "1e-5" and "10_000" inside `code` (Python). A percentage may match a
 printed fraction ("76 %" and 0,763).
 """
+
 from __future__ import annotations
 
 import re
 
 import pytest
-
 from test_deck_cells import deck, ran, spanish_number  # noqa: F401  (fixtures)
 from test_try_edits import run_edits
 
-REL_TOL = 0.10     # a quoted result is the printed one, rounded ("unos 1400" for 1.443,7)
+REL_TOL = 0.10  # a quoted result is the printed one, rounded ("unos 1400" for 1.443,7)
 
 # Numbers in a code slide's notes that are neither a literal of the slide nor printed by it.
 ALLOWED = {
@@ -78,6 +78,7 @@ def spanish_numbers(text: str) -> list[float]:
         mantissa = spanish_number(m.group(1)) if m.group(1) else 1.0
         found.append(mantissa * 10.0 ** (-int(m.group(3)) if m.group(2) else int(m.group(3))))
         return " "
+
     text = POWER.sub(power, text)
     return found + [spanish_number(t) for t in SPANISH.findall(text)]
 
@@ -91,13 +92,12 @@ def note_numbers(notes: str) -> list[tuple[str, float, bool]]:
     for m in POWER.finditer(prose):
         mantissa = spanish_number(m.group(1)) if m.group(1) else 1.0
         exponent = -int(m.group(3)) if m.group(2) else int(m.group(3))
-        found.append((m.group(0), mantissa * 10.0 ** exponent, False))
+        found.append((m.group(0), mantissa * 10.0**exponent, False))
     prose = POWER.sub(" ", prose)
     for m in re.finditer(SPANISH.pattern + r"(\s*%|\s+millones)?", prose):
         token = m.group(0)
         value = spanish_number(token.removesuffix("millones").rstrip(" %"))
-        found.append((token, value * (1e6 if token.endswith("millones") else 1),
-                      token.endswith("%")))
+        found.append((token, value * (1e6 if token.endswith("millones") else 1), token.endswith("%")))
     return found
 
 
@@ -122,13 +122,13 @@ def close(a: float, b: float) -> bool:
 def edited(deck):  # noqa: F811
     """{(slide id, label): what the edited cell showed}."""
     result = run_edits(deck)
-    return result[0] if isinstance(result, tuple) else result   # (edited, authored)
+    return result[0] if isinstance(result, tuple) else result  # (edited, authored)
 
 
 def unaccounted(deck, ran, edited):  # noqa: F811
     """({slide id: [number token, ...]} of the numbers in code slides' notes nobody accounts
     for, {(slide id, allowed number)} of the allowlist entries that were needed)."""
-    missing, used = {}, set()   # used: the allowlist entries a number needed
+    missing, used = {}, set()  # used: the allowlist entries a number needed
     for slide in deck.slides:
         if not slide.code:
             continue
@@ -153,8 +153,10 @@ def unaccounted(deck, ran, edited):  # noqa: F811
 
 def test_every_number_in_the_notes_is_accounted_for(deck, ran, edited):  # noqa: F811
     missing, _ = unaccounted(deck, ran, edited)
-    assert not missing, ("numbers in the notes that the slide neither writes nor prints "
-                         f"(fix the note, or allow it in ALLOWED with a reason): {missing}")
+    assert not missing, (
+        "numbers in the notes that the slide neither writes nor prints "
+        f"(fix the note, or allow it in ALLOWED with a reason): {missing}"
+    )
 
 
 def test_the_allowlist_is_needed(deck):  # noqa: F811
@@ -166,15 +168,16 @@ def test_the_allowlist_is_needed(deck):  # noqa: F811
         slide = by_id.get(slide_id)
         quoted = [v for _, v, _ in note_numbers(slide.notes)] if slide else []
         for value in allowed:
-            if not any(abs(q - value) <= 1e-9 * abs(value) for q in quoted) \
-                    or value in literals(slide):
+            if not any(abs(q - value) <= 1e-9 * abs(value) for q in quoted) or value in literals(slide):
                 stale.append((slide_id, value))
     assert not stale, f"allowlist entries no note needs: {stale}"
 
 
 def test_the_number_reader_itself():
-    notes = ("de $1/0{,}1 = 10$ personas, 22.000 veces, a priori 50 %; $\\delta = 10^{-5}$, "
-             "$2 \\times 10^{-4}$; cambie `delta = 1e-5` por `1e-10` o `10_000`; unos 5 millones")
+    notes = (
+        "de $1/0{,}1 = 10$ personas, 22.000 veces, a priori 50 %; $\\delta = 10^{-5}$, "
+        "$2 \\times 10^{-4}$; cambie `delta = 1e-5` por `1e-10` o `10_000`; unos 5 millones"
+    )
     values = {round(v, 12) for _, v, _ in note_numbers(notes)}
     assert values == {1, 0.1, 10, 22000, 50, 1e-5, 2e-4, 1e-10, 10000, 5e6}, values
     assert [p for _, _, p in note_numbers("el 76 %, un 83%")] == [True, True]
@@ -187,13 +190,12 @@ WORDS = {
 
 
 def test_notes_say_diapositiva_and_exactitud(deck):  # noqa: F811
-    bad = [(s.id, why) for s in deck.slides for word, why in WORDS.items()
-           if re.search(word, s.notes, re.I)]
+    bad = [(s.id, why) for s in deck.slides for word, why in WORDS.items() if re.search(word, s.notes, re.I)]
     assert not bad, bad
 
 
 # «…» in a code slide's notes names one of its buttons (a ``try:`` label); these quote instead.
-QUOTES = {"$\\varepsilon$ determina la sensibilidad"}   # the seed's title, 'ε determina la dispersión'
+QUOTES = {"$\\varepsilon$ determina la sensibilidad"}  # the seed's title, 'ε determina la dispersión'
 
 
 def test_live_edits_in_the_notes_are_the_slides_buttons(deck):  # noqa: F811

@@ -12,20 +12,27 @@ same claims on what Chromium shows.
 The noise is fresh on every run: each tolerance below is derived from the noise's distribution,
 and where it matters the comment gives the chance that a correct cell fails it.
 """
+
 from __future__ import annotations
 
 import functools
 import math
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 import pytest
+from test_deck_cells import (
+    DRAWS,
+    _load_runner,
+    not_spanish_numbers,
+    number_after,
+    spanish_number,
+    tradeoff_curves,
+)
 
 from deckbuild.schema import load_deck
-
-from test_deck_cells import (DRAWS, _load_runner, not_spanish_numbers, number_after,
-                             spanish_number, tradeoff_curves)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[2]
 class Shown(NamedTuple):
     """What one run of a cell showed that a claim reads: the printed text and the text
     alternatives of its figures (axis ranges, series)."""
+
     stdout: str
     alts: tuple[str, ...] = ()
 
@@ -54,9 +62,15 @@ def run_edits(deck) -> tuple[dict[tuple[str, str], dict], dict[str, dict]]:
         result = runner.run_cell(code, slide.id, lambda k, p: shown.append((k, p)))
         figures = [p for k, p in shown if k == "figure"]
         stdout = "".join(p for k, p in shown if k == "stdout")
-        return {"result": result, "code": code, "slide": slide, "stdout": stdout,
-                "stderr": "".join(p for k, p in shown if k == "stderr"), "figures": figures,
-                "shown": Shown(stdout, tuple(f["alt"] for f in figures))}
+        return {
+            "result": result,
+            "code": code,
+            "slide": slide,
+            "stdout": stdout,
+            "stderr": "".join(p for k, p in shown if k == "stderr"),
+            "figures": figures,
+            "shown": Shown(stdout, tuple(f["alt"] for f in figures)),
+        }
 
     edited, authored = {}, {}
     for slide in deck.slides:
@@ -94,8 +108,7 @@ def test_every_code_slide_suggests_an_edit(deck):
 
 
 def test_every_edit_runs_without_error(edited):
-    failed = {key: o["result"]["error"]["traceback"] for key, o in edited.items()
-              if not o["result"]["ok"]}
+    failed = {key: o["result"]["error"]["traceback"] for key, o in edited.items() if not o["result"]["ok"]}
     assert not failed, "\n\n".join(f"{key}:\n{tb}" for key, tb in failed.items())
 
 
@@ -139,17 +152,19 @@ def test_edits_draw_no_noise_of_their_own(edited):
 # overwhelming probability, that it differs from the authored output in the expected direction.
 # Laplace noise Lap(b): P(|X| > t·b) = e^(−t); e^(−25) ≈ 1,4·10⁻¹¹.
 
+
 @functools.cache
 def _census():
     """The prelude's census (``load_census()``), for claims that recompute a printed fact."""
     from dplab import load_census
+
     return load_census()
 
 
 def _close(value: float, expected: float, decimals: int, rel: float = 0.0, what: str = ""):
     """``value``, printed with ``decimals`` decimals, is ``expected`` up to its rounding and a
     relative tolerance ``rel`` (for the noise)."""
-    tolerance = 0.5 * 10 ** -decimals + rel * abs(expected) + 1e-9
+    tolerance = 0.5 * 10**-decimals + rel * abs(expected) + 1e-9
     assert abs(value - expected) <= tolerance, f"{what}: {value} ≠ {expected} ± {tolerance}"
 
 
@@ -178,9 +193,9 @@ def _ten_rows(after, before):
 
 
 def _karen_row(after, before):
-    row = str(_census().row("Karen"))   # the dict the cell prints, computed here
+    row = str(_census().row("Karen"))  # the dict the cell prints, computed here
     assert row in after.stdout and "Karen" not in before.stdout, after.stdout
-    assert "'income_over_50k': True" in row   # what the next slide's attack reveals (1)
+    assert "'income_over_50k': True" in row  # what the next slide's attack reveals (1)
 
 
 def _karen_attack(after, before):
@@ -214,8 +229,7 @@ def _laplace_at_1(after, before):
 
 
 def _spreads(text: str) -> dict[str, float]:
-    return {eps: spanish_number(sd)
-            for eps, sd in re.findall(r"ε = ([\d,]+): desv\. ([\d,]+)", text)}
+    return {eps: spanish_number(sd) for eps, sd in re.findall(r"ε = ([\d,]+): desv\. ([\d,]+)", text)}
 
 
 def _check_spreads(text: str):
@@ -247,7 +261,7 @@ def _attack_works_at_5(after, before):
     # 8,5 of them, plus the rounding
     sd = number_after(after.stdout, "desviación")
     _close(sd, 0.4, 1, rel=0.08, what="desviación")
-    assert sd < number_after(before.stdout, "desviación") / 5   # authored ≈ 4,0
+    assert sd < number_after(before.stdout, "desviación") / 5  # authored ≈ 4,0
 
 
 def _dp_named(after, before):
@@ -317,10 +331,11 @@ def _counts_to_500k(after, before):
 
 
 def _a_trillion(after, before):
-    assert number_after(after.stdout, "movió la suma en") == 10 ** 12, after.stdout
-    assert (number_after(after.stdout, "suma en la vecina:")
-            == number_after(after.stdout, "suma real:") + 10 ** 12)
-    assert number_after(before.stdout, "movió la suma en") == 10 ** 9
+    assert number_after(after.stdout, "movió la suma en") == 10**12, after.stdout
+    assert (
+        number_after(after.stdout, "suma en la vecina:") == number_after(after.stdout, "suma real:") + 10**12
+    )
+    assert number_after(before.stdout, "movió la suma en") == 10**9
 
 
 def _clipped_private_sum(text: str, b: float, eps: float):
@@ -377,25 +392,27 @@ def _mean_at_001(after, before):
 
 def _gauss_delta_1e10(after, before):
     from dplab import gaussian_sigma
+
     factor = number_after(after.stdout, "σ·ε/Δ₂ =")
     _close(factor, math.sqrt(2 * math.log(1.25 / 1e-10)), 2, what="factor")
     _close(number_after(after.stdout, "σ de Gauss:"), gaussian_sigma(1, 0.5, 1e-10), 2, what="σ")
-    assert factor > number_after(before.stdout, "σ·ε/Δ₂ =")   # authored 4,84
+    assert factor > number_after(before.stdout, "σ·ε/Δ₂ =")  # authored 4,84
 
 
 def _scalar_at_09(after, before):
     from dplab import gaussian_sigma
-    laplace, gauss = (int(v) for v in re.search(r"Laplace (\d+) %, Gauss (\d+) %",
-                                                after.stdout).groups())
+
+    laplace, gauss = (int(v) for v in re.search(r"Laplace (\d+) %, Gauss (\d+) %", after.stdout).groups())
     # 100 000 draws: a fraction's standard deviation is ≤ 0,16 points; ± 6 of them (< 2·10⁻⁹)
     # plus the rounding to whole points
     _close(laplace, 100 * (1 - math.exp(-2 * 0.9)), 0, rel=0.012, what="Laplace %")
     sigma = gaussian_sigma(1, 0.9, 1e-5)
     _close(gauss, 100 * math.erf(2 / (sigma * math.sqrt(2))), 0, rel=0.035, what="Gauss %")
-    assert laplace > 2 * gauss   # the conclusion does not change
-    before_l, before_g = (int(v) for v in re.search(r"Laplace (\d+) %, Gauss (\d+) %",
-                                                    before.stdout).groups())
-    assert laplace > before_l and gauss > before_g   # both noises narrower (authored 63 %, 16 %)
+    assert laplace > 2 * gauss  # the conclusion does not change
+    before_l, before_g = (
+        int(v) for v in re.search(r"Laplace (\d+) %, Gauss (\d+) %", before.stdout).groups()
+    )
+    assert laplace > before_l and gauss > before_g  # both noises narrower (authored 63 %, 16 %)
 
 
 def _vector_delta_1e9(after, before):
@@ -404,24 +421,29 @@ def _vector_delta_1e9(after, before):
     # have relative standard deviations ≈ 0,006 (Laplace) and 0,004 (Gauss): at k ≤ 18 Gauss is
     # ≥ 7 % worse, at k = 24 7 % better, so the crossover lands in [19, 24] with chance > 1 − 10⁻¹⁰
     assert 19 <= k <= 24, after.stdout
-    assert k > number_after(before.stdout, "Gauss gana desde k =")   # authored ≈ 12
+    assert k > number_after(before.stdout, "Gauss gana desde k =")  # authored ≈ 12
 
 
 def _advanced_at_02(after, before):
     from dplab import advanced_composition_max_epsilon
+
     k_max = number_after(after.stdout, "la fórmula vale para k ≤")
     assert advanced_composition_max_epsilon(k_max, 1e-5) >= 0.2
     assert advanced_composition_max_epsilon(k_max + 1, 1e-5) < 0.2
-    assert k_max < number_after(before.stdout, "la fórmula vale para k ≤")   # authored 2.081
+    assert k_max < number_after(before.stdout, "la fórmula vale para k ≤")  # authored 2.081
     # 2ε√(2k ln(1/δ')) < kε exactly when k > 8 ln(1/δ') ≈ 92,1, whatever ε
     assert number_after(after.stdout, "la avanzada gana desde k =") == math.ceil(8 * math.log(1e5))
 
 
 def _advanced_at_1(after, before):
     from dplab import advanced_composition_max_epsilon
+
     k_max = number_after(after.stdout, "vale para k ≤")
-    assert advanced_composition_max_epsilon(k_max, 1e-5) >= 1.0 > \
-        advanced_composition_max_epsilon(k_max + 1, 1e-5)
+    assert (
+        advanced_composition_max_epsilon(k_max, 1e-5)
+        >= 1.0
+        > advanced_composition_max_epsilon(k_max + 1, 1e-5)
+    )
     assert k_max < math.ceil(8 * math.log(1e5)) and "— (nunca)" in after.stdout, after.stdout
     assert "— (nunca)" not in before.stdout
 
@@ -436,32 +458,38 @@ def _three_accounts_sigma_10(after, before):
 
 def _accounting_at_100(after, before):
     import numpy as np
-    from dplab import (advanced_gaussian_epsilon, gaussian_rdp, rdp_to_epsilon,
-                       sequential_gaussian_epsilon)
+    from dplab import advanced_gaussian_epsilon, gaussian_rdp, rdp_to_epsilon, sequential_gaussian_epsilon
+
     sequential = number_after(after.stdout, "secuencial: ε =")
     advanced = number_after(after.stdout, "avanzada:   ε =")
     renyi = number_after(after.stdout, "Rényi DP:   ε =")
     alphas = np.linspace(1.01, 100, 10_000)
     _close(sequential, sequential_gaussian_epsilon(20, 100, 1e-5), 1, what="secuencial")
     _close(advanced, advanced_gaussian_epsilon(20, 100, 1e-5), 1, what="avanzada")
-    _close(renyi, rdp_to_epsilon(orders=alphas, rdp=100 * gaussian_rdp(alphas, 20), delta=1e-5)[0], 1,
-           what="Rényi")
+    _close(
+        renyi,
+        rdp_to_epsilon(orders=alphas, rdp=100 * gaussian_rdp(alphas, 20), delta=1e-5)[0],
+        1,
+        what="Rényi",
+    )
     assert renyi < advanced < sequential
     # the gap narrows: sequential/Rényi falls from ≈ 89 (k = 10.000) to ≈ 11
-    assert sequential / renyi < number_after(before.stdout, "secuencial: ε =") / \
-        number_after(before.stdout, "Rényi DP:   ε =")
+    assert sequential / renyi < number_after(before.stdout, "secuencial: ε =") / number_after(
+        before.stdout, "Rényi DP:   ε ="
+    )
 
 
 def _theta_shown(after, before):
     import numpy as np
     from dplab import census_features, train_logistic
+
     theta = re.search(r"θ = \[intercepto, edad, educación\]: \[([^\]]*)\]", after.stdout)
     assert theta, after.stdout
     printed = [spanish_number(v) for v in theta.group(1).split()]
     X, y = census_features(_census())
     expected = train_logistic(X, y)
     assert len(printed) == 3 and np.all(np.abs(np.array(printed) - expected) <= 0.005 + 1e-9)
-    assert printed[1] > 0 and printed[2] > 0   # older and more educated: more likely > 50K
+    assert printed[1] > 0 and printed[2] > 0  # older and more educated: more likely > 50K
     assert "θ =" not in before.stdout
 
 
@@ -485,7 +513,7 @@ def _clip_03(after, before):
     top, clipped = (spanish_number(v) for v in norms.groups())
     # someone's gradient is longer than 0,3, so the largest clipped norm is exactly C
     assert clipped == 0.3 and top > 0.3, after.stdout
-    assert number_after(before.stdout, "norma máxima:") == top   # the data did not change
+    assert number_after(before.stdout, "norma máxima:") == top  # the data did not change
     assert re.search(r"→ 1,00", before.stdout)
 
 
@@ -540,24 +568,35 @@ def _tradeoff_t_30(after, before):
 def _audit_lines(text: str) -> dict[str, dict]:
     """The audit's two scenarios as printed; each rate with the half-width of its rounding
     (a percentage printed with k decimals)."""
-    found = re.findall(r"(\w+): FPR ([\d,]+) %, FNR ([\d,]+) %\n\s+ε ≥ ([\d,]+), declarado ([\d,]+): "
-                       r"(¡FALSO!|consistente)", text)
+    found = re.findall(
+        r"(\w+): FPR ([\d,]+) %, FNR ([\d,]+) %\n\s+ε ≥ ([\d,]+), declarado ([\d,]+): "
+        r"(¡FALSO!|consistente)",
+        text,
+    )
     assert [f[0] for f in found] == ["conteo", "suma"], text
 
     def rounding(token):
         return 0.5 * 10 ** -len(token.partition(",")[2]) / 100
 
-    return {name: {"fpr": spanish_number(fpr) / 100, "fnr": spanish_number(fnr) / 100,
-                   "fpr_rounding": rounding(fpr), "fnr_rounding": rounding(fnr),
-                   "bound": spanish_number(bound), "declared": spanish_number(declared),
-                   "false": verdict == "¡FALSO!"}
-            for name, fpr, fnr, bound, declared, verdict in found}
+    return {
+        name: {
+            "fpr": spanish_number(fpr) / 100,
+            "fnr": spanish_number(fnr) / 100,
+            "fpr_rounding": rounding(fpr),
+            "fnr_rounding": rounding(fnr),
+            "bound": spanish_number(bound),
+            "declared": spanish_number(declared),
+            "false": verdict == "¡FALSO!",
+        }
+        for name, fpr, fnr, bound, declared, verdict in found
+    }
 
 
 def _cp_bound(fpr: float, fnr: float, n: int, confidence: float = 0.999) -> float:
     """The audit's lower bound on ε from its two rates (one-sided Clopper–Pearson upper bounds at
     level 1 − (1 − confidence)/2 each, δ = 0), computed here with scipy."""
     from scipy.stats import beta
+
     alpha = (1 - confidence) / 2
 
     def upper(p):
@@ -587,9 +626,15 @@ def _audit(sensitivity=1.0, eps=1.0, trials=100_000, false=()):
                 assert abs(line[rate] - expected) <= tolerance, (name, rate, line, expected, tolerance)
             # the printed bound is the Clopper–Pearson bound of the printed rates, over what
             # their rounding leaves open (the bound is monotone in each rate)
-            bounds = [_cp_bound(min(max(line["fpr"] + a * line["fpr_rounding"], 0), 1),
-                                min(max(line["fnr"] + b * line["fnr_rounding"], 0), 1), trials)
-                      for a in (-1, 0, 1) for b in (-1, 0, 1)]
+            bounds = [
+                _cp_bound(
+                    min(max(line["fpr"] + a * line["fpr_rounding"], 0), 1),
+                    min(max(line["fnr"] + b * line["fnr_rounding"], 0), 1),
+                    trials,
+                )
+                for a in (-1, 0, 1)
+                for b in (-1, 0, 1)
+            ]
             assert min(bounds) - 0.0051 <= line["bound"] <= max(bounds) + 0.0051, (name, line, bounds)
             # the verdict says what the bound says (ties at the printed precision aside)
             if abs(line["bound"] - line["declared"]) > 0.005:
@@ -598,7 +643,8 @@ def _audit(sensitivity=1.0, eps=1.0, trials=100_000, false=()):
         for name in false:
             assert lines[name]["false"], (name, after.stdout)
         if sensitivity >= 10:
-            assert not lines["conteo"]["false"], after.stdout   # true ε 0,1: bound ≈ 0,1
+            assert not lines["conteo"]["false"], after.stdout  # true ε 0,1: bound ≈ 0,1
+
     return check
 
 
@@ -644,10 +690,11 @@ EDIT_CLAIMS: dict[tuple[str, str], Check] = {
     ("lo-que-no-cubrimos", "ε = 0,01"): _discrete_at_001,
     # a 99,9 % audit: a verdict at the edge (bound ≈ true ε, e.g. the sum at sensitivity 10) may
     # flip with chance ≤ 0,1 %, so only the verdicts far from the edge are asserted
-    ("apendice-la-auditoria-en-vivo", "ruido a la mitad"):
-        _audit(sensitivity=0.5, false=("conteo", "suma")),   # true ε 2 and 20
-    ("apendice-la-auditoria-en-vivo", "sensibilidad 10"): _audit(sensitivity=10),   # 0,1 and 1
-    ("apendice-la-auditoria-en-vivo", "ε = 0,5"): _audit(eps=0.5, false=("suma",)),   # 0,5 and 5
+    ("apendice-la-auditoria-en-vivo", "ruido a la mitad"): _audit(
+        sensitivity=0.5, false=("conteo", "suma")
+    ),  # true ε 2 and 20
+    ("apendice-la-auditoria-en-vivo", "sensibilidad 10"): _audit(sensitivity=10),  # 0,1 and 1
+    ("apendice-la-auditoria-en-vivo", "ε = 0,5"): _audit(eps=0.5, false=("suma",)),  # 0,5 and 5
     ("apendice-la-auditoria-en-vivo", "1.000 partidas"): _audit(trials=1000, false=("suma",)),
 }
 

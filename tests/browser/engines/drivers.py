@@ -10,6 +10,7 @@ Firefox and WebKit run as child processes in a session of their own, so that wha
 start (the browser, its content processes, WebKitWebDriver, Xvfb) can be found and ended: after
 each run, every process left in those process groups is terminated, and reported.
 """
+
 from __future__ import annotations
 
 import json
@@ -25,17 +26,16 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 SCENARIO = HERE / "scenario.js"
-if str(ROOT) not in sys.path:     # webkit.py runs this as a script, from its own folder
+if str(ROOT) not in sys.path:  # webkit.py runs this as a script, from its own folder
     sys.path.insert(0, str(ROOT))
 
 from bench import procstat  # noqa: E402  (one /proc reader, shared with the benchmark)
 
-XVFB_ARGS = ["-a", "-s", "-screen 0 1280x800x24"]   # MiniBrowser's --headless hung here
+XVFB_ARGS = ["-a", "-s", "-screen 0 1280x800x24"]  # MiniBrowser's --headless hung here
 
 FIREFOX = os.environ.get("DPDECK_FIREFOX", "/usr/bin/firefox-esr")
 WEBKIT_DRIVER = os.environ.get("DPDECK_WEBKIT_DRIVER", "/usr/bin/WebKitWebDriver")
-MINIBROWSER = os.environ.get("DPDECK_MINIBROWSER",
-                             "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser")
+MINIBROWSER = os.environ.get("DPDECK_MINIBROWSER", "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser")
 
 
 def missing(engine: str) -> list[str]:
@@ -43,6 +43,7 @@ def missing(engine: str) -> list[str]:
     lacks = []
     if engine == "chromium":
         from deckbuild.browser import chromium_path
+
         if not chromium_path():
             lacks.append("chromium (apt-get install chromium, or set DPDECK_CHROMIUM)")
     elif engine == "firefox":
@@ -68,9 +69,11 @@ def missing(engine: str) -> list[str]:
 
 # ---- Chromium --------------------------------------------------------------------------------
 
+
 def run_chromium(browser, url: str, options: dict) -> dict:
     """Playwright: a fresh context (empty cache and storage: a cold load) on the shared browser."""
     from deckbuild.browser import VIEWPORT
+
     context = browser.new_context(viewport=VIEWPORT)
     try:
         page = context.new_page()
@@ -81,7 +84,7 @@ def run_chromium(browser, url: str, options: dict) -> dict:
         driver = {"browser": f"chromium/{browser.version}", "gotoSeconds": round(time.monotonic() - t0, 3)}
         # evaluate is not subject to the page's CSP; the source is a function: it is called with options
         report = page.evaluate(SCENARIO.read_text(encoding="utf-8"), options)
-        driver["idle"] = idle_tree()   # the page at rest, all done: nothing should still compute
+        driver["idle"] = idle_tree()  # the page at rest, all done: nothing should still compute
         driver["pageErrors"] = errors
         driver["totalSeconds"] = round(time.monotonic() - t0, 3)
         return {"driver": driver, "report": report}
@@ -91,10 +94,17 @@ def run_chromium(browser, url: str, options: dict) -> dict:
 
 # ---- Firefox and WebKit: child processes -------------------------------------------------------
 
+
 def run_firefox(url: str, options: dict, timeout: float) -> dict:
     from deckbuild.browser import VIEWPORT
-    cmd = ["node", str(HERE / "firefox.mjs"), url, str(SCENARIO),
-           json.dumps({**options, "viewport": VIEWPORT})]
+
+    cmd = [
+        "node",
+        str(HERE / "firefox.mjs"),
+        url,
+        str(SCENARIO),
+        json.dumps({**options, "viewport": VIEWPORT}),
+    ]
     return _run_driver(cmd, timeout)
 
 
@@ -104,9 +114,12 @@ def run_webkit(url: str, options: dict, timeout: float) -> dict:
     # where reveal.js's bouncing "next slide" arrow alone kept 1.4 of this machine's 2 cores
     # busy, and every cell ran ~1.5x slower. A student's machine composites on its GPU;
     # without compositing WebKit paints that arrow for 0.2 cores. (Set it to 0 to compare.)
-    env = {**os.environ, "WEBKIT_DISABLE_COMPOSITING_MODE": os.environ.get("WEBKIT_DISABLE_COMPOSITING_MODE", "1")}
+    env = {
+        **os.environ,
+        "WEBKIT_DISABLE_COMPOSITING_MODE": os.environ.get("WEBKIT_DISABLE_COMPOSITING_MODE", "1"),
+    }
     if env["WEBKIT_DISABLE_COMPOSITING_MODE"] == "0":
-        del env["WEBKIT_DISABLE_COMPOSITING_MODE"]   # WebKit looks only at whether it is set
+        del env["WEBKIT_DISABLE_COMPOSITING_MODE"]  # WebKit looks only at whether it is set
     return _run_driver(cmd, timeout, env)
 
 
@@ -115,14 +128,15 @@ def _run_driver(cmd: list[str], timeout: float, env: dict | None = None) -> dict
     it leaves running (in its own group, or the browser's: puppeteer starts Firefox detached,
     announced as ``browser-pid N`` on stderr) is ended, and listed in ``leftovers``."""
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-                                start_new_session=True, env=env)
+        proc = subprocess.Popen(
+            cmd, cwd=ROOT, stdout=out, stderr=err, stdin=subprocess.DEVNULL, start_new_session=True, env=env
+        )
         timed_out = False
         try:
             proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             timed_out = True
-            _signal_group(proc.pid, signal.SIGTERM)   # the drivers close their browser on SIGTERM
+            _signal_group(proc.pid, signal.SIGTERM)  # the drivers close their browser on SIGTERM
             try:
                 proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
@@ -132,8 +146,11 @@ def _run_driver(cmd: list[str], timeout: float, env: dict | None = None) -> dict
             out.seek(0)
             err.seek(0)
             stdout, stderr = out.read(), err.read()
-            groups = {proc.pid} | {int(line.split()[1]) for line in stderr.splitlines()
-                                   if line.startswith("browser-pid ") and line.split()[1:]}
+            groups = {proc.pid} | {
+                int(line.split()[1])
+                for line in stderr.splitlines()
+                if line.startswith("browser-pid ") and line.split()[1:]
+            }
             leftovers = _end_groups(groups)
     lines = [line for line in stdout.splitlines() if line.startswith("{")]
     result = json.loads(lines[-1]) if lines else {"driver": {}}
@@ -163,12 +180,17 @@ def cpu_use(pids: set[int], seconds: float = 3.0) -> dict:
     before = procstat.thread_times(pids)
     time.sleep(seconds)
     after = procstat.thread_times(pids)
-    used = {tid: (name, (t - before.get(tid, (name, t))[1]) / seconds)
-            for tid, (name, t) in after.items() if tid in before}
-    threads = sorted(((name, round(c, 2)) for name, c in used.values() if c >= 0.05),
-                     key=lambda x: -x[1])
-    return {"seconds": seconds, "cores": round(sum(c for _, c in used.values()), 2),
-            "threads": [list(t) for t in threads[:8]]}
+    used = {
+        tid: (name, (t - before.get(tid, (name, t))[1]) / seconds)
+        for tid, (name, t) in after.items()
+        if tid in before
+    }
+    threads = sorted(((name, round(c, 2)) for name, c in used.values() if c >= 0.05), key=lambda x: -x[1])
+    return {
+        "seconds": seconds,
+        "cores": round(sum(c for _, c in used.values()), 2),
+        "threads": [list(t) for t in threads[:8]],
+    }
 
 
 def idle_tree() -> dict:

@@ -9,6 +9,7 @@ run this module under ``xvfb-run`` as a script, which prints that result as one 
 
 SIGTERM ends the session (the driver quits MiniBrowser) before exiting.
 """
+
 from __future__ import annotations
 
 import json
@@ -21,9 +22,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from drivers import cpu_use  # noqa: E402  (run as a script: its own folder is its package)
+
 WEBKIT_DRIVER = os.environ.get("DPDECK_WEBKIT_DRIVER", "/usr/bin/WebKitWebDriver")
-MINIBROWSER = os.environ.get("DPDECK_MINIBROWSER",
-                             "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser")
+MINIBROWSER = os.environ.get("DPDECK_MINIBROWSER", "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser")
 
 # execute_async_script wraps this in a function; its last argument is the callback
 ASYNC_WRAPPER = """const done = arguments[arguments.length - 1];
@@ -43,9 +44,11 @@ def run_webkit(url: str, options: dict | None = None) -> dict:
     t0 = time.monotonic()
     driver = webdriver.WebKitGTK(options=opts, service=Service(executable_path=WEBKIT_DRIVER))
     try:
-        info = {"browser": f"{driver.capabilities.get('browserName')}/"
-                           f"{driver.capabilities.get('browserVersion')}",
-                "launchSeconds": round(time.monotonic() - t0, 3)}
+        info = {
+            "browser": f"{driver.capabilities.get('browserName')}/"
+            f"{driver.capabilities.get('browserVersion')}",
+            "launchSeconds": round(time.monotonic() - t0, 3),
+        }
         driver.set_window_size(1280, 800)
         # the scenario's own deadlines end it; this is only the backstop
         driver.set_script_timeout(options.get("driverTimeout", 900))
@@ -54,7 +57,7 @@ def run_webkit(url: str, options: dict | None = None) -> dict:
         driver.get(url)
         info["gotoSeconds"] = round(time.monotonic() - t1, 3)
         report = driver.execute_async_script(ASYNC_WRAPPER.format(scenario=scenario), options)
-        info["idle"] = cpu_use(_group())   # the page at rest, all done: nothing should still compute
+        info["idle"] = cpu_use(_group())  # the page at rest, all done: nothing should still compute
         info["totalSeconds"] = round(time.monotonic() - t0, 3)
         return {"driver": info, "report": report}
     finally:

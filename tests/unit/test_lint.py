@@ -1,0 +1,64 @@
+"""The tree passes its linters: ruff (format and lint, pyproject.toml's [tool.ruff]) over the
+Python, ESLint (eslint.config.mjs) over the JavaScript. The type check is test_js_types.py.
+
+ruff comes with the test extras (scripts/setup.sh installs them), ESLint from package.json's
+devDependencies (`npm ci`). On a machine without them the tests skip, except under CI (the
+environment variable CI set), where a missing linter is a failure: CI must not pass unlinted.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ESLINT = ROOT / "node_modules" / "eslint" / "bin" / "eslint.js"
+ESLINT_PATHS = [
+    "static/js",
+    "static/sw.js",
+    "tests/js",
+    "deckbuild",
+    "tests/browser/engines",
+    "bench",
+    "eslint.config.mjs",
+]
+
+
+def missing(what: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} is missing under CI: scripts/setup.sh --test installs it")
+    pytest.skip(f"{what} is missing: run scripts/setup.sh --test")
+
+
+def ruff() -> list[str]:
+    exe = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
+    if exe is None:
+        missing("ruff")
+    return [exe]
+
+
+def run(cmd: list, timeout: int = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([str(c) for c in cmd], cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+
+
+def test_python_is_formatted():
+    done = run(ruff() + ["format", "--check", "--diff", "."])
+    assert done.returncode == 0, "run `ruff format .`:\n" + (done.stdout + done.stderr)[-4000:]
+
+
+def test_python_passes_ruff_lint():
+    done = run(ruff() + ["check", "--output-format", "concise", "."])
+    assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
+
+
+def test_javascript_passes_eslint():
+    node = shutil.which("node")
+    if node is None or not ESLINT.exists():
+        missing("ESLint (node_modules/eslint, from `npm ci`)")
+    done = run([node, ESLINT, "--max-warnings", "0", *ESLINT_PATHS])
+    assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
