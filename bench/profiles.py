@@ -1,26 +1,66 @@
 """Conditions a visit runs under: the network between browser and server, the CPU's speed.
 
-Only "local" exists now (localhost, the machine's own CPU). A throttled profile (a classroom's
-Wi-Fi, a slow laptop) is one more entry whose ``throttle`` sets up the page before navigation,
-e.g. through a CDP session: Network.emulateNetworkConditions, Emulation.setCPUThrottlingRate.
+- ``local``: localhost, the machine's own CPU (the first benchmark's conditions).
+- ``aula``: a lecture hall's shared Wi-Fi and a student's slower laptop: 20 Mbit/s down,
+  5 Mbit/s up, 40 ms round trip, the CPU slowed 4×.
+
+A profile's ``throttle(context, page)`` runs before navigation. ``aula`` uses Chromium's own
+emulation through a CDP session on the page (``Network.emulateNetworkConditions``,
+``Emulation.setCPUThrottlingRate``). Chromium applies a page's network conditions to the
+requests of its dedicated workers too (they load through the page's frame): the deck's Python
+worker fetches the wasm, the stdlib and the wheels, so ``bench/diagnose/throttle.py`` checks
+it (the worker's own Resource Timing of the 10 MB wasm against what 20 Mbit/s allows).
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
+
+MBIT = 1_000_000 / 8  # bytes per second in one Mbit/s
 
 
 @dataclass(frozen=True)
 class Profile:
     name: str
     description: str
-    throttle: Callable | None = None    # throttle(context, page), before navigation
+    throttle: Callable | None = None  # throttle(context, page), before navigation
+    down_bytes_per_s: float | None = None  # None: not throttled
+    cpu_slowdown: float = 1.0
 
     def apply(self, context, page) -> None:
         if self.throttle is not None:
             self.throttle(context, page)
 
 
+def cdp_throttle(down_mbit: float, up_mbit: float, rtt_ms: float, cpu_rate: float) -> Callable:
+    """A throttle that sets Chromium's network and CPU emulation on the page's CDP session."""
+
+    def throttle(context, page) -> None:
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send(
+            "Network.emulateNetworkConditions",
+            {
+                "offline": False,
+                "latency": rtt_ms,
+                "downloadThroughput": down_mbit * MBIT,
+                "uploadThroughput": up_mbit * MBIT,
+            },
+        )
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu_rate})
+        page._bench_cdp = cdp  # keep the session (and its emulation) alive for the visit
+
+    return throttle
+
+
 PROFILES = {
     "local": Profile("local", "served from localhost, no throttling"),
+    "aula": Profile(
+        "aula",
+        "shared Wi-Fi and a slow laptop: 20 Mbit/s down, 5 up, 40 ms RTT, CPU 4× slower",
+        cdp_throttle(20, 5, 40, 4),
+        down_bytes_per_s=20 * MBIT,
+        cpu_slowdown=4,
+    ),
 }
