@@ -10,10 +10,18 @@ import json
 import time
 from pathlib import Path
 
+from playwright.sync_api import Error as PlaywrightError
+
 from bench import procstat
 from bench.profiles import PROFILES, Profile
 from bench.server import RequestLog
 from deckbuild.browser import LAUNCH_ARGS, VIEWPORT
+
+
+def failed_report(error: str) -> dict:
+    """What a visit reports when its page never loaded (shaped like the pages' own reports)."""
+    return {"marks": {}, "statuses": [], "runs": [], "figures": [], "cellIds": [], "error": error}
+
 
 INSTRUMENT = Path(__file__).resolve().parent / "instrument.js"
 WAIT_FOR_REPORT = """async () => {
@@ -51,14 +59,24 @@ class Browser:
         self.timeout_ms, self.quiet_wait, self.profile = timeout_ms, quiet_wait, profile
 
     def visit(
-        self, folder: Path, url: str, log: RequestLog, deck_cfg: dict | None = None, watch=None
+        self,
+        folder: Path,
+        url: str,
+        log: RequestLog,
+        deck_cfg: dict | None = None,
+        watch=None,
+        offline: bool = False,
     ) -> dict:
+        """One visit; ``offline``: the network is off from before navigation (the browser's own
+        emulation: nothing reaches the server, the profile's throttling is moot)."""
         load_before = wait_for_quiet(self.quiet_wait)
         ctx = self.pw.chromium.launch_persistent_context(
             str(folder), executable_path=self.executable, args=LAUNCH_ARGS, headless=True, viewport=VIEWPORT
         )
         try:
-            page = self._page(ctx, deck_cfg)
+            page = self._page(ctx, deck_cfg, throttle=not offline)
+            if offline:
+                ctx.set_offline(True)
             errors = self._collect_errors(page)
             log.take()
             data = self._navigate(page, url, watch)
@@ -68,12 +86,13 @@ class Browser:
         finally:
             ctx.close()
 
-    def _page(self, ctx, deck_cfg: dict | None):
+    def _page(self, ctx, deck_cfg: dict | None, throttle: bool = True):
         if deck_cfg is not None:
             ctx.add_init_script(script="window.__BENCH_CFG = " + json.dumps(deck_cfg) + ";")
             ctx.add_init_script(path=str(INSTRUMENT))
         page = ctx.pages[0] if ctx.pages else ctx.new_page()
-        self.profile.apply(ctx, page)
+        if throttle:
+            self.profile.apply(ctx, page)
         return page
 
     @staticmethod
@@ -93,6 +112,8 @@ class Browser:
         try:
             page.goto(url, wait_until="commit", timeout=self.timeout_ms)
             data = page.evaluate(WAIT_FOR_REPORT)
+        except PlaywrightError as exc:  # e.g. offline with nothing cached: the page never came
+            data = failed_report(str(exc).splitlines()[0])
         finally:
             if watch is not None:
                 watch.stop()

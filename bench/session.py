@@ -21,13 +21,17 @@ from bench.server import RequestLog, start_server
 from deckbuild.browser import chromium_path
 
 
-def add_common_args(ap: argparse.ArgumentParser) -> None:
+def add_common_args(ap: argparse.ArgumentParser, profiles: tuple[str, ...] = ("local",)) -> None:
+    """The shared options; ``profiles``: the default --profile (several: the script measures
+    each in turn, one after the other in the same run)."""
     ap.add_argument("--reps", type=int, default=3, help="repetitions of each visit (default 3)")
+    many = len(profiles) > 1
     ap.add_argument(
         "--profile",
         choices=sorted(PROFILES),
-        default="local",
-        help="network and CPU conditions of the visits (default local)",
+        nargs="+" if many else None,
+        default=list(profiles) if many else profiles[0],
+        help=f"network and CPU conditions of the visits (default {' '.join(profiles)})",
     )
     ap.add_argument("--dist", type=Path, help="benchmark this built dist/ instead of building one")
     ap.add_argument("--timeout", type=float, default=180, help="seconds per visit (default 180)")
@@ -119,13 +123,22 @@ def session(args):
         try:
             with sync_playwright() as pw:
                 browser = Browser(
-                    pw, chromium_path(), int(args.timeout * 1000), args.quiet_wait, PROFILES[args.profile]
+                    pw,
+                    chromium_path(),
+                    int(args.timeout * 1000),
+                    args.quiet_wait,
+                    PROFILES[profile_names(args)[0]],
                 )
                 yield Session(args, work, snap, site, config, lock, url, log, browser, started)
         finally:
             server.shutdown()
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def profile_names(args) -> list[str]:
+    """The --profile value(s) as a list."""
+    return list(args.profile) if isinstance(args.profile, (list, tuple)) else [args.profile]
 
 
 def chromium_version() -> str:

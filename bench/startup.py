@@ -40,9 +40,16 @@ ROOT = HERE.parent
 # import bench's modules as bench.*, never by their bare names from the script's folder
 sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != HERE]
 
-from bench import milestones, prepare, stats, table  # noqa: E402
+from bench import hall, milestones, prepare, stats, table  # noqa: E402
 from bench.cpython import run_cpython  # noqa: E402
-from bench.session import add_common_args, chromium_version, session, visit_note  # noqa: E402
+from bench.profiles import PROFILES  # noqa: E402
+from bench.session import (  # noqa: E402
+    add_common_args,
+    chromium_version,
+    profile_names,
+    session,
+    visit_note,
+)
 
 RESULTS = HERE / "results"
 # run after every cell in the deck's warm visits: which top-level modules got imported
@@ -51,7 +58,7 @@ DIAG_CODE = "import sys\nsorted({m.split('.')[0] for m in sys.modules})"
 
 def parse_args(argv=None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    add_common_args(ap)
+    add_common_args(ap, profiles=("aula", "local"))
     ap.add_argument("--compare", type=Path, help="an earlier results JSON to compare with")
     ap.add_argument(
         "--out", type=Path, help="where to write the JSON (default bench/results/startup-<date>.json)"
@@ -61,6 +68,11 @@ def parse_args(argv=None) -> argparse.Namespace:
         action="store_true",
         help="skip the deck's third visit (its service worker, if any, serves from its "
         "own cache only from the third visit on)",
+    )
+    ap.add_argument(
+        "--no-offline",
+        action="store_true",
+        help="skip the deck's last visit with the network off (the offline target)",
     )
     ap.add_argument(
         "--report",
@@ -100,19 +112,25 @@ def make_meta(s, cpython: list[dict]) -> dict:
         "python": platform.python_version(),
         "niceness": os.nice(0),
         "deck_query": s.args.deck_query,
-        "profile": s.args.profile,
+        "profile": s.browser.profile.name,
         "reps": s.args.reps,
     }
 
 
-def visit_kinds(target: str, no_third: bool) -> tuple[str, ...]:
-    return ("cold", "warm", "third") if target == "deck" and not no_third else ("cold", "warm")
+def visit_kinds(target: str, args) -> tuple[str, ...]:
+    """The baseline: cold, warm. The deck: cold, warm, third, then offline (the network off
+    from before navigation: what its service worker cached in the visits before)."""
+    if target != "deck":
+        return ("cold", "warm")
+    return (
+        ("cold", "warm") + (() if args.no_third else ("third",)) + (() if args.no_offline else ("offline",))
+    )
 
 
 def visit_target(s, target: str, rep: int, results: dict) -> None:
     """Cold, warm (and third) visits of one target on one new browser profile."""
     folder = s.folder(f"{target}-{rep}")
-    for kind in visit_kinds(target, s.args.no_third):
+    for kind in visit_kinds(target, s.args):
         print(f"rep {rep + 1}/{s.args.reps}: {target} {kind}…", end=" ", flush=True)
         if target == "baseline":
             v = s.browser.visit(folder, s.base_url, s.log)
@@ -122,22 +140,32 @@ def visit_target(s, target: str, rep: int, results: dict) -> None:
                 "timeoutMs": s.timeout_ms,
                 "diag": DIAG_CODE if kind == "warm" else "",
             }
-            v = s.browser.visit(folder, s.deck_url, s.log, cfg)
+            v = s.browser.visit(folder, s.deck_url, s.log, cfg, offline=kind == "offline")
         results[target][kind].append(v)
         print(visit_note(v), flush=True)
 
 
-def measure(s) -> dict:
-    """Every visit and the CPython runs of one benchmark: the raw results."""
+def measure_all(s) -> dict:
+    """Each profile in turn (the same build, server and CPython runs): profile → raw results."""
     print(f"CPython: prelude and cells, {s.args.reps}× in fresh processes…", flush=True)
     cpython = run_cpython(s.snap, s.args.reps)
+    runs = {}
+    for name in profile_names(s.args):
+        s.browser.profile = PROFILES[name]
+        print(f"profile {name}: {s.browser.profile.description}", flush=True)
+        runs[name] = measure(s, cpython)
+    return runs
+
+
+def measure(s, cpython: list[dict]) -> dict:
+    """Every visit of one profile: the raw results."""
     results = {
         "meta": make_meta(s, cpython),
         "cpython": cpython,
         "lock_imports": milestones.lock_imports(s.lock),
         "worker_regex": prepare.worker_regex(s.site, s.config),
         "baseline": {"cold": [], "warm": []},
-        "deck": {"cold": [], "warm": [], "third": []},
+        "deck": {"cold": [], "warm": [], "third": [], "offline": []},
     }
     for rep in range(s.args.reps):
         # alternate the order, so neither side always runs on a machine warmed by the other
@@ -158,24 +186,48 @@ def rounded(x):
     return x
 
 
-def report(results: dict, out: Path | None, compare_with: Path | None) -> None:
-    """Print the table (and the comparison); write the summary and the table as JSON."""
-    doc = stats.summarize(results)
-    meta = results["meta"]
-    text = table.render(doc, meta, results["cpython"][0] if results["cpython"] else {})
-    text += f"\n\n(benchmark ran {meta.get('elapsed_s', 0):.0f} s)"
+KEPT = ("summary", "verdicts", "cells", "sums", "wheels", "offline", "visits")
+
+
+def summaries(doc: dict) -> dict:
+    """profile → flat summary, of a results JSON of one profile (older runs) or of several."""
+    if "profiles" in doc:
+        return {p: d["summary"] for p, d in doc["profiles"].items()}
+    return {doc["meta"].get("profile", "local"): doc["summary"]}
+
+
+def comparisons(new: dict, old_path: Path) -> str:
+    """Per profile both runs measured, the metric-by-metric change."""
+    old = summaries(json.loads(old_path.read_text()))
+    return "\n".join(
+        table.comparison(s, old[p], f"{old_path} ({p})") for p, s in summaries(new).items() if p in old
+    )
+
+
+def report(runs: dict, out: Path | None, compare_with: Path | None) -> None:
+    """Print the tables of each profile, the hall's targets (and the comparison); write the
+    summaries and the tables as JSON. ``runs``: profile → raw results (or one raw result)."""
+    if "meta" in runs:
+        runs = {runs["meta"].get("profile", "local"): runs}
+    docs = {p: stats.summarize(r) for p, r in runs.items()}
+    hall_verdicts = hall.verdicts(docs)
+    text = table.render_profiles(
+        {p: (docs[p], r["meta"], r["cpython"][0] if r["cpython"] else {}) for p, r in runs.items()},
+        hall_verdicts,
+    )
+    elapsed = max(r["meta"].get("elapsed_s", 0) for r in runs.values())
+    text += f"\n\n(benchmark ran {elapsed:.0f} s)"
+    payload = {
+        "meta": next(iter(runs.values()))["meta"],
+        "profiles": {p: {"meta": runs[p]["meta"]} | {k: docs[p][k] for k in KEPT} for p in runs},
+        "hall": hall_verdicts,
+    }
     if compare_with:
-        old = json.loads(compare_with.read_text())["summary"]
-        text += "\n" + table.comparison(doc["summary"], old, str(compare_with))
+        text += "\n" + comparisons(payload, compare_with)
     print(text)
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
-        payload = (
-            {"meta": meta}
-            | {k: doc[k] for k in ("summary", "verdicts", "cells", "sums", "wheels", "visits")}
-            | {"table": text}
-        )
-        out.write_text(json.dumps(rounded(payload), ensure_ascii=False, indent=1) + "\n")
+        out.write_text(json.dumps(rounded(payload | {"table": text}), ensure_ascii=False, indent=1) + "\n")
         print(f"\nwrote {out}")
 
 
@@ -184,8 +236,7 @@ def reprint(path: Path, compare_with: Path | None) -> None:
     doc = json.loads(path.read_text())
     print(doc["table"])
     if compare_with:
-        old = json.loads(compare_with.read_text())["summary"]
-        print(table.comparison(doc["summary"], old, str(compare_with)))
+        print(comparisons(doc, compare_with))
 
 
 def main(argv=None) -> int:
@@ -194,9 +245,9 @@ def main(argv=None) -> int:
         reprint(args.report, args.compare)
         return 0
     with session(args) as s:
-        results = measure(s)
+        runs = measure_all(s)
     out = args.out or RESULTS / f"startup-{dt.date.today().isoformat()}.json"
-    report(results, out, args.compare)
+    report(runs, out, args.compare)
     return 0
 
 

@@ -12,7 +12,7 @@ import statistics
 
 from bench import milestones as ms
 
-VISITS = {"baseline": ("cold", "warm"), "deck": ("cold", "warm", "third")}
+VISITS = {"baseline": ("cold", "warm"), "deck": ("cold", "warm", "third", "offline")}
 BASELINE_KEYS = ("core", "numpy", "matplotlib", "figure")
 DECK_KEYS = ("deck_ready", "core_ready", "ready", "first_cell", "first_figure", "all_done", "mpl_ready")
 RATIOS = (("core_ready", "core"), ("ready", "numpy"), ("first_figure", "figure"))
@@ -202,10 +202,24 @@ def summarize(results: dict) -> dict:
         "false_waits": false_waits(results.get("worker_regex"), results["cpython"]),
         "failures": failures(deck, results["cpython"]),
         "errors": visit_errors(results),
+        "offline": offline_runs(deck.get("offline", [])),
         "visits": {"baseline": base, "deck": strip_cells(deck)},
     }
     doc["verdicts"] = verdicts(doc)
     return doc
+
+
+def offline_runs(rows: list[dict]) -> list[dict]:
+    """Per offline visit (the network off from before navigation): how many cells ran ok."""
+    return [
+        {
+            "cells": len(r["cells"]),
+            "ok": sum(1 for c in r["cells"] if c["ok"]),
+            "failed": [c["id"] for c in r["cells"] if not c["ok"]][:8],
+            "error": r["error"],
+        }
+        for r in rows
+    ]
 
 
 def strip_cells(deck: dict) -> dict:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bench import hall
 from bench.milestones import FILE_TYPES
 
 README_ROWS = (
@@ -99,7 +100,7 @@ def median(s: dict, key: str | None) -> str:
 def readme_table(t: Table, doc: dict, meta: dict) -> None:
     """The README's speed table (Markdown, medians in seconds from navigation)."""
     s = doc["summary"]
-    t.title("Medians, seconds from navigation (the README's table)")
+    t.title(f"Medians, seconds from navigation, profile {meta.get('profile', 'local')} (the README's table)")
     t.text("| | bare Pyodide cold | deck cold | bare Pyodide warm | deck warm |")
     t.text("|---|---|---|---|---|")
     for label, bkey, dkey in README_ROWS:
@@ -141,7 +142,7 @@ def times(t: Table, doc: dict) -> None:
 
 def transfers(t: Table, doc: dict) -> None:
     s = doc["summary"]
-    t.title("Bytes sent by the server (no compression)")
+    t.title("Bytes sent by the server (as sent: compressed where the browser accepts it)")
     t.row("", "baseline cold", "deck cold")
     for kind in FILE_TYPES:
         cols = [s.get(f"bytes.{who}.cold.{kind}") for who in ("baseline", "deck")]
@@ -209,6 +210,22 @@ def targets(t: Table, doc: dict) -> None:
         t.text(f"  ({key}) {word}  {TARGETS[int(key)]}: {v['detail']}")
     for e in doc["errors"][:6]:
         t.text(f"  ! {e[:200]}")
+
+
+def hall_targets(t: Table, verdicts: dict) -> None:
+    t.title("The hall's targets (both profiles)")
+    for key, v in verdicts.items():
+        word = {True: "HOLDS", False: "MISSES"}.get(v["ok"], "n/a  ")
+        t.text(f"  ({key}) {word}  {hall.TARGETS[key]}: {v['detail']}")
+
+
+def render_profiles(runs: dict, verdicts: dict) -> str:
+    """Several profiles' tables (``runs``: profile → (doc, meta, cpython)), then the hall's
+    targets across them."""
+    parts = [render(doc, meta, cpython) for doc, meta, cpython in runs.values()]
+    t = Table()
+    hall_targets(t, verdicts)
+    return "\n\n".join(parts + [str(t).lstrip("\n")])
 
 
 def header(t: Table, meta: dict, load: dict | None) -> None:

@@ -1,0 +1,56 @@
+"""The hall's targets (bench/hall.py) from made-up per-profile documents."""
+
+from __future__ import annotations
+
+from bench import hall, stats
+from tests.unit import bench_fakes as fakes
+
+
+def doc(**medians) -> dict:
+    """A document whose summary has these medians (dots in keys written as __)."""
+    return {"summary": {k.replace("__", "."): {"median": v} for k, v in medians.items()}, "offline": []}
+
+
+def test_bytes_held_and_missed_with_the_margin():
+    ok = hall.verdicts({"aula": doc(bytes__deck__cold__total=14 * hall.MIB)})["H1"]
+    assert ok["ok"] is True and "14.00 MiB" in ok["detail"] and "-1.00 MiB" in ok["detail"]
+    worst = hall.verdicts(
+        {
+            "aula": doc(bytes__deck__cold__total=14 * hall.MIB),
+            "local": doc(bytes__deck__cold__total=16 * hall.MIB),
+        }
+    )["H1"]
+    assert worst["ok"] is False and "local" in worst["detail"] and "+1.00 MiB" in worst["detail"]
+
+
+def test_aula_ratios_use_the_medians_of_each_side():
+    v = hall.verdicts(
+        {
+            "aula": doc(
+                deck__cold__first_figure=14.0,
+                baseline__cold__figure=20.0,
+                deck__cold__first_cell=8.0,
+                baseline__cold__numpy=14.0,
+            )
+        }
+    )
+    assert v["H2a"]["ok"] is True and "0.70×" in v["H2a"]["detail"]
+    assert v["H2b"]["ok"] is False and "+1.00 s" in v["H2b"]["detail"]
+    assert v["H3"]["ok"] is None and v["H4"]["ok"] is None
+
+
+def test_local_warm_over_cold():
+    v = hall.verdicts({"local": doc(deck__warm__first_figure=3.0, deck__cold__first_figure=6.2)})["H3"]
+    assert v["ok"] is True and "-0.10 s" in v["detail"]
+
+
+def test_offline_needs_every_cell_of_every_offline_visit():
+    r = fakes.results(2)
+    r["deck"]["offline"] = [fakes.deck_visit(), fakes.deck_visit()]
+    d = stats.summarize(r)
+    assert hall.verdicts({"local": d})["H4"]["ok"] is True
+    broken = fakes.deck_visit()
+    broken["runs"][1]["ok"] = False
+    r["deck"]["offline"][1] = broken
+    v = hall.verdicts({"local": stats.summarize(r)})["H4"]
+    assert v["ok"] is False and "1/2 cells ok" in v["detail"] and "c2" in v["detail"]
