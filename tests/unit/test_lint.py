@@ -8,6 +8,7 @@ environment variable CI set), where a missing linter is a failure: CI must not p
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import subprocess
@@ -62,3 +63,28 @@ def test_javascript_passes_eslint():
         missing("ESLint (node_modules/eslint, from `npm ci`)")
     done = run([node, ESLINT, "--max-warnings", "0", *ESLINT_PATHS])
     assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
+
+
+SCREEN = 80  # lines: a laptop's editor at a readable size, the deck's largest bodies are ~77
+SKIP_DIRS = {".venv", "node_modules", "dist", "dist-pdf", ".git"}
+
+
+def body_lines(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    """Lines of a function's body, from its first statement after the docstring to its end."""
+    body = fn.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant):
+        body = body[1:]
+    return 0 if not body else body[-1].end_lineno - body[0].lineno + 1
+
+
+def test_python_functions_fit_on_one_screen():
+    """Docstrings may be long (they state the guarantee); the code under them may not. The JS
+    side has the same limit as ESLint's max-lines-per-function (eslint.config.mjs)."""
+    long = []
+    for path in sorted(ROOT.rglob("*.py")):
+        if SKIP_DIRS & set(path.relative_to(ROOT).parts):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and body_lines(node) > SCREEN:
+                long.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name} ({body_lines(node)} lines)")
+    assert not long, f"split these (more than {SCREEN} lines of code):\n" + "\n".join(long)
