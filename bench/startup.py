@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Start-up and run-speed benchmark: the live deck against a bare Pyodide page, and CPython.
 
-    python bench/startup.py [--reps N] [--compare OLD.json] [--out FILE] [--dist DIR]
+    python bench/startup.py [--profile aula local] [--reps N] [--compare OLD.json] [--out FILE]
 
-One run, served from localhost (deckbuild.serve headers: COOP/COEP, immutable /vendor/ and
-/static-*/), headless Debian Chromium driven by Playwright, under a --profile of conditions:
+One run, served from localhost (deckbuild.serve: COOP/COEP, immutable /vendor/ and /static-*/,
+precompressed files negotiated), headless Debian Chromium driven by Playwright, under each
+--profile of conditions in turn (bench/profiles.py: aula, a hall's Wi-Fi and a slow laptop;
+local):
 
 - baseline: bench/baseline.html, a bare page served from the same dist files whose module
   worker does loadPyodide -> loadPackage(numpy) -> loadPackage(matplotlib) -> one small figure as
@@ -13,12 +15,14 @@ One run, served from localhost (deckbuild.serve headers: COOP/COEP, immutable /v
   messages and presses Run on every cell in deck order as soon as the page is ready;
 - each of baseline and deck cold (a new profile: fresh user-data-dir) and warm (the same profile
   launched again: the HTTP cache, and the wasm code cache, are used), --reps times; the deck
-  a third time too (its service worker serves from its own cache from then on);
-- bytes per file type and per wheel, counted by the server (it sends no compression);
+  a third time too (its service worker serves from its own cache from then on), and last with
+  the network off (offline: every cell must run from the service worker's cache);
+- bytes per file type and per wheel, counted by the server as sent (compressed or not);
 - the deck's prelude and cells under CPython through static/py/cellrunner.py, in a fresh process
   per repetition, for the browser/CPython ratio of the cells' own run time.
 
-Prints the README's table and the details behind it, and writes a summary (no raw traces) as
+Prints, per profile, the README's table and the details behind it, then the hall's targets
+(bench/hall.py), and writes a summary (no raw traces) as
 JSON to bench/results/startup-<date>.json (--out to choose). Investigations that go deeper (the
 browser's threads, the matplotlib probe, a module-by-module visit) are in bench/diagnose/.
 """

@@ -20,7 +20,7 @@ def typeset(formulas: list[tuple[str, bool]], where: list[dict], node_modules: P
     if not formulas:
         return []
     purpose = "typesetting the deck's math with KaTeX"
-    node = tools.which("node", purpose, "Install Node.js (>= 18).")
+    node = tools.which("node", purpose, "Install Node.js (>= 20).")
     if not (node_modules / "katex").is_dir():
         raise BuildEnvironmentError(f"KaTeX is missing from {node_modules}: run `npm ci`")
     payload = json.dumps([{"tex": t, "display": d} for t, d in formulas])
