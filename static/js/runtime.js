@@ -91,8 +91,9 @@ export class Runtime extends EventTarget {
     };
     /** @param {ToWorker} msg */
     const send = (msg) => this.worker.postMessage(msg);
+    const prefetch = !new URLSearchParams(location.search).has("noprefetch");   // A/B: prefetch.js
     /** @type {Omit<import("./types.js").InitMessage, "interruptBuffer">} */
-    const init = { type: "init", config: this.config, base: this.base };
+    const init = { type: "init", config: this.config, base: this.base, prefetch };
     try {
       send({ ...init, interruptBuffer: this.interruptBuffer });
     } catch (_) {   // the buffer could not be shared after all: Stop restarts instead

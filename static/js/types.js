@@ -104,7 +104,7 @@
 // --- page → worker ----------------------------------------------------------------------------
 
 /**
- * @typedef {{type: "init", config: DeckConfig, base: string, interruptBuffer: Int32Array | null}} InitMessage
+ * @typedef {{type: "init", config: DeckConfig, base: string, interruptBuffer: Int32Array | null, prefetch: boolean}} InitMessage
  * @typedef {{type: "run", id: number, cellId: string, code: string, seed: string | number | null, background: boolean}} RunMessage
  * @typedef {{type: "cancel", id: number}} CancelMessage
  * @typedef {{type: "ping", n: number}} PingMessage
@@ -169,6 +169,12 @@
  * @typedef {{type: "exercises"} & ExerciseSummary} ExercisesMessage
  * @typedef {HelloMessage | TryMessage} CopyToMain
  * @typedef {StatusMessage | CellMessage | ExercisesMessage} MainToCopies
+ */
+
+/**
+ * Page ⇄ Service Worker (isolation.js ⇄ sw.js): keeping the deck for use without a network.
+ * @typedef {{type: "offline-fill"}} OfflineFill
+ * @typedef {{type: "offline-progress", version: string, done: number, total: number, failed: number, complete: boolean}} OfflineProgress
  */
 
 export {};

@@ -3,6 +3,7 @@
 // (type-checked with the worker's globals: tsconfig.worker.json)
 import { Scheduler } from "./scheduler.js";
 import { errorFromException, errorRecord } from "./errors.js";
+import { prefetch } from "./prefetch.js";
 
 /** @typedef {import("./types.js").DeckConfig} DeckConfig */
 /** @typedef {import("./types.js").ToWorker} ToWorker */
@@ -235,6 +236,7 @@ self.onmessage = (event) => {
     interruptBuffer = msg.interruptBuffer || null;
     onDemand = msg.config.onDemand || {};
     scheduler = new Scheduler();
+    if (msg.prefetch) prefetch(msg.config, msg.base);   // numpy's wheels, then matplotlib's, meanwhile
     start(msg.config, msg.base);
   } else if (msg.type === "run") {
     for (const job of scheduler.submit(msg)) answerWithError(job, bootError ?? mplError);
