@@ -17,140 +17,37 @@ Modules, one job each:
 * :mod:`dplab.plots` -- the house figure style.
 """
 
-from .accountant import BudgetAccountant, BudgetError, Release
-from .accounting import (
-    DEFAULT_RDP_ORDERS,
-    advanced_composition,
-    advanced_composition_max_epsilon,
-    advanced_gaussian_epsilon,
-    dpsgd_epsilon,
-    gaussian_epsilon,
-    gaussian_rdp,
-    gaussian_zcdp,
-    rdp_gaussian_epsilon,
-    rdp_to_epsilon,
-    sequential_composition,
-    sequential_gaussian_epsilon,
-    subsampled_gaussian_rdp,
-    zcdp_to_dp,
-)
-from .census import EDUCATION_LEVELS, KAREN, KAREN_ROW, OCCUPATIONS, Census, load_census
-from .discrete import (
-    discrete_gaussian_epsilon,
-    discrete_gaussian_mech,
-    discrete_gaussian_sigma,
-    discrete_laplace_mech,
-)
-from .learning import (
-    accuracy,
-    census_features,
-    dpsgd,
-    gradient,
-    logistic_loss,
-    majority_baseline,
-    noisy_gradient_descent,
-    per_person_gradients,
-    predict,
-    sample_people,
-    sigmoid,
-    threshold_epsilon,
-    train_logistic,
-)
-from .mechanisms import (
-    analytic_gaussian_sigma,
-    exponential_mech,
-    gaussian_mech,
-    gaussian_sigma,
-    laplace_gauss_crossover,
-    laplace_mech,
-    laplace_vs_gauss_std,
-    report_noisy_max,
-)
-from .numfmt import fmt, pct
-from .sensitivity import (
-    DEFAULT_CLIP_BOUNDS,
-    choose_clipping_bound,
-    clip,
-    clip_rows_l2,
-    clipped_sum,
-    clipped_sum_error,
-    private_mean,
-)
+# Each module's __all__ is its public API; the package re-exports it, so no name is listed twice.
+from . import accountant, accounting, audit, census, discrete, learning, mechanisms, numfmt, sensitivity
+from .accountant import *  # noqa: F403
+from .accounting import *  # noqa: F403
+from .audit import *  # noqa: F403
+from .census import *  # noqa: F403
+from .discrete import *  # noqa: F403
+from .learning import *  # noqa: F403
+from .mechanisms import *  # noqa: F403
+from .numfmt import *  # noqa: F403
+from .sensitivity import *  # noqa: F403
 
 __version__ = "0.1.0"
 
-__all__ = [
-    # data
-    "load_census",
-    "Census",
-    "EDUCATION_LEVELS",
-    "OCCUPATIONS",
-    "KAREN",
-    "KAREN_ROW",
-    # mechanisms
-    "laplace_mech",
-    "gaussian_mech",
-    "gaussian_sigma",
-    "analytic_gaussian_sigma",
-    "exponential_mech",
-    "report_noisy_max",
-    "laplace_vs_gauss_std",
-    "laplace_gauss_crossover",
-    # exact discrete mechanisms (integer-valued queries)
-    "discrete_laplace_mech",
-    "discrete_gaussian_mech",
-    "discrete_gaussian_sigma",
-    "discrete_gaussian_epsilon",
-    # sensitivity
-    "clip",
-    "clip_rows_l2",
-    "clipped_sum",
-    "private_mean",
-    "clipped_sum_error",
-    "choose_clipping_bound",
-    "DEFAULT_CLIP_BOUNDS",
-    # accounting
-    "sequential_composition",
-    "advanced_composition",
-    "advanced_composition_max_epsilon",
-    "gaussian_epsilon",
-    "gaussian_rdp",
-    "rdp_to_epsilon",
-    "gaussian_zcdp",
-    "zcdp_to_dp",
-    "sequential_gaussian_epsilon",
-    "advanced_gaussian_epsilon",
-    "rdp_gaussian_epsilon",
-    "subsampled_gaussian_rdp",
-    "dpsgd_epsilon",
-    "DEFAULT_RDP_ORDERS",
-    "BudgetAccountant",
-    "BudgetError",
-    "Release",
-    # learning
-    "census_features",
-    "sigmoid",
-    "logistic_loss",
-    "per_person_gradients",
-    "gradient",
-    "predict",
-    "accuracy",
-    "majority_baseline",
-    "train_logistic",
-    "noisy_gradient_descent",
-    "dpsgd",
-    "sample_people",
-    "threshold_epsilon",
-    # numbers for the audience: decimal comma, '.' between thousands
-    "fmt",
-    "pct",
-]
-
-# auditing a mechanism: an empirical lower bound on its epsilon (the deck's appendix)
-from .audit import AuditResult, audit_mechanism, beta_quantile, clopper_pearson  # noqa: E402,F401
-
-__all__ += ["audit_mechanism", "clopper_pearson", "beta_quantile"]  # AuditResult: a record
-
+#: importable from dplab, but not what ``from dplab import *`` brings: the accountant's observer
+#: hooks (the page's budget meter), a result record, the learning model's scaling constants and
+#: the count's share of a budget (details of one slide)
+NOT_STARRED = frozenset(
+    {
+        "add_observer",
+        "remove_observer",
+        "AuditResult",
+        "AGE_CENTER",
+        "AGE_SCALE",
+        "EDUCATION_CENTER",
+        "EDUCATION_SCALE",
+        "COUNT_BUDGET_SHARE",
+    }
+)
+_MODULES = (census, mechanisms, discrete, sensitivity, accounting, accountant, learning, audit, numfmt)
+__all__ = [name for module in _MODULES for name in module.__all__ if name not in NOT_STARRED]
 
 # Old names, kept one release (each warns when called, naming its replacement); in __all__ so
 # that ``from dplab import *`` still finds them, marked ``__deprecated__`` for the registries.

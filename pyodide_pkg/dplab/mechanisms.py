@@ -242,6 +242,13 @@ def _bracket(predicate, what: str, **params) -> float:
     return high
 
 
+def _boundary(predicate, what: str, epsilon: float, delta: float) -> tuple[float, float]:
+    """The bracket of a monotone predicate's boundary on [0, inf), ``what`` naming it in errors."""
+    return _bisect(
+        predicate, 0.0, _bracket(predicate, f"the bisection bracket for {what}", epsilon=epsilon, delta=delta)
+    )
+
+
 def _bisect(predicate, low: float, high: float, iterations: int = 200):
     """Bracket the boundary of a monotone predicate.
 
@@ -330,13 +337,7 @@ def analytic_gaussian_sigma(sensitivity, epsilon, delta):
         def below(v):
             return _b_plus(v, epsilon) <= delta
 
-        v, _ = _bisect(
-            below,
-            0.0,
-            _bracket(
-                below, "the bisection bracket for v* = sup{v : B+(v) <= delta}", epsilon=epsilon, delta=delta
-            ),
-        )
+        v, _ = _boundary(below, "v* = sup{v : B+(v) <= delta}", epsilon, delta)
         if v > _PRECISE_UV:
             return _sigma_without_epsilon(sensitivity, epsilon, delta)
         # sqrt(1 + v/2) - sqrt(v/2), written without the difference of two nearly equal roots
@@ -347,13 +348,7 @@ def analytic_gaussian_sigma(sensitivity, epsilon, delta):
         def above(u):
             return _b_minus(u, epsilon) > delta
 
-        _, u = _bisect(
-            above,
-            0.0,
-            _bracket(
-                above, "the bisection bracket for u* = inf{u : B-(u) <= delta}", epsilon=epsilon, delta=delta
-            ),
-        )
+        _, u = _boundary(above, "u* = inf{u : B-(u) <= delta}", epsilon, delta)
         if u > _PRECISE_UV:
             return _sigma_without_epsilon(sensitivity, epsilon, delta)
         alpha = math.sqrt(1.0 + u / 2.0) + math.sqrt(u / 2.0)
