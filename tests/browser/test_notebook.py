@@ -195,14 +195,18 @@ def test_notebook_and_script_run_in_a_fresh_venv_with_the_wheel(downloads, tmp_p
     )
     nb = nbformat.read(downloads["files"]["ipynb"], as_version=4)
     ran = time.monotonic()
-    NotebookClient(
-        nb,
-        km=km,
-        timeout=300,
-        startup_timeout=120,
-        allow_errors=False,
-        resources={"metadata": {"path": str(work)}},
-    ).execute()
+    try:
+        NotebookClient(
+            nb,
+            km=km,
+            timeout=300,
+            startup_timeout=120,
+            allow_errors=False,
+            resources={"metadata": {"path": str(work)}},
+        ).execute()
+    finally:  # nbclient shuts down only a kernel it started itself, not one of our manager's
+        if km.has_kernel:
+            km.shutdown_kernel(now=True)
     seconds = time.monotonic() - ran
     print(f"\nvenv + pip: {set_up:.0f} s; the notebook's {len(nb.cells)} cells ran in {seconds:.0f} s")
     code = [c for c in nb.cells if c.cell_type == "code"]
