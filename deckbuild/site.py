@@ -9,7 +9,7 @@ import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from . import frontend, pyodide_dist
+from . import compress, frontend, pyodide_dist
 from .config import Assets, DeckConfig, NotebookInfo, NotebookSlide
 from .layout import SLIDE_SIZE
 from .render import render_page, render_slides
@@ -139,6 +139,7 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
             target = staging / "assets" / image.relative_to(deck.root.resolve())
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(image, target)
+        compress.precompress(staging, pyodide_dist.cache_dir())
         _swap_into_place(staging, dist)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
