@@ -140,19 +140,41 @@ def ensure_wheels(lock: dict, cache: Path) -> list[Path]:
     return [verify(wheels / e["file_name"], e) for e in entries]
 
 
-def _replace_member(archive: Path, name: str, data: bytes) -> None:
-    """Rewrite ``archive`` with ``name`` holding ``data`` (zip files cannot replace in place).
+def _replace_member(archive: Path, name: str, data: bytes, stored: bool) -> None:
+    """Rewrite ``archive`` with ``name`` holding ``data`` (zip files cannot replace in place),
+    in its place and with its date (reproducible), and its line in the wheel's RECORD.
 
     Used for matplotlib's ``fontlist.json``: the released wheel carries one of another font
     manager version (390, where matplotlib 3.8 wants 330), so the browser rebuilt it on every
     first import; the build's own list is read instead.
     """
+    import base64
+    import hashlib
+
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    line = f"{name},sha256={digest},{len(data)}"
     tmp = archive.with_suffix(".tmp")
-    with zipfile.ZipFile(archive) as zin, zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zout:
-        for info in zin.infolist():
-            if info.filename != name:
-                zout.writestr(info, zin.read(info))
-        zout.writestr(name, data)
+    method = zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED
+    with zipfile.ZipFile(archive) as zin, zipfile.ZipFile(tmp, "w") as zout:
+        infos = zin.infolist()
+        names = [info.filename for info in infos]
+        at = names.index(name) if name in names else len(infos) - 1  # before RECORD, if new
+        for i, info in enumerate(infos):
+            body = zin.read(info)
+            if info.filename.endswith(".dist-info/RECORD"):
+                rows = [r for r in body.decode().splitlines() if not r.startswith(name + ",")]
+                body = ("\n".join([*rows[:-1], line, rows[-1]]) + "\n").encode()
+            if i == at:
+                new = zipfile.ZipInfo(name, date_time=info.date_time)
+                new.external_attr = 0o644 << 16
+                new.compress_type = method
+                zout.writestr(new, data)
+                if info.filename == name:
+                    continue
+            entry = zipfile.ZipInfo(info.filename, date_time=info.date_time)
+            entry.external_attr = info.external_attr
+            entry.compress_type = method
+            zout.writestr(entry, body)
     tmp.replace(archive)
 
 
@@ -186,12 +208,20 @@ def _compile(
     )
 
 
+MANIFEST = "derived-manifest.json"
+
+
 def vendor_pyodide(node_modules: Path, out: Path, cache: Path) -> dict:
     """Copy the Pyodide core, the verified wheels and the served lock file; return the lock.
 
-    Wheels and the stdlib zip are served with bytecode added (:mod:`deckbuild.bytecode`);
-    the served lock gives the compiled wheels' sha256, which Pyodide checks on load.
+    Wheels and the stdlib zip are served rewritten (:mod:`deckbuild.bytecode`: bytecode for
+    sources, unused files dropped); the served lock gives the rewritten wheels' sha256, which
+    Pyodide checks on load, and ``derived-manifest.json`` lists each rewritten file: its
+    sha256, the verified original's (the official lock's, or the npm package's file) and what
+    was done to it.
     """
+    from . import bytecode
+
     core = node_modules / "pyodide"
     for name in PYODIDE_CORE:
         if name not in ("pyodide-lock.json", "python_stdlib.zip"):
@@ -202,12 +232,34 @@ def vendor_pyodide(node_modules: Path, out: Path, cache: Path) -> dict:
     compiled, font_list = _compile(lock, stdlib, wheels, node_modules, cache)
     served = trimmed_lock(lock)
     by_file = {entry["file_name"]: entry for entry in served["packages"].values()}
+    derived = []
     for source in [stdlib, *wheels]:
         shipped = out / "pyodide" / source.name
         copy(compiled.get(source, source), shipped)
+        if source not in compiled:
+            continue
+        done = bytecode.stats(compiled[source])
         if font_list and source.name == lock["packages"]["matplotlib"]["file_name"]:
-            _replace_member(shipped, FONT_LIST, font_list.read_bytes())
+            _replace_member(shipped, FONT_LIST, font_list.read_bytes(), bytecode.STORED)
+            done["fontlist"] = FONT_LIST
         if source.name in by_file:
             by_file[source.name]["sha256"] = sha256(shipped)
+        derived.append(
+            {
+                "file": source.name,
+                "sha256": sha256(shipped),
+                "original": {
+                    "sha256": sha256(source),
+                    "from": "pyodide-lock.json" if source.name in by_file else "npm pyodide/" + source.name,
+                },
+                "size": shipped.stat().st_size,
+                "originalSize": source.stat().st_size,
+                "zip": "stored" if bytecode.STORED else "deflated",
+                **done,
+            }
+        )
     (out / "pyodide" / "pyodide-lock.json").write_text(json.dumps(served))
+    if derived:
+        manifest = {"pyodide": lock["info"]["version"], "tool": bytecode.tool_version(), "files": derived}
+        (out / "pyodide" / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     return lock
