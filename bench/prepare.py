@@ -52,7 +52,7 @@ def read_lock(site: Path, config: dict) -> dict:
 def install_official_pyodide(site: Path) -> str:
     """Bare Pyodide as its release ships it, next to the deck's files: the official core,
     stdlib and lock, and the original wheels (the deck serves them with added bytecode)."""
-    from deckbuild import pyodide_dist
+    from deckbuild import compress, pyodide_dist
 
     core = ROOT / "node_modules" / "pyodide"
     lock = json.loads((core / "pyodide-lock.json").read_text())
@@ -63,6 +63,9 @@ def install_official_pyodide(site: Path) -> str:
         shutil.copy2(core / name, folder / name)
     for wheel in pyodide_dist.ensure_wheels(lock, pyodide_dist.cache_dir()):
         shutil.copy2(wheel, folder / wheel.name)
+    # served compressed where the browser accepts it, as a CDN serves Pyodide's release and as
+    # the deck's own files are: the comparison is of what is sent, not of who compresses
+    compress.precompress(folder, pyodide_dist.cache_dir())
     return index
 
 
