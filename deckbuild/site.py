@@ -12,6 +12,7 @@ from pathlib import Path
 from . import compress, frontend, pyodide_dist
 from .config import Assets, DeckConfig, NotebookInfo, NotebookSlide
 from .layout import SLIDE_SIZE
+from .offline import write_offline_manifest
 from .render import render_page, render_slides
 from .schema import Deck, load_deck
 from .wheel import build_wheel
@@ -139,6 +140,7 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
             target = staging / "assets" / image.relative_to(deck.root.resolve())
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(image, target)
+        write_offline_manifest(staging, version)
         compress.precompress(staging, pyodide_dist.cache_dir())
         _swap_into_place(staging, dist)
     except BaseException:

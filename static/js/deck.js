@@ -3,7 +3,7 @@
 // so the worker boots while reveal.js and CodeMirror (most of the page's JS) still load.
 import { Runtime } from "./runtime.js";
 import { isReceiver, styleSpeakerNotes } from "./mirror.js";
-import { ensureIsolation } from "./isolation.js";
+import { ensureIsolation, keepOffline } from "./isolation.js";
 
 /** @type {import("./types.js").DeckConfig} the build's config (deckbuild/config.py) */
 const config = JSON.parse(document.getElementById("deck-config").textContent);
@@ -21,6 +21,7 @@ const showStatus = ({ state, detail }) => {
 if (!receiver) await ensureIsolation();
 const runtime = receiver ? null : new Runtime(config, base);   // a speaker-view copy runs no Python
 runtime?.addEventListener("status", (/** @type {CustomEvent} */ e) => showStatus(e.detail));
+runtime?.addEventListener("status", (/** @type {CustomEvent} */ e) => { if (e.detail.state === "ready") keepOffline(statusEl); });
 
 const [{ default: Reveal }, { default: RevealNotes }, { Cell }, { EditStore, ProgressStore },
        { publish, subscribe }, { startPrerun }, { installActions }, { installExercises }] = await Promise.all([
