@@ -68,6 +68,16 @@ def _tree_digest(paths: list[Path]) -> str:
     return digest.hexdigest()[:12]
 
 
+def _served_digest(folder: Path) -> str:
+    """12 hex digits naming the served Pyodide files: the served lock (every wheel's sha256)
+    and, where the build rewrote files, the manifest that names each one's sha256."""
+    digest = hashlib.sha256()
+    for name in ("pyodide-lock.json", "derived-manifest.json"):
+        if (folder / name).exists():
+            digest.update((folder / name).read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def build(project: Project, deck_file: Path | None = None, dist: Path | None = None) -> Deck:
     """Build the deck into ``dist`` (default: project/dist). A failure leaves dist untouched."""
     dist = Path(dist or project.dist)
@@ -77,12 +87,10 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
     nm = project.node_modules
     versions = {name: frontend.npm_version(nm, name) for name in ("reveal.js", "katex", "pyodide")}
     # Vendored files live under versioned folders, so a browser may cache them for good.
-    pyodide_dir = f"vendor/pyodide-{versions['pyodide']}/"
     assets = {
         "reveal": f"vendor/reveal-{versions['reveal.js']}/",
         "katex": f"vendor/katex-{versions['katex']}/",
         "codemirror": "vendor/codemirror/",
-        "pyodide": pyodide_dir,
     }
     dist.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".dist-", dir=dist.parent))
@@ -95,6 +103,12 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
         import_map["reveal-notes"] = f"./{assets['reveal']}{frontend.NOTES_PLUGIN}"
         (staging / "vendor" / "pyodide").mkdir(parents=True, exist_ok=True)
         lock = pyodide_dist.vendor_pyodide(nm, staging / "vendor", pyodide_dist.cache_dir())
+        # the build rewrites Pyodide's files (bytecode, trimming): the folder is named after
+        # what it serves too, not only the release, so a browser never mixes two builds' files
+        pyodide_dir = (
+            f"vendor/pyodide-{versions['pyodide']}-{_served_digest(staging / 'vendor' / 'pyodide')}/"
+        )
+        assets["pyodide"] = pyodide_dir
         (staging / "vendor" / "pyodide").rename(staging / pyodide_dir)
         # Our own code: one folder named after its content, so a new version never mixes
         # with an old one a browser cached.
