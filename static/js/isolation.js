@@ -74,7 +74,7 @@ export async function keepOffline(statusEl) {
     statusEl.dataset.offline = msg.complete ? "ready" : "partial";
     statusEl.dataset.offlineVersion = msg.version;
     const text = msg.complete ? "Disponible sin conexión"
-      : msg.done < msg.total ? `Guardando para usar sin conexión: ${msg.done} de ${msg.total} archivos`
+      : msg.done + msg.failed < msg.total ? `Guardando para usar sin conexión: ${msg.done} de ${msg.total} archivos`
       : `Sin conexión: faltan ${msg.failed} archivos (se reintentará al recargar)`;
     if (!statusEl.title || statusEl.title === ours) statusEl.title = ours = text;   // a restart's reason wins
   });
