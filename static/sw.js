@@ -155,8 +155,11 @@ self.addEventListener("message", (event) => {
 
 /** Fetch every listed file the cache lacks, one at a time at low priority. */
 async function fill(tell) {
-  const { files } = await (await fetch(ROOT + MANIFEST, { cache: "no-cache" })).json();
   const cache = await caches.open(CACHE);
+  // offline, the list this version kept: the page still hears that everything is here
+  const manifest = await networkFirst(new Request(ROOT + MANIFEST, { cache: "no-cache" }), ROOT + MANIFEST,
+                                      { waitUntil: (p) => p });
+  const { files } = await manifest.json();
   const have = new Set((await cache.keys()).map((r) => relative(r.url)));
   let done = files.filter((rel) => have.has(rel)).length;
   let failed = 0;

@@ -69,6 +69,8 @@ def test_whole_deck_runs_offline_after_one_visit(context, page, deck_url, built_
     out = run_cell(page, CODE_SLIDES[0].id, code=CONTOUR)
     assert out["state"] == "done" and out["figures"] == 1, out
     assert "contourpy" in out["stderr"], out
+    # offline too, once the cells pre-ran, the tooltip says the deck is all here
+    wait_until(page, f"document.querySelector('{STATUS}').dataset.offline === 'ready'", 180)
     assert not page.errors, page.errors
 
 

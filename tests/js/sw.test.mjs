@@ -52,7 +52,7 @@ function worker(version, { files = {}, caches = new FakeCaches(), online = true 
     skipWaiting: () => {},
     addEventListener: (type, fn) => { handlers[type] = fn; },
   };
-  const sandbox = { self, caches, fetch, Headers, Response, URL, console, Set, JSON, Date };
+  const sandbox = { self, caches, fetch, Headers, Request, Response, URL, console, Set, JSON, Date };
   vm.runInNewContext(SOURCE.replace("__DPDECK_OFFLINE_VERSION__", version), sandbox);
   /** Dispatch an extendable event; resolves when its waitUntil promises settle. */
   const dispatch = async (type, props = {}) => {
@@ -128,5 +128,11 @@ test("offline-fill fetches what the cache lacks and reports it all kept", async 
   assert.deepEqual({ ...last }, { type: "offline-progress", version: "v3", done: 4, total: 4, failed: 0, complete: true });
   assert.ok(!sw.net.fetched.includes("vendor/p/a.whl"), "a file already kept is not fetched again");
   const kept = (await (await sw.caches.open("dpdeck-v3")).keys()).map((r) => r.url.slice(ROOT.length));
-  assert.deepEqual(kept.sort(), Object.keys(files).sort());
+  assert.deepEqual(kept.sort(), [...Object.keys(files), "offline.json"].sort());
+  // offline, the page still hears that everything is kept (the list from the cache)
+  sw.net.online = false;
+  told.length = 0;
+  await sw.dispatch("message", { data: { type: "offline-fill" }, source: { postMessage: (m) => told.push(m) } });
+  assert.equal(told.at(-1).complete, true);
+  assert.equal(told.at(-1).done, 4);
 });
