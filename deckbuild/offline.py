@@ -7,7 +7,8 @@ benchmark's files. ``version``: the config's version (a digest of static/ and dp
 digest of the list and of every listed file's bytes, so any shipped change (a slide's text, a
 vendored package, an image) makes a new version. The same version is stamped into the root's
 ``sw.js``: its bytes change with every deploy, which is what makes a browser install the new
-Service Worker, whose activation deletes the caches of the other versions.
+Service Worker, whose activation deletes the caches of the other versions. (So the build copies
+sw.js here, after every other file.)
 """
 
 from __future__ import annotations
@@ -38,8 +39,9 @@ def offline_files(site: Path) -> list[str]:
     return files
 
 
-def write_offline_manifest(site: Path, config_version: str) -> str:
-    """Write ``site/offline.json``, stamp ``site/sw.js`` with its version; return the version."""
+def write_offline_manifest(site: Path, config_version: str, sw_source: Path) -> str:
+    """Write ``site/offline.json`` and ``site/sw.js`` (``sw_source`` stamped with the version, at
+    the root so that its scope is the whole deck); return the version."""
     files = offline_files(site)
     digest = hashlib.sha256()
     for rel in files:
@@ -47,7 +49,6 @@ def write_offline_manifest(site: Path, config_version: str) -> str:
         digest.update(hashlib.sha256((site / rel).read_bytes()).digest())
     version = f"{config_version}-{digest.hexdigest()[:12]}"
     (site / MANIFEST).write_text(json.dumps({"version": version, "files": files}, indent=0), encoding="utf-8")
-    sw = site / SW
-    if sw.exists():
-        sw.write_text(sw.read_text(encoding="utf-8").replace(VERSION_PLACEHOLDER, version), encoding="utf-8")
+    sw = sw_source.read_text(encoding="utf-8")
+    (site / SW).write_text(sw.replace(VERSION_PLACEHOLDER, version), encoding="utf-8")
     return version

@@ -117,8 +117,6 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
         shutil.copytree(
             project.static, staging / static_dir, ignore=shutil.ignore_patterns("__pycache__", "sw.js")
         )
-        # the Service Worker must sit at the deck's root for its scope to cover the deck
-        shutil.copy2(project.static / "sw.js", staging / "sw.js")
         wheel = build_wheel(project.package_src, "dplab", staging / static_dir / "wheels")
         assets["static"] = static_dir
         config = DeckConfig(
@@ -154,7 +152,8 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
             target = staging / "assets" / image.relative_to(deck.root.resolve())
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(image, target)
-        write_offline_manifest(staging, version)
+        # offline.json, and the Service Worker at the deck's root (its scope: the whole deck)
+        write_offline_manifest(staging, version, project.static / "sw.js")
         compress.precompress(staging, pyodide_dist.cache_dir())
         _swap_into_place(staging, dist)
     except BaseException:

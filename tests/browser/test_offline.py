@@ -91,8 +91,9 @@ def test_manifest_lists_what_the_deck_fetches_and_versions_every_byte(tmp_path):
     ):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(rel, encoding="utf-8")
-    (tmp_path / "sw.js").write_text(f'const VERSION = "{VERSION_PLACEHOLDER}";', encoding="utf-8")
-    first = write_offline_manifest(tmp_path, "abc")
+    source = tmp_path.parent / f"{tmp_path.name}-sw.js"
+    source.write_text(f'const VERSION = "{VERSION_PLACEHOLDER}";', encoding="utf-8")
+    first = write_offline_manifest(tmp_path, "abc", source)
     manifest = json.loads((tmp_path / "offline.json").read_text(encoding="utf-8"))
     assert manifest == {
         "version": first,
@@ -105,7 +106,7 @@ def test_manifest_lists_what_the_deck_fetches_and_versions_every_byte(tmp_path):
     }
     assert first.startswith("abc-") and first in (tmp_path / "sw.js").read_text(encoding="utf-8")
     (tmp_path / "index.html").write_text("a new slide", encoding="utf-8")  # same config version
-    assert write_offline_manifest(tmp_path, "abc") != first
+    assert write_offline_manifest(tmp_path, "abc", source) != first
 
 
 def test_a_new_deploy_replaces_the_cache(context, page, built_deck, tmp_path):
@@ -129,10 +130,9 @@ def test_a_new_deploy_replaces_the_cache(context, page, built_deck, tmp_path):
         # the new deploy: a changed page, its manifest and a freshly stamped sw.js
         index = site / "index.html"
         index.write_text(index.read_text(encoding="utf-8").replace("</body>", "<!-- v2 --></body>"), "utf-8")
-        shutil.copy2(ROOT / "static" / "sw.js", site / "sw.js")
         for stale in [*site.glob("*.br"), *site.glob("*.gz")]:  # the compressed copies of the old
             stale.unlink()
-        new = write_offline_manifest(site, old.split("-")[0])
+        new = write_offline_manifest(site, old.split("-")[0], ROOT / "static" / "sw.js")
         assert new != old
         page.reload()
         wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 30)
