@@ -1,7 +1,8 @@
 """Browser fixtures: the real deck built once, served on localhost, opened in Chromium.
 
 Chromium: ``$DPDECK_CHROMIUM`` if set, else Debian's ``/usr/bin/chromium``, else the browser of
-``playwright install``. Every request of page and workers is recorded on ``page.requests``.
+``playwright install``. Every request of the page and its workers is recorded on ``page.requests``;
+the service worker's own (its offline fill, after the pre-run) on ``page.sw_requests``.
 """
 
 from __future__ import annotations
@@ -64,9 +65,12 @@ def browser(playwright_instance):
 
 
 def _instrument(context, page):
-    page.requests = []
+    page.requests, page.sw_requests = [], []
     page.errors = []
-    context.on("request", lambda r: page.requests.append(r.url))
+    context.on(
+        "request",
+        lambda r: (page.requests if r.service_worker is None else page.sw_requests).append(r.url),
+    )
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     return page
 
@@ -95,6 +99,6 @@ def foreign_requests(page, base_url: str) -> list[str]:
     origin = urlparse(base_url).netloc
     return [
         u
-        for u in page.requests
+        for u in page.requests + page.sw_requests
         if urlparse(u).scheme in ("http", "https", "ws", "wss") and urlparse(u).netloc != origin
     ]

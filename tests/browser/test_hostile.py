@@ -125,7 +125,7 @@ def test_served_from_a_sub_path(page, built_deck, tmp_path):
         assert out["state"] == "done" and out["figures"] == 1 and out["stdout"] == "5000\n"
         assert not [
             u
-            for u in page.requests
+            for u in page.requests + page.sw_requests
             if "/talks/dp/" not in u and u.startswith(url) and not u.rstrip("/").endswith("/talks/dp")
         ]
     finally:
