@@ -53,10 +53,22 @@ def time_summary(base: dict, deck: dict) -> dict:
     return s
 
 
+def lecture_requests(v: dict) -> list[dict]:
+    """A visit's requests up to the moment its last cell had a result (all of them when that
+    never came, or for the baseline): what the lecture needed. After it, the deck's service
+    worker fills its offline copy at low priority; those bytes are counted apart."""
+    done = ms.deck_milestones(v)["all_done"] if "cellIds" in v and v.get("timeOrigin") else None
+    if done is None:
+        return v["server"]
+    cutoff = (v["timeOrigin"] + done) / 1000.0
+    return [e for e in v["server"] if e["t0"] <= cutoff]
+
+
 def bytes_stats(results: dict) -> tuple[dict, dict]:
-    """Per visit kind, the server's bytes summaries; and the summary's bytes.* entries."""
+    """Per visit kind, the server's bytes summaries (up to the last cell's result); and the
+    summary's bytes.* entries, with the deck's cold total including the offline fill apart."""
     b = {
-        f"{who}_{kind}": [ms.bytes_summary(v["server"]) for v in results[who][kind]]
+        f"{who}_{kind}": [ms.bytes_summary(lecture_requests(v)) for v in results[who][kind]]
         for who in ("baseline", "deck")
         for kind in ("cold", "warm")
     }
@@ -70,6 +82,9 @@ def bytes_stats(results: dict) -> tuple[dict, dict]:
         for who in ("deck", "baseline")
         for kind in ("cold", "warm")
     }
+    s["bytes.deck.cold.with_fill"] = stats(
+        [ms.bytes_summary(v["server"])["total"] for v in results["deck"]["cold"]]
+    )
     return b, s
 
 

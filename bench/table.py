@@ -143,6 +143,7 @@ def times(t: Table, doc: dict) -> None:
 def transfers(t: Table, doc: dict) -> None:
     s = doc["summary"]
     t.title("Bytes sent by the server (as sent: compressed where the browser accepts it)")
+    t.text("  (the deck's up to its last cell's result; its offline fill, which follows, apart)")
     t.row("", "baseline cold", "deck cold")
     for kind in FILE_TYPES:
         cols = [s.get(f"bytes.{who}.cold.{kind}") for who in ("baseline", "deck")]
@@ -152,6 +153,8 @@ def transfers(t: Table, doc: dict) -> None:
         t.row(f"  total {kind}", *(fmt_bytes(c and c["median"]) for c in cols))
         req = [doc["requests"].get(f"{who}_{kind}") for who in ("baseline", "deck")]
         t.row(f"  requests {kind} (304s)", *("—" if r is None else f"{r[0]} ({r[1]})" for r in req))
+    fill = s.get("bytes.deck.cold.with_fill")
+    t.row("  deck cold with the offline fill so far", "", fmt_bytes(fill and fill["median"]))
     t.text("  Wheels on the deck's cold load (imported: a module of the wheel is in the deck's")
     t.text("  sys.modules after every cell ran; baseline: after its figure):")
     t.row("    wheel", "bytes", "deck imports", "baseline imports", widths=WHEELS)

@@ -54,3 +54,23 @@ def test_offline_needs_every_cell_of_every_offline_visit():
     r["deck"]["offline"][1] = broken
     v = hall.verdicts({"local": stats.summarize(r)})["H4"]
     assert v["ok"] is False and "1/2 cells ok" in v["detail"] and "c2" in v["detail"]
+
+
+def test_cold_bytes_stop_at_the_last_cell_and_the_fill_is_counted_apart():
+    r = fakes.results(1)
+    v = r["deck"]["cold"][0]
+    v["timeOrigin"] = 1_000_000.0  # ms since the epoch; the last cell's result at 3500 ms
+    for e in v["server"]:
+        e["t0"] = 1000.0 + 1.0  # s since the epoch: during the visit
+    v["server"].append(
+        {
+            "path": "/vendor/p/pytz-2024.1-py2.py3-none-any.whl",
+            "status": 200,
+            "bytes": 5 << 20,
+            "t0": 1000.0 + 9.0,
+            "t1": 1000.0 + 9.5,
+        }
+    )
+    s = stats.summarize(r)["summary"]
+    assert s["bytes.deck.cold.total"]["median"] == (9 << 20) + 2048 + (3 << 20)
+    assert s["bytes.deck.cold.with_fill"]["median"] == s["bytes.deck.cold.total"]["median"] + (5 << 20)
