@@ -117,42 +117,37 @@ INT_VALUES_BAD = [
     ("3", TypeError),
     (None, TypeError),
 ]
+
+
+def non_finite_after(good):
+    """[good, x] for each non-finite x (nan, numpy nan, +-inf): each a ValueError."""
+    return [([good, bad], ValueError) for bad in (NAN, NP_NAN, INF, -INF)]
+
+
 # Array parameters: the last entry of each list is the bad one, and the message must show it.
 ARRAY_POSITIVE_BAD = [
     ([1.0, 0.0], ValueError),
     ([1.0, -2.0], ValueError),
-    ([1.0, NAN], ValueError),
-    ([1.0, NP_NAN], ValueError),
-    ([1.0, INF], ValueError),
-    ([1.0, -INF], ValueError),
+    *non_finite_after(1.0),
     ([True, True], TypeError),
     (["1", "2"], TypeError),
 ]
 ARRAY_NONNEG_BAD = [
     ([0.1, -0.5], ValueError),
-    ([0.1, NAN], ValueError),
-    ([0.1, NP_NAN], ValueError),
-    ([0.1, INF], ValueError),
-    ([0.1, -INF], ValueError),
+    *non_finite_after(0.1),
     ([True, True], TypeError),
     (["1", "2"], TypeError),
 ]
 ARRAY_ORDER_BAD = [
     ([2.0, 1.0], ValueError),
     ([2.0, 0.5], ValueError),
-    ([2.0, NAN], ValueError),
-    ([2.0, NP_NAN], ValueError),
-    ([2.0, INF], ValueError),
-    ([2.0, -INF], ValueError),
+    *non_finite_after(2.0),
     ([True, True], TypeError),
     (["2", "3"], TypeError),
 ]
 EPSILONS_BAD = [
     ([0.5, -1.0], ValueError),
-    ([0.5, NAN], ValueError),
-    ([0.5, NP_NAN], ValueError),
-    ([0.5, INF], ValueError),
-    ([0.5, -INF], ValueError),
+    *non_finite_after(0.5),
     ([0.5, True], TypeError),
     ([0.5, "1"], TypeError),
     ([(0.5, 1e-6), (0.5, NAN)], ValueError),
@@ -421,17 +416,7 @@ CASES = [
         [
             (
                 "k",
-                [
-                    (-1, ValueError),
-                    (2.5, ValueError),
-                    (NAN, ValueError),
-                    (NP_NAN, ValueError),
-                    (INF, ValueError),
-                    (-INF, ValueError),
-                    (True, TypeError),
-                    ("3", TypeError),
-                    (None, TypeError),
-                ],
+                INT_BAD[1:],  # k = 0 is allowed
             )
         ],
     ),
