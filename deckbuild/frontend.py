@@ -7,6 +7,7 @@ a :class:`~deckbuild.errors.BuildEnvironmentError` (run ``npm ci``), never a dec
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -61,23 +62,33 @@ def _esm_entry(pkg: dict) -> str:
 
 
 def vendor_codemirror(node_modules: Path, out: Path, url_prefix: str) -> dict[str, str]:
-    """Copy CodeMirror's ESM closure; return the import map entries (bare name → URL)."""
-    imports: dict[str, str] = {}
+    """Copy CodeMirror's ESM closure into ``codemirror-<digest of its packages' versions>/``
+    (served as immutable: an upgrade must change the URL); return the import map entries
+    (bare name → URL)."""
+    entries: dict[str, str] = {}
+    versions: list[str] = []
     pending = list(CODEMIRROR_ENTRIES)
     while pending:
         name = pending.pop()
-        if name in imports:
+        if name in entries:
             continue
         pkg = package_json(node_modules, name)
-        entry = _esm_entry(pkg)
-        copy((node_modules / name / entry).parent, out / "codemirror" / name / Path(entry).parent)
-        imports[name] = f"{url_prefix}codemirror/{name}/{entry}"
+        entries[name] = _esm_entry(pkg)
+        versions.append(f"{name}@{pkg.get('version')}")
         pending.extend(pkg.get("dependencies", {}))
+    folder = "codemirror-" + hashlib.sha256(" ".join(sorted(versions)).encode()).hexdigest()[:10]
+    for name, entry in entries.items():
+        copy((node_modules / name / entry).parent, out / folder / name / Path(entry).parent)
     # ESM only: drop the CommonJS twins and type declarations copied with the folders
-    for junk in (out / "codemirror").rglob("*"):
+    for junk in (out / folder).rglob("*"):
         if junk.suffix in {".cjs", ".ts", ".cts", ".map"} and junk.is_file():
             junk.unlink()
-    return dict(sorted(imports.items()))
+    return {name: f"{url_prefix}{folder}/{name}/{entries[name]}" for name in sorted(entries)}
+
+
+def codemirror_folder(import_map: dict[str, str]) -> str:
+    """The vendored CodeMirror folder (``vendor/codemirror-<digest>/``) the import map points into."""
+    return "vendor/" + import_map["codemirror"].removeprefix("./vendor/").split("/")[0] + "/"
 
 
 def _notes_plugin_error(problem: str) -> BuildEnvironmentError:

@@ -90,7 +90,6 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
     assets = {
         "reveal": f"vendor/reveal-{versions['reveal.js']}/",
         "katex": f"vendor/katex-{versions['katex']}/",
-        "codemirror": "vendor/codemirror/",
     }
     dist.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".dist-", dir=dist.parent))
@@ -99,6 +98,7 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
         (staging / "vendor" / "reveal").rename(staging / assets["reveal"])
         (staging / "vendor" / "katex").rename(staging / assets["katex"])
         import_map = frontend.vendor_codemirror(nm, staging / "vendor", "./vendor/")
+        assets["codemirror"] = frontend.codemirror_folder(import_map)
         import_map["reveal"] = f"./{assets['reveal']}{frontend.REVEAL_ESM}"
         import_map["reveal-notes"] = f"./{assets['reveal']}{frontend.NOTES_PLUGIN}"
         (staging / "vendor" / "pyodide").mkdir(parents=True, exist_ok=True)
