@@ -5,6 +5,7 @@
     python build.py check            validate deck/ without writing anything
     python build.py serve [--port N] build if needed, then serve dist/ on localhost
     python build.py pdf [--out F]     build if needed, run every cell in Chromium, print a PDF
+    python build.py new PATH --title T a new lecture folder that builds and runs as it is
 
 Exit codes: 0 done; 1 the deck has a problem (a DeckError naming file, slide and field; for
 `pdf`, also cells that ended in an error); 2 a bad command line (argparse); 3 the deck is fine
@@ -57,7 +58,22 @@ def _parser() -> argparse.ArgumentParser:
     p_pdf = sub.add_parser("pdf", help="print the deck, with computed results, to a PDF")
     p_pdf.add_argument("--out", type=Path, default=Path("dist-pdf/privacidad-diferencial.pdf"))
     p_pdf.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for every cell to run")
+    p_new = sub.add_parser("new", help="start a new lecture in a new folder")
+    p_new.add_argument("path", type=Path, help="the new lecture's folder (new or empty)")
+    p_new.add_argument("--title", required=True, help="the lecture's title")
+    p_new.add_argument("--package", help="create a Python package of your own, loaded instead of dplab")
     return parser
+
+
+def _new(project: Project, args) -> int:
+    from deckbuild.scaffold import new_deck
+
+    files = new_deck(args.path, args.title, args.package)
+    deck_file = args.path / "deck.yaml"
+    print("\n".join(f"wrote {path}" for path in files))
+    print(f"next: python build.py check --deck {deck_file}")
+    print(f"      python build.py build --deck {deck_file} --out {args.path / 'dist'}")
+    return 0
 
 
 def _build(project: Project, args) -> int:
@@ -105,7 +121,7 @@ def _pdf(project: Project, args) -> int:
     return 0
 
 
-COMMANDS = {"build": _build, "check": _check, "serve": _serve, "pdf": _pdf}
+COMMANDS = {"build": _build, "check": _check, "serve": _serve, "pdf": _pdf, "new": _new}
 
 
 def main(argv: list[str] | None = None) -> int:

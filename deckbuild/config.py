@@ -47,7 +47,7 @@ class NotebookInfo:
 class DeckConfig:
     """The JSON embedded in the page (``#deck-config``). One field, one fact."""
 
-    version: str  # digest of static/ and dplab: names the BroadcastChannel (mirror.js)
+    version: str  # digest of static/ and the deck's package: names the BroadcastChannel (mirror.js)
     deckId: str  # the deck's title: keys the edits and progress in localStorage
     assets: Assets  # where each group of files is (see Assets)
     pyodideIndex: str  # Pyodide's indexURL, relative to the page (= assets.pyodide)
@@ -55,7 +55,8 @@ class DeckConfig:
     deferredPackages: list[str]  # loaded after the prelude, in the background (matplotlib)
     onDemand: dict[str, str]  # import name → Pyodide package, loaded when a cell needs it
     slideSize: dict[str, int]  # {"width", "height"} reveal.js lays slides out at (layout.py)
-    wheel: str  # the dplab wheel, relative to the page
+    wheel: str  # the deck's package's wheel (dplab's, or the deck's own), relative to the page
+    packageName: str  # that package's import name ("dplab"): what the download menu calls it
     runner: str  # static/py/cellrunner.py, relative to the page
     prelude: str  # Python the worker runs once after boot, before any cell
     notebook: NotebookInfo  # titles and text of the code slides, for the download

@@ -30,6 +30,7 @@ DECK_DEFAULTS: dict[str, Any] = {
     "lang": "es",  # <html lang>
     "chapters": REQUIRED,  # chapter files, relative to the deck file, in order
     "prelude": "",  # Python run once after numpy and dplab load, before any cell
+    "package": "",  # the deck's own Python package (a folder beside the deck file) instead of dplab
 }
 
 # One slide of a chapter file (``slides:`` list).
@@ -180,6 +181,7 @@ class Deck:
     prelude: str
     slides: list[Slide]
     files: list[Path]
+    package: Path | None = None  # the deck's own package folder; None: the project's dplab
 
 
 class _LineLoader(yaml.SafeLoader):
@@ -556,7 +558,7 @@ def load_deck(deck_file: Path) -> Deck:
         return DeckError(message, file=shown_deck, field=field)
 
     meta = _merge(DECK_DEFAULTS, raw, deck_err)
-    for key in ("title", "subtitle", "author", "affiliation", "date", "lang", "prelude"):
+    for key in ("title", "subtitle", "author", "affiliation", "date", "lang", "prelude", "package"):
         if not isinstance(meta[key], (str, int, float)) or isinstance(meta[key], bool):
             raise deck_err(f"must be text, got {meta[key]!r}", field=key)
         meta[key] = str(meta[key])
@@ -611,7 +613,20 @@ def load_deck(deck_file: Path) -> Deck:
         prelude=meta["prelude"],
         slides=slides,
         files=files,
+        package=_package_folder(root, meta["package"], deck_err),
     )
+
+
+def _package_folder(root: Path, name: str, err) -> Path | None:
+    """The deck's own package: a folder beside the deck file holding ``__init__.py``."""
+    if not name:
+        return None
+    folder = (root / name).resolve()
+    if not (folder / "__init__.py").is_file():
+        raise err(f"{name!r} is not a Python package beside the deck file (no {name}/__init__.py)", "package")
+    if not folder.name.isidentifier():
+        raise err(f"the package's folder name {folder.name!r} is not a Python name", "package")
+    return folder
 
 
 def _shown(path: Path) -> str:

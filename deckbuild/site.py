@@ -112,37 +112,16 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
         (staging / "vendor" / "pyodide").rename(staging / pyodide_dir)
         # Our own code: one folder named after its content, so a new version never mixes
         # with an old one a browser cached.
-        version = _tree_digest([project.static, project.package_src / "dplab"])
+        package = deck.package or project.package_src / "dplab"
+        version = _tree_digest([project.static, package])
         static_dir = f"static-{version}/"
         shutil.copytree(
             project.static, staging / static_dir, ignore=shutil.ignore_patterns("__pycache__", "sw.js")
         )
-        wheel = build_wheel(project.package_src, "dplab", staging / static_dir / "wheels")
+        wheel = build_wheel(package.parent, package.name, staging / static_dir / "wheels")
         assets["static"] = static_dir
-        config = DeckConfig(
-            version=version,
-            deckId=deck.title,
-            assets=Assets(**assets),
-            pyodideIndex=pyodide_dir,
-            # what Python loads: before the prelude, after it in the background, when a cell
-            # needs it (import name → package); pyodide_dist defines them
-            packages=list(pyodide_dist.BOOT_PACKAGES),
-            deferredPackages=list(pyodide_dist.DEFERRED_PACKAGES),
-            onDemand=pyodide_dist.on_demand_imports(lock),
-            slideSize=dict(SLIDE_SIZE),
-            wheel=f"{static_dir}wheels/{wheel.name}",
-            runner=f"{static_dir}py/cellrunner.py",
-            prelude=deck.prelude,
-            notebook=NotebookInfo(
-                title=deck.title,
-                subtitle=deck.subtitle,
-                author=deck.author,
-                slides={
-                    s.id: NotebookSlide(title=s.title, body=s.body or "", exercise=s.kind == "exercise")
-                    for s in deck.slides
-                    if s.kind in ("code", "exercise")
-                },
-            ),
+        config = _page_config(
+            deck, assets, lock, version, wheel=f"{static_dir}wheels/{wheel.name}", package=package
         )
         html = render_page(
             deck, views, project.templates, asdict(config), import_map, (frontend.speaker_view_script(nm),)
@@ -160,6 +139,36 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return deck
+
+
+def _page_config(deck: Deck, assets: dict, lock: dict, version: str, wheel: str, package: Path) -> DeckConfig:
+    """What the page, the runtime and the worker are told (config.py): one fact, one field."""
+    return DeckConfig(
+        version=version,
+        deckId=deck.title,
+        assets=Assets(**assets),
+        pyodideIndex=assets["pyodide"],
+        # what Python loads: before the prelude, after it in the background, when a cell
+        # needs it (import name → package); pyodide_dist defines them
+        packages=list(pyodide_dist.BOOT_PACKAGES),
+        deferredPackages=list(pyodide_dist.DEFERRED_PACKAGES),
+        onDemand=pyodide_dist.on_demand_imports(lock),
+        slideSize=dict(SLIDE_SIZE),
+        wheel=wheel,
+        packageName=package.name,
+        runner=f"{assets['static']}py/cellrunner.py",
+        prelude=deck.prelude,
+        notebook=NotebookInfo(
+            title=deck.title,
+            subtitle=deck.subtitle,
+            author=deck.author,
+            slides={
+                s.id: NotebookSlide(title=s.title, body=s.body or "", exercise=s.kind == "exercise")
+                for s in deck.slides
+                if s.kind in ("code", "exercise")
+            },
+        ),
+    )
 
 
 def _swap_into_place(staging: Path, dist: Path) -> None:

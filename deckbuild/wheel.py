@@ -39,7 +39,7 @@ def build_wheel(src_root: Path, name: str, out_dir: Path) -> Path:
         files[path.relative_to(src_root).as_posix()] = path.read_bytes()
     files[f"{dist_info}/METADATA"] = (
         f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
-        "Summary: Differential privacy for the live deck\nRequires-Dist: numpy\n"
+        f"Summary: {name}, the Python package of a live deck\nRequires-Dist: numpy\n"
     ).encode()
     files[f"{dist_info}/WHEEL"] = (
         b"Wheel-Version: 1.0\nGenerator: deckbuild\nRoot-Is-Purelib: true\nTag: py3-none-any\n"

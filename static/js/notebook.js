@@ -1,6 +1,6 @@
 // "Take your work home": every cell as the viewer has it now (edited or not, sliders as shown),
 // as a Jupyter notebook (nbformat 4.5) or a .py script with `# %%` cells, and the deck's own
-// dplab wheel. Made on the page, with no Python and no network: the notebook is plain JSON.
+// deck's package wheel (dplab's). Made on the page, with no Python and no network: the notebook is plain JSON.
 // The pure functions (notebook, script, …) are tested under node (tests/unit/test_notebook.py).
 
 /** A file name from the deck's title: "Privacidad Diferencial" → "privacidad-diferencial". */
@@ -36,7 +36,7 @@ function cellId(used, base) {
 }
 
 /** What the notebook's first Markdown cell says: what this is, and how to install the wheel. */
-export function introMarkdown({ title, subtitle, author, wheelName }) {
+export function introMarkdown({ title, subtitle, author, wheelName, packageName = "dplab" }) {
   const head = [`# ${title || "Presentación"}`];
   if (subtitle) head.push("", subtitle);
   if (author) head.push("", `*${author}*`);
@@ -44,7 +44,7 @@ export function introMarkdown({ title, subtitle, author, wheelName }) {
     ...head, "",
     "Las celdas de la presentación tal como estaban en su navegador al descargarlas " +
     "(con sus ediciones y los valores de los controles deslizantes).", "",
-    "**Instalación.** Descargue también el paquete `dplab` desde la presentación " +
+    `**Instalación.** Descargue también el paquete \`${packageName}\` desde la presentación ` +
     `(el archivo \`${wheelName}\`), póngalo en la carpeta de este cuaderno e instálelo, ` +
     "junto con numpy y matplotlib, en el entorno de Python del cuaderno:", "",
     "```sh",
@@ -61,7 +61,7 @@ export const EXERCISE_NOTE = "Ejercicio: complete los `...` y ejecute la celda (
 
 /**
  * The notebook (nbformat 4.5, as a plain object).
- * @param {{title: string, subtitle: string, author: string, wheelName: string, prelude?: string,
+ * @param {{title: string, subtitle: string, author: string, wheelName: string, packageName?: string, prelude?: string,
  *          cells: {id: string, title?: string, body?: string, code: string, exercise?: boolean}[]}} doc
  */
 export function notebook(doc) {
@@ -116,6 +116,7 @@ export function collect(cells, config) {
     subtitle: info.subtitle || "",
     author: info.author || "",
     wheelName: config.wheel.split("/").pop(),
+    packageName: config.packageName,
     prelude: config.prelude || "",
     cells: cells.map((cell) => ({
       id: cell.id,
@@ -151,7 +152,7 @@ export function notebookAction({ cells, config, base, announce, makeButton }) {
   const wrap = document.createElement("div");
   wrap.className = "notebook-wrap";
   const btn = makeButton("Llevarse el trabajo: descargar las celdas (con sus ediciones) como " +
-                         "cuaderno Jupyter o script de Python, y el paquete dplab", "⤓", () => toggle());
+                         `cuaderno Jupyter o script de Python, y el paquete ${config.packageName}`, "⤓", () => toggle());
   btn.dataset.action = "notebook";
   btn.setAttribute("aria-haspopup", "menu");
   btn.setAttribute("aria-expanded", "false");
@@ -169,7 +170,7 @@ export function notebookAction({ cells, config, base, announce, makeButton }) {
   const py = item("Script de Python", `${name}.py`);
   py.download = `${name}.py`;
   py.dataset.download = "py";
-  const whl = item("Paquete dplab", wheelName);
+  const whl = item(`Paquete ${config.packageName}`, wheelName);
   whl.download = wheelName;
   whl.dataset.download = "wheel";
   whl.href = new URL(config.wheel, base).href;

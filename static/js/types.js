@@ -44,7 +44,8 @@
  * @property {string[]} deferredPackages loaded after the prelude, in the background
  * @property {Record<string, string>} onDemand  import name → package, loaded when a cell needs it
  * @property {{width: number, height: number}} slideSize  reveal.js's slide size (layout.py)
- * @property {string} wheel              the dplab wheel, relative to the page
+ * @property {string} wheel              the deck's package's wheel (dplab's or its own), relative to the page
+ * @property {string} packageName        that package's import name ("dplab")
  * @property {string} runner             cellrunner.py, relative to the page
  * @property {string} prelude            Python run once after boot, before any cell
  * @property {NotebookInfo} notebook     titles and text of the code slides, for the download

@@ -1,0 +1,74 @@
+"""The machinery is not this lecture's: decks made by ``build.py new`` build, serve and run.
+
+Two decks, each built into its own folder and served as a static site: the scaffold's output
+(which uses dplab), and the scaffold with ``--package`` (a tiny package of the author's own,
+loaded in the browser *instead of* dplab). In Chromium every cell runs to its output, the
+slider re-runs the cell, the exercise's solution passes and its blank starter does not, and
+the download menu names the deck's own package.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+from deckbuild.scaffold import new_deck
+from deckbuild.serve import serve_in_thread
+from deckbuild.site import Project, build
+
+from .conftest import ROOT
+from .helpers import open_deck, run_cell, wait_runtime_ready, wait_until
+
+PUBLISHED = re.compile(r"Conteo publicado: -?\d{1,3}(\.\d{3})*,\d\n")
+
+
+@pytest.fixture(scope="module", params=[None, "minipkg"], ids=["dplab", "own-package"])
+def other_deck(request, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("lecture") / "clase"
+    new_deck(folder, "Una clase nueva", package=request.param)
+    dist = folder / "dist"
+    os.environ.setdefault("DPDECK_NO_COMPRESS", "1")  # a small deck: its copies are not the test
+    build(Project(ROOT), deck_file=folder / "deck.yaml", dist=dist)
+    server, url = serve_in_thread(dist, isolate=True)
+    yield request.param or "dplab", url
+    server.shutdown()
+
+
+def test_a_new_deck_runs_its_cells(other_deck, page):
+    package, url = other_deck
+    open_deck(page, url)
+    wait_runtime_ready(page)
+    assert page.evaluate("window.deck.config.packageName") == package
+    assert page.evaluate("window.deck.cells.length") == 2  # the code cell and the exercise
+    out = run_cell(page, "un-conteo-con-ruido")
+    assert out["error"] == "" and out["state"] != "error", out
+    assert PUBLISHED.fullmatch(out["stdout"]), out["stdout"]
+    # the deck's own package replaced dplab in the browser, or dplab is there
+    probe = "import sys\nprint(sorted(m for m in ('dplab', 'minipkg') if m in sys.modules))"
+    loaded = run_cell(page, "un-conteo-con-ruido", probe)["stdout"]
+    assert loaded.strip() == repr([package])
+
+
+def test_the_slider_reruns_and_the_exercise_judges(other_deck, page):
+    package, url = other_deck
+    open_deck(page, url + "#/un-conteo-con-ruido")
+    wait_runtime_ready(page)
+    wait_until(page, "window.deck.cells[0].runs > 0 && window.deck.cells[0].running === null", 90)
+    runs = page.evaluate("window.deck.cells[0].runs")
+    slider = page.locator(".cell[data-cell-id='un-conteo-con-ruido'] input[type=range]")
+    slider.focus()
+    slider.press("ArrowLeft")
+    wait_until(
+        page, "(n) => window.deck.cells[0].runs > n && window.deck.cells[0].running === null", 90, arg=runs
+    )
+    assert "epsilon = 1.0\n" not in page.evaluate("window.deck.cells[0].code")
+    ex = page.evaluate("window.deck.exercises.findIndex(e => e.id === 'ejercicio-la-escala-del-ruido')")
+    assert ex >= 0
+    starter = run_cell(page, "ejercicio-la-escala-del-ruido")
+    assert not page.evaluate("(i) => window.deck.exercises[i].solved", ex), starter
+    run_cell(page, "ejercicio-la-escala-del-ruido", "epsilon = 0.5\nescala = 1 / epsilon\n")
+    wait_until(page, "(i) => window.deck.exercises[i].solved", 30, arg=ex)
+    menu = page.evaluate("document.querySelector('[data-download=wheel]').textContent")
+    assert f"Paquete {package}" in menu
