@@ -4,10 +4,10 @@ import js from "@eslint/js";
 import globals from "globals";
 
 export default [
-  { ignores: ["node_modules/", "dist/", "dist-pdf/", "test-results/", "bench/results/"] },
+  { ignores: ["node_modules/", "dist/", "dist-pdf/", "test-results/", "bench/results/", ".venv/"] },
   js.configs.recommended,
   {
-    files: ["static/js/**/*.js"],
+    files: ["static/js/**/*.js", "deckbuild/watch_client.js"],
     languageOptions: { globals: { ...globals.browser } },
   },
   {

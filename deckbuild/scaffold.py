@@ -14,6 +14,7 @@ from pathlib import Path
 from .errors import DeckError
 
 DECK = """\
+# yaml-language-server: $schema=dist/deck.schema.json
 # La presentación: lo que muestra la portada, los capítulos en orden y el preludio de Python.
 # Compruebe: python build.py check --deck {deck_file}
 title: {title}
@@ -30,6 +31,7 @@ chapters:
 """
 
 CHAPTER = """\
+# yaml-language-server: $schema=dist/chapter.schema.json
 # Un capítulo: una lista de diapositivas (Markdown con $…$ y Python; nunca HTML).
 slides:
   - kind: title

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from . import compress, frontend, pyodide_dist
 from .config import Assets, DeckConfig, NotebookInfo, NotebookSlide
+from .jsonschema import write_schemas
 from .layout import SLIDE_SIZE
 from .offline import write_offline_manifest
 from .render import render_page, render_slides
@@ -133,6 +134,7 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
             shutil.copy2(image, target)
         # offline.json, and the Service Worker at the deck's root (its scope: the whole deck)
         write_offline_manifest(staging, version, project.static / "sw.js")
+        write_schemas(staging)  # for authors' editors (jsonschema.py): not part of the deck
         compress.precompress(staging, pyodide_dist.cache_dir())
         _swap_into_place(staging, dist)
     except BaseException:

@@ -1,0 +1,109 @@
+"""``build.py serve --watch``: rebuild when an author saves, and tell the open pages.
+
+What is watched: the deck's folder (its YAML, images, its own package), ``templates/``,
+``static/`` and ``pyodide_pkg/``. Every ``POLL_SECONDS`` the watcher compares a snapshot of
+those files (path → size and modification time); a change that holds still for one more poll
+is rebuilt into the served ``dist/`` (atomically, as every build), and the pages hear:
+
+- ``built`` ``{"reload": false}`` when only the deck's YAML changed: the page swaps in the
+  slides whose text changed and keeps Python as it is (a slide with a cell, or a change to
+  the prelude or the slides' order, makes it reload itself onto the same slide instead);
+- ``built`` ``{"reload": true}`` when templates, static files or a Python package changed:
+  the page reloads onto the same slide (Python restarts: the package may have changed; the
+  audience's edits are kept in the browser as always);
+- ``failed`` ``{"message"}`` when the build refused the deck: the page shows the terminal's
+  message (file, line, slide and field) over the slides until the next good build.
+
+The page's side is ``watch_client.js`` beside this file: the server adds it to the page it
+serves, so a built ``dist/`` never carries any of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+POLL_SECONDS = 0.3
+CLIENT = Path(__file__).with_name("watch_client.js")
+CLIENT_URL = "/_watch/client.js"
+SKIPPED_PARTS = {"__pycache__", "dist", "node_modules", ".git", ".venv"}
+
+Snapshot = dict[str, tuple[int, int]]
+
+
+def snapshot(roots: Iterable[Path]) -> Snapshot:
+    """Every file under ``roots`` (hidden files, caches and build outputs left out) → (size, mtime ns)."""
+    files: Snapshot = {}
+    for root in roots:
+        if not root.exists():
+            continue
+        for path in [root] if root.is_file() else root.rglob("*"):
+            rel = path.relative_to(root.parent)
+            if any(p in SKIPPED_PARTS or p.startswith(".") for p in rel.parts) or not path.is_file():
+                continue
+            try:
+                stat = path.stat()
+            except OSError:  # deleted between the listing and the stat: the next poll sees it
+                continue
+            files[str(path)] = (stat.st_size, stat.st_mtime_ns)
+    return files
+
+
+def changed_files(before: Snapshot, after: Snapshot) -> set[str]:
+    """The files added, removed or modified between two snapshots."""
+    return {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
+
+
+def needs_reload(changed: Iterable[str], deck_yaml: Iterable[Path]) -> bool:
+    """True unless every changed file is one of the deck's YAML files (text the page can swap in)."""
+    yaml_files = {str(p.resolve()) for p in deck_yaml}
+    return any(str(Path(p).resolve()) not in yaml_files for p in changed)
+
+
+def inject_client(html: str) -> str:
+    """The served page with the watch client added (a module script from this origin: the
+    page's CSP, ``script-src 'self'``, allows it without a hash)."""
+    tag = f'<script type="module" src="{CLIENT_URL}"></script>\n'
+    return html.replace("</head>", tag + "</head>", 1)
+
+
+@dataclass
+class Watcher:
+    """Polls ``roots``; on a change that held still for one poll, calls ``rebuild`` (in a thread)
+    and ``publish(event, data)`` with what the pages should hear. ``rebuild`` returns the deck's
+    YAML files on success and raises ``DeckError`` (its text is the terminal's) on a refusal."""
+
+    roots: list[Path]
+    rebuild: Callable[[], list[Path]]
+    publish: Callable[[str, dict], None]
+    deck_yaml: list[Path] = field(default_factory=list)
+    log: Callable[[str], None] = print
+
+    async def run(self) -> None:
+        from .errors import DeckError
+
+        loop = asyncio.get_running_loop()
+        seen = await loop.run_in_executor(None, snapshot, self.roots)
+        while True:
+            await asyncio.sleep(POLL_SECONDS)
+            now = await loop.run_in_executor(None, snapshot, self.roots)
+            changes = changed_files(seen, now)
+            if not changes:
+                continue
+            await asyncio.sleep(POLL_SECONDS)  # let an editor finish writing (save = several writes)
+            now = await loop.run_in_executor(None, snapshot, self.roots)
+            changes |= changed_files(seen, now)
+            seen = now
+            try:
+                self.deck_yaml = await loop.run_in_executor(None, self.rebuild)
+            except DeckError as exc:
+                self.log(f"error in the deck: {exc}")
+                self.publish("failed", {"message": str(exc)})
+                continue
+            reload = needs_reload(changes, self.deck_yaml)
+            self.log(
+                f"rebuilt ({len(changes)} file(s) changed; pages {'reload' if reload else 'swap slides'})"
+            )
+            self.publish("built", {"reload": reload})

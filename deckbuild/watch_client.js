@@ -1,0 +1,77 @@
+// The page's side of `build.py serve --watch` (deckbuild/watch.py): served only by that server,
+// which adds it to the page; a built dist/ never carries it. It listens on the live channel
+// (/_hall/events) for the watcher's two events:
+//   built {reload}: the deck was rebuilt. With reload false only slide text changed: the slides
+//     whose HTML changed are swapped in place and Python keeps its state; a changed slide with
+//     a cell, a changed config (prelude, cells' text) or a change in the slides' order reloads
+//     onto the same slide instead (the audience's edits are in localStorage: nothing is lost).
+//   failed {message}: the build refused the deck; its message (file, line, slide, field: the
+//     terminal's) is shown over the slides until the next good build.
+
+/** The page as it was built: its config text and each slide's authored HTML, by slide id. */
+function parse(html) {
+  const doc = new DOMParser().parseFromString(html, "text/html");
+  const slides = new Map();
+  for (const s of doc.querySelectorAll(".reveal .slides > section")) slides.set(s.id, s.innerHTML);
+  return { config: doc.getElementById("deck-config")?.textContent ?? "", slides };
+}
+
+async function fetchPage() {
+  const res = await fetch(location.pathname, { cache: "no-store" });
+  return parse(await res.text());
+}
+
+/** Swap the slides whose authored HTML changed; false when only a reload can show the change. */
+function swap(before, after) {
+  if (before.config !== after.config) return false;
+  if ([...before.slides.keys()].join("\n") !== [...after.slides.keys()].join("\n")) return false;
+  const changed = [...after.slides].filter(([id, html]) => before.slides.get(id) !== html);
+  const live = changed.map(([id, html]) => [document.getElementById(id), html]);
+  if (live.some(([el]) => !el || el.querySelector(".cell, .exercise, .poll"))) return false;
+  for (const [el, html] of live) el.innerHTML = html;
+  const deck = window.deck?.reveal;
+  if (deck && changed.length) { deck.sync(); deck.layout(); }
+  return true;
+}
+
+function overlay() {
+  let el = document.getElementById("watch-error");
+  if (!el) {
+    el = document.createElement("div");
+    el.id = "watch-error";
+    el.className = "watch-error";
+    el.setAttribute("role", "alert");
+    el.style.cssText = "position:fixed;inset:auto 2vw 2vh 2vw;z-index:1000;max-height:60vh;overflow:auto;" +
+      "background:#fff5f5;color:#7a0000;border:3px solid #c00;border-radius:8px;padding:1em;" +
+      "font:16px/1.4 system-ui,sans-serif;box-shadow:0 4px 24px rgba(0,0,0,.3)";
+    const title = document.createElement("strong");
+    title.textContent = "La presentación no se pudo construir";
+    const pre = document.createElement("pre");
+    pre.style.cssText = "white-space:pre-wrap;margin:.5em 0 0;font:15px/1.4 monospace";
+    el.append(title, pre);
+    document.body.append(el);
+  }
+  return el;
+}
+
+function showError(message) {
+  const el = overlay();
+  el.querySelector("pre").textContent = message;   // text, never HTML
+  el.hidden = false;
+}
+
+function hideError() {
+  const el = document.getElementById("watch-error");
+  if (el) el.hidden = true;
+}
+
+let current = await fetchPage();
+const tab = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
+const source = new EventSource(`/_hall/events?device=${tab}`);
+source.addEventListener("failed", (e) => showError(JSON.parse(e.data).message));
+source.addEventListener("built", async (e) => {
+  hideError();
+  const next = await fetchPage();
+  if (JSON.parse(e.data).reload || !swap(current, next)) { location.reload(); return; }
+  current = next;
+});
