@@ -3,6 +3,7 @@
 
     python build.py build            render deck/ into dist/ (atomically)
     python build.py check            validate deck/ without writing anything
+    python build.py check --run      also run every cell, try: edit and exercise under CPython
     python build.py serve [--port N] build if needed, then serve dist/ on localhost
     python build.py pdf [--out F]     build if needed, run every cell in Chromium, print a PDF
 
@@ -46,6 +47,12 @@ def _parser() -> argparse.ArgumentParser:
     p_build.add_argument("--out", type=Path, help="output folder (default dist/)")
     p_check = sub.add_parser("check", help="validate deck/ without writing anything")
     p_check.add_argument("--deck", type=Path, help="the deck file (default deck/deck.yaml)")
+    p_check.add_argument(
+        "--run",
+        action="store_true",
+        help="also run every cell (after the prelude), every try: edit and every exercise under "
+        "CPython, as the page would: the check to run the night before a lecture",
+    )
     p_serve = sub.add_parser("serve", help="build if needed and serve on localhost")
     p_serve.add_argument("--port", type=int, default=8000)
     p_serve.add_argument("--host", default="127.0.0.1")
@@ -70,6 +77,24 @@ def _check(project: Project, args) -> int:
     deck = check(project, deck_file=args.deck)
     cells = sum(1 for s in deck.slides if s.code)
     print(f"ok: {len(deck.slides)} slides, {cells} code cells")
+    return _run_cells(project, deck) if args.run else 0
+
+
+def _run_cells(project: Project, deck) -> int:
+    from deckbuild.progress import Progress
+    from deckbuild.runcheck import run_deck
+
+    with Progress("running the cells under CPython") as progress:
+        report = run_deck(deck, project.package_src, progress=progress.say)
+    for warning in report.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    for failure in report.failures:
+        print(f"error in the deck: {failure}", file=sys.stderr)
+    ran = f"{report.cells} cells, {report.edits} try: edits, {report.exercises} exercises"
+    if report.failures:
+        print(f"{len(report.failures)} failed of {ran}, in {report.seconds:.1f} s", file=sys.stderr)
+        return 1
+    print(f"ok: ran {ran} under CPython in {report.seconds:.1f} s, no error")
     return 0
 
 
