@@ -63,6 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     p_pdf = sub.add_parser("pdf", help="print the deck, with computed results, to a PDF")
     p_pdf.add_argument("--out", type=Path, default=Path("dist-pdf/privacidad-diferencial.pdf"))
+    p_pdf.add_argument("--deck", type=Path, help="another deck file (built apart; default deck/deck.yaml)")
     p_pdf.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for every cell to run")
     return parser
 
@@ -115,11 +116,23 @@ def _serve(project: Project, args) -> int:
 
 
 def _pdf(project: Project, args) -> int:
+    import shutil
+    import tempfile
+
     from deckbuild.pdf import export_pdf
 
-    if _dist_is_stale(project):
+    dist, scratch = project.dist, None
+    if args.deck:  # another deck: built into a folder of its own, removed afterwards
+        scratch = Path(tempfile.mkdtemp(prefix="dpdeck-pdf-"))
+        dist = scratch / "dist"
+        build(project, deck_file=args.deck, dist=dist)
+    elif _dist_is_stale(project):
         build(project)
-    report = export_pdf(project.dist, args.out, timeout=args.timeout)
+    try:
+        report = export_pdf(dist, args.out, timeout=args.timeout)
+    finally:
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
     print(
         f"wrote {args.out}: {report['pages']} pages, {report['cells']} cells run "
         f"in the browser in {report['seconds']} s"
