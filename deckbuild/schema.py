@@ -262,10 +262,10 @@ def unknown_key(key: str, known) -> str:
 def _merge(defaults: dict, given: dict, err) -> dict:
     """Merge ``given`` over ``defaults``; refuse unknown keys and missing required ones.
 
-    ``err(message, field=, line=)`` makes the error; an unknown key is placed on its line."""
+    ``err(message, field=)`` makes the error (and places it on the line of that key)."""
     unknown = sorted(k for k in given if k not in defaults and k != "__line__")
     if unknown:
-        raise err(unknown_key(unknown[0], defaults), field=unknown[0], line=key_line(given, unknown[0]))
+        raise err(unknown_key(unknown[0], defaults), field=unknown[0])
     merged = {k: given.get(k, v) for k, v in defaults.items()}
     for key, value in merged.items():
         if value is REQUIRED:
