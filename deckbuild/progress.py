@@ -13,6 +13,7 @@ looks hung. :class:`Progress` keeps one status line on stderr, throttled:
 
 from __future__ import annotations
 
+import shutil
 import sys
 import threading
 import time
@@ -117,7 +118,9 @@ class Progress:
                 self._maybe_show()
 
     def _write(self, text: str, final: bool = False) -> None:
-        if self.tty:
+        if self.tty:  # one line, cut to the terminal's width, or \r would not return to its start
+            width = shutil.get_terminal_size().columns - 1
+            text = text if len(text) <= width else text[: width - 1] + "…"
             self.stream.write("\r\x1b[K" + text + ("\n" if final else ""))
         else:
             self.stream.write(text + "\n")

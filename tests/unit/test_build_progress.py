@@ -113,3 +113,12 @@ def test_streamed_brotli_is_byte_identical_to_one_call(monkeypatch):
     monkeypatch.setattr(compress, "CHUNK", 4096)
     data = Path(compress.__file__).read_bytes() * 20
     assert compress._brotli(data) == brotli.compress(data, quality=compress.BROTLI_QUALITY)
+
+
+def test_a_terminal_line_fits_the_terminal_so_it_can_be_rewritten(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "40")
+    out = _Terminal()
+    with Progress("compressing 74 files (60.2 MB) with brotli and gzip", total=10, stream=out, delay=0) as p:
+        p.advance(5, "numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl (12.2 MB)")
+    painted = [w for w in out.getvalue().split("\r\x1b[K") if w]
+    assert painted and all(len(w.rstrip("\n")) <= 39 for w in painted), painted
