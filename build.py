@@ -85,8 +85,12 @@ def _run_cells(project: Project, deck) -> int:
     from deckbuild.progress import Progress
     from deckbuild.runcheck import run_deck
 
-    with Progress("running the cells under CPython") as progress:
-        report = run_deck(deck, project.package_src, progress=progress.say)
+    try:
+        with Progress("running the cells under CPython") as progress:
+            report = run_deck(deck, project.package_src, progress=progress.say)
+    except KeyboardInterrupt:
+        print("check --run: interrupted", file=sys.stderr)
+        return 130
     for warning in report.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     for failure in report.failures:

@@ -141,6 +141,8 @@ def run_deck(
     if progress:
         progress("the prelude, then matplotlib")
     session = Session(deck.prelude, package_src)
+    if (session.prelude_run.result.get("error") or {}).get("type") == "KeyboardInterrupt":
+        raise KeyboardInterrupt
     if not session.prelude_run.ok:
         prelude = session.prelude_run
         at = f"line {prelude.error_line} of the prelude: " if prelude.error_line else ""
@@ -149,8 +151,15 @@ def run_deck(
         return report
 
     def run(code: str, cell_id: str) -> Run:
-        with _time_limit(timeout):
-            return session.run(code, cell_id)
+        try:
+            with _time_limit(timeout):
+                ran = session.run(code, cell_id)
+        except CellTimeout as exc:  # the limit struck outside the cell's own code (its figures)
+            error = {"type": "CellTimeout", "message": str(exc), "traceback": f"CellTimeout: {exc}"}
+            return Run(code=code, cell_id=cell_id, result={"ok": False, "error": error}, seconds=timeout)
+        if (ran.result.get("error") or {}).get("type") == "KeyboardInterrupt":
+            raise KeyboardInterrupt  # Ctrl+C stops the check, not only the cell it landed in
+        return ran
 
     for slide in deck.slides:
         if progress:

@@ -5,8 +5,10 @@ line of the cell."""
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -105,3 +107,25 @@ def test_a_run_knows_the_line_of_its_error(code, line):
     session = Session("")
     ran = session.run(code, "celda-x")
     assert not ran.ok and ran.error_line == line, ran.result
+
+
+def test_ctrl_c_stops_the_whole_check_not_only_the_cell_it_lands_in(tmp_path):
+    slides = "  - {kind: code, title: Lenta, code: 'import time; time.sleep(120)'}\n"
+    slides += "  - {kind: code, title: Otra, code: 'import time; time.sleep(120)'}\n"
+    deck = _deck(tmp_path, "x = 0", slides)
+    started = time.monotonic()
+    proc = subprocess.Popen(
+        [sys.executable, "build.py", "check", "--run", "--deck", str(deck)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        time.sleep(8)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=100)
+    finally:
+        proc.kill()  # nothing left running if the check did not stop
+    assert proc.returncode == 130 and "interrupted" in err, err
+    assert time.monotonic() - started < 100
