@@ -6,6 +6,7 @@
     python build.py check --run      also run every cell, try: edit and exercise under CPython
     python build.py serve [--port N] build if needed, then serve dist/ on localhost
     python build.py pdf [--out F]     build if needed, run every cell in Chromium, print a PDF
+                     [--deck D]      (of another deck file, built apart)
 
 Exit codes: 0 done; 1 the deck has a problem (a DeckError naming file, slide and field; for
 `pdf`, also cells that ended in an error); 2 a bad command line (argparse); 3 the deck is fine
@@ -126,13 +127,13 @@ def _pdf(project: Project, args) -> int:
     from deckbuild.pdf import export_pdf
 
     dist, scratch = project.dist, None
-    if args.deck:  # another deck: built into a folder of its own, removed afterwards
-        scratch = Path(tempfile.mkdtemp(prefix="dpdeck-pdf-"))
-        dist = scratch / "dist"
-        build(project, deck_file=args.deck, dist=dist)
-    elif _dist_is_stale(project):
-        build(project)
     try:
+        if args.deck:  # another deck: built into a folder of its own, removed afterwards
+            scratch = Path(tempfile.mkdtemp(prefix="dpdeck-pdf-"))
+            dist = scratch / "dist"
+            build(project, deck_file=args.deck, dist=dist)
+        elif _dist_is_stale(project):
+            build(project)
         report = export_pdf(dist, args.out, timeout=args.timeout)
     finally:
         if scratch:
