@@ -9,9 +9,10 @@
                      [--deck D]      (of another deck file, built apart)
 
 Exit codes: 0 done; 1 the deck has a problem (a DeckError naming file, slide and field; for
-`pdf`, also cells that ended in an error); 2 a bad command line (argparse); 3 the deck is fine
+`pdf` and `check --run`, also cells that ended in an error); 2 a bad command line (argparse); 3 the deck is fine
 but the build's environment failed (a BuildEnvironmentError: node, npm, pip or a download
-missing or failing, a checksum mismatch), with the command, its exit code and its stderr.
+missing or failing, a checksum mismatch), with the command, its exit code and its stderr;
+130 `check --run` interrupted (Ctrl+C).
 """
 
 from __future__ import annotations
