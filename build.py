@@ -3,14 +3,17 @@
 
     python build.py build            render deck/ into dist/ (atomically)
     python build.py check            validate deck/ without writing anything
+    python build.py check --run      also run every cell, try: edit and exercise under CPython
     python build.py serve [--port N] build if needed, then serve dist/ on localhost
     python build.py pdf [--out F]     build if needed, run every cell in Chromium, print a PDF
+                     [--deck D]      (of another deck file, built apart)
     python build.py new PATH --title T a new lecture folder that builds and runs as it is
 
 Exit codes: 0 done; 1 the deck has a problem (a DeckError naming file, slide and field; for
-`pdf`, also cells that ended in an error); 2 a bad command line (argparse); 3 the deck is fine
+`pdf` and `check --run`, also cells that ended in an error); 2 a bad command line (argparse); 3 the deck is fine
 but the build's environment failed (a BuildEnvironmentError: node, npm, pip or a download
-missing or failing, a checksum mismatch), with the command, its exit code and its stderr.
+missing or failing, a checksum mismatch), with the command, its exit code and its stderr;
+130 `check --run` interrupted (Ctrl+C).
 """
 
 from __future__ import annotations
@@ -47,6 +50,12 @@ def _parser() -> argparse.ArgumentParser:
     p_build.add_argument("--out", type=Path, help="output folder (default dist/)")
     p_check = sub.add_parser("check", help="validate deck/ without writing anything")
     p_check.add_argument("--deck", type=Path, help="the deck file (default deck/deck.yaml)")
+    p_check.add_argument(
+        "--run",
+        action="store_true",
+        help="also run every cell (after the prelude), every try: edit and every exercise under "
+        "CPython, as the page would: the check to run the night before a lecture",
+    )
     p_serve = sub.add_parser("serve", help="build if needed and serve on localhost")
     p_serve.add_argument("--port", type=int, default=8000)
     p_serve.add_argument("--host", default="127.0.0.1")
@@ -57,6 +66,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     p_pdf = sub.add_parser("pdf", help="print the deck, with computed results, to a PDF")
     p_pdf.add_argument("--out", type=Path, default=Path("dist-pdf/privacidad-diferencial.pdf"))
+    p_pdf.add_argument("--deck", type=Path, help="another deck file (built apart; default deck/deck.yaml)")
     p_pdf.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for every cell to run")
     p_new = sub.add_parser("new", help="start a new lecture in a new folder")
     p_new.add_argument("path", type=Path, help="the new lecture's folder (new or empty)")
@@ -86,6 +96,28 @@ def _check(project: Project, args) -> int:
     deck = check(project, deck_file=args.deck)
     cells = sum(1 for s in deck.slides if s.code)
     print(f"ok: {len(deck.slides)} slides, {cells} code cells")
+    return _run_cells(project, deck) if args.run else 0
+
+
+def _run_cells(project: Project, deck) -> int:
+    from deckbuild.progress import Progress
+    from deckbuild.runcheck import run_deck
+
+    try:
+        with Progress("running the cells under CPython") as progress:
+            report = run_deck(deck, project.package_src, progress=progress.say)
+    except KeyboardInterrupt:
+        print("check --run: interrupted", file=sys.stderr)
+        return 130
+    for warning in report.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    for failure in report.failures:
+        print(f"error in the deck: {failure}", file=sys.stderr)
+    ran = f"{report.cells} cells, {report.edits} try: edits, {report.exercises} exercises"
+    if report.failures:
+        print(f"{len(report.failures)} failed of {ran}, in {report.seconds:.1f} s", file=sys.stderr)
+        return 1
+    print(f"ok: ran {ran} under CPython in {report.seconds:.1f} s, no error")
     return 0
 
 
@@ -106,11 +138,23 @@ def _serve(project: Project, args) -> int:
 
 
 def _pdf(project: Project, args) -> int:
+    import shutil
+    import tempfile
+
     from deckbuild.pdf import export_pdf
 
-    if _dist_is_stale(project):
-        build(project)
-    report = export_pdf(project.dist, args.out, timeout=args.timeout)
+    dist, scratch = project.dist, None
+    try:
+        if args.deck:  # another deck: built into a folder of its own, removed afterwards
+            scratch = Path(tempfile.mkdtemp(prefix="dpdeck-pdf-"))
+            dist = scratch / "dist"
+            build(project, deck_file=args.deck, dist=dist)
+        elif _dist_is_stale(project):
+            build(project)
+        report = export_pdf(dist, args.out, timeout=args.timeout)
+    finally:
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
     print(
         f"wrote {args.out}: {report['pages']} pages, {report['cells']} cells run "
         f"in the browser in {report['seconds']} s"

@@ -10,14 +10,40 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+# A field path into a list: ``try[2]`` or ``try[2].replace`` (the entry counted from 1)
+_ENTRY_FIELD = re.compile(r"^(?P<name>\w+)\[(?P<n>\d+)\](?:\.(?P<key>\w+))?$")
+
+
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``11th``, ``22nd``: how an author counts entries."""
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
+
+
+def field_words(field: str, entry_label: str | None = None) -> str:
+    """A field path as an author reads it: ``try[2].replace`` → ``field 'try', 2nd entry
+    «ε = 2», key 'replace'``. Paths count entries from 1 (``try[1]`` is the first); the words
+    say "1st" so that nobody reads ``[1]`` as Python's second element."""
+    match = _ENTRY_FIELD.match(field)
+    if not match:
+        return f"field '{field}'"
+    label = f" «{entry_label}»" if entry_label else ""
+    words = f"field '{match['name']}', {ordinal(int(match['n']))} entry{label}"
+    return words + (f", key '{match['key']}'" if match["key"] else "")
 
 
 class DeckError(Exception):
     """A problem in the deck's sources, located as precisely as we can.
 
     The message reads ``deck/01.yaml:12: slide 3 «El dato de partida», field 'code': ...`` so
-    that an author can go straight to the place to fix.
+    that an author can go straight to the place to fix: ``line`` is the line of the very key or
+    list entry at fault where the schema knows it, else the slide's first line. ``field`` is a
+    path (``try[2].replace``, entries counted from 1), said in words by :func:`field_words`
+    with ``entry_label`` (the entry's own label or name) when given.
     """
 
     def __init__(
@@ -29,6 +55,7 @@ class DeckError(Exception):
         slide: int | None = None,
         title: str | None = None,
         field: str | None = None,
+        entry_label: str | None = None,
     ):
         self.message = message
         self.file = file
@@ -36,6 +63,7 @@ class DeckError(Exception):
         self.slide = slide
         self.title = title
         self.field = field
+        self.entry_label = entry_label
         super().__init__(self.describe())
 
     def describe(self) -> str:
@@ -45,7 +73,7 @@ class DeckError(Exception):
         if self.slide is not None:
             where.append(f"slide {self.slide}" + (f" «{self.title}»" if self.title else ""))
         if self.field:
-            where.append(f"field '{self.field}'")
+            where.append(field_words(self.field, self.entry_label))
         prefix = ", ".join(where)
         return f"{prefix}: {self.message}" if prefix else self.message
 

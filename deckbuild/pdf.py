@@ -2,16 +2,47 @@
 
 Opens the built deck headless in Chromium in reveal.js's print mode, waits until every cell has
 run (the page runs them all in the background), and prints one PDF page per slide.
+
+What it needs is part of the plain set-up (``scripts/serve.sh``): the Python package playwright
+is a base dependency, and the browser is Debian's ``chromium``, ``$DPDECK_CHROMIUM``, or else
+the Chromium that playwright downloads, which :func:`ensure_chromium` fetches the first time
+(``python -m playwright install chromium``, online, once), saying so.
 """
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from pathlib import Path
 
-from .browser import VIEWPORT, launch
+from .browser import VIEWPORT, chromium_path, launch
 from .errors import BuildEnvironmentError
 from .serve import serve_in_thread
+
+INSTALL_CHROMIUM = [sys.executable, "-m", "playwright", "install", "chromium"]
+INSTALL_SHOWN = ".venv/bin/python -m playwright install chromium"
+NO_CHROMIUM = (
+    "`build.py pdf` found no Chromium: install Debian's (`sudo apt-get install chromium`), or set "
+    f"DPDECK_CHROMIUM to a Chromium or Chrome binary, or run `{INSTALL_SHOWN}` while online"
+)
+
+
+def ensure_chromium(playwright, run=subprocess.run) -> None:
+    """Make sure a Chromium is there to launch; the first time without one, download
+    playwright's (``INSTALL_CHROMIUM``, its own progress bar on the terminal). Raises a
+    BuildEnvironmentError saying exactly what to do when that fails."""
+    if chromium_path() is not None or Path(playwright.chromium.executable_path).exists():
+        return
+    print(
+        "pdf: no Chromium found (no /usr/bin/chromium, no $DPDECK_CHROMIUM): downloading "
+        f"playwright's, once (~150 MB): {INSTALL_SHOWN}",
+        file=sys.stderr,
+        flush=True,
+    )
+    done = run(INSTALL_CHROMIUM)
+    if done.returncode != 0 or not Path(playwright.chromium.executable_path).exists():
+        raise BuildEnvironmentError(NO_CHROMIUM)
 
 
 def export_pdf(dist: Path, out: Path, timeout: float = 300.0, browser=None) -> dict:
@@ -24,8 +55,12 @@ def export_pdf(dist: Path, out: Path, timeout: float = 300.0, browser=None) -> d
         try:
             from playwright.sync_api import sync_playwright
         except ImportError:
-            raise BuildEnvironmentError("`build.py pdf` needs playwright: pip install -e '.[test]'") from None
+            raise BuildEnvironmentError(
+                "`build.py pdf` needs the Python package playwright, which the set-up installs: "
+                "run `bash scripts/setup.sh` (or `.venv/bin/pip install playwright`)"
+            ) from None
         with sync_playwright() as p:
+            ensure_chromium(p)
             own = launch(p)
             try:
                 return export_pdf(dist, out, timeout, own)

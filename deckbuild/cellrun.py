@@ -1,0 +1,112 @@
+"""The deck's cells under CPython, as the page's worker runs them in Pyodide.
+
+One machinery for `build.py check --run` and the tests (tests/unit/test_deck_cells.py,
+test_try_edits.py, test_exercises.py): the page's own cell runner (static/py/cellrunner.py,
+loaded as a fresh module: its own namespace), the deck's prelude run once, matplotlib prepared
+as the worker prepares it, and then every cell run on its own in a namespace reset to what the
+prelude left (a presenter may jump straight to any slide). The ``dplab`` imported is the one in
+the project's ``pyodide_pkg/``, the package the build ships to the page.
+"""
+
+from __future__ import annotations
+
+import builtins
+import difflib
+import importlib.util
+import re
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNNER = ROOT / "static" / "py" / "cellrunner.py"
+PACKAGE_SRC = ROOT / "pyodide_pkg"
+
+
+def load_runner(path: Path = RUNNER):
+    """static/py/cellrunner.py as a fresh module (its own namespace), as the worker loads it."""
+    spec = importlib.util.spec_from_file_location("deck_cellrunner_under_test", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@dataclass
+class Run:
+    """What one run of a cell showed: the runner's result (``ok``, ``error``, ``value``), the
+    text it printed on stdout and stderr, its figures (``{"svg" or "png", "alt"}``) and the
+    wall-clock seconds it took."""
+
+    code: str
+    cell_id: str
+    result: dict
+    seconds: float
+    stdout: str = ""
+    stderr: str = ""
+    figures: list = field(default_factory=list)
+    names: tuple[str, ...] = ()  # the names the cell's namespace held when it ended
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.result.get("ok"))
+
+    @property
+    def error(self) -> str:
+        """``NameError: name 'epsilom' is not defined. Did you mean: 'epsilon'?``: the last line
+        of the traceback, Python's hint included (empty when the run ended well)."""
+        error = self.result.get("error") or {}
+        if not error:
+            return ""
+        lines = [line for line in error.get("traceback", "").splitlines() if line.strip()]
+        last = lines[-1].strip() if lines else f"{error.get('type', '')}: {error.get('message', '')}"
+        missing = re.fullmatch(r"NameError: name '(\w+)' is not defined", last)
+        if missing:  # Python 3.12 (Pyodide's) says it itself; 3.11's traceback module does not
+            close = difflib.get_close_matches(missing[1], [*self.names, *dir(builtins)], n=1)
+            last += f". Did you mean: '{close[0]}'?" if close else ""
+        return last
+
+    @property
+    def error_line(self) -> int | None:
+        """The line of the cell where the error happened (the innermost frame in the cell)."""
+        traceback = (self.result.get("error") or {}).get("traceback", "")
+        name = re.escape(f'"<celda {self.cell_id}>"')
+        lines = re.findall(rf"File {name}, line (\d+)", traceback)
+        return int(lines[-1]) if lines else None
+
+
+class Session:
+    """A CPython interpreter holding the deck's prelude; :meth:`run` runs one cell on its own.
+
+    ``prelude_run`` is the prelude's :class:`Run` (check ``.ok``). ``package_src``: the folder
+    that holds ``dplab`` (put first on ``sys.path``).
+    """
+
+    def __init__(self, prelude: str, package_src: Path = PACKAGE_SRC, runner=None):
+        if str(package_src) not in sys.path:
+            sys.path.insert(0, str(package_src))
+        self.runner = runner or load_runner()
+        self.prelude_run = self._run(prelude or "", "__prelude__")
+        self.runner.prepare_matplotlib()  # as the worker does, after the prelude
+        self._after_prelude = dict(self.runner.NAMESPACE)
+
+    def _run(self, code: str, cell_id: str) -> Run:
+        shown: list[tuple[str, object]] = []
+        started = time.perf_counter()
+        result = self.runner.run_cell(code, cell_id, lambda kind, payload: shown.append((kind, payload)))
+        return Run(
+            code=code,
+            cell_id=cell_id,
+            result=result,
+            seconds=time.perf_counter() - started,
+            stdout="".join(p for k, p in shown if k == "stdout"),
+            stderr="".join(p for k, p in shown if k == "stderr"),
+            figures=[p for k, p in shown if k == "figure"],
+            names=tuple(self.runner.NAMESPACE),
+        )
+
+    def run(self, code: str, cell_id: str) -> Run:
+        """Run ``code`` in a namespace reset to what the prelude left (nothing from other cells)."""
+        self.runner.NAMESPACE.clear()
+        self.runner.NAMESPACE.update(self._after_prelude)
+        return self._run(code, cell_id)

@@ -1,0 +1,195 @@
+"""The professor's first hour, as the README has it: `bash scripts/serve.sh` sets up (the base
+dependencies of pyproject.toml, which scripts/setup.sh installs), then `.venv/bin/python build.py
+pdf` prints the handout; and `pip install -e '.[test]'` works in a clean venv (the flat layout's
+packages are declared)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from deckbuild import browser, pdf
+from deckbuild.errors import BuildEnvironmentError
+
+ROOT = Path(__file__).resolve().parents[2]
+BASE = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+
+# Run a script with only what the plain set-up installs importable: the distributions of the
+# base dependencies and theirs (never the test extras), the standard library and the repo.
+ONLY_THE_SETUP = textwrap.dedent(
+    """
+    import importlib.metadata as md, re, runpy, sys
+    from packaging.requirements import Requirement
+
+    def norm(name):
+        return re.sub(r"[-_.]+", "-", name).lower()
+
+    allowed, todo = set(), [Requirement(r) for r in {base!r}]
+    while todo:
+        req = todo.pop()
+        if req.marker is not None and not req.marker.evaluate({{"extra": ""}}):
+            continue
+        if norm(req.name) in allowed:
+            continue
+        allowed.add(norm(req.name))
+        todo += [Requirement(r) for r in md.requires(req.name) or []]
+    blocked = {{
+        top for top, dists in md.packages_distributions().items()
+        if not any(norm(d) in allowed for d in dists) and top not in sys.stdlib_module_names
+    }}
+
+    class NotInstalledBySetup:
+        def find_spec(self, name, path=None, target=None):
+            if name.partition(".")[0] in blocked:
+                raise ModuleNotFoundError(f"No module named {{name!r}} (not in the set-up)", name=name)
+
+    sys.meta_path.insert(0, NotInstalledBySetup())
+    sys.argv = sys.argv[1:]
+    runpy.run_path(sys.argv[0], run_name="__main__")
+    """
+)
+
+
+def _with_only_the_setup(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
+    guard = ONLY_THE_SETUP.format(base=BASE)
+    return subprocess.run(
+        [sys.executable, "-c", guard, *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout
+    )
+
+
+def test_the_guard_blocks_what_the_setup_does_not_install(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "import yaml, brotli\ntry:\n    import pytest\nexcept ImportError:\n    print('blocked')\n"
+    )
+    done = _with_only_the_setup(str(probe))
+    assert done.returncode == 0 and done.stdout == "blocked\n", done.stderr
+
+
+def test_what_build_py_pdf_imports_is_in_the_base_setup(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "from playwright.sync_api import sync_playwright\nimport deckbuild.pdf, deckbuild.site\nprint('ok')\n"
+    )
+    done = _with_only_the_setup(str(probe))
+    assert done.returncode == 0 and done.stdout == "ok\n", done.stderr
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(browser.chromium_path() is None, reason="needs Debian's chromium or DPDECK_CHROMIUM")
+def test_build_py_pdf_after_the_plain_setup(tmp_path):
+    out = tmp_path / "handout.pdf"
+    deck = ROOT / "tests" / "fixtures" / "good" / "deck.yaml"
+    done = _with_only_the_setup("build.py", "pdf", "--deck", str(deck), "--out", str(out))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert out.read_bytes().startswith(b"%PDF") and "5 pages, 1 cells run" in done.stdout, done.stdout
+
+
+class _FakePlaywright:
+    def __init__(self, path: Path):
+        self.chromium = type("Chromium", (), {"executable_path": str(path)})()
+
+
+def test_without_any_chromium_the_pdf_fetches_playwrights_once(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(pdf, "chromium_path", lambda: None)
+    target = tmp_path / "chrome-linux" / "chrome"
+    calls = []
+
+    def fake_install(command):
+        calls.append(command)
+        target.parent.mkdir(parents=True)
+        target.write_text("")
+        return subprocess.CompletedProcess(command, 0)
+
+    pdf.ensure_chromium(_FakePlaywright(target), run=fake_install)
+    assert calls == [[sys.executable, "-m", "playwright", "install", "chromium"]]
+    assert "downloading playwright's" in capsys.readouterr().err
+    pdf.ensure_chromium(_FakePlaywright(target), run=fake_install)  # now there: nothing to do
+    assert len(calls) == 1
+
+
+def test_when_fetching_chromium_fails_the_message_says_what_to_do(tmp_path, monkeypatch):
+    monkeypatch.setattr(pdf, "chromium_path", lambda: None)
+    failing = lambda command: subprocess.CompletedProcess(command, 1)  # noqa: E731 - offline
+    with pytest.raises(BuildEnvironmentError) as info:
+        pdf.ensure_chromium(_FakePlaywright(tmp_path / "none"), run=failing)
+    said = str(info.value)
+    assert "apt-get install chromium" in said and "DPDECK_CHROMIUM" in said
+    assert "playwright install chromium" in said
+
+
+def test_the_packages_of_the_flat_layout_are_declared(tmp_path):
+    """The step of `pip install -e .` that failed ("Multiple top-level packages discovered in
+    a flat-layout"), run offline with this venv's setuptools."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import setuptools; setuptools.setup()",
+            "egg_info",
+            "--egg-base",
+            str(tmp_path),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    (info,) = tmp_path.glob("*.egg-info")
+    assert (info / "top_level.txt").read_text().split() == ["deckbuild", "dplab"]
+    sources = (info / "SOURCES.txt").read_text()
+    assert "pyodide_pkg/dplab/mechanisms.py" in sources and "deckbuild/katex_render.mjs" in sources
+
+
+def test_editable_install_in_a_clean_venv(tmp_path, request):
+    """`pip install -e '.[test]'` in a fresh venv (--no-deps: the dependencies are the index's
+    business; the build backend comes from the index or pip's cache)."""
+    venv = tmp_path / "venv"
+    egg_info = ROOT / "privacidad_diferencial_deck.egg-info"  # setuptools writes it beside the sources
+    if not egg_info.exists():
+        request.addfinalizer(lambda: shutil.rmtree(egg_info, ignore_errors=True))
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    done = subprocess.run(
+        [
+            python,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            "--no-deps",
+            "-e",
+            f"{ROOT}[test]",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    if done.returncode != 0 and "setuptools" in done.stderr and "satisfies the requirement" in done.stderr:
+        pytest.skip("the package index (for setuptools, the build backend) is unreachable")
+    assert done.returncode == 0, done.stderr
+    where = subprocess.run(
+        [
+            python,
+            "-c",
+            "import importlib.util as u; print(u.find_spec('deckbuild').origin, u.find_spec('dplab').origin)",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+    )
+    assert where.stdout.split() == [
+        str(ROOT / "deckbuild/__init__.py"),
+        str(ROOT / "pyodide_pkg/dplab/__init__.py"),
+    ]
+    shutil.rmtree(venv)
