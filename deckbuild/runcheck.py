@@ -140,7 +140,8 @@ def run_deck(
     report = RunReport()
     if progress:
         progress("the prelude, then matplotlib")
-    session = Session(deck.prelude, package_src)
+    # the package the page would load: the deck's own (beside its deck file), or dplab's
+    session = Session(deck.prelude, deck.package.parent if deck.package else package_src)
     if (session.prelude_run.result.get("error") or {}).get("type") == "KeyboardInterrupt":
         raise KeyboardInterrupt
     if not session.prelude_run.ok:

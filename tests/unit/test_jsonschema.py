@@ -24,14 +24,15 @@ STRUCTURAL = [
     "code_on_content", "code_without_code", "empty_slides", "layout_unknown", "missing_title",
     "params_not_list", "question_without_answer", "try_no_label",
     "try_not_a_pair", "try_not_list", "try_on_content", "try_unknown_key", "unknown_key",
-    "unknown_kind", "wrong_type",
+    "unknown_kind", "wrong_type", "unknown_key_suggests", "try_unknown_key_suggests",
 ]  # fmt: skip
 ONLY_THE_BUILD = {
     "bad_math", "bad_python", "duplicate_id", "empty_slide", "malformed_yaml", "missing_image",
     "remote_image", "slider_annotated", "slider_augmented", "slider_computed", "slider_in_def",
     "slider_in_loop", "slider_shared_line", "slider_tuple", "slider_twice", "slider_unbound",
     "slider_value_mismatch", "table_ragged", "try_bad_python", "try_old_missing", "try_old_twice",
-    "try_same_label",
+    "try_same_label", "yaml_colon_in_text", "yaml_duplicate_key", "yaml_indent", "yaml_markdown_star",
+    "yaml_tab", "yaml_text_not_indented", "yaml_unclosed_bracket",
 }  # fmt: skip
 
 

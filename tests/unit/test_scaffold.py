@@ -52,3 +52,10 @@ def test_a_deck_naming_a_missing_package_is_refused_with_the_field(tmp_path):
     with pytest.raises(DeckError) as info:
         load_deck(tmp_path / "c" / "deck.yaml")
     assert info.value.field == "package" and "pkg/__init__.py" in str(info.value)
+
+
+@pytest.mark.parametrize("package", [None, "minipkg"])
+def test_check_run_passes_a_new_lecture(tmp_path, package):
+    """The night-before check runs the new deck's cells with the package the page would load."""
+    new_deck(tmp_path / "c", "T", package=package)
+    assert cli.main(["check", "--run", "--deck", str(tmp_path / "c" / "deck.yaml")]) == 0
