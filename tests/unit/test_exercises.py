@@ -395,3 +395,21 @@ def test_givens_names_the_edited_value_and_a_missing_one(judge):
     assert not verdict["ok"] and "Falta definir `n`" in verdict["message"]
     _, verdict = judge("delta = 1e-5\nn = 10000.0", s)
     assert verdict["ok"], verdict
+
+
+def test_the_readmes_exercise_judges_as_it_says(judge):
+    """The README's example exercise: its solution passes, ε edited fails, the mistake is named."""
+    import re
+
+    import yaml
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```yaml\n(  - kind: exercise\n.*?)```", text, re.S).group(1)
+    raw = yaml.safe_load(block)[0]
+    slide = type(EXERCISES[0])(
+        **{**EXERCISES[0].__dict__, "check": raw["check"], "blanks": exercise.blanks(raw["starter"])}
+    )
+    assert judge(raw["solution"], slide)[1]["ok"]
+    assert not judge("epsilon = 1.0\nescala = 1 / epsilon", slide)[1]["ok"]
+    _, verdict = judge("epsilon = 0.5\nescala = epsilon", slide)
+    assert not verdict["ok"] and "ε mismo" in verdict["message"]
