@@ -10,7 +10,11 @@ code, in the same namespace (it reads the student's names as globals). It passes
 - returning nothing (``None``) passes, once every assert held.
 
 Inside the check, ``close(x, objetivo, rel=1e-6)`` says whether ``x`` is a number close to
-``objetivo`` (False, never an error, for ``...``, text or ``None``). Before the check runs, each
+``objetivo`` (False, never an error, for ``...``, text or ``None``), and ``givens(delta=1e-5,
+...)`` fails, naming the value, when the student changed a number the prompt gives. A check
+judges against the prompt's values written in the check itself, never against the student's
+copies of them (which the student can edit), and calls ``givens`` first so that feedback about
+an edited given is about that. Before the check runs, each
 blank of the starter (a name assigned ``...``) that still holds ``...`` fails with "complete
 `b`"; a name the check needs that the student's code does not define fails with "falta definir";
 any other error of the check fails with its Spanish description, never a crash.
@@ -41,6 +45,19 @@ def __dpdeck_exercise__():
         except (TypeError, ValueError):
             return False
         return _math.isfinite(x) and _math.isclose(x, float(objetivo), rel_tol=rel, abs_tol=abs)
+
+    def givens(**dados):
+        _g = globals()
+        for _name, _want in dados.items():
+            if _name not in _g:
+                raise NameError(f"name {{_name!r}} is not defined", name=_name)
+            if not close(_g[_name], _want, rel=1e-9):
+                _shown = repr(_want).replace("e-0", "e-")
+                raise AssertionError(
+                    f"El enunciado da `{{_name}} = {{_shown}}` y su código tiene "
+                    f"`{{_name}} = {{_g[_name]!r}}`: vuelva al valor dado (la comprobación "
+                    "juzga con los datos del enunciado)."
+                )
 
     def _check():
 {body}

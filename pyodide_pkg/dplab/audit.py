@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._rng import make_rng
-from ._special import betainc
+from ._special import betainc, betaincc
 from ._validate import (
     _to_float,
     check_array,
@@ -60,6 +60,11 @@ def _beta_bracket(q: float, a: float, b: float) -> tuple[float, float]:
     (so a quantile of 1e-200 is found in ~660 steps, not missed), geometric while hi / lo > 2,
     then arithmetic.
     """
+    if q <= 0.5:
+        below = lambda x: betainc(a, b, x) < q  # noqa: E731
+    else:  # above one half, the upper tail: 1 - I_x is exact there, 1 - q exact (Sterbenz)
+        upper = 1.0 - q
+        below = lambda x: betaincc(a, b, x) > upper  # noqa: E731
     lo, hi = 0.0, 1.0
     for _ in range(2200):
         if lo == 0.0:
@@ -70,7 +75,7 @@ def _beta_bracket(q: float, a: float, b: float) -> tuple[float, float]:
             mid = 0.5 * (lo + hi)
         if mid <= lo or mid >= hi or hi - lo <= 4e-16 * hi:
             break
-        if betainc(a, b, mid) < q:
+        if below(mid):
             lo = mid
         else:
             hi = mid
@@ -88,8 +93,11 @@ def beta_quantile(q, a, b):
     """The q-quantile of the Beta(a, b) distribution: the x with Pr[Beta(a, b) <= x] = q.
 
     Computed without scipy: the regularized incomplete beta I_x(a, b) by its continued fraction,
-    inverted by bisection. Relative error below 1e-9 against scipy for a, b in [0.1, 1.6e5]
-    (the worst where a << b, from the rounding of lgamma(a + b) - lgamma(b)).
+    inverted by bisection; above q = 1/2 the upper tail 1 - I_x(a, b) = 1 - q is inverted
+    instead (near q = 1 the lower tail keeps too few digits), and lgamma(a + b) - lgamma(b) is
+    taken without cancelling two large numbers. Relative error below 1e-13 against mpmath at
+    30 digits for a, b in [0.1, 1.6e5] and q in [1e-12, 1 - 1e-12] (scipy's own ppf is off by
+    up to 1e-9 there, e.g. at q = 1 - 1e-9, a = 1000, b = 1e5).
 
     Parameters
     ----------

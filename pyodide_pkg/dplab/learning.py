@@ -2,7 +2,7 @@
 
 The gradient of the average logistic loss is an average of per-person terms;
 releasing it at every step is releasing a sum. The recipe of Near & Abuah
-(ch. 11) and Abadi et al. (2016): clip each person's gradient in L2 norm, add
+(ch. 12) and Abadi et al. (2016): clip each person's gradient in L2 norm, add
 Gaussian noise to the sum, and account the budget over the iterations.
 
 Labels are y in {0, 1} (1 = income over 50K), so the loss of one person is
@@ -261,7 +261,7 @@ def noisy_gradient_descent(
 ):
     """Full-batch noisy gradient descent (the lecture's algorithm), (epsilon, delta)-DP in total.
 
-    Algorithm (Near & Abuah, ch. 11, with the budget made explicit):
+    Algorithm (Near & Abuah, ch. 12, with the budget made explicit):
 
     1. Spend ``COUNT_BUDGET_SHARE * epsilon`` on a noisy count n~ of the rows
        (Laplace, sensitivity 1), floored at 1.
@@ -364,15 +364,22 @@ def dpsgd(
     learning_rate=1.0,
     delta=None,
     rng=None,
+    lot_size=None,
 ):
     """DP-SGD with Poisson-subsampled batches (Abadi et al. 2016).
 
     At each step every person joins the batch independently with probability
     q = ``sample_rate``; the batch's per-person gradients are clipped to L2
     norm C = ``clip_bound``, summed, and N(0, (z C)^2 I) noise is added
-    (z = ``noise_multiplier``); the step divides by the expected batch size
-    q n. As in Abadi et al., TF Privacy and Opacus, the data-set size n is
-    treated as public here (it only scales the step).
+    (z = ``noise_multiplier``); the step divides the noisy sum by the lot
+    size L = ``lot_size``, a public number.
+
+    The data-set size n is public unless a lot size is given. By default
+    L = q n, the expected batch size, as in TF Privacy and Opacus: the
+    guarantee below then holds for neighbours that share n (n known, e.g.
+    published), since theta's scale depends on the exact n. Pass a public
+    ``lot_size`` (Abadi et al.'s L, e.g. q times a rounded, published size)
+    for the guarantee under adding or removing one person with n private.
 
     Guarantee: (epsilon, delta)-DP for adding or removing one person, for every
     delta in (0, 1), with epsilon = :func:`dplab.dpsgd_epsilon` (q, z, steps,
@@ -400,6 +407,9 @@ def dpsgd(
         use ``dpsgd_epsilon(sample_rate, noise_multiplier, steps, delta)``.
     rng : None, int or numpy.random.Generator, optional
         Source of randomness; fresh by default.
+    lot_size : float, optional
+        L, > 0: what each step divides the noisy sum by; public. Default
+        ``sample_rate * n`` (then n is taken as public; see above).
 
     Returns
     -------
@@ -419,6 +429,7 @@ def dpsgd(
     steps = check_count(steps, "steps")
     clip_bound = check_positive(clip_bound, "clip_bound")
     learning_rate = check_positive(learning_rate, "learning_rate")
+    lot_size = None if lot_size is None else check_positive(lot_size, "lot_size")
     if delta is not None:
         check_delta(delta, n=X.shape[0])
         warn_deprecated(
@@ -432,7 +443,7 @@ def dpsgd(
     gen = make_rng(rng)
 
     n, d = X.shape
-    expected_batch = sample_rate * n
+    expected_batch = sample_rate * n if lot_size is None else lot_size
     theta = np.zeros(d)
     with np.errstate(over="ignore", invalid="ignore"):  # an overflowing theta is caught below
         for _ in range(steps):

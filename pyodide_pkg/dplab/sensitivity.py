@@ -73,7 +73,7 @@ def clip_rows_l2(rows, clip_bound):
     Row x becomes x * min(1, C / ||x||_2); rows already inside the ball are
     unchanged. After clipping, adding or removing one row moves a sum of rows
     by at most C in L2 norm: the L2 sensitivity of the sum is ``clip_bound``
-    (Abadi et al. 2016, Algorithm 1; Near & Abuah, ch. 11).
+    (Abadi et al. 2016, Algorithm 1; Near & Abuah, ch. 12).
 
     Parameters
     ----------

@@ -28,7 +28,7 @@ EX = "[data-exercise-id='{}']"
 WRONG = {
     "ejercicio-escala-laplace": (
         "epsilon = 0.5\nsensibilidad = 1\nescala = sensibilidad * epsilon",
-        "Multiplicó",
+        "Δf · ε",
     ),
     "ejercicio-repartir-presupuesto": (
         "presupuesto = BudgetAccountant(epsilon=1.0)\nconsultas = ['a', 'b', 'c']\neps_cada = 0.5",

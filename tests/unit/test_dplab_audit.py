@@ -74,6 +74,34 @@ def test_beta_quantile_known_values():
     assert beta_quantile(1e-200, 1, 1) == pytest.approx(1e-200, rel=1e-9)  # tiny, not 0
 
 
+@pytest.mark.parametrize("q", [1 - 1e-9, 1 - 1e-12, 0.75])
+@pytest.mark.parametrize("b", [2.5, 40.0, 1000.0, 1e5])
+def test_beta_quantile_above_one_half_inverts_the_complement(q, b):
+    """Near q = 1 the lower tail I_x = q carries only the few digits of 1 - q that a double keeps
+    above 1 - 1e-9: the quantile inverts the upper tail 1 - I_x = 1 - q instead. Beta(1, b) has
+    quantile 1 - (1 - q)^(1/b) (here 2e-2 at b = 1000: a small x, where 1e-9 is felt)."""
+    assert beta_quantile(q, 1, b) == pytest.approx(-math.expm1(math.log1p(-q) / b), rel=1e-12)
+
+
+def test_beta_quantile_small_shape_against_a_large_one():
+    """a << b: lgamma(a + b) - lgamma(b) is taken without cancelling two large numbers (their
+    rounding, ~1e-10 at b = 1e5, the quantile at a = 0.1 multiplies by 1 / a). Checked with
+    mpmath at 40 digits: the tail at the returned x is the target, up to x's last digit."""
+    mpmath = pytest.importorskip("mpmath")
+    mpmath.mp.dps = 40
+    for q, a, b in [(1 - 1e-9, 0.1, 1000.0), (0.5, 0.1, 1e5), (1e-9, 0.1, 1e5), (1 - 1e-9, 1000.0, 1e5)]:
+        x = beta_quantile(q, a, b)
+        tail = (
+            mpmath.betainc(a, b, x, 1, regularized=True)
+            if q > 0.5
+            else mpmath.betainc(a, b, 0, x, regularized=True)
+        )
+        target = 1 - mpmath.mpf(q) if q > 0.5 else mpmath.mpf(q)
+        # the tail at x is the target to within what x's last digits can move it
+        step = mpmath.betainc(a, b, x, x * (1 + 4e-16), regularized=True)
+        assert abs(tail - target) <= 1e-12 * target + abs(step), (q, a, b)
+
+
 def test_beta_quantile_against_scipy():
     stats = pytest.importorskip("scipy.stats")
     rng = np.random.default_rng(2026)

@@ -139,6 +139,42 @@ def test_dpsgd_learns_and_returns_theta_like_noisy_gradient_descent(data, non_pr
     assert np.mean(accs) >= non_private - 0.01
 
 
+def test_dpsgd_divides_by_a_public_lot_size(data):
+    """By default the step divides by q n (n taken as public); a public lot_size L replaces
+    it: the same draws, the first step scaled by q n / L."""
+    X, y = data
+    q = 0.01
+    default = dplab.dpsgd(X, y, 1.1, q, steps=1, rng=7)
+    assert np.array_equal(dplab.dpsgd(X, y, 1.1, q, steps=1, rng=7, lot_size=q * len(y)), default)
+    halved = dplab.dpsgd(X, y, 1.1, q, steps=1, rng=7, lot_size=2 * q * len(y))
+    assert np.allclose(halved, default / 2, rtol=1e-12)
+    for bad in (0, -1.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="lot_size"):
+            dplab.dpsgd(X, y, 1.1, q, steps=1, lot_size=bad)
+    with pytest.raises(TypeError, match="lot_size"):
+        dplab.dpsgd(X, y, 1.1, q, steps=1, lot_size=True)
+
+
+def test_census_gradients_are_bounded_over_the_public_domain():
+    """«Recortar gradientes» says: with the features scaled by fixed public constants, a
+    person's gradient already has norm below max ||x|| = 3,51 over the public domain (age
+    17..90, top-coded; education_num 1..16), so clipping there is a utility choice."""
+    ages, edus = np.meshgrid(np.arange(17, 91), np.arange(1, 17))
+    domain = dplab.Census(
+        {"age": ages.ravel(), "education_num": edus.ravel(), "income_over_50k": np.zeros(ages.size, bool)}
+    )
+    X, _ = dplab.census_features(domain)
+    bound = np.linalg.norm(X, axis=1).max()
+    assert round(bound, 2) == 3.51
+    census = dplab.load_census()
+    Xc, yc = dplab.census_features(census)
+    assert 17 <= census["age"].min() and census["age"].max() <= 90
+    assert 1 <= census["education_num"].min() and census["education_num"].max() <= 16
+    rng = np.random.default_rng(0)
+    for theta in [dplab.train_logistic(Xc, yc), *rng.normal(0, 5, size=(5, 3))]:
+        assert np.linalg.norm(dplab.per_person_gradients(theta, Xc, yc), axis=1).max() < bound
+
+
 def test_privacy_utility_curve_is_fast(data):
     X, y = data
     start = time.perf_counter()

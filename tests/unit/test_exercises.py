@@ -25,7 +25,9 @@ EXERCISES = [s for s in DECK.slides if s.kind == "exercise"]
 # wrong answers a student might give: (exercise id, code replacing the blanks' lines)
 WRONG = {
     "ejercicio-escala-laplace": [
-        ("epsilon = 0.5\nsensibilidad = 1\nescala = sensibilidad * epsilon", "Multiplicó"),
+        # with Δf = 1, ε, Δf·ε and ε/Δf are all 0,5: the feedback names all three, no guess
+        ("epsilon = 0.5\nsensibilidad = 1\nescala = epsilon", "es el mismo ε"),
+        ("epsilon = 0.5\nsensibilidad = 1\nescala = sensibilidad * epsilon", "Δf · ε"),
         ("epsilon = 0.5\nsensibilidad = 0.5\nescala = 1", "sensibilidad"),
     ],
     "ejercicio-repartir-presupuesto": [
@@ -47,12 +49,28 @@ WRONG = {
     "ejercicio-suma-recortada": [
         ("b = 100\nepsilon = 1.0\nsensibilidad = 1\nescala = 1", "conteo"),
         ("b = 100\nepsilon = 1.0\nsensibilidad = census['age'].max()\nescala = 90", "edad máxima"),
-        ("b = 100\nepsilon = 1.0\nsensibilidad = b\nescala = epsilon / b", "escala"),
+        ("b = 100\nepsilon = 1.0\nsensibilidad = b\nescala = epsilon / b", "al revés"),
+        ("b = 100\nepsilon = 1.0\nsensibilidad = b\nescala = 1", "la sensibilidad está bien"),
     ],
     "ejercicio-sigma-gaussiano": [
-        ("epsilon, delta = 0.5, 1e-5\nsigma = np.sqrt(2 * np.log(1.25 / delta))", "Falta dividir"),
-        ("epsilon, delta = 0.5, 1e-5\nsigma = 2 * np.log(1.25 / delta) / epsilon", "raíz"),
-        ("epsilon, delta = 0.5, 1e-5\nsigma = 1.0", "menos ruido"),
+        (
+            "epsilon, delta = 0.5, 1e-5\nsensibilidad = 1\nsigma = np.sqrt(2 * np.log(1.25 / delta))",
+            "sin dividir",
+        ),
+        (
+            "epsilon, delta = 0.5, 1e-5\nsensibilidad = 1\nsigma = np.sqrt(2 * np.log(1.25 / delta)) * epsilon",
+            "multiplicó",
+        ),
+        (
+            "epsilon, delta = 0.5, 1e-5\nsensibilidad = 1\nsigma = np.sqrt(2 * np.log10(1.25 / delta)) / epsilon",
+            "base 10",
+        ),
+        (
+            "epsilon, delta = 0.5, 1e-5\nsensibilidad = 1\nsigma = np.sqrt(2 * np.log(1 / delta)) / epsilon",
+            "1,25",
+        ),
+        ("epsilon, delta = 0.5, 1e-5\nsensibilidad = 1\nsigma = 2 * np.log(1.25 / delta) / epsilon", "raíz"),
+        ("epsilon, delta = 0.5, 1e-5\nsensibilidad = 1\nsigma = 1.0", "menos ruido"),
     ],
     "ejercicio-epsilon-dpsgd": [
         ("n, lote, z, epocas, delta = 10_000, 100, 1.1, 3, 1e-5\nq = 100\npasos = 300\neps = 1.0", "q = 100"),
@@ -123,6 +141,144 @@ def test_wrong_answers_fail_with_a_message(judge, slide_id, code, expected):
     assert result["ok"], result.get("error")
     assert verdict and not verdict["ok"], verdict
     assert expected in verdict["message"], verdict["message"]
+
+
+# The givens edited, and the answer computed right from the edited givens: a check that judged
+# against the student's copies of the givens would pass these. One (at least) per exercise.
+EDITED_GIVENS = {
+    "ejercicio-escala-laplace": [
+        ("epsilon = 1.0\nsensibilidad = 1\nescala = sensibilidad / epsilon", "`epsilon = 0.5`"),
+    ],
+    "ejercicio-repartir-presupuesto": [
+        (
+            "presupuesto = BudgetAccountant(epsilon=3.0)\nconsultas = ['a', 'b', 'c']\neps_cada = 1.0\n"
+            "for c in consultas:\n    presupuesto.spend(eps_cada, label=c)",
+            "total ε = 1",
+        ),
+        (
+            "presupuesto = BudgetAccountant(epsilon=1.0)\nconsultas = ['a', 'b']\neps_cada = 0.5\n"
+            "for c in consultas:\n    presupuesto.spend(eps_cada, label=c)",
+            "tres consultas",
+        ),
+    ],
+    "ejercicio-suma-recortada": [
+        ("b = 50\nepsilon = 1.0\nsensibilidad = b\nescala = sensibilidad / epsilon", "`b = 100`"),
+        ("b = 100\nepsilon = 2.0\nsensibilidad = b\nescala = sensibilidad / epsilon", "`epsilon = 1.0`"),
+    ],
+    "ejercicio-sigma-gaussiano": [
+        (
+            "epsilon, delta = 0.5, 1e-3\nsensibilidad = 1\n"
+            "sigma = sensibilidad * np.sqrt(2 * np.log(1.25 / delta)) / epsilon",
+            "`delta = 1e-5`",
+        ),
+        (
+            "epsilon, delta = 0.5, 1e-5\nsensibilidad = 0.5\n"
+            "sigma = sensibilidad * np.sqrt(2 * np.log(1.25 / delta)) / epsilon",
+            "`sensibilidad = 1`",
+        ),
+    ],
+    "ejercicio-epsilon-dpsgd": [
+        (
+            "n, lote, z, epocas, delta = 10_000, 100, 1.1, 3, 1e-3\nq = lote / n\n"
+            "pasos = epocas * n // lote\neps = dpsgd_epsilon(q, z, pasos, delta)",
+            "`delta = 1e-5`",
+        ),
+        (
+            "n, lote, z, epocas, delta = 10_000, 100, 3.0, 3, 1e-5\nq = lote / n\n"
+            "pasos = epocas * n // lote\neps = dpsgd_epsilon(q, z, pasos, delta)",
+            "`z = 1.1`",
+        ),
+    ],
+}
+
+# Right answers written the way a student writes them: rounded to the precision the slide
+# shows, typed as literals, or by another right route. All pass.
+FAIR = {
+    "ejercicio-escala-laplace": [
+        "epsilon = 0.5\nsensibilidad = 1\nescala = 2",
+        "epsilon = 0.5\nsensibilidad = 1\nescala = 1 / epsilon",
+    ],
+    "ejercicio-repartir-presupuesto": [
+        "presupuesto = BudgetAccountant(epsilon=1.0)\nconsultas = ['a', 'b', 'c']\neps_cada = 1 / 3\n"
+        "for c in consultas:\n    presupuesto.spend(eps_cada, label=c)",
+    ],
+    "ejercicio-suma-recortada": ["b = 100\nepsilon = 1.0\nsensibilidad = 100\nescala = 100"],
+    "ejercicio-sigma-gaussiano": [
+        "epsilon, delta = 0.5, 1e-5\nsensibilidad = 1\nsigma = " + s
+        for s in [
+            "9.69",
+            "9.7",
+            "9.689",
+            "gaussian_sigma(1, 0.5, 1e-5)",
+            "7.03",
+            "analytic_gaussian_sigma(1, 0.5, 1e-5)",
+        ]
+    ],
+    "ejercicio-epsilon-dpsgd": [
+        "n, lote, z, epocas, delta = 10_000, 100, 1.1, 3, 1e-5\nq = 0.01\npasos = 300\neps = " + e
+        for e in ["1.15", "1.1497", "dpsgd_epsilon(0.01, 1.1, 300, 1e-5)"]
+    ],
+}
+
+
+def test_every_exercise_has_edited_givens_and_fair_answers():
+    ids = {s.id for s in EXERCISES}
+    assert set(EDITED_GIVENS) == ids and set(FAIR) == ids
+
+
+@pytest.mark.parametrize(
+    "slide_id,code,expected", [(k, c, e) for k, cases in EDITED_GIVENS.items() for c, e in cases]
+)
+def test_edited_givens_fail(judge, slide_id, code, expected):
+    slide = next(s for s in EXERCISES if s.id == slide_id)
+    result, verdict = judge(code, slide)
+    assert result["ok"], result.get("error")
+    assert verdict and not verdict["ok"], verdict
+    assert "enunciado" in verdict["message"] and expected in verdict["message"], verdict["message"]
+
+
+@pytest.mark.parametrize("slide_id,code", [(k, c) for k, cases in FAIR.items() for c in cases])
+def test_fair_answers_pass(judge, slide_id, code):
+    slide = next(s for s in EXERCISES if s.id == slide_id)
+    result, verdict = judge(code, slide)
+    assert result["ok"], result.get("error")
+    assert verdict and verdict["ok"], verdict
+
+
+@pytest.mark.parametrize(
+    "sigma,expected,not_said",
+    [
+        ("8.0", "válido (análisis analítico", "no alcanza"),  # every σ ≥ 7,03 is (0,5; 10⁻⁵)-DP
+        ("9.0", "válido (análisis analítico", "menos ruido"),
+        ("10", "más ruido", "válido"),
+        ("7.0", "menos ruido", "válido"),  # below the analytic σ: no Gaussian with it is enough
+        ("5", "menos ruido", "válido"),
+    ],
+)
+def test_sigma_feedback_tells_the_truth(judge, sigma, expected, not_said):
+    slide = next(s for s in EXERCISES if s.id == "ejercicio-sigma-gaussiano")
+    _, verdict = judge(f"epsilon, delta = 0.5, 1e-5\nsensibilidad = 1\nsigma = {sigma}", slide)
+    assert not verdict["ok"] and expected in verdict["message"], verdict
+    assert not_said not in verdict["message"], verdict
+
+
+def test_the_sigma_messages_thresholds_are_the_mechanisms():
+    """The check's 9,69 and 7,03 are the classic and the analytic σ of dplab, and 7,03 is the
+    smallest σ that is (0,5; 10⁻⁵)-DP: the analytic Gaussian's δ(σ) crosses 10⁻⁵ there."""
+    import math
+
+    import dplab
+
+    assert dplab.gaussian_sigma(1, 0.5, 1e-5) == pytest.approx(9.6896, abs=5e-5)
+    s = dplab.analytic_gaussian_sigma(1, 0.5, 1e-5)
+    assert s == pytest.approx(7.0318, abs=5e-5)
+
+    def delta(sigma, eps=0.5):  # Balle & Wang 2018, Theorem 8 (Δ = 1)
+        phi = lambda x: 0.5 * math.erfc(-x / math.sqrt(2))  # noqa: E731
+        return phi(1 / (2 * sigma) - eps * sigma) - math.exp(eps) * phi(-1 / (2 * sigma) - eps * sigma)
+
+    assert 0.9999e-5 < delta(s) <= 1e-5  # dplab rounds σ up: never below the exact one
+    assert delta(8.0) < 1e-5 < delta(7.0)
 
 
 def test_a_check_that_raises_or_misses_a_name_fails_in_spanish(judge):
@@ -224,3 +380,36 @@ def test_a_broken_exercise_is_refused_with_its_place(tmp_path, change, field, wo
     assert err.field == field, str(err)
     assert err.slide == 1 and err.file and err.file.endswith("cap.yaml"), str(err)
     assert "Ejercicio · Prueba" in str(err) and words in str(err), str(err)
+
+
+def test_givens_names_the_edited_value_and_a_missing_one(judge):
+    slide = EXERCISES[0]
+    s = type(slide)(**{**slide.__dict__, "check": "givens(delta=1e-5, n=10_000)\nreturn True", "blanks": []})
+    _, verdict = judge("delta = 0.001\nn = 10_000", s)
+    assert verdict == {
+        "ok": False,
+        "message": "El enunciado da `delta = 1e-5` y su código tiene `delta = 0.001`: vuelva al valor "
+        "dado (la comprobación juzga con los datos del enunciado).",
+    }
+    _, verdict = judge("delta = 1e-5", s)
+    assert not verdict["ok"] and "Falta definir `n`" in verdict["message"]
+    _, verdict = judge("delta = 1e-5\nn = 10000.0", s)
+    assert verdict["ok"], verdict
+
+
+def test_the_readmes_exercise_judges_as_it_says(judge):
+    """The example exercise of docs/writing-slides.md: its solution passes, ε edited fails, the mistake is named."""
+    import re
+
+    import yaml
+
+    text = (ROOT / "docs" / "writing-slides.md").read_text(encoding="utf-8")
+    block = re.search(r"```yaml\n(  - kind: exercise\n.*?)```", text, re.S).group(1)
+    raw = yaml.safe_load(block)[0]
+    slide = type(EXERCISES[0])(
+        **{**EXERCISES[0].__dict__, "check": raw["check"], "blanks": exercise.blanks(raw["starter"])}
+    )
+    assert judge(raw["solution"], slide)[1]["ok"]
+    assert not judge("epsilon = 1.0\nescala = 1 / epsilon", slide)[1]["ok"]
+    _, verdict = judge("epsilon = 0.5\nescala = epsilon", slide)
+    assert not verdict["ok"] and "ε mismo" in verdict["message"]

@@ -29,6 +29,12 @@ REL_TOL = 0.10  # a quoted result is the printed one, rounded ("unos 1400" for 1
 ALLOWED = {
     "que-tan-grande-es-e-varepsilon": {
         73: "the green band's edge read off the figure: e·0,5/(e·0,5 + 0,5) = 0,73",
+        88: "an attribute's bound there, group privacy at 2ε: e²·0,5/(e²·0,5 + 0,5) = 0,88",
+        2014: "citation year (Dwork y Roth)",
+    },
+    "recortar-gradientes": {
+        17: "the census's age domain [17, 90] (test_dplab_learning checks the 3,51 it gives)",
+        90: "the census's age domain [17, 90]: Adult top-codes age at 90",
     },
     "el-mecanismo-de-laplace": {
         10: "the noise scale 1/ε, the result of the formula it is quoted in: $1/0{,}1 = 10$",
@@ -210,3 +216,50 @@ def test_live_edits_in_the_notes_are_the_slides_buttons(deck):  # noqa: F811
         assert named & labels, f"{slide.id}: the notes name none of its buttons {sorted(labels)}"
         unknown = named - labels - titles - QUOTES
         assert not unknown, f"{slide.id}: «{unknown}» is not a button of the slide"
+
+
+def test_the_belief_bounds_quoted_on_que_tan_grande():
+    """73 % (ε = 1, what the figure draws) and 88 % (an attribute of Karen: 2ε, group privacy)."""
+    import math
+
+    def bound(eps, prior=0.5):
+        return math.exp(eps) * prior / (math.exp(eps) * prior + 1 - prior)
+
+    assert round(100 * bound(1)) == 73 and round(100 * bound(2 * 1)) == 88
+
+
+# --- numbers quoted in the precision asides of content slides (no cell prints them) ------------
+
+
+def test_the_asides_numbers_are_computed():
+    """«DP-SGD en la práctica»: amplification ε' = ln(1 + q(e^ε − 1)) at ε = 5, q = 0,01 is 0,91,
+    not qε = 0,05. «La definición» (ch. 4): at the analytic σ for (0,5; 10⁻⁵), about 7,03, the
+    Gaussian's privacy loss L ~ N(μ, 2μ), μ = 1/(2σ²), exceeds 0,5 with probability 2,9·10⁻⁴,
+    29 δ. «La regla práctica»: at n = 50.000, 1/n is twice 10⁻⁵; at 5.000, twenty times."""
+    import math
+
+    import dplab
+
+    assert f"{math.log(1 + 0.01 * (math.exp(5) - 1)):.2f}" == "0.91" and 0.01 * 5 == 0.05
+    sigma = dplab.analytic_gaussian_sigma(1, 0.5, 1e-5)
+    mu = 1 / (2 * sigma**2)
+    tail = 0.5 * math.erfc((0.5 - mu) / math.sqrt(2 * mu) / math.sqrt(2))
+    assert f"{sigma:.2f}" == "7.03" and f"{tail:.1e}" == "2.9e-04" and round(tail / 1e-5) == 29
+    assert (1 / 50_000) / 1e-5 == pytest.approx(2) and (1 / 5_000) / 1e-5 == pytest.approx(20)
+
+
+def test_rdp_against_pld_for_the_exercise_dpsgd():
+    """«Rényi DP: componer sin pérdida»: for the exercise's DP-SGD (q = 0,01, z = 1,1, 300 steps,
+    δ = 10⁻⁵) RDP gives 1,150 (dplab and dp_accounting agree) and the PLD accountant 0,858."""
+    import dplab
+
+    dpa = pytest.importorskip("dp_accounting")
+    from dp_accounting.pld import pld_privacy_accountant
+
+    event = dpa.SelfComposedDpEvent(dpa.PoissonSampledDpEvent(0.01, dpa.GaussianDpEvent(1.1)), 300)
+    rdp = dpa.rdp.RdpAccountant()
+    rdp.compose(event)
+    pld = pld_privacy_accountant.PLDAccountant(value_discretization_interval=1e-4)
+    pld.compose(event)
+    assert f"{rdp.get_epsilon(1e-5):.3f}" == f"{dplab.dpsgd_epsilon(0.01, 1.1, 300, 1e-5):.3f}" == "1.150"
+    assert f"{pld.get_epsilon(1e-5):.3f}" == "0.858"
