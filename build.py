@@ -5,6 +5,7 @@
     python build.py check            validate deck/ without writing anything
     python build.py check --run      also run every cell, try: edit and exercise under CPython
     python build.py serve [--port N] build if needed, then serve dist/ on localhost
+    python build.py serve --watch    ... and rebuild on every save: open pages follow (authors)
     python build.py serve --hall     ... with the live hall (docs/live-hall.md): devices follow
     python build.py pdf [--out F]     build if needed, run every cell in Chromium, print a PDF
                      [--deck D]      (of another deck file, built apart)
@@ -68,6 +69,8 @@ def _parser() -> argparse.ArgumentParser:
     p_serve.add_argument("--cert", type=Path, help="serve HTTPS with this certificate (PEM); needs --key")
     p_serve.add_argument("--key", type=Path, help="the certificate's private key (PEM)")
     p_serve.add_argument("--hall", action="store_true", help="the live hall: devices follow the presenter")
+    p_serve.add_argument("--watch", action="store_true", help="rebuild on every save; open pages follow")
+    p_serve.add_argument("--deck", type=Path, help="another deck file (built into a dist/ beside it)")
     p_serve.add_argument(
         "--hall-token-file", type=Path, help="keep the presenter's token here across restarts"
     )
@@ -131,21 +134,31 @@ def _run_cells(project: Project, deck) -> int:
     return 0
 
 
+def _watcher(project: Project, deck_file: Path | None, dist: Path):
+    """What ``serve --watch`` watches (the deck's folder, templates/, static/, the Python
+    packages) and how it rebuilds (into the served ``dist``); deckbuild/watch.py."""
+    from deckbuild.watch import Watcher
+
+    deck_file = (deck_file or project.deck_file).resolve()
+    roots = [deck_file.parent, project.templates, project.static, project.package_src]
+    return Watcher(roots=roots, rebuild=lambda: build(project, deck_file=deck_file, dist=dist).files)
+
+
 def _serve(project: Project, args) -> int:
     from deckbuild.hall.net import INSECURE_NOTE, LOOPBACK, audience_urls, ssl_context
     from deckbuild.serve import make_server
 
-    if _dist_is_stale(project):
-        build(project)
-    if args.hall:
+    dist = args.deck.resolve().parent / "dist" if args.deck else project.dist
+    if args.deck or _dist_is_stale(project):
+        build(project, deck_file=args.deck, dist=dist)
+    if args.hall or args.watch:
         from deckbuild.hall.run import HallOptions, run
 
-        opts = HallOptions(project.dist, args.host, args.port, not args.no_isolation, args.hall_token_file,
-                           args.hall_db, args.cert, args.key)  # fmt: skip
+        opts = HallOptions(dist, args.host, args.port, not args.no_isolation, args.hall_token_file,
+                           args.hall_db, args.cert, args.key, announce=args.hall,
+                           watch=_watcher(project, args.deck, dist) if args.watch else None)  # fmt: skip
         return run(opts, project.root)
-    server = make_server(
-        project.dist, host=args.host, port=args.port, isolate=not args.no_isolation, quiet=False
-    )
+    server = make_server(dist, host=args.host, port=args.port, isolate=not args.no_isolation, quiet=False)
     context = ssl_context(args.cert, args.key)
     if context:
         server.socket = context.wrap_socket(server.socket, server_side=True)

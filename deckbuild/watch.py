@@ -2,7 +2,7 @@
 
 What is watched: the deck's folder (its YAML, images, its own package), ``templates/``,
 ``static/`` and ``pyodide_pkg/``. Every ``POLL_SECONDS`` the watcher compares a snapshot of
-those files (path → size and modification time); a change that holds still for one more poll
+those files (path → size and modification time); a change that holds still for ``SETTLE_SECONDS``
 is rebuilt into the served ``dist/`` (atomically, as every build), and the pages hear:
 
 - ``built`` ``{"reload": false}`` when only the deck's YAML changed: the page swaps in the
@@ -25,7 +25,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-POLL_SECONDS = 0.3
+POLL_SECONDS = 0.25
+SETTLE_SECONDS = 0.1  # an editor's save is several writes: wait for the last
 CLIENT = Path(__file__).with_name("watch_client.js")
 CLIENT_URL = "/_watch/client.js"
 SKIPPED_PARTS = {"__pycache__", "dist", "node_modules", ".git", ".venv"}
@@ -77,7 +78,7 @@ class Watcher:
 
     roots: list[Path]
     rebuild: Callable[[], list[Path]]
-    publish: Callable[[str, dict], None]
+    publish: Callable[[str, dict], None] = print
     deck_yaml: list[Path] = field(default_factory=list)
     log: Callable[[str], None] = print
 
@@ -92,7 +93,7 @@ class Watcher:
             changes = changed_files(seen, now)
             if not changes:
                 continue
-            await asyncio.sleep(POLL_SECONDS)  # let an editor finish writing (save = several writes)
+            await asyncio.sleep(SETTLE_SECONDS)
             now = await loop.run_in_executor(None, snapshot, self.roots)
             changes |= changed_files(seen, now)
             seen = now
@@ -107,3 +108,33 @@ class Watcher:
                 f"rebuilt ({len(changes)} file(s) changed; pages {'reload' if reload else 'swap slides'})"
             )
             self.publish("built", {"reload": reload})
+
+
+def attach(app, publish: Callable[[str, dict], None], dist: Path, watcher: Watcher) -> None:
+    """Serve the page with the client added and the client itself, and run ``watcher`` while
+    ``app`` (the hall's aiohttp application) runs; its events go out through ``publish``."""
+    from aiohttp import web
+
+    @web.middleware
+    async def pages(request, handler):
+        if request.method == "GET" and request.path == CLIENT_URL:
+            return web.Response(text=CLIENT.read_text(encoding="utf-8"), content_type="text/javascript",
+                                headers={"Cache-Control": "no-store"})  # fmt: skip
+        if request.method == "GET" and request.path in ("/", "/index.html"):
+            html = inject_client((dist / "index.html").read_text(encoding="utf-8"))
+            response = web.Response(
+                text=html, content_type="text/html", headers={"Cache-Control": "no-store"}
+            )
+            return response
+        return await handler(request)
+
+    async def start(app) -> None:
+        app["watch_task"] = asyncio.get_running_loop().create_task(watcher.run())
+
+    async def stop(app) -> None:
+        app["watch_task"].cancel()
+
+    watcher.publish = publish
+    app.middlewares.append(pages)
+    app.on_startup.append(start)
+    app.on_cleanup.append(stop)

@@ -44,6 +44,7 @@ class Hall:
     audience: list[str]
     isolate: bool = True
     limits: Limits = field(default_factory=Limits)
+    announce: bool = True  # False: no hall for the pages (serve --watch alone uses only the channel)
 
     def __post_init__(self):
         self.channel = Channel(self.limits.max_streams, self.limits.max_streams_per_device)
@@ -116,6 +117,8 @@ def _limit_device(request: web.Request, device: str) -> None:
 
 async def hello(request: web.Request) -> web.Response:
     hall = _hall(request)
+    if not hall.announce:
+        raise web.HTTPNotFound(text="No existe.")
     return _json({"hall": 1, "audience": hall.audience, "devices": hall.channel.devices})
 
 

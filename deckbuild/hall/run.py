@@ -40,6 +40,8 @@ class HallOptions:
     cert: Path | None = None
     key: Path | None = None
     limits: Limits = Limits()
+    watch: object | None = None  # a deckbuild.watch.Watcher: rebuild on save, tell the pages
+    announce: bool = True  # /_hall/hello answers (a hall); False for --watch alone
 
 
 def default_db(root: Path) -> Path:
@@ -74,8 +76,14 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
         audience=[],
         isolate=opts.isolate,
         limits=opts.limits,
+        announce=opts.announce,
     )
-    runner = web.AppRunner(make_app(hall), access_log_class=AccessLogger, handle_signals=False)
+    app = make_app(hall)
+    if opts.watch is not None:
+        from ..watch import attach
+
+        attach(app, hall.channel.publish, opts.dist, opts.watch)
+    runner = web.AppRunner(app, access_log_class=AccessLogger, handle_signals=False)
     await runner.setup()
     context = ssl_context(opts.cert, opts.key)
     site = web.TCPSite(runner, opts.host, opts.port, ssl_context=context, shutdown_timeout=1.0)
@@ -87,7 +95,15 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
 
 async def serve(opts: HallOptions, root: Path) -> None:
     runner, hall, audience = await start(opts, root)
-    print(banner(audience, hall.token, opts, Path(hall.store.path)), flush=True)
+    if opts.announce:
+        print(banner(audience, hall.token, opts, Path(hall.store.path)), flush=True)
+    else:
+        print(f"serving the deck at {' '.join(audience)} (Ctrl+C stops)", flush=True)
+    if opts.watch is not None:
+        print(
+            "watching the deck, templates/, static/ and the Python package: a save rebuilds, open pages follow",
+            flush=True,
+        )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -307,3 +307,15 @@ def test_the_qr_code_is_an_svg_of_the_audience_url(tmp_path):
     status, ctype, svg = run_with_client(make_hall(tmp_path), scenario)
     assert status == 200 and ctype == "image/svg+xml"
     assert svg.startswith("<svg") and 'xmlns="http://www.w3.org/2000/svg"' in svg and "viewBox" in svg
+
+
+def test_a_watch_only_server_announces_no_hall(tmp_path):
+    """``serve --watch`` alone runs the hall's server for its channel, but the page must find
+    no hall (no indicator, no following): /_hall/hello answers 404 there."""
+    hall = make_hall(tmp_path)
+    hall.announce = False
+
+    async def scenario(client):
+        return (await client.get("/_hall/hello")).status, (await client.get("/")).status
+
+    assert run_with_client(hall, scenario) == (404, 200)

@@ -1,0 +1,95 @@
+"""``build.py serve --watch``: an author saves a chapter while the page is open.
+
+A new lecture (``build.py new``) is served by the real command in a subprocess. Saving a
+change to a text slide swaps the new text in on the same slide within 3 s, without a reload
+(a value the page holds survives, so Python's state does too); a slip in the file shows the
+build's message (file, line, slide, field) over the slides; the fix takes it away. A change to
+a code slide reloads the page onto the same slide.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+from deckbuild.scaffold import new_deck
+
+from .conftest import ROOT
+from .helpers import open_deck, wait_until
+
+TEXT_SLIDE = "el-mecanismo-de-laplace"
+CODE_SLIDE = "un-conteo-con-ruido"
+
+
+@pytest.fixture(scope="module")
+def watched(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("autor") / "clase"
+    new_deck(folder, "Clase en preparación")
+    env = dict(os.environ, DPDECK_NO_COMPRESS="1", PYTHONUNBUFFERED="1")
+    cmd = [sys.executable, "build.py", "serve", "--watch", "--deck", str(folder / "deck.yaml"), "--port", "0"]
+    cmd += ["--hall-db", str(folder.parent / "hall.sqlite3")]
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    url, lines = None, []
+    deadline = time.monotonic() + 120
+    while url is None and time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        found = re.search(r"serving the deck at (http://\S+/)", line)
+        url = found and found.group(1)
+    assert url, "".join(lines)
+    yield folder / "01-introduccion.yaml", url
+    proc.terminate()
+    proc.wait(10)
+
+
+def _save(path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
+
+
+def test_a_saved_text_slide_swaps_in_place_and_a_slip_shows_its_message(watched, page):
+    chapter, url = watched
+    authored = chapter.read_text(encoding="utf-8")
+    open_deck(page, url + f"#/{TEXT_SLIDE}")
+    page.evaluate("window.__before_save = 'still here'")
+    _save(chapter, authored.replace("Para publicar un conteo", "Para publicar un total"))
+    saved = time.monotonic()
+    wait_until(page, f"document.getElementById('{TEXT_SLIDE}').textContent.includes('un total')", 10)
+    took = time.monotonic() - saved
+    assert took <= 3.0, f"the new text took {took:.1f} s"
+    assert page.evaluate("window.__before_save") == "still here"  # no reload: Python kept
+    assert page.evaluate("window.deck.reveal.getCurrentSlide().id") == TEXT_SLIDE
+
+    _save(chapter, authored.replace("    notes: Lo que", "    nots: Lo que"))
+    wait_until(
+        page, "document.getElementById('watch-error') && !document.getElementById('watch-error').hidden", 10
+    )
+    message = page.locator("#watch-error pre").inner_text()
+    assert "01-introduccion.yaml" in message and "nots" in message and "slide 2" in message, message
+    page.screenshot(path=str(ROOT / "test-results" / "watch-error.png"))
+
+    _save(chapter, authored)
+    wait_until(page, "document.getElementById('watch-error').hidden", 10)
+    wait_until(page, f"document.getElementById('{TEXT_SLIDE}').textContent.includes('un conteo')", 10)
+
+
+def test_a_saved_code_slide_reloads_onto_the_same_slide(watched, page):
+    chapter, url = watched
+    authored = chapter.read_text(encoding="utf-8")
+    open_deck(page, url + f"#/{CODE_SLIDE}")
+    page.evaluate("window.__before_save = 'still here'")
+    try:
+        _save(chapter, authored.replace("verdad = 120", "verdad = 121"))
+        wait_until(page, "!window.__before_save && document.documentElement.dataset.deckReady === 'true'", 20)
+        wait_until(page, "window.deck.cells[0].code.includes('verdad = 121')", 10)
+        assert page.evaluate("window.deck.reveal.getCurrentSlide().id") == CODE_SLIDE
+    finally:
+        _save(chapter, authored)
