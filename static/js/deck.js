@@ -9,6 +9,7 @@ import { ensureIsolation, keepOffline } from "./isolation.js";
 const config = JSON.parse(document.getElementById("deck-config").textContent);
 const base = new URL(".", document.baseURI).href;
 const receiver = isReceiver();
+document.documentElement.classList.toggle("is-receiver", receiver);   // deck.css: the speaker view's copies
 
 const statusEl = document.getElementById("runtime-status");
 const announcer = document.getElementById("announcer");
@@ -24,9 +25,11 @@ runtime?.addEventListener("status", (/** @type {CustomEvent} */ e) => showStatus
 runtime?.addEventListener("status", (/** @type {CustomEvent} */ e) => { if (e.detail.state === "ready") keepOffline(statusEl); });
 
 const [{ default: Reveal }, { default: RevealNotes }, { Cell }, { EditStore, ProgressStore },
-       { publish, subscribe }, { startPrerun }, { installActions }, { installExercises }] = await Promise.all([
+       { publish, subscribe }, { startPrerun }, { installActions, showWhere }, { installExercises },
+       { installSpanishHelp }, { installZoom, remeasure }] = await Promise.all([
   import("reveal"), import("reveal-notes"), import("./cell.js"), import("./storage.js"),
-  import("./mirror.js"), import("./prerun.js"), import("./actions.js"), import("./exercise.js")]);
+  import("./mirror.js"), import("./prerun.js"), import("./actions.js"), import("./exercise.js"),
+  import("./help.js"), import("./zoom.js")]);
 
 let cells, exercises;
 if (receiver) {
@@ -138,6 +141,9 @@ const deck = new Reveal({
   plugins: [RevealNotes, ScrollViewLinks],
 });
 await deck.initialize();
+showWhere(deck);
+installSpanishHelp(deck);
+installZoom(deck, { announce, changed: () => { for (const c of cells) remeasure(c.editor.view); } });
 
 // ``?noprerun``: cells run only when asked (for tests, and to watch a cold cell compute)
 if (runtime && !new URLSearchParams(location.search).has("noprerun")) startPrerun(cells, deck, runtime);

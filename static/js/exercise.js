@@ -126,6 +126,7 @@ export class Exercise extends EventTarget {
         this.judging = false;
         this.judge(e.detail);
       });
+      cell.addEventListener("reset", () => this.forget());
     }
   }
 
@@ -147,6 +148,19 @@ export class Exercise extends EventTarget {
     }
     const { state, message } = this.feedback;
     this.announce?.(`${state === "ok" ? "Correcto" : "Todavía no"}: ${message}`);
+    this.changed();
+  }
+
+  /** ↺ Restaurar brought the blank starter back: its ✓ (or ✗) and «resuelto» go with the code
+   *  they judged, and the exercise counts as not solved until it is solved again. */
+  forget() {
+    this.judging = false;
+    this.setFeedback(null);
+    if (this.solved) {
+      this.solvedSet.delete(this.id);
+      this.progress?.save(this.solvedSet);
+      this.showSolved();
+    }
     this.changed();
   }
 
