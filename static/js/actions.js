@@ -54,6 +54,10 @@ export function installActions({ cells, runtime, store, announce }) {
   const base = new URL(".", document.baseURI).href;
   const bar = document.getElementById("deck-actions");
   if (!bar) return;
+  // a landmark: the status and the actions are content outside the slides (axe-core's "region")
+  const chrome = bar.closest(".deck-chrome");
+  chrome?.setAttribute("role", "region");
+  chrome?.setAttribute("aria-label", "Estado de Python y acciones de la presentación");
   const runAllBtn = action("Ejecutar todas las celdas, en orden", "▶▶", () => runAll(runAllBtn, cells, announce));
   const restart = action("Reiniciar Python (las celdas ya ejecutadas se vuelven a correr)", "⟲",
                          () => runtime.restart("Python reiniciado a pedido"));

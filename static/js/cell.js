@@ -16,7 +16,7 @@ function bootText(runtime) {
   const what = (runtime.detail || "cargando").replace(/^Python:\s*/, "").replace(/…$/, "");
   const s = Math.round(performance.now() / 1000);
   const when = s <= BOOT_SECONDS ? `la primera vez tarda unos ${BOOT_SECONDS} s; van ${s} s`
-    : `van ${s} s, más de lo habitual (unos ${BOOT_SECONDS} s): la red va lenta`;
+    : `van ${s} s, más que los ${BOOT_SECONDS} s habituales (red o equipo lentos)`;
   return `Esperando a Python (${what}): ${when}.`;
 }
 
@@ -104,7 +104,7 @@ export class Cell extends EventTarget {
     this.resetBtn = button("Restaurar el código original", "↺ Restaurar", "reset", () => this.reset());
     this.noiseBtn = button("Nuevo ruido: volver a correr con ruido nuevo", "⚄ Nuevo ruido", "noise",
                            () => this.resample());
-    this.lockBtn = button("Cada ejecución saca ruido nuevo: pulse para fijarlo, y repetir en cada ejecución el ruido de la figura que se ve",
+    this.lockBtn = button("Fijar ruido: repetir en cada ejecución el ruido de la figura que se ve (ahora cada ejecución saca ruido nuevo)",
                           "○ Fijar ruido", "lock", () => this.toggleLock());
     this.lockBtn.setAttribute("aria-pressed", "false");
     this.noiseBtn.hidden = this.lockBtn.hidden = true;
@@ -206,9 +206,9 @@ export class Cell extends EventTarget {
     // what it means to a student: the same noise again on every run, or fresh noise each time
     this.lockBtn.textContent = locked ? "● Ruido fijo" : "○ Fijar ruido";
     this.lockBtn.setAttribute("aria-pressed", String(locked));
-    const label = locked
-      ? `Cada ejecución repite este mismo ruido (semilla …${String(this.seed).slice(-4)}): pulse para sacar ruido nuevo en cada ejecución`
-      : "Cada ejecución saca ruido nuevo: pulse para fijarlo, y repetir en cada ejecución el ruido de la figura que se ve";
+    const label = locked   // starts with the button's text: what a voice user says to press it
+      ? `Ruido fijo: cada ejecución repite este mismo ruido (semilla …${String(this.seed).slice(-4)}); pulse para volver a sacar ruido nuevo`
+      : "Fijar ruido: repetir en cada ejecución el ruido de la figura que se ve (ahora cada ejecución saca ruido nuevo)";
     this.lockBtn.setAttribute("aria-label", label);
     this.lockBtn.title = label;
   }

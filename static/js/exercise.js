@@ -101,6 +101,9 @@ export class Exercise extends EventTarget {
     /** @type {Feedback | null} of the last judged run */
     this.feedback = null;
     this.judging = false;
+    // the editor shows the blank starter again (↺ Restaurar, or a reload after it): the progress
+    // is kept (the count), but «resuelto» is not shown under code that solves nothing
+    this.restarted = !cell.edited;
 
     const bar = document.createElement("div");
     bar.className = "exercise-actions";
@@ -141,9 +144,12 @@ export class Exercise extends EventTarget {
 
   judge(result) {
     this.setFeedback(feedbackFor(result));
-    if (this.feedback.state === "ok" && !this.solved) {
-      this.solvedSet.add(this.id);
-      this.progress?.save(this.solvedSet);
+    if (this.feedback.state === "ok") {
+      this.restarted = false;
+      if (!this.solved) {
+        this.solvedSet.add(this.id);
+        this.progress?.save(this.solvedSet);
+      }
       this.showSolved();
     }
     const { state, message } = this.feedback;
@@ -152,15 +158,12 @@ export class Exercise extends EventTarget {
   }
 
   /** ↺ Restaurar brought the blank starter back: its ✓ (or ✗) and «resuelto» go with the code
-   *  they judged, and the exercise counts as not solved until it is solved again. */
+   *  they judged (the progress stays: the exercise was solved once). */
   forget() {
     this.judging = false;
+    this.restarted = true;
     this.setFeedback(null);
-    if (this.solved) {
-      this.solvedSet.delete(this.id);
-      this.progress?.save(this.solvedSet);
-      this.showSolved();
-    }
+    this.showSolved();
     this.changed();
   }
 
@@ -181,8 +184,9 @@ export class Exercise extends EventTarget {
   }
 
   showSolved() {
-    this.root.classList.toggle("is-solved", this.solved);
-    this.badge.hidden = !this.solved;
+    const shown = this.solved && !this.restarted;
+    this.root.classList.toggle("is-solved", shown);
+    this.badge.hidden = !shown;
   }
 
   updateHintButton() {
@@ -229,6 +233,7 @@ export class Exercise extends EventTarget {
    *  @param {ExerciseSnapshot} snap */
   restore(snap) {
     if (snap.solved) this.solvedSet.add(this.id); else this.solvedSet.delete(this.id);
+    this.restarted = !snap.feedback && !this.cell.edited;   // the main window's rule, on the mirrored code
     this.showSolved();
     this.setFeedback(snap.feedback);
     this.hints.forEach((h, i) => { h.hidden = i >= snap.hints; });
