@@ -232,9 +232,7 @@ def test_the_bar_has_its_own_room_tappable_buttons_and_says_where_one_is(phone, 
         assert box and box["width"] >= 44 and box["height"] >= 44, (action, box)
     words = [phone.locator(f"button[data-action='{a}']").inner_text() for a in ("restart", "reset-all")]
     assert "Python" in words[0] and "código" in words[1], words  # ⟲ and ↺ told apart
-    index = phone.evaluate(
-        "(id) => window.deck.reveal.getSlides().findIndex(s => s.id === id) + 1", longest
-    )
+    index = phone.evaluate("(id) => window.deck.reveal.getSlides().findIndex(s => s.id === id) + 1", longest)
     total = phone.evaluate("window.deck.reveal.getSlides().length")
     assert phone.locator("#deck-where").inner_text() == f"{index} / {total}"
     RESULTS.mkdir(exist_ok=True)
