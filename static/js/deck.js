@@ -10,6 +10,7 @@ const config = JSON.parse(document.getElementById("deck-config").textContent);
 const base = new URL(".", document.baseURI).href;
 const receiver = isReceiver();
 document.documentElement.classList.toggle("is-receiver", receiver);   // deck.css: the speaker view's copies
+document.documentElement.classList.toggle("is-upcoming", receiver && /[?&]controls=false\b/.test(location.search));
 
 const statusEl = document.getElementById("runtime-status");
 const announcer = document.getElementById("announcer");
