@@ -9,7 +9,10 @@ Rules (the same for every public function):
 * Python numbers and numpy scalars (``np.float64``, ``np.int32``, 0-d arrays)
   are accepted alike and returned as plain ``float`` / ``int``.
 * Every message names the parameter, the constraint and the value, e.g.
-  ``epsilon must be > 0 and finite, got -1.0``.
+  ``epsilon must be > 0 and finite, got -1.0``. A range error is a
+  :class:`ParameterError` (a ``ValueError``) that also carries them as data
+  (``parameter``, ``constraint``, ``value``, ``detail``): the deck's cell runner
+  says it in Spanish from them; ``str()`` stays the English message.
 * Parameters valid one by one can still leave the float range together:
   sensitivity / epsilon overflows to inf at epsilon = 5e-324, and underflows
   to 0 -- no noise at all -- at sensitivity = 5e-324, epsilon = 10. Every
@@ -28,6 +31,7 @@ import warnings
 import numpy as np
 
 __all__ = [
+    "ParameterError",
     "check_real",
     "check_positive",
     "check_epsilon",
@@ -49,6 +53,53 @@ __all__ = [
 #: than 53 bits, so a noise scale there is not the scale asked for (5.5e-324 rounds to
 #: 4.9e-324, 10 % less noise), and at 0 it is no noise at all.
 NORMAL_MIN = sys.float_info.min
+
+
+class ParameterError(ValueError):
+    """A parameter (or a value computed from parameters) out of its range.
+
+    ``str(err)`` is the English message, as for any ``ValueError``; the same facts as data:
+
+    ``parameter``
+        The parameter's name as the caller wrote it (``"epsilon"``, ``"epsilons[1]"``).
+    ``constraint``
+        What was required, one of :data:`CONSTRAINTS`.
+    ``value``
+        What was passed (or computed), as a plain ``float`` / ``int`` where it is a number.
+    ``detail``
+        Whatever else the constraint names (``minimum``, ``lower``, ``allowed``, ...).
+    """
+
+    def __init__(self, message: str, *, parameter: str, constraint: str, value, **detail):
+        super().__init__(message)
+        self.parameter = parameter
+        self.constraint = constraint
+        self.value = value
+        self.detail = detail
+
+
+#: The constraints a :class:`ParameterError` may name, and the ``detail`` each carries.
+CONSTRAINTS = {
+    "finite": (),
+    "positive": (),  # > 0 and finite
+    "nonnegative": (),  # >= 0 and finite
+    "interval": ("interval",),  # "(0, 1)", "[0, 1)", "(0, 1]"
+    "integer": ("minimum",),  # an integer >= minimum
+    "max_float": ("maximum",),  # an integer a float can hold
+    "order": (),  # > 1 and finite
+    "ndim": ("allowed", "shape"),
+    "finite_entries": (),
+    "entries_minimum": ("minimum", "strict"),
+    "integer_valued": (),
+    "int64": (),
+    "above": ("lower", "lower_name"),  # upper > lower
+    "float_range": ("what", "problem", "params"),  # a computed value left the float range
+}
+
+
+def _range_error(message: str, name: str, constraint: str, value, **detail) -> ParameterError:
+    assert constraint in CONSTRAINTS, constraint
+    return ParameterError(message, parameter=name, constraint=constraint, value=value, **detail)
 
 
 def _is_bool(value) -> bool:
@@ -78,7 +129,7 @@ def check_real(value, name: str) -> float:
     """A finite real number."""
     x = _to_float(value, name, "finite")
     if not math.isfinite(x):
-        raise ValueError(f"{name} must be finite, got {x!r}")
+        raise _range_error(f"{name} must be finite, got {x!r}", name, "finite", x)
     return x
 
 
@@ -86,7 +137,7 @@ def check_positive(value, name: str) -> float:
     """A real number > 0 and finite (sensitivities, bounds, sigma, learning rates)."""
     x = _to_float(value, name, "> 0 and finite")
     if not (x > 0 and math.isfinite(x)):
-        raise ValueError(f"{name} must be > 0 and finite, got {x!r}")
+        raise _range_error(f"{name} must be > 0 and finite, got {x!r}", name, "positive", x)
     return x
 
 
@@ -99,7 +150,7 @@ def check_nonnegative(value, name: str) -> float:
     """A real number >= 0 and finite (a cost that may be zero)."""
     x = _to_float(value, name, ">= 0 and finite")
     if not (x >= 0 and math.isfinite(x)):
-        raise ValueError(f"{name} must be >= 0 and finite, got {x!r}")
+        raise _range_error(f"{name} must be >= 0 and finite, got {x!r}", name, "nonnegative", x)
     return x
 
 
@@ -127,7 +178,9 @@ def check_delta(value, name: str = "delta", n=None, allow_zero: bool = False) ->
     x = _to_float(value, name, constraint)
     low_ok = x >= 0 if allow_zero else x > 0
     if not (low_ok and x < 1):  # NaN fails both comparisons
-        raise ValueError(f"{name} must be {constraint}, got {x!r}")
+        raise _range_error(
+            f"{name} must be {constraint}, got {x!r}", name, "interval", x, interval=constraint[3:]
+        )
     warn_if_delta_too_large(x, n, name)
     return x
 
@@ -147,10 +200,10 @@ def check_integer(value, name: str, minimum: int = 1) -> int:
     else:
         x = float(value)
         if not (math.isfinite(x) and x.is_integer()):
-            raise ValueError(f"{name} must be {constraint}, got {x!r}")
+            raise _range_error(f"{name} must be {constraint}, got {x!r}", name, "integer", x, minimum=minimum)
         k = int(x)
     if k < minimum:
-        raise ValueError(f"{name} must be {constraint}, got {k!r}")
+        raise _range_error(f"{name} must be {constraint}, got {k!r}", name, "integer", k, minimum=minimum)
     return k
 
 
@@ -162,8 +215,12 @@ def check_count(value, name: str) -> int:
     """
     k = check_integer(value, name)
     if k > sys.float_info.max:  # exact int/float comparison
-        raise ValueError(
-            f"{name} must be an integer <= {sys.float_info.max!r} (the largest float), got {_shown(k)}"
+        raise _range_error(
+            f"{name} must be an integer <= {sys.float_info.max!r} (the largest float), got {_shown(k)}",
+            name,
+            "max_float",
+            k,
+            maximum=sys.float_info.max,
         )
     return k
 
@@ -172,7 +229,7 @@ def check_sample_rate(value, name: str = "sample_rate") -> float:
     """A sampling probability q in (0, 1]."""
     x = _to_float(value, name, "in (0, 1]")
     if not (0 < x <= 1):
-        raise ValueError(f"{name} must be in (0, 1], got {x!r}")
+        raise _range_error(f"{name} must be in (0, 1], got {x!r}", name, "interval", x, interval="(0, 1]")
     return x
 
 
@@ -180,7 +237,7 @@ def check_order(value, name: str = "alpha") -> float:
     """A Renyi order alpha > 1 and finite."""
     x = _to_float(value, name, "> 1 and finite")
     if not (x > 1 and math.isfinite(x)):
-        raise ValueError(f"{name} must be > 1 and finite, got {x!r}")
+        raise _range_error(f"{name} must be > 1 and finite, got {x!r}", name, "order", x)
     return x
 
 
@@ -215,17 +272,31 @@ def check_array(values, name: str, ndim=None, minimum=None, strict_minimum=False
     if ndim is not None:
         allowed = (ndim,) if isinstance(ndim, int) else tuple(ndim)
         if arr.ndim not in allowed:
-            raise ValueError(
-                f"{name} must have {' or '.join(map(str, allowed))} dimension(s), got shape {arr.shape}"
+            raise _range_error(
+                f"{name} must have {' or '.join(map(str, allowed))} dimension(s), got shape {arr.shape}",
+                name,
+                "ndim",
+                arr.shape,
+                allowed=allowed,
+                shape=arr.shape,
             )
     if arr.size and not np.all(np.isfinite(arr)):
         bad = float(arr[~np.isfinite(arr)].flat[0])
-        raise ValueError(f"{name} must contain only finite numbers, got {bad!r}")
+        raise _range_error(
+            f"{name} must contain only finite numbers, got {bad!r}", name, "finite_entries", bad
+        )
     if minimum is not None and arr.size:
         low = float(arr.min())
         if (low <= minimum) if strict_minimum else (low < minimum):
             op = ">" if strict_minimum else ">="
-            raise ValueError(f"every entry of {name} must be {op} {minimum}, got {low!r}")
+            raise _range_error(
+                f"every entry of {name} must be {op} {minimum}, got {low!r}",
+                name,
+                "entries_minimum",
+                low,
+                minimum=minimum,
+                strict=bool(strict_minimum),
+            )
     return arr
 
 
@@ -254,9 +325,12 @@ def check_integer_values(values, name: str):
     if arr.dtype.kind == "f":
         bad = ~np.isfinite(arr) | (arr != np.round(arr))
         if np.any(bad):
-            raise ValueError(
-                f"{name} must be integer-valued (an integer query such as a count), "
-                f"got {float(arr[bad].flat[0])!r}"
+            x = float(arr[bad].flat[0])
+            raise _range_error(
+                f"{name} must be integer-valued (an integer query such as a count), got {x!r}",
+                name,
+                "integer_valued",
+                x,
             )
     if arr.ndim == 0:
         return int(arr[()])
@@ -266,8 +340,9 @@ def check_integer_values(values, name: str):
         else:
             too_big = (arr > _INT64_MAX) | (arr < -_INT64_MAX - 1)
         if np.any(too_big):
-            raise ValueError(
-                f"every entry of {name} must fit in a 64-bit integer, got {arr[too_big].flat[0].item()!r}"
+            x = arr[too_big].flat[0].item()
+            raise _range_error(
+                f"every entry of {name} must fit in a 64-bit integer, got {x!r}", name, "int64", x
             )
     return arr.astype(np.int64)
 
@@ -277,7 +352,14 @@ def check_bounds(lower, upper, lower_name: str = "lower", upper_name: str = "upp
     lo = check_real(lower, lower_name)
     hi = check_real(upper, upper_name)
     if not lo < hi:
-        raise ValueError(f"{upper_name} must be > {lower_name} = {lo!r}, got {hi!r}")
+        raise _range_error(
+            f"{upper_name} must be > {lower_name} = {lo!r}, got {hi!r}",
+            upper_name,
+            "above",
+            hi,
+            lower=lo,
+            lower_name=lower_name,
+        )
     return lo, hi
 
 
@@ -329,4 +411,12 @@ def finite_result(value, what: str, /, *, positive: bool = False, **params):
     else:
         return float(arr) if arr.ndim == 0 else value
     shown = ", ".join(f"{name}={_shown(v)}" for name, v in params.items())
-    raise ValueError(f"{what} {problem} with {shown}: beyond the range of floating point")
+    raise _range_error(
+        f"{what} {problem} with {shown}: beyond the range of floating point",
+        next(iter(params), what),
+        "float_range",
+        x,
+        what=what,
+        problem="nan" if math.isnan(x) else "overflow" if math.isinf(x) else "underflow",
+        params={name: _shown(v) for name, v in params.items()},
+    )

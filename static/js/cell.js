@@ -5,6 +5,47 @@ import { buildControls } from "./params.js";
 
 const fmtSeconds = (s) => `${s.toLocaleString("es", { maximumFractionDigits: 2 })} s`;
 
+// While Python first loads (a cold deep link: up to ~10 s on a hall's Wi-Fi, README's start-up
+// table), a cell with nothing to show says what it waits for and for how long so far.
+const BOOT_SECONDS = 10;
+const booting = new Set();   // the cells showing the note
+const booted = new WeakSet();   // runtimes that have been ready once: no note after that
+let bootTimer = 0;
+
+function bootText(runtime) {
+  const what = (runtime.detail || "cargando").replace(/^Python:\s*/, "").replace(/…$/, "");
+  const s = Math.round(performance.now() / 1000);
+  const when = s <= BOOT_SECONDS ? `la primera vez tarda unos ${BOOT_SECONDS} s; van ${s} s`
+    : `van ${s} s, más que los ${BOOT_SECONDS} s habituales (red o equipo lentos)`;
+  return `Esperando a Python (${what}): ${when}.`;
+}
+
+/** Show (or refresh) the note in ``cell``'s empty output; the first status after boot removes it. */
+function showBootNote(cell) {
+  const runtime = cell.runtime;
+  if (!runtime || runtime.state !== "loading" || booted.has(runtime)) return;
+  let note = cell.output.el.querySelector(".out-wait");
+  if (!note) {
+    if (cell.output.el.childElementCount) return;
+    note = document.createElement("p");
+    note.className = "out-wait";
+    cell.output.el.append(note);
+  }
+  note.textContent = bootText(runtime);
+  booting.add(cell);
+  if (bootTimer) return;
+  const onStatus = () => {
+    if (runtime.state !== "loading") booted.add(runtime);
+    for (const c of booting) {
+      const el = c.output.el.querySelector(".out-wait");
+      if (!el || booted.has(runtime)) { el?.remove(); booting.delete(c); } else el.textContent = bootText(runtime);
+    }
+    if (!booting.size) { clearInterval(bootTimer); bootTimer = 0; runtime.removeEventListener("status", onStatus); }
+  };
+  runtime.addEventListener("status", onStatus);
+  bootTimer = setInterval(onStatus, 1000);
+}
+
 function button(label, text, cls, onClick) {
   const b = document.createElement("button");
   b.type = "button";
@@ -63,7 +104,8 @@ export class Cell extends EventTarget {
     this.resetBtn = button("Restaurar el código original", "↺ Restaurar", "reset", () => this.reset());
     this.noiseBtn = button("Nuevo ruido: volver a correr con ruido nuevo", "⚄ Nuevo ruido", "noise",
                            () => this.resample());
-    this.lockBtn = button("Fijar la semilla del ruido", "○ Ruido libre", "lock", () => this.toggleLock());
+    this.lockBtn = button("Fijar ruido: repetir en cada ejecución el ruido de la figura que se ve (ahora cada ejecución saca ruido nuevo)",
+                          "○ Fijar ruido", "lock", () => this.toggleLock());
     this.lockBtn.setAttribute("aria-pressed", "false");
     this.noiseBtn.hidden = this.lockBtn.hidden = true;
     this.stopBtn.disabled = true;
@@ -82,6 +124,7 @@ export class Cell extends EventTarget {
     this.tries = JSON.parse(root.dataset.try || "[]");
     this.tryButtons = [];
     if (readOnly && this.tries.length) input.append(this.buildTryBar());
+    if (!readOnly) showBootNote(this);
   }
 
   /** The speaker view's row of edits: one button per ``try:`` entry, and ↺ the authored code. */
@@ -134,6 +177,7 @@ export class Cell extends EventTarget {
     this.code = this.authored;
     this.store?.save(this.id, this.authored, this.authored);
     this.markEdited();
+    this.dispatchEvent(new Event("reset"));   // an exercise forgets its verdict (exercise.js)
   }
 
   stop() {
@@ -159,9 +203,14 @@ export class Cell extends EventTarget {
   showNoiseControls(visible) {
     this.noiseBtn.hidden = this.lockBtn.hidden = !visible;
     const locked = this.seed !== null;
-    this.lockBtn.textContent = locked ? `● Semilla fija …${String(this.seed).slice(-4)}` : "○ Ruido libre";
+    // what it means to a student: the same noise again on every run, or fresh noise each time
+    this.lockBtn.textContent = locked ? "● Ruido fijo" : "○ Fijar ruido";
     this.lockBtn.setAttribute("aria-pressed", String(locked));
-    this.lockBtn.setAttribute("aria-label", locked ? `Semilla fijada en ${this.seed}: pulse para liberar el ruido` : "Fijar la semilla del ruido");
+    const label = locked   // starts with the button's text: what a voice user says to press it
+      ? `Ruido fijo: cada ejecución repite este mismo ruido (semilla …${String(this.seed).slice(-4)}); pulse para volver a sacar ruido nuevo`
+      : "Fijar ruido: repetir en cada ejecución el ruido de la figura que se ve (ahora cada ejecución saca ruido nuevo)";
+    this.lockBtn.setAttribute("aria-label", label);
+    this.lockBtn.title = label;
   }
 
   /** A parameter moved: run now, or once more when the current run ends (last value wins). */
@@ -211,6 +260,7 @@ export class Cell extends EventTarget {
     this.stopBtn.disabled = false;
     const waiting = this.runtime.state === "loading";
     this.meta.textContent = waiting ? "esperando a Python…" : "ejecutando…";
+    if (waiting) showBootNote(this);
     const onStatus = (e) => {
       if (e.detail.state === "running" && this.meta.textContent === "esperando a Python…") this.meta.textContent = "ejecutando…";
     };

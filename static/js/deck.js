@@ -9,6 +9,8 @@ import { ensureIsolation, keepOffline } from "./isolation.js";
 const config = JSON.parse(document.getElementById("deck-config").textContent);
 const base = new URL(".", document.baseURI).href;
 const receiver = isReceiver();
+document.documentElement.classList.toggle("is-receiver", receiver);   // deck.css: the speaker view's copies
+document.documentElement.classList.toggle("is-upcoming", receiver && /[?&]controls=false\b/.test(location.search));
 
 const statusEl = document.getElementById("runtime-status");
 const announcer = document.getElementById("announcer");
@@ -24,11 +26,11 @@ runtime?.addEventListener("status", (/** @type {CustomEvent} */ e) => showStatus
 runtime?.addEventListener("status", (/** @type {CustomEvent} */ e) => { if (e.detail.state === "ready") keepOffline(statusEl); });
 
 const [{ default: Reveal }, { default: RevealNotes }, { Cell }, { EditStore, ProgressStore },
-       { publish, subscribe }, { startPrerun }, { installActions }, { installExercises },
-       { takeToken, startHall }] = await Promise.all([
+       { publish, subscribe }, { startPrerun }, { installActions, showWhere }, { installExercises },
+       { installSpanishHelp }, { installZoom, remeasure }, { takeToken, startHall }] = await Promise.all([
   import("reveal"), import("reveal-notes"), import("./cell.js"), import("./storage.js"),
   import("./mirror.js"), import("./prerun.js"), import("./actions.js"), import("./exercise.js"),
-  import("./live.js")]);
+  import("./help.js"), import("./zoom.js"), import("./live.js")]);
 const hallToken = receiver ? null : takeToken();   // before reveal.js reads the URL's fragment
 
 let cells, exercises;
@@ -141,6 +143,9 @@ const deck = new Reveal({
   plugins: [RevealNotes, ScrollViewLinks],
 });
 await deck.initialize();
+showWhere(deck);
+installSpanishHelp(deck);
+installZoom(deck, { announce, changed: () => { for (const c of cells) remeasure(c.editor.view); } });
 const hall = startHall(deck, { base, token: hallToken, receiver });   // live.js: the live hall, if a server is here
 
 // ``?noprerun``: cells run only when asked (for tests, and to watch a cold cell compute)

@@ -101,6 +101,9 @@ export class Exercise extends EventTarget {
     /** @type {Feedback | null} of the last judged run */
     this.feedback = null;
     this.judging = false;
+    // the editor shows the blank starter again (↺ Restaurar, or a reload after it): the progress
+    // is kept (the count), but «resuelto» is not shown under code that solves nothing
+    this.restarted = !cell.edited;
 
     const bar = document.createElement("div");
     bar.className = "exercise-actions";
@@ -126,6 +129,7 @@ export class Exercise extends EventTarget {
         this.judging = false;
         this.judge(e.detail);
       });
+      cell.addEventListener("reset", () => this.forget());
     }
   }
 
@@ -140,14 +144,27 @@ export class Exercise extends EventTarget {
 
   judge(result) {
     this.setFeedback(feedbackFor(result));
-    if (this.feedback.state === "ok" && !this.solved) {
-      this.solvedSet.add(this.id);
-      this.progress?.save(this.solvedSet);
+    if (this.feedback.state === "ok") {
+      this.restarted = false;
+      if (!this.solved) {
+        this.solvedSet.add(this.id);
+        this.progress?.save(this.solvedSet);
+      }
       this.showSolved();
     }
     if (this.feedback.state === "ok") /** @type {any} */ (window).deck?.hall?.solved(this.id);   // live.js
     const { state, message } = this.feedback;
     this.announce?.(`${state === "ok" ? "Correcto" : "Todavía no"}: ${message}`);
+    this.changed();
+  }
+
+  /** ↺ Restaurar brought the blank starter back: its ✓ (or ✗) and «resuelto» go with the code
+   *  they judged (the progress stays: the exercise was solved once). */
+  forget() {
+    this.judging = false;
+    this.restarted = true;
+    this.setFeedback(null);
+    this.showSolved();
     this.changed();
   }
 
@@ -168,8 +185,9 @@ export class Exercise extends EventTarget {
   }
 
   showSolved() {
-    this.root.classList.toggle("is-solved", this.solved);
-    this.badge.hidden = !this.solved;
+    const shown = this.solved && !this.restarted;
+    this.root.classList.toggle("is-solved", shown);
+    this.badge.hidden = !shown;
   }
 
   updateHintButton() {
@@ -216,6 +234,7 @@ export class Exercise extends EventTarget {
    *  @param {ExerciseSnapshot} snap */
   restore(snap) {
     if (snap.solved) this.solvedSet.add(this.id); else this.solvedSet.delete(this.id);
+    this.restarted = !snap.feedback && !this.cell.edited;   // the main window's rule, on the mirrored code
     this.showSolved();
     this.setFeedback(snap.feedback);
     this.hints.forEach((h, i) => { h.hidden = i >= snap.hints; });

@@ -58,6 +58,41 @@ export function replaceAssignment(code, p, literal) {
   return lines.join("\n");
 }
 
+const SWIPE_PX = 10;   // a finger moved this far has said which way it goes
+
+/**
+ * A finger that lands on a slider may mean to scroll the page past it. Until the gesture says
+ * which (``SWIPE_PX`` one way more than the other), a touch's changes are held: sideways, they
+ * apply (``apply``); up or down, or taken over by the browser's scrolling (pointercancel), the
+ * slider stays where it was (``revert`` redraws its label). Mouse and keys apply at once.
+ * @param {HTMLInputElement} input
+ * @returns {{holding: () => boolean}}
+ */
+export function guardSwipe(input, apply, revert) {
+  /** @type {null | "undecided" | "sideways" | "scroll"} the touch under way, if any */
+  let mode = null;
+  let start = { x: 0, y: 0, value: "" };
+  const back = () => { if (input.value !== start.value) { input.value = start.value; revert(); } };
+  input.addEventListener("pointerdown", (e) => {
+    mode = e.pointerType === "touch" ? "undecided" : null;
+    start = { x: e.clientX, y: e.clientY, value: input.value };
+  });
+  input.addEventListener("pointermove", (e) => {
+    if (mode !== "undecided") return;
+    const dx = Math.abs(e.clientX - start.x), dy = Math.abs(e.clientY - start.y);
+    if (dy >= SWIPE_PX && dy > dx) { mode = "scroll"; back(); }
+    else if (dx >= SWIPE_PX) { mode = "sideways"; if (input.value !== start.value) apply(); }
+  });
+  input.addEventListener("input", () => { if (mode === "scroll") back(); });
+  input.addEventListener("pointercancel", () => { if (mode !== "sideways") back(); mode = null; });
+  input.addEventListener("pointerup", () => {
+    if (mode === "undecided" && input.value !== start.value) apply();   // a tap on the track
+    if (mode === "scroll") back();
+    mode = null;
+  });
+  return { holding: () => mode === "undecided" || mode === "scroll" };
+}
+
 export function buildControls(cell, params) {
   const box = document.createElement("div");
   box.className = "cell-params";
@@ -107,13 +142,21 @@ export function buildControls(cell, params) {
       input.min = "0"; input.max = "1000"; input.step = "1";
       const initial = typeof (current ?? p.value) === "number" ? (current ?? p.value) : p.min;
       input.value = String(Math.round(toPos(initial)));
-      shown.textContent = formatNumber(initial, step);
+      // the value as the code has it (a point for decimals, as Python needs): label and code agree
+      const written = literalText(cell.code, p)?.trim();
+      shown.textContent = typeof current === "number" && written ? written : formatNumber(initial, step);
+      shown.title = "Como se escribe en Python: con punto decimal";
       input.setAttribute("aria-label", `${p.label}: ${shown.textContent}`);
-      input.addEventListener("input", () => {
+      const show = () => {
         const literal = formatNumber(toValue(Number(input.value)), step);
         shown.textContent = literal;
         input.setAttribute("aria-label", `${p.label}: ${literal}`);
-        write(literal);
+        return literal;
+      };
+      const swipe = guardSwipe(input, () => write(show()), show);
+      input.addEventListener("input", () => {
+        const literal = show();
+        if (!swipe.holding()) write(literal);
       });
     }
     input.dataset.param = p.name;

@@ -185,3 +185,92 @@ def test_screenshots_of_a_code_slide_and_a_text_slide(phone, deck_url):
     wait_landed(phone, "la-definicion")
     phone.screenshot(path=str(RESULTS / f"phone-{phone.phone}-la-definicion.png"))
     assert not phone.errors, phone.errors
+
+
+SLIDER_SLIDE = "varepsilon-determina-la-dispersion"
+
+
+def overlaps_with_bar(page) -> list:
+    """Elements of the current slide drawn under the deck's bar (none may be): the part of each
+    that the slide shows (it scrolls inside its page with overflow: auto, which clips)."""
+    return page.evaluate("""() => {
+        const bar = document.querySelector('.deck-chrome').getBoundingClientRect();
+        const slide = window.deck.reveal.getCurrentSlide();
+        return [...slide.querySelectorAll('h2, p, li, .cm-line, .cell-btn, input, .cell-output > *')]
+          .map(e => {   // the part of it the slide shows (a slide clips what it scrolled away)
+            const r = e.getBoundingClientRect(), s = slide.getBoundingClientRect();
+            return [e, {top: Math.max(r.top, s.top), bottom: Math.min(r.bottom, s.bottom),
+                        height: Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top)}];
+          })
+          .filter(([e, r]) => r.height > 0 && r.bottom > bar.top + 1 && r.top < bar.bottom - 1
+                              && getComputedStyle(e).visibility !== 'hidden')
+          .map(([e, r]) => `${e.tagName}.${e.className} ${Math.round(r.top)}-${Math.round(r.bottom)}`);
+    }""")
+
+
+def test_the_bar_has_its_own_room_tappable_buttons_and_says_where_one_is(phone, deck_url):
+    open_at(phone, deck_url, CODE_SLIDE, "?noprerun")
+    wait_landed(phone, CODE_SLIDE)
+    bar = phone.locator(".deck-chrome").bounding_box()
+    assert bar["y"] == 0 and bar["width"] >= 380 and bar["height"] <= 60, bar
+    assert not overlaps_with_bar(phone)
+    # the longest slide scrolls inside its page: nothing of it passes under the bar
+    longest = phone.evaluate("""() => [...document.querySelectorAll('.slides section')]
+        .sort((a, b) => (b.scrollHeight - b.clientHeight) - (a.scrollHeight - a.clientHeight))[0].id""")
+    phone.evaluate("(id) => { location.hash = '#/' + id; }", longest)
+    wait_landed(phone, longest)
+    phone.evaluate(
+        "() => { const s = window.deck.reveal.getCurrentSlide(); s.scrollTop = s.scrollHeight / 2; }"
+    )
+    assert phone.evaluate("window.deck.reveal.getCurrentSlide().scrollTop") > 50, longest
+    assert not overlaps_with_bar(phone)
+    # and from one slide to the next the page scrolls under the bar, not over it
+    scroller = phone.evaluate("(() => { const r = document.body.getBoundingClientRect(); return r.top; })()")
+    assert scroller >= bar["height"] - 1, scroller
+    for action in ("run-all", "restart", "reset-all", "notebook"):
+        box = phone.locator(f"button[data-action='{action}']").bounding_box()
+        assert box and box["width"] >= 44 and box["height"] >= 44, (action, box)
+    words = [phone.locator(f"button[data-action='{a}']").inner_text() for a in ("restart", "reset-all")]
+    assert "Python" in words[0] and "código" in words[1], words  # ⟲ and ↺ told apart
+    index = phone.evaluate("(id) => window.deck.reveal.getSlides().findIndex(s => s.id === id) + 1", longest)
+    total = phone.evaluate("window.deck.reveal.getSlides().length")
+    assert phone.locator("#deck-where").inner_text() == f"{index} / {total}"
+    RESULTS.mkdir(exist_ok=True)
+    phone.screenshot(path=str(RESULTS / f"phone-{phone.phone}-bar.png"))
+    assert not phone.errors, phone.errors
+
+
+def swipe(page, x: float, y: float, dx: float, dy: float, steps: int = 10) -> None:
+    """A finger: down at (x, y), moved by (dx, dy) in steps, up (touch events through CDP)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for i in range(1, steps + 1):
+        point = {"x": x + dx * i / steps, "y": y + dy * i / steps}
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def test_a_vertical_swipe_on_a_slider_scrolls_and_leaves_its_value(phone, deck_url):
+    open_at(phone, deck_url, SLIDER_SLIDE, "?noprerun")
+    wait_landed(phone, SLIDER_SLIDE)
+    slider = phone.locator(CELL.format(SLIDER_SLIDE) + " input[type=range]")
+    slider.scroll_into_view_if_needed()
+    code = "(id) => window.deck.cells.find(c => c.id === id).code"
+    before = (slider.input_value(), phone.evaluate(code, SLIDER_SLIDE))
+    box = slider.bounding_box()
+    # a thumb that lands on the slider's right part and goes up the screen, drifting a little
+    swipe(phone, box["x"] + box["width"] * 0.8, box["y"] + box["height"] / 2, 12, -220)
+    phone.wait_for_timeout(400)
+    assert (slider.input_value(), phone.evaluate(code, SLIDER_SLIDE)) == before
+    # a sideways swipe still moves it, and writes the code
+    box = slider.bounding_box()
+    swipe(phone, box["x"] + box["width"] * 0.5, box["y"] + box["height"] / 2, -80, 4)
+    wait_until(
+        phone,
+        "([id, c]) => window.deck.cells.find(x => x.id === id).code !== c",
+        5,
+        arg=[SLIDER_SLIDE, before[1]],
+    )
+    assert slider.input_value() != before[0]
+    assert not phone.errors, phone.errors

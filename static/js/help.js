@@ -1,0 +1,74 @@
+// reveal.js's «?» help, in Spanish and complete: its own keys, and the deck's (run and stop a
+// cell in the editor, leave it, zoom the code, the speaker view). reveal.js writes its table
+// in English each time it opens the help; on its "showhelp" event this one replaces it.
+
+/** [keys, what they do], in the order a presenter needs them. */
+export const SHORTCUTS = [
+  ["→ · Espacio · N", "Diapositiva siguiente"],
+  ["← · Mayús+Espacio · P", "Diapositiva anterior"],
+  ["Alt + ← / →", "Saltar los fragmentos (las partes que aparecen una a una)"],
+  ["Mayús + ← / →", "Primera / última diapositiva"],
+  ["G", "Ir a una diapositiva: escriba su número y Enter"],
+  ["O · Esc", "Vista general de todas las diapositivas"],
+  ["F", "Pantalla completa"],
+  ["S", "Vista del presentador: notas, reloj y la diapositiva siguiente"],
+  ["B · .", "Pausa: pantalla en negro"],
+  ["+ / −", "Agrandar / achicar el código"],
+  ["?", "Esta ayuda"],
+];
+
+export const EDITOR_SHORTCUTS = [
+  ["Mayús+Enter · Ctrl+Enter", "Ejecutar la celda"],
+  ["Esc (mientras corre)", "Detener la celda"],
+  ["Esc", "Salir del editor: las flechas vuelven a mover las diapositivas"],
+];
+
+export const BUTTONS = [
+  ["▶▶", "Ejecutar todas las celdas, en orden"],
+  ["⟲", "Reiniciar Python (las celdas ya ejecutadas se vuelven a correr)"],
+  ["↺", "Volver al código original en todas las celdas"],
+  ["⤓", "Llevarse el trabajo: cuaderno Jupyter, script de Python y el paquete dplab"],
+];
+
+function table(caption, rows, head) {
+  const t = document.createElement("table");
+  const c = document.createElement("caption");
+  c.textContent = caption;
+  const tr = document.createElement("tr");
+  for (const h of head) {
+    const th = document.createElement("th");
+    th.textContent = h;
+    th.scope = "col";
+    tr.append(th);
+  }
+  t.append(c, tr);
+  for (const [keys, what] of rows) {
+    const row = document.createElement("tr");
+    for (const text of [keys, what]) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      row.append(td);
+    }
+    t.append(row);
+  }
+  return t;
+}
+
+/** Replace reveal.js's help table by the Spanish one whenever the help opens. */
+export function installSpanishHelp(reveal) {
+  reveal.on("showhelp", () => {
+    const content = document.querySelector(".r-overlay-help-content");
+    if (!content) return;
+    const title = document.createElement("p");
+    title.className = "title";
+    title.textContent = "Atajos de teclado";
+    content.replaceChildren(
+      title,
+      table("En la presentación", SHORTCUTS, ["Tecla", "Acción"]),
+      table("En el editor de una celda", EDITOR_SHORTCUTS, ["Tecla", "Acción"]),
+      table("Botones de arriba a la derecha", BUTTONS, ["Botón", "Acción"]),
+    );
+    const close = document.querySelector(".r-overlay-help .r-overlay-close");
+    if (close) close.setAttribute("aria-label", "Cerrar la ayuda (Esc)");
+  });
+}

@@ -1,0 +1,81 @@
+// Code legible at the back of a hall: the code's type size (editor, output text) follows the
+// slide's scale and answers a zoom key.
+//
+// reveal.js draws the 1280×720 slide scaled to the window: on a 1024×768 projector at ×0.78,
+// the editor's 19 px become 15 px on the wall, a side-by-side cell's 17 px 13 px. Below scale 1
+// the code grows back towards its authored size (up to AUTO_MAX: more would push the code of
+// the longest cells into a scrollbar); `+` and `-` (outside the editor; `=` too, the `+` key of
+// a US keyboard without Shift) zoom further, from ZOOM_MIN to ZOOM_MAX. The zoom is kept in the
+// browser (localStorage) for the next lecture in the same hall.
+// deck.css multiplies the code's sizes by --code-zoom.
+
+const AUTO_MAX = 1.15;
+const STEP = 0.1;
+const ZOOM_MIN = 0.8;
+const ZOOM_MAX = 1.6;
+const KEY = "dpdeck:code-zoom";
+
+/** The factor that makes up for reveal.js's scale (1 at scale ≥ 1, at most AUTO_MAX). */
+export function autoZoom(scale) {
+  if (!(scale > 0) || scale >= 1) return 1;
+  return Math.min(AUTO_MAX, 1 / scale);
+}
+
+/** The user's zoom after one key press (``+1`` or ``-1``), within [ZOOM_MIN, ZOOM_MAX]. */
+export function stepZoom(zoom, direction) {
+  const next = Math.round((zoom + direction * STEP) * 10) / 10;
+  return Math.min(ZOOM_MAX, Math.max(ZOOM_MIN, next));
+}
+
+function loadZoom() {
+  try {
+    const z = Number(localStorage.getItem(KEY));
+    return z >= ZOOM_MIN && z <= ZOOM_MAX ? z : 1;
+  } catch { return 1; }
+}
+
+/** A key typed where it means text (the editor, a field) is not a deck key. */
+function typing(target) {
+  const el = /** @type {HTMLElement} */ (target);
+  return Boolean(el?.isContentEditable || /^(input|textarea|select)$/i.test(el?.tagName ?? ""));
+}
+
+/**
+ * Keep --code-zoom on <html> = autoZoom(scale) × the user's zoom; `+`/`=` and `-` change it.
+ * @param {any} reveal  the Reveal instance
+ * @param {{announce?: (text: string) => void, changed?: () => void}} [hooks]  ``changed``: the
+ *   size changed (CodeMirror measures its lines itself: the editors must measure again)
+ */
+export function installZoom(reveal, { announce, changed } = {}) {
+  let user = loadZoom();
+  let shown = "";
+  const apply = () => {
+    const zoom = (autoZoom(reveal.getScale()) * user).toFixed(3);
+    document.documentElement.dataset.codeZoom = String(user);
+    if (zoom === shown) return;
+    shown = zoom;
+    document.documentElement.style.setProperty("--code-zoom", zoom);
+    changed?.();
+  };
+  reveal.on("resize", apply);
+  reveal.on("ready", apply);
+  apply();
+  document.addEventListener("keydown", (e) => {
+    if (typing(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
+    const direction = e.key === "+" || e.key === "=" ? 1 : e.key === "-" ? -1 : 0;
+    if (!direction) return;
+    e.preventDefault();
+    user = stepZoom(user, direction);
+    try { localStorage.setItem(KEY, String(user)); } catch { /* private mode: this visit only */ }
+    apply();
+    announce?.(`Tamaño del código: ${Math.round(user * 100)} %`);
+  });
+}
+
+/** Make a CodeMirror view measure its lines again after its font size changed: what CodeMirror
+ *  itself does once web fonts load (its line heights are cached, so the gutter would drift). */
+export function remeasure(view) {
+  const v = /** @type {any} */ (view);
+  if (v.viewState) v.viewState.mustMeasureContent = "refresh";
+  v.requestMeasure();
+}
