@@ -12,6 +12,7 @@ from pathlib import Path
 from . import compress, frontend, pyodide_dist
 from .config import Assets, DeckConfig, NotebookInfo, NotebookSlide
 from .layout import SLIDE_SIZE
+from .live import write_live_manifest
 from .offline import write_offline_manifest
 from .render import render_page, render_slides
 from .schema import Deck, load_deck
@@ -148,6 +149,7 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
             deck, views, project.templates, asdict(config), import_map, (frontend.speaker_view_script(nm),)
         )
         (staging / "index.html").write_text(html, encoding="utf-8")
+        write_live_manifest(staging, deck)  # the polls and exercises, for the hall server
         for image in sorted(images):
             target = staging / "assets" / image.relative_to(deck.root.resolve())
             target.parent.mkdir(parents=True, exist_ok=True)
