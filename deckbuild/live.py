@@ -68,6 +68,7 @@ def poll_view(slide: Slide) -> dict:
             {
                 "k": k,
                 "epsilon": poll.epsilon,
+                "epsilonText": epsilon_text(poll.epsilon),
                 "prior": poll.prior,
                 "options": poll.options,
                 "yesNo": poll.yes_no,

@@ -146,6 +146,5 @@ if (runtime && !new URLSearchParams(location.search).has("noprerun")) startPreru
 window.deck = { reveal: deck, runtime, cells, config, receiver, exercises: exercises.exercises };
 // the live hall's polls and exercise counts (read window.deck.hall, live.js, as it is now)
 const [{ installPolls }, { installHallCounts }] = await Promise.all([import("./poll.js"), import("./hallcount.js")]);
-installPolls(window.deck);
-installHallCounts(window.deck);
+Object.assign(window.deck, { polls: installPolls(window.deck), hallCounts: installHallCounts(window.deck) });
 document.documentElement.dataset.deckReady = "true";

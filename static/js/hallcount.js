@@ -6,6 +6,7 @@
 // snippet that noises them, and never shown. The budget's releases are kept in sessionStorage,
 // so a reload of the presenter's tab does not refill it; once spent, no more counts.
 import { Output } from "./output.js";
+import { watchHall } from "./hallwatch.js";
 
 export const HALL_BUDGET = 4;        // ε of the whole lecture's exercise counts
 export const RELEASE_EPSILON = 0.5;  // ε of one count (Laplace scale 1/ε = 2 devices)
@@ -103,16 +104,6 @@ export function installHallCounts(deck) {
     const on = Boolean(deck.hall?.present && deck.hall.presenter && typeof deck.hall.exerciseCounts === "function");
     for (const b of boxes) b.box.hidden = !on;
   };
-  update();
-  let attached = null;
-  const attach = () => {
-    if (deck.hall && deck.hall !== attached) {
-      attached = deck.hall;
-      deck.hall.addEventListener?.("status", update);
-    }
-    update();
-  };
-  attach();
-  deck.reveal?.on("slidechanged", attach);
+  watchHall(deck, update);
   return boxes;
 }

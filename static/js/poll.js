@@ -15,13 +15,15 @@
 //   copy       a speaker-view copy (no Python): the question only.
 // Numbers are shown the Spanish way (toLocaleString("es-ES"): 0,75; 30 %).
 import { Output } from "./output.js";
+import { watchHall } from "./hallwatch.js";
 
 const STORE = "dpdeck-poll:";        // + deck id + ":" + poll id → {randomized, sent}
 const SIMULATED_HALL = 40;
 const SIMULATED_BATCH = 4;           // simulated answers per step,
 const SIMULATED_STEP_MS = 400;       // every this long
 
-/** @typedef {{k: number, epsilon: number, prior: number, options: string[], yesNo: boolean}} PollData */
+/** The slide's poll (deckbuild/live.py, poll_view): ``epsilonText`` is ε as the slide says it.
+ * @typedef {{k: number, epsilon: number, epsilonText: string, prior: number, options: string[], yesNo: boolean}} PollData */
 /** @typedef {{n: number, counts: number[]}} Tally */
 /** @typedef {"presenter" | "student" | "simulated" | "copy"} PollMode */
 
@@ -165,7 +167,7 @@ export class Poll {
     if (mode === "copy") {
       this.say("Vista del presentador: las respuestas y la estimación, en la ventana principal.");
     } else if (mode === "presenter") {
-      this.say("");
+      this.say("Cada estudiante responde en su dispositivo; aquí llegan solo respuestas aleatorizadas.");
       this.hallLine.textContent = "Sala en vivo: las respuestas aleatorizadas llegan de cada dispositivo.";
       this.onTally(this.hall.tally?.(this.id) ?? null);
     } else if (mode === "student") {
@@ -243,16 +245,19 @@ export class Poll {
     this.drawNumbers(tally, summary.value);
     if (this.mode !== "presenter" && this.mode !== "simulated") return;
     let figure = null;
+    this.figure.el.classList.add("is-stale");   // until it shows these counts
     const drawn = await this.runtime.evaluate(figureExpression(tally.counts, this.data), {
       onFigure: ({ svg, png, alt, note }) => { figure = png != null ? { kind: "figure", png, alt, note } : { kind: "figure", svg, alt, note }; },
     });
     if (drawn.ok && figure) this.figure.replace([figure]);
+    if (!this.stale) this.figure.el.classList.remove("is-stale");
   }
 
   /** The numbers: answers, the raw share, the estimate (clipped, said so) and its interval,
    *  and the posterior bound. @param {Tally} tally @param {any} summary */
   drawNumbers(tally, summary) {
     this.root.dataset.n = String(tally.n);
+    this.root.dataset.counts = JSON.stringify(tally.counts);   // the tests compare with dplab's
     const rows = [["Respuestas", num(tally.n)]];
     if (summary) {
       const [estimate, , low, high, share] = summary.estimate;
@@ -370,7 +375,7 @@ export function posteriorText(data, posterior) {
   const what = data.k === 2 ? `«${data.options[1]}»` : "una opción";
   return `Lo que el servidor sabe de cada uno: si antes creía un ${pct(data.prior)} de que alguien `
     + `respondería ${what}, tras ver ${what} en su respuesta cree a lo sumo un ${pct(posterior)} `
-    + `(ε = ${num(data.epsilon)}).`;
+    + `(ε = ${data.epsilonText ?? num(data.epsilon)}).`;
 }
 
 /** The page's polls: each follows the hall's mode and tallies. @param {any} deck window.deck */
@@ -378,23 +383,23 @@ export function installPolls(deck) {
   const roots = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".poll"));
   const polls = new Map([...roots].map((root) => [root.dataset.pollId, new Poll(root, deck)]));
   if (!polls.size) return polls;
-  let attached = null;
   const modeNow = () => {
     if (deck.receiver || !deck.runtime) return "copy";
     const hall = deck.hall;
     if (!hall?.present) return "simulated";
     return hall.presenter ? "presenter" : "student";
   };
-  const update = () => {
-    const hall = deck.hall;
-    if (hall && hall !== attached) {   // live.js's object: its tallies and its status
-      attached = hall;
-      hall.addEventListener?.("tally", (/** @type {CustomEvent} */ e) => polls.get(e.detail?.poll)?.onTally(e.detail));
-      hall.addEventListener?.("status", () => update());
+  const update = () => { for (const poll of polls.values()) poll.setMode(modeNow()); };
+  const tallied = new WeakSet();   // the hall objects whose tallies we hear
+  watchHall(deck, (hall) => {
+    if (hall && !tallied.has(hall)) {
+      tallied.add(hall);
+      hall.addEventListener?.("tally", (/** @type {CustomEvent} */ e) => {
+        if (deck.hall === hall) polls.get(e.detail?.poll)?.onTally(e.detail);
+      });
     }
-    for (const poll of polls.values()) poll.setMode(modeNow());
-  };
-  update();
+    update();
+  });
   deck.reveal?.on("slidechanged", () => {
     update();
     for (const poll of polls.values()) if (poll.current) poll.shown();

@@ -96,7 +96,14 @@ def test_the_poll_reaches_the_page_with_its_epsilon_options_and_rule(built: Path
     html = (built / "index.html").read_text(encoding="utf-8")
     yes_no = _poll_section(html, "copiar")
     data = json.loads(html_lib.unescape(re.search(r'data-poll="([^"]*)"', yes_no).group(1)))
-    assert data == {"k": 2, "epsilon": math.log(3), "prior": 0.5, "options": ["no", "sí"], "yesNo": True}
+    assert data == {
+        "k": 2,
+        "epsilon": math.log(3),
+        "epsilonText": "ln 3",
+        "prior": 0.5,
+        "options": ["no", "sí"],
+        "yesNo": True,
+    }
     # «sí» (1) is offered first; the rule states ε and the chance of the truth, the Spanish way
     assert re.findall(r'value="(\d)"', yes_no) == ["1", "0"]
     text = " ".join(re.sub(r"<[^>]+>", "", yes_no).split())
