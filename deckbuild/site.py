@@ -148,8 +148,7 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
         html = render_page(
             deck, views, project.templates, asdict(config), import_map, (frontend.speaker_view_script(nm),)
         )
-        (staging / "index.html").write_text(html, encoding="utf-8")
-        write_live_manifest(staging, deck)  # the polls and exercises, for the hall server
+        _write_pages(staging, html, deck)
         for image in sorted(images):
             target = staging / "assets" / image.relative_to(deck.root.resolve())
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -162,6 +161,12 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return deck
+
+
+def _write_pages(site: Path, html: str, deck: Deck) -> None:
+    """The page, and live.json: its polls and exercises, for the hall server (live.py)."""
+    (site / "index.html").write_text(html, encoding="utf-8")
+    write_live_manifest(site, deck)
 
 
 def _swap_into_place(staging: Path, dist: Path) -> None:

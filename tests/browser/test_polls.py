@@ -149,3 +149,47 @@ def test_the_presenter_sees_dplabs_estimate_of_the_hall(page, deck_url):
     assert not page.errors, page.errors
     RESULTS.mkdir(exist_ok=True)
     page.screenshot(path=str(RESULTS / "poll-presenter-1280.png"))
+
+
+def test_the_presenter_sees_noised_exercise_counts_paid_from_the_halls_budget(page, deck_url):
+    """hallcount.js: the true count (the hall's, 17 here) is noised by dplab's laplace_mech in
+    the page's Python and spent from the hall's BudgetAccountant (4 = 8 counts of ε = 0,5),
+    shown on its meter; the ninth count is refused, and nothing is drawn for it."""
+    exercise = "ejercicio-escala-laplace"
+    open_deck(page, deck_url + f"?noprerun#/{exercise}")
+    wait_runtime_ready(page)
+    box = f"#{exercise} .hall-count"
+    assert page.locator(box).is_hidden()  # no hall: nothing of it shows
+    page.evaluate(FAKE_HALL, [True, None])
+    page.evaluate(f"window.deck.hall.exerciseCounts = async () => ({{'{exercise}': 17, 'otro': 3}})")
+    page.evaluate("window.deck.hall.dispatchEvent(new CustomEvent('status', {detail: {state: 'live'}}))")
+    wait_until(page, f"!document.querySelector('{box}').hidden", 10)
+    noisy = []
+    for i in range(8):
+        page.locator(f"{box} .hall-count-btn").click()
+        wait_until(
+            page,
+            "(n) => JSON.parse(sessionStorage.getItem('dpdeck-hall-budget') || '[]').length === n",
+            60,
+            arg=i + 1,
+        )
+        wait_until(page, f"!document.querySelector('{box} .hall-count-btn').disabled", 10)
+        noisy.append(float(page.evaluate(f"document.querySelector('{box}').dataset.noisy")))
+        text = page.locator(f"{box} .hall-count-text").inner_text()
+        assert f"≈ {max(0, round(noisy[-1]))} dispositivos lo resolvieron" in text, text
+        meter = page.locator(f"{box} .budget-text").inner_text()
+        assert meter == f"ε: {fmt_half(i + 1)} de 4", meter
+    assert len(set(noisy)) == 8 and 17 not in noisy  # fresh Laplace noise every time
+    page.locator(f"{box} .hall-count-btn").click()
+    wait_until(
+        page, f"document.querySelector('{box} .hall-count-text').textContent.includes('rechazada')", 60
+    )
+    assert len(page.evaluate("JSON.parse(sessionStorage.getItem('dpdeck-hall-budget'))")) == 8
+    assert not page.errors, page.errors
+    RESULTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(RESULTS / "hall-count-presenter-1280.png"))
+
+
+def fmt_half(releases: int) -> str:
+    """ε spent after ``releases`` counts of 0,5, as the meter says it ("1,5")."""
+    return dplab.fmt(releases * 0.5)
