@@ -50,6 +50,7 @@ class HallCount {
   /** @param {HTMLElement} exercise the .exercise element @param {any} deck */
   constructor(exercise, deck) {
     this.id = exercise.dataset.exerciseId;
+    this.title = exercise.closest("section")?.querySelector("h2")?.textContent ?? this.id;
     this.deck = deck;
     this.box = el("div", "hall-count");
     this.button = /** @type {HTMLButtonElement} */ (el("button", "cell-btn hall-count-btn",
@@ -75,11 +76,15 @@ class HallCount {
     try {
       const counts = await hall.exerciseCounts();
       const past = spentSoFar();
-      const label = `resolvieron ${this.id}`;
+      const label = `resolvieron «${this.title}»`;
       const result = await this.deck.runtime.evaluate(noisedCountExpression(Number(counts?.[this.id] ?? 0), label, past), {
         onBudget: ({ accountants, more }) => { this.output.replace([{ kind: "budget", accountants, more }]); },
       });
-      if (!result.ok) { this.text.textContent = result.error.message; return; }
+      if (!result.ok) {   // the meter says why in full
+        this.text.textContent = result.error.type === "BudgetError"
+          ? "El presupuesto de la sala se agotó: este conteo no se publicó." : result.error.message;
+        return;
+      }
       saveSpent([...past, { epsilon: RELEASE_EPSILON, label }]);
       const shown = Math.max(0, Math.round(result.value));   // post-processing: free
       this.box.dataset.noisy = String(result.value);
