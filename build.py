@@ -4,6 +4,7 @@
     python build.py build            render deck/ into dist/ (atomically)
     python build.py check            validate deck/ without writing anything
     python build.py serve [--port N] build if needed, then serve dist/ on localhost
+    python build.py serve --hall     ... with the live hall (docs/live-hall.md): devices follow
     python build.py pdf [--out F]     build if needed, run every cell in Chromium, print a PDF
 
 Exit codes: 0 done; 1 the deck has a problem (a DeckError naming file, slide and field; for
@@ -54,6 +55,15 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="omit COOP/COEP, as a static host would (Stop then restarts)",
     )
+    p_serve.add_argument("--cert", type=Path, help="serve HTTPS with this certificate (PEM); needs --key")
+    p_serve.add_argument("--key", type=Path, help="the certificate's private key (PEM)")
+    p_serve.add_argument("--hall", action="store_true", help="the live hall: devices follow the presenter")
+    p_serve.add_argument(
+        "--hall-token-file", type=Path, help="keep the presenter's token here across restarts"
+    )
+    p_serve.add_argument(
+        "--hall-db", type=Path, help="the hall's SQLite file (default .hall/hall-<date>.sqlite3)"
+    )
     p_pdf = sub.add_parser("pdf", help="print the deck, with computed results, to a PDF")
     p_pdf.add_argument("--out", type=Path, default=Path("dist-pdf/privacidad-diferencial.pdf"))
     p_pdf.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for every cell to run")
@@ -74,14 +84,27 @@ def _check(project: Project, args) -> int:
 
 
 def _serve(project: Project, args) -> int:
+    from deckbuild.hall.net import INSECURE_NOTE, LOOPBACK, audience_urls, ssl_context
     from deckbuild.serve import make_server
 
     if _dist_is_stale(project):
         build(project)
+    if args.hall:
+        from deckbuild.hall.run import HallOptions, run
+
+        opts = HallOptions(project.dist, args.host, args.port, not args.no_isolation, args.hall_token_file,
+                           args.hall_db, args.cert, args.key)  # fmt: skip
+        return run(opts, project.root)
     server = make_server(
         project.dist, host=args.host, port=args.port, isolate=not args.no_isolation, quiet=False
     )
-    print(f"serving the deck at http://{args.host}:{server.server_address[1]}/ (Ctrl+C stops)", flush=True)
+    context = ssl_context(args.cert, args.key)
+    if context:
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+    urls = audience_urls(args.host, server.server_address[1], "https" if context else "http")
+    print(f"serving the deck at {' '.join(urls)} (Ctrl+C stops)", flush=True)
+    if not context and args.host not in LOOPBACK:
+        print(INSECURE_NOTE, flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

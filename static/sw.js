@@ -125,6 +125,7 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET") return;
   const rel = relative(request.url);
   if (rel === null) return;   // another origin (the CSP forbids it) or outside the deck
+  if (rel.startsWith("_hall/")) return;   // the live hall (live.js): live answers, never cached
   if (request.mode === "navigate") {
     // the deck's one page: keep it as index.html, whatever the URL's query (?noprerun…)
     const key = ROOT + "index.html";

@@ -14,6 +14,10 @@ declare module "reveal" {
     isScrollView(): boolean;
     on(type: string, listener: (event: Event) => void): void;
     slide(h?: number, v?: number, f?: number): void;
+    getIndices(slide?: HTMLElement): { h: number; v?: number; f?: number };
+    getSlide(h: number, v?: number): HTMLElement | undefined;
+    getSlides(): HTMLElement[];
+    addKeyBinding(binding: { keyCode: number; key: string; description: string }, callback: () => void): void;
     /** reveal.js's scroll-view controller (its internals, patched by deck.js) */
     scroll: any;
     /** reveal.js's location controller: getIndicesFromHash, writeURL */

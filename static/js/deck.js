@@ -24,9 +24,12 @@ runtime?.addEventListener("status", (/** @type {CustomEvent} */ e) => showStatus
 runtime?.addEventListener("status", (/** @type {CustomEvent} */ e) => { if (e.detail.state === "ready") keepOffline(statusEl); });
 
 const [{ default: Reveal }, { default: RevealNotes }, { Cell }, { EditStore, ProgressStore },
-       { publish, subscribe }, { startPrerun }, { installActions }, { installExercises }] = await Promise.all([
+       { publish, subscribe }, { startPrerun }, { installActions }, { installExercises },
+       { takeToken, startHall }] = await Promise.all([
   import("reveal"), import("reveal-notes"), import("./cell.js"), import("./storage.js"),
-  import("./mirror.js"), import("./prerun.js"), import("./actions.js"), import("./exercise.js")]);
+  import("./mirror.js"), import("./prerun.js"), import("./actions.js"), import("./exercise.js"),
+  import("./live.js")]);
+const hallToken = receiver ? null : takeToken();   // before reveal.js reads the URL's fragment
 
 let cells, exercises;
 if (receiver) {
@@ -138,12 +141,13 @@ const deck = new Reveal({
   plugins: [RevealNotes, ScrollViewLinks],
 });
 await deck.initialize();
+const hall = startHall(deck, { base, token: hallToken, receiver });   // live.js: the live hall, if a server is here
 
 // ``?noprerun``: cells run only when asked (for tests, and to watch a cold cell compute)
 if (runtime && !new URLSearchParams(location.search).has("noprerun")) startPrerun(cells, deck, runtime);
 
 // for the tests and for curious students: window.deck.cells[0].run()
-window.deck = { reveal: deck, runtime, cells, config, receiver, exercises: exercises.exercises };
+window.deck = { reveal: deck, runtime, cells, config, receiver, exercises: exercises.exercises, hall };
 // the live hall's polls and exercise counts (read window.deck.hall, live.js, as it is now)
 const [{ installPolls }, { installHallCounts }] = await Promise.all([import("./poll.js"), import("./hallcount.js")]);
 Object.assign(window.deck, { polls: installPolls(window.deck), hallCounts: installHallCounts(window.deck) });

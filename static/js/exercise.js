@@ -145,6 +145,7 @@ export class Exercise extends EventTarget {
       this.progress?.save(this.solvedSet);
       this.showSolved();
     }
+    if (this.feedback.state === "ok") /** @type {any} */ (window).deck?.hall?.solved(this.id);   // live.js
     const { state, message } = this.feedback;
     this.announce?.(`${state === "ok" ? "Correcto" : "Todavía no"}: ${message}`);
     this.changed();

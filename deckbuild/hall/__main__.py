@@ -1,0 +1,44 @@
+"""``python -m deckbuild.hall --dist DIR``: the hall over any built folder (tests, bench/live_load.py).
+
+``build.py serve --hall`` is the presenter's command (it builds dist/ first); this one serves a
+folder as it is. ``--port 0`` picks a free port: the printed URLs carry the real one.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from .limits import Limits
+from .run import HallOptions, run
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m deckbuild.hall", description=__doc__.splitlines()[0])
+    parser.add_argument("--dist", type=Path, required=True)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--no-isolation", action="store_true")
+    parser.add_argument("--hall-token-file", type=Path)
+    parser.add_argument("--hall-db", type=Path)
+    parser.add_argument("--cert", type=Path)
+    parser.add_argument("--key", type=Path)
+    parser.add_argument("--max-streams", type=int, default=Limits().max_streams)
+    parser.add_argument("--quiet", action="store_true", help="no access log")
+    args = parser.parse_args(argv)
+    opts = HallOptions(
+        args.dist,
+        args.host,
+        args.port,
+        not args.no_isolation,
+        args.hall_token_file,
+        args.hall_db,
+        args.cert,
+        args.key,
+        Limits(max_streams=args.max_streams),
+    )
+    return run(opts, args.dist.resolve().parent, quiet=args.quiet)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,270 @@
+"""The hall's aiohttp application: ``dist/`` plus the ``/_hall/`` endpoints of docs/live-hall-protocol.md.
+
+Only the token holder moves anyone or reads true counts (``Authorization: Bearer``, compared in
+constant time; a refused attempt is logged with its method and path, never the token or the
+address). Every body is checked by ``messages`` (≤ 1 KiB, known poll, answer in range), every
+device POST passes the rate limits of ``limits``, and streams beyond the bound get a 503 with a
+Spanish text. Answers are plain text or JSON, never HTML; nothing a student sends is echoed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import segno
+from aiohttp import web
+
+from . import messages, static
+from .channel import Channel, Full, TooManyForDevice
+from .limits import Limits, RateLimiter
+from .messages import Invalid, LiveSpec
+from .store import HallStore
+from .token import bearer_matches
+
+log = logging.getLogger("deckbuild.hall")
+HEARTBEAT = 15.0  # seconds: a comment line that finds closed connections
+RETRY_MS = 1000
+NO_STORE = {"Cache-Control": "no-store"}
+BUSY_TEXT = "La sala está llena: el servidor no admite más conexiones. Vuelva a intentarlo en un momento."
+
+
+@dataclass
+class Hall:
+    """Everything a request handler needs, kept on the application as ``app[HALL]``."""
+
+    dist: Path
+    store: HallStore
+    token: str
+    spec: LiveSpec
+    audience: list[str]
+    isolate: bool = True
+    limits: Limits = field(default_factory=Limits)
+
+    def __post_init__(self):
+        self.channel = Channel(self.limits.max_streams, self.limits.max_streams_per_device)
+        self.limiter = RateLimiter(self.limits)
+        self.tallies = {poll: self.store.counts(poll, k) for poll, k in self.spec.polls.items()}
+        self.refused = 0
+        self._qr: bytes | None = None
+
+    def tally(self, poll: str) -> dict:
+        counts = self.tallies[poll]
+        return {"poll": poll, "n": sum(counts), "counts": list(counts)}
+
+    def qr_svg(self) -> bytes:
+        if self._qr is None:
+            qr = segno.make(self.audience[0] if self.audience else "http://127.0.0.1/", error="m")
+            out = io.BytesIO()
+            qr.save(
+                out, kind="svg", xmldecl=False, svgns=True, omitsize=True, border=2, dark="#111", light="#fff"
+            )
+            self._qr = out.getvalue()
+        return self._qr
+
+
+HALL = web.AppKey("hall", Hall)
+
+
+def _hall(request: web.Request) -> Hall:
+    return request.app[HALL]
+
+
+def _text(status: int, text: str) -> web.Response:
+    return web.Response(status=status, text=text, content_type="text/plain", headers=NO_STORE)
+
+
+def _json(data, status: int = 200) -> web.Response:
+    return web.json_response(data, status=status, headers=NO_STORE, dumps=lambda d: json.dumps(d))
+
+
+async def _body(request: web.Request) -> bytes:
+    """The request's body, refused (413) past ``MAX_BODY`` bytes without reading more."""
+    if (request.content_length or 0) > messages.MAX_BODY:
+        raise web.HTTPRequestEntityTooLarge(
+            messages.MAX_BODY, request.content_length or 0, text="Demasiado largo."
+        )
+    body = await request.content.read(messages.MAX_BODY + 1)
+    if len(body) > messages.MAX_BODY:
+        raise web.HTTPRequestEntityTooLarge(messages.MAX_BODY, len(body), text="Demasiado largo.")
+    return body
+
+
+def _require_presenter(request: web.Request) -> None:
+    hall = _hall(request)
+    if not bearer_matches(request.headers.get("Authorization"), hall.token):
+        hall.refused += 1
+        log.warning(
+            "refused a presenter request without the right token: %s %s", request.method, request.path
+        )
+        raise web.HTTPForbidden(text="Solo quien presenta puede hacer esto.", headers=NO_STORE)
+
+
+def _limit_request(request: web.Request) -> None:
+    if not _hall(request).limiter.allow_request(request.remote, request.transport):
+        raise web.HTTPTooManyRequests(text="Demasiadas peticiones: espere un momento.", headers=NO_STORE)
+
+
+def _limit_device(request: web.Request, device: str) -> None:
+    if not _hall(request).limiter.allow_device(device):
+        raise web.HTTPTooManyRequests(text="Demasiadas peticiones: espere un momento.", headers=NO_STORE)
+
+
+async def hello(request: web.Request) -> web.Response:
+    hall = _hall(request)
+    return _json({"hall": 1, "audience": hall.audience, "devices": hall.channel.devices})
+
+
+async def post_state(request: web.Request) -> web.Response:
+    _require_presenter(request)
+    hall = _hall(request)
+    try:
+        state = messages.parse_state(await _body(request))
+    except Invalid as exc:
+        return _text(400, str(exc))
+    if hall.store.set_state(state):
+        hall.channel.publish("state", state)
+    return web.Response(status=204, headers=NO_STORE)
+
+
+async def post_answer(request: web.Request) -> web.Response:
+    hall = _hall(request)
+    _limit_request(request)
+    try:
+        answer = messages.parse_answer(await _body(request), hall.spec)
+    except Invalid as exc:
+        return _text(400, str(exc))
+    _limit_device(request, answer["device"])
+    if not hall.store.add_answer(answer["poll"], answer["device"], answer["answer"]):
+        return _text(409, "Este dispositivo ya respondió a esta encuesta.")
+    hall.tallies[answer["poll"]][answer["answer"]] += 1
+    poll = answer["poll"]
+    hall.channel.tally_changed(poll, lambda: hall.tally(poll))
+    return _json({"ok": True}, status=201)
+
+
+async def post_solved(request: web.Request) -> web.Response:
+    hall = _hall(request)
+    _limit_request(request)
+    try:
+        solved = messages.parse_solved(await _body(request), hall.spec)
+    except Invalid as exc:
+        return _text(400, str(exc))
+    _limit_device(request, solved["device"])
+    if not hall.store.add_solved(solved["exercise"], solved["device"]):
+        return _json({"ok": True, "counted": False})
+    hall.channel.publish("solved", {})
+    return _json({"ok": True, "counted": True}, status=201)
+
+
+async def get_exercises(request: web.Request) -> web.Response:
+    _require_presenter(request)
+    hall = _hall(request)
+    return _json(hall.store.solved_counts(sorted(hall.spec.exercises)))
+
+
+async def post_reset(request: web.Request) -> web.Response:
+    _require_presenter(request)
+    hall = _hall(request)
+    try:
+        poll = messages.parse_reset(await _body(request), hall.spec)
+    except Invalid as exc:
+        return _text(400, str(exc))
+    hall.store.reset_poll(poll)
+    hall.tallies[poll] = [0] * hall.spec.polls[poll]
+    hall.channel.publish("tally", hall.tally(poll))
+    return web.Response(status=204, headers=NO_STORE)
+
+
+async def qr_svg(request: web.Request) -> web.Response:
+    return web.Response(body=_hall(request).qr_svg(), content_type="image/svg+xml", headers=NO_STORE)
+
+
+async def events(request: web.Request) -> web.StreamResponse:
+    """The live channel: ``retry``, the current state, devices and tallies, then every event."""
+    hall = _hall(request)
+    try:
+        device = messages.device_id(request.query.get("device"))
+    except Invalid as exc:
+        return _text(400, str(exc))
+    try:
+        sub = hall.channel.open(device)
+    except Full:
+        return _text(503, BUSY_TEXT)
+    except TooManyForDevice:
+        return _text(429, "Demasiadas conexiones abiertas desde este dispositivo.")
+    try:
+        response = web.StreamResponse(
+            headers={
+                "Content-Type": "text/event-stream",
+                "Cache-Control": "no-store",
+                "X-Accel-Buffering": "no",
+            }
+        )
+        await response.prepare(request)
+        await response.write(_greeting(hall))
+        while True:
+            try:
+                message = await asyncio.wait_for(sub.queue.get(), HEARTBEAT)
+            except TimeoutError:
+                message = b": ping\n\n"
+            if message is None:
+                break
+            await response.write(message)
+    except (ConnectionResetError, asyncio.CancelledError):
+        pass
+    finally:
+        hall.channel.close(sub)
+    return response
+
+
+def _greeting(hall: Hall) -> bytes:
+    parts = [f"retry: {RETRY_MS}\n\n".encode()]
+    state = hall.store.state()
+    if state is not None:
+        parts.append(hall.channel.encode("state", state))
+    parts.append(hall.channel.encode("devices", {"n": hall.channel.devices}))
+    parts.extend(hall.channel.encode("tally", hall.tally(poll)) for poll in hall.spec.polls)
+    return b"".join(parts)
+
+
+async def _isolation_headers(request: web.Request, response: web.StreamResponse) -> None:
+    """Isolation headers on every ``/_hall/`` answer too (streams and errors included)."""
+    if request.app[HALL].isolate and request.path.startswith("/_hall/"):
+        for key, value in static.ISOLATION_HEADERS.items():
+            response.headers.setdefault(key, value)
+
+
+def make_app(hall: Hall) -> web.Application:
+    """The application: ``/_hall/*`` routes, then ``dist/`` for every other GET or HEAD."""
+    app = web.Application(client_max_size=messages.MAX_BODY)
+    app[HALL] = hall
+
+    async def deck_file(request: web.Request) -> web.StreamResponse:
+        return await static.send_file(request, hall.dist, hall.isolate)
+
+    app.router.add_get("/_hall/hello", hello)
+    app.router.add_get("/_hall/events", events)
+    app.router.add_post("/_hall/state", post_state)
+    app.router.add_post("/_hall/answer", post_answer)
+    app.router.add_post("/_hall/solved", post_solved)
+    app.router.add_get("/_hall/exercises", get_exercises)
+    app.router.add_post("/_hall/reset", post_reset)
+    app.router.add_get("/_hall/qr.svg", qr_svg)
+    app.router.add_get("/{tail:.*}", deck_file)  # HEAD too
+    app.on_response_prepare.append(_isolation_headers)
+    app.on_shutdown.append(_shutdown)
+    app.on_cleanup.append(_cleanup)
+    return app
+
+
+async def _shutdown(app: web.Application) -> None:
+    app[HALL].channel.shutdown()  # streams end, so the server stops at once
+
+
+async def _cleanup(app: web.Application) -> None:
+    app[HALL].store.close()

@@ -1,0 +1,145 @@
+"""The live channel's fan-out: every device's Server-Sent Events stream, fed from one place.
+
+Each open stream is a ``Subscriber`` with a bounded queue of encoded events; ``publish`` encodes
+an event once and queues it for every subscriber. A subscriber too slow to keep up (its queue
+full) is dropped: its page reconnects and starts again from the current state, which is all a
+follower needs. ``devices`` events go out at most once a second and each poll's ``tally`` at most
+4 times a second (``Throttle``), whatever the rate of arrivals.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections import Counter
+
+QUEUE_SIZE = 256
+DEVICES_INTERVAL = 1.0  # seconds between two ``devices`` events
+TALLY_INTERVAL = 0.25  # seconds between two ``tally`` events of one poll
+
+
+class Full(Exception):
+    """The hall holds its maximum of streams (503)."""
+
+
+class TooManyForDevice(Exception):
+    """One device id holds its maximum of streams (429)."""
+
+
+class Subscriber:
+    __slots__ = ("device", "queue")
+
+    def __init__(self, device: str):
+        self.device = device
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(QUEUE_SIZE)
+
+
+class Throttle:
+    """Call ``fn`` soon (never within the poke), and at most once per ``interval`` s."""
+
+    def __init__(self, interval: float, fn):
+        self.interval = interval
+        self.fn = fn
+        self.last = -1e9
+        self.timer: asyncio.TimerHandle | None = None
+
+    def poke(self) -> None:
+        if self.timer is not None:
+            return
+        wait = max(0.0, self.last + self.interval - time.monotonic())
+        self.timer = asyncio.get_running_loop().call_later(wait, self._fire)
+
+    def _fire(self) -> None:
+        self.timer = None
+        self.last = time.monotonic()
+        self.fn()
+
+    def cancel(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+
+class Channel:
+    """The set of open streams and the events they receive."""
+
+    def __init__(self, max_streams: int, max_per_device: int):
+        self.max_streams = max_streams
+        self.max_per_device = max_per_device
+        self.subscribers: set[Subscriber] = set()
+        self.per_device: Counter[str] = Counter()
+        # event ids keep growing across restarts (milliseconds at start, then +1 per event)
+        self.next_id = int(time.time() * 1000)
+        self.devices_throttle = Throttle(DEVICES_INTERVAL, self._send_devices)
+        self.tally_throttles: dict[str, Throttle] = {}
+        self.dropped = 0
+
+    @property
+    def devices(self) -> int:
+        """Distinct device ids with a stream open now."""
+        return len(self.per_device)
+
+    def encode(self, event: str, data: dict) -> bytes:
+        self.next_id += 1
+        payload = json.dumps(data, separators=(",", ":"))
+        return f"id: {self.next_id}\nevent: {event}\ndata: {payload}\n\n".encode()
+
+    def open(self, device: str) -> Subscriber:
+        if len(self.subscribers) >= self.max_streams:
+            raise Full
+        if self.per_device[device] >= self.max_per_device:
+            raise TooManyForDevice
+        sub = Subscriber(device)
+        self.subscribers.add(sub)
+        self.per_device[device] += 1
+        if self.per_device[device] == 1:
+            self.devices_throttle.poke()
+        return sub
+
+    def close(self, sub: Subscriber) -> None:
+        if sub not in self.subscribers:
+            return
+        self.subscribers.discard(sub)
+        self.per_device[sub.device] -= 1
+        if self.per_device[sub.device] <= 0:
+            del self.per_device[sub.device]
+            self.devices_throttle.poke()
+
+    def publish(self, event: str, data: dict) -> None:
+        """Queue one event for every stream; a stream whose queue is full is ended."""
+        message = self.encode(event, data)
+        for sub in list(self.subscribers):
+            try:
+                sub.queue.put_nowait(message)
+            except asyncio.QueueFull:
+                self.dropped += 1
+                self._end(sub)
+
+    def tally_changed(self, poll: str, current) -> None:
+        """Announce a poll's tally soon (``current()`` gives ``{poll, n, counts}`` when it goes)."""
+        throttle = self.tally_throttles.get(poll)
+        if throttle is None:
+            throttle = self.tally_throttles[poll] = Throttle(
+                TALLY_INTERVAL, lambda: self.publish("tally", current())
+            )
+        throttle.poke()
+
+    def _send_devices(self) -> None:
+        self.publish("devices", {"n": self.devices})
+
+    def _end(self, sub: Subscriber) -> None:
+        """Make a stream's handler return (a ``None`` in its queue) and forget it now."""
+        self.close(sub)
+        while True:
+            try:
+                sub.queue.put_nowait(None)
+                return
+            except asyncio.QueueFull:
+                sub.queue.get_nowait()
+
+    def shutdown(self) -> None:
+        for throttle in (self.devices_throttle, *self.tally_throttles.values()):
+            throttle.cancel()
+        for sub in list(self.subscribers):
+            self._end(sub)

@@ -1,0 +1,101 @@
+"""Rate limits, in memory only: token buckets per device id, per TCP connection and per address.
+
+Nothing here is written anywhere: an address is a key of a bounded in-memory map (the oldest
+keys are forgotten first) and is never logged. A request passes when every bucket it draws
+from has a token.
+"""
+
+from __future__ import annotations
+
+import time
+import weakref
+from collections import OrderedDict
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Rate:
+    """``burst`` requests at once, then ``per_second`` on average."""
+
+    burst: float
+    per_second: float
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The hall's limits. Defaults fit a hall of a few hundred devices (bench/live_load.py)."""
+
+    device: Rate = Rate(burst=10, per_second=2)  # answers + solved, one device
+    connection: Rate = Rate(burst=20, per_second=5)  # POSTs on one keep-alive connection
+    address: Rate = Rate(burst=600, per_second=100)  # one address (a NAT may hold a whole hall)
+    max_streams: int = 1000  # live channels open at once; beyond: 503
+    max_streams_per_device: int = 8  # tabs of one browser share the device id
+
+
+class _Bucket:
+    __slots__ = ("tokens", "stamp")
+
+    def __init__(self, burst: float, now: float):
+        self.tokens = burst
+        self.stamp = now
+
+    def take(self, rate: Rate, now: float) -> bool:
+        self.tokens = min(rate.burst, self.tokens + (now - self.stamp) * rate.per_second)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class KeyedBuckets:
+    """One bucket per key, at most ``max_keys`` kept (least recently used forgotten first)."""
+
+    def __init__(self, rate: Rate, max_keys: int = 20_000, clock=time.monotonic):
+        self.rate = rate
+        self.max_keys = max_keys
+        self.clock = clock
+        self._buckets: OrderedDict[object, _Bucket] = OrderedDict()
+
+    def allow(self, key) -> bool:
+        now = self.clock()
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = _Bucket(self.rate.burst, now)
+            if len(self._buckets) > self.max_keys:
+                self._buckets.popitem(last=False)
+        else:
+            self._buckets.move_to_end(key)
+        return bucket.take(self.rate, now)
+
+
+class ConnectionBuckets:
+    """One bucket per live TCP connection object, gone with the connection (weak keys)."""
+
+    def __init__(self, rate: Rate, clock=time.monotonic):
+        self.rate = rate
+        self.clock = clock
+        self._buckets: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def allow(self, connection) -> bool:
+        now = self.clock()
+        bucket = self._buckets.get(connection)
+        if bucket is None:
+            bucket = self._buckets[connection] = _Bucket(self.rate.burst, now)
+        return bucket.take(self.rate, now)
+
+
+class RateLimiter:
+    """The limits a device's POST passes: its connection and address first, then its device id."""
+
+    def __init__(self, limits: Limits, clock=time.monotonic):
+        self.devices = KeyedBuckets(limits.device, clock=clock)
+        self.addresses = KeyedBuckets(limits.address, clock=clock)
+        self.connections = ConnectionBuckets(limits.connection, clock=clock)
+
+    def allow_request(self, address: str | None, connection) -> bool:
+        ok = self.connections.allow(connection) if connection is not None else True
+        return self.addresses.allow(address or "?") and ok
+
+    def allow_device(self, device: str) -> bool:
+        return self.devices.allow(device)

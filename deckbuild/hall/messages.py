@@ -1,0 +1,133 @@
+"""What the hall accepts: the polls and exercises of ``dist/live.json``, and every body checked.
+
+Each ``parse_*`` takes the raw bytes of a request body and returns a clean dict, or raises
+``Invalid`` with a short Spanish reason (sent back as plain text, never as HTML). Bodies are
+JSON objects of at most ``MAX_BODY`` bytes; integers are real integers (``true`` is refused).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MAX_BODY = 1024  # bytes, every POST body (docs/live-hall-protocol.md)
+DEVICE_RE = re.compile(r"^[0-9a-f]{32}$")  # 128 random bits in hex, made by the page
+ID_RE = re.compile(r"^[A-Za-z0-9_.:-]{1,100}$")  # poll and exercise ids (slide ids)
+MAX_INDEX = 10_000  # a slide or fragment index beyond this is not a deck's
+MAX_SEQ = 2**53  # the largest integer a page's JSON keeps exactly
+MAX_K = 64
+
+log = logging.getLogger("deckbuild.hall")
+
+
+class Invalid(ValueError):
+    """A request body the hall refuses (400)."""
+
+
+@dataclass(frozen=True)
+class LiveSpec:
+    """The build's ``live.json``: ``polls`` (id → number of options k) and ``exercises``."""
+
+    polls: dict[str, int] = field(default_factory=dict)
+    exercises: frozenset[str] = frozenset()
+
+    @classmethod
+    def load(cls, dist: Path) -> LiveSpec:
+        """Read ``dist/live.json``; absent means no polls and no exercises (the hall still runs)."""
+        path = dist / "live.json"
+        if not path.exists():
+            log.info("no live.json in %s: the hall has no polls and no exercises", dist)
+            return cls()
+        return cls.from_json(json.loads(path.read_text(encoding="utf-8")))
+
+    @classmethod
+    def from_json(cls, data) -> LiveSpec:
+        if not isinstance(data, dict):
+            raise ValueError(f"live.json: expected an object, got {type(data).__name__}")
+        polls = {}
+        for poll_id, spec in (data.get("polls") or {}).items():
+            k = spec.get("k") if isinstance(spec, dict) else None
+            if not ID_RE.match(str(poll_id)) or not _is_int(k) or not 2 <= k <= MAX_K:
+                raise ValueError(f"live.json: poll {poll_id!r} needs an id and 2 ≤ k ≤ {MAX_K}, got {spec!r}")
+            polls[poll_id] = k
+        exercises = [str(e) for e in (data.get("exercises") or [])]
+        bad = [e for e in exercises if not ID_RE.match(e)]
+        if bad:
+            raise ValueError(f"live.json: bad exercise ids {bad!r}")
+        return cls(polls, frozenset(exercises))
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _object(body: bytes) -> dict:
+    if len(body) > MAX_BODY:
+        raise Invalid(f"cuerpo demasiado largo (máximo {MAX_BODY} bytes)")
+    try:
+        data = json.loads(body.decode("utf-8"), parse_constant=_refuse_constant)
+    except (UnicodeDecodeError, json.JSONDecodeError, ValueError) as exc:
+        raise Invalid("el cuerpo no es JSON válido") from exc
+    if not isinstance(data, dict):
+        raise Invalid("se esperaba un objeto JSON")
+    return data
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+def _int(data: dict, key: str, low: int, high: int) -> int:
+    value = data.get(key)
+    if not _is_int(value) or not low <= value <= high:
+        raise Invalid(f"«{key}» debe ser un entero entre {low} y {high}")
+    return value
+
+
+def device_id(value) -> str:
+    if not isinstance(value, str) or not DEVICE_RE.match(value):
+        raise Invalid("identificador de dispositivo no válido (32 cifras hexadecimales)")
+    return value
+
+
+def parse_state(body: bytes) -> dict:
+    """The presenter's position: ``{seq, indexh, indexv, indexf}`` (indexf −1: no fragment shown)."""
+    data = _object(body)
+    return {
+        "seq": _int(data, "seq", 0, MAX_SEQ),
+        "indexh": _int(data, "indexh", 0, MAX_INDEX),
+        "indexv": _int(data, "indexv", 0, MAX_INDEX),
+        "indexf": _int(data, "indexf", -1, MAX_INDEX),
+    }
+
+
+def parse_answer(body: bytes, spec: LiveSpec) -> dict:
+    """A device's randomized answer to a poll ``live.json`` lists, in ``0 … k-1``."""
+    data = _object(body)
+    device = device_id(data.get("device"))
+    poll = data.get("poll")
+    if not isinstance(poll, str) or poll not in spec.polls:
+        raise Invalid("encuesta desconocida")
+    answer = _int(data, "answer", 0, spec.polls[poll] - 1)
+    return {"device": device, "poll": poll, "answer": answer}
+
+
+def parse_solved(body: bytes, spec: LiveSpec) -> dict:
+    """A device's solved exercise, one ``live.json`` lists."""
+    data = _object(body)
+    device = device_id(data.get("device"))
+    exercise = data.get("exercise")
+    if not isinstance(exercise, str) or exercise not in spec.exercises:
+        raise Invalid("ejercicio desconocido")
+    return {"device": device, "exercise": exercise}
+
+
+def parse_reset(body: bytes, spec: LiveSpec) -> str:
+    data = _object(body)
+    poll = data.get("poll")
+    if not isinstance(poll, str) or poll not in spec.polls:
+        raise Invalid("encuesta desconocida")
+    return poll

@@ -1,0 +1,105 @@
+"""``build.py serve --hall``: start the hall, print who opens what, serve until Ctrl+C or SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import logging
+import signal
+from dataclasses import dataclass
+from pathlib import Path
+
+from aiohttp import web
+from aiohttp.abc import AbstractAccessLogger
+
+from .app import Hall, make_app
+from .limits import Limits
+from .messages import LiveSpec
+from .net import INSECURE_NOTE, LOOPBACK, audience_urls, ssl_context
+from .store import HallStore
+from .token import load_or_create
+
+log = logging.getLogger("deckbuild.hall")
+
+
+class AccessLogger(AbstractAccessLogger):
+    """One line a request: method, path (no query: no device id), status, time. No address, no agent."""
+
+    def log(self, request, response, time: float) -> None:
+        self.logger.info("%s %s %s %.3fs", request.method, request.path, response.status, time)
+
+
+@dataclass
+class HallOptions:
+    dist: Path
+    host: str = "127.0.0.1"
+    port: int = 8000
+    isolate: bool = True
+    token_file: Path | None = None
+    db: Path | None = None
+    cert: Path | None = None
+    key: Path | None = None
+    limits: Limits = Limits()
+
+
+def default_db(root: Path) -> Path:
+    """Today's hall file: a server restarted the same day continues, the next lecture starts anew."""
+    return root / ".hall" / f"hall-{datetime.date.today().isoformat()}.sqlite3"
+
+
+def banner(audience: list[str], token: str, opts: HallOptions, db: Path) -> str:
+    lines = [
+        "The hall is open (Ctrl+C stops it).",
+        "  audience (give this one to the hall; the title slide and J show it as a QR):",
+    ]
+    lines += [f"    {url}" for url in audience]
+    lines += ["  presenter (keep it to yourself: whoever opens it moves every device):"]
+    lines += [f"    {audience[0]}#presenter={token}", f"  answers and position kept in {db}"]
+    if opts.host in LOOPBACK:
+        lines.append("  only this machine can open it: add --host 0.0.0.0 to let the hall's devices in")
+    if opts.cert is None and opts.host not in LOOPBACK:
+        lines.append(INSECURE_NOTE)
+    return "\n".join(lines)
+
+
+async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, list[str]]:
+    """Bind and start the hall; its runner, its Hall and the audience URLs (the real port in them)."""
+    db = opts.db or default_db(root)
+    db.parent.mkdir(parents=True, exist_ok=True)
+    hall = Hall(
+        dist=opts.dist,
+        store=HallStore(db),
+        token=load_or_create(opts.token_file),
+        spec=LiveSpec.load(opts.dist),
+        audience=[],
+        isolate=opts.isolate,
+        limits=opts.limits,
+    )
+    runner = web.AppRunner(make_app(hall), access_log_class=AccessLogger, handle_signals=False)
+    await runner.setup()
+    context = ssl_context(opts.cert, opts.key)
+    site = web.TCPSite(runner, opts.host, opts.port, ssl_context=context, shutdown_timeout=1.0)
+    await site.start()
+    port = runner.addresses[0][1]
+    hall.audience[:] = audience_urls(opts.host, port, "https" if context else "http")
+    return runner, hall, hall.audience
+
+
+async def serve(opts: HallOptions, root: Path) -> None:
+    runner, hall, audience = await start(opts, root)
+    print(banner(audience, hall.token, opts, Path(hall.store.path)), flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        await runner.cleanup()
+
+
+def run(opts: HallOptions, root: Path, quiet: bool = False) -> int:
+    logging.basicConfig(level=logging.WARNING if quiet else logging.INFO, format="%(message)s")
+    logging.getLogger("aiohttp.access").setLevel(logging.WARNING if quiet else logging.INFO)
+    asyncio.run(serve(opts, root))
+    return 0

@@ -1,0 +1,101 @@
+// What the live hall shows (only where a hall server answered): a small indicator in the deck's
+// chrome (following or not, devices connected) with «Volver con el profesor (diapositiva N)»,
+// and the audience URL as a QR code and as text on the title slide and under the `J` key.
+// Every text is set with textContent: nothing that crosses the network is read as HTML.
+
+/** @typedef {import("./live.js").Hall} Hall */
+
+const J_KEY = 74;
+
+function el(tag, className, text = "") {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text) node.textContent = text;
+  return node;
+}
+
+/** The slide number reveal.js shows (1-based, in the order of the deck) of a position. */
+function slideNumber(reveal, h, v) {
+  const slide = reveal.getSlide(h, v);
+  const index = slide ? reveal.getSlides().indexOf(slide) : -1;
+  return index >= 0 ? index + 1 : h + 1;
+}
+
+/** The QR code and the URL, as a figure (the title slide's, or the J key's overlay). */
+function joinFigure(hall, className) {
+  const figure = el("figure", className);
+  const img = /** @type {HTMLImageElement} */ (el("img", "hall-qr"));
+  img.src = hall.url("qr.svg");
+  img.alt = "Código QR con la dirección de la presentación en vivo";
+  const caption = el("figcaption", "hall-url");
+  caption.append(el("span", "hall-url-lead", "Siga la clase en su dispositivo: "), el("strong", "", hall.audience[0] ?? ""));
+  figure.append(img, caption);
+  return figure;
+}
+
+/** @param {Hall} hall */
+function installJoinOverlay(hall) {
+  const overlay = el("div", "hall-join-overlay");
+  overlay.setAttribute("role", "dialog");
+  overlay.setAttribute("aria-label", "Dirección de la presentación en vivo");
+  overlay.hidden = true;
+  overlay.append(joinFigure(hall, "hall-join-big"), el("p", "hall-join-close", "Pulse J o Esc para cerrar"));
+  document.body.append(overlay);
+  const toggle = (show = overlay.hidden) => { overlay.hidden = !show; };
+  overlay.addEventListener("click", () => toggle(false));
+  hall.reveal.addKeyBinding({ keyCode: J_KEY, key: "J", description: "Mostrar el código QR de la sala" }, () => toggle());
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && !overlay.hidden) { toggle(false); e.stopImmediatePropagation(); e.preventDefault(); }
+  }, true);
+  return overlay;
+}
+
+/** @param {Hall} hall */
+export function installHallView(hall) {
+  const box = el("div", "hall-status");
+  box.id = "hall-status";
+  box.setAttribute("role", "status");
+  const dot = el("span", "dot");
+  dot.setAttribute("aria-hidden", "true");
+  const label = el("span", "label");
+  const back = /** @type {HTMLButtonElement} */ (el("button", "hall-return"));
+  back.type = "button";
+  back.hidden = true;
+  back.addEventListener("click", () => hall.rejoin());
+  box.append(dot, label, back);
+  (document.querySelector(".deck-chrome") ?? document.body).prepend(box);
+  const note = el("div", "hall-notice");
+  note.hidden = true;
+  box.after(note);
+
+  const title = document.querySelector('.reveal .slides section[data-kind="title"]');
+  title?.append(joinFigure(hall, "hall-join"));
+  const overlay = installJoinOverlay(hall);
+
+  let noteTimer = 0;
+  return {
+    overlay,
+    render() {
+      box.dataset.state = hall.state;
+      box.dataset.following = String(hall.presenter || hall.following);
+      box.dataset.role = hall.presenter ? "presenter" : "audience";
+      const devices = hall.devices === 1 ? "1 dispositivo" : `${hall.devices} dispositivos`;
+      const what = hall.state === "offline" ? "Sin conexión con la sala: reintentando…"
+        : hall.state === "connecting" ? "Conectando con la sala…"
+        : hall.presenter ? `Presenta · ${devices}`
+        : hall.following ? `Siguiendo · ${devices}` : `Por su cuenta · ${devices}`;
+      label.textContent = what;
+      box.title = hall.presenter ? "Esta página mueve a toda la sala (J muestra el código QR)"
+        : "Esta página sigue la diapositiva del profesor; si se mueve, deja de seguirla";
+      const t = hall.target;
+      back.hidden = hall.presenter || hall.following || !t;
+      if (t) back.textContent = `Volver con el profesor (diapositiva ${slideNumber(hall.reveal, t.indexh, t.indexv)})`;
+    },
+    notice(text) {
+      note.textContent = text;
+      note.hidden = false;
+      clearTimeout(noteTimer);
+      noteTimer = setTimeout(() => { note.hidden = true; }, 10_000);
+    },
+  };
+}

@@ -1,0 +1,252 @@
+// The live hall, the page's side (docs/live-hall-protocol.md): find the hall server, follow the
+// presenter's slide and fragment, publish them from the presenter's page, count the devices,
+// report solved exercises, and show the audience URL as a QR code.
+//
+// Without a hall server (a static host, file://, offline, a speaker-view copy) the hall object
+// is present with `present === false`: one probe of `_hall/hello` at most, nothing shown, no
+// retry. With one, the live channel is an EventSource on `_hall/events`, reconnected with backoff
+// (at most ~3 s between tries) after any error, so a restarted server has its followers back
+// within seconds. A follower applies only a state whose `seq` is greater than the last it saw;
+// moving away itself pauses following until it comes back to the presenter's slide or presses
+// «Volver con el profesor».
+
+const TOKEN_KEY = "dpdeck-hall-token";
+const DEVICE_KEY = "dpdeck-hall-device";
+const TOKEN_RE = /^#presenter=([A-Za-z0-9_-]{43})$/;
+const BACKOFF_MS = [250, 500, 1000, 2000, 3000];
+
+/** @typedef {{seq: number, indexh: number, indexv: number, indexf: number}} HallState */
+/** @typedef {{poll: string, n: number, counts: number[]}} Tally */
+/** @typedef {"ok" | "duplicate" | "invalid" | "rate" | "absent" | "network"} AnswerResult */
+
+/** Before reveal.js reads the URL: take the presenter's token out of `#presenter=<token>` (kept
+ *  in this tab's sessionStorage; the fragment becomes `#/`), or the one this tab kept. */
+export function takeToken() {
+  const match = TOKEN_RE.exec(location.hash);
+  try {
+    if (match) {
+      sessionStorage.setItem(TOKEN_KEY, match[1]);
+      history.replaceState(history.state, "", `${location.pathname}${location.search}#/`);
+    }
+    return sessionStorage.getItem(TOKEN_KEY);
+  } catch {
+    return match ? match[1] : null;   // storage refused (private mode): this page still presents
+  }
+}
+
+/** This browser's device id: 128 random bits in hex, made once and kept in localStorage. */
+export function deviceId() {
+  try {
+    const kept = localStorage.getItem(DEVICE_KEY);
+    if (kept && /^[0-9a-f]{32}$/.test(kept)) return kept;
+  } catch { /* storage refused: a new id for this page */ }
+  const id = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  try { localStorage.setItem(DEVICE_KEY, id); } catch { /* kept for this page only */ }
+  return id;
+}
+
+export class Hall extends EventTarget {
+  /**
+   * @param {import("reveal").RevealDeck} reveal
+   * @param {{base: string, token: string | null}} options
+   */
+  constructor(reveal, { base, token }) {
+    super();
+    this.reveal = reveal;
+    this.base = base;
+    this.token = token;
+    this.present = false;
+    this.presenter = Boolean(token);
+    this.deviceId = deviceId();
+    /** @type {"absent" | "connecting" | "live" | "offline"} */
+    this.state = "absent";
+    this.devices = 0;
+    this.following = true;
+    /** @type {HallState | null} the presenter's latest position */
+    this.target = null;
+    this.moved = false;          // the presenter's page: it moved since it opened
+    this.applying = false;
+    this.attempt = 0;
+    /** @type {EventSource | null} */
+    this.source = null;
+    /** @type {Map<string, Tally>} */
+    this.tallies = new Map();
+    this.audience = [];
+    this.seq = 0;                 // the presenter's last published seq
+    /** ms from the presenter's publish (its seq is its clock) to this page applying it: a
+     *  measure on one machine (tests, bench), only rough between two */
+    this.lastDelayMs = NaN;
+  }
+
+  url(path) { return new URL(`_hall/${path}`, this.base).href; }
+
+  /** Ask once whether a hall server is here; if so, connect and show the hall's parts. */
+  async start() {
+    if (location.protocol !== "http:" && location.protocol !== "https:") return this;
+    let hello;
+    try {
+      const response = await fetch(this.url("hello"), { cache: "no-store" });
+      hello = response.ok ? await response.json() : null;
+    } catch { hello = null; }
+    if (hello?.hall !== 1) return this;
+    this.present = true;
+    this.audience = Array.isArray(hello.audience) ? hello.audience.map(String) : [];
+    this.devices = Number(hello.devices) || 0;
+    const { installHallView } = await import("./live-view.js");
+    this.view = installHallView(this);
+    for (const type of ["slidechanged", "fragmentshown", "fragmenthidden"]) {
+      this.reveal.on(type, () => this.onLocalMove());
+    }
+    this.connect();
+    return this;
+  }
+
+  connect() {
+    this.setState(this.attempt ? "offline" : "connecting");
+    const source = this.source = new EventSource(this.url(`events?device=${this.deviceId}`));
+    source.onopen = () => { this.attempt = 0; this.setState("live"); };
+    source.onerror = () => {
+      source.close();
+      if (this.source !== source) return;
+      const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)] * (0.5 + Math.random() / 2);
+      this.attempt += 1;
+      this.setState("offline");
+      setTimeout(() => this.connect(), delay);
+    };
+    const on = (type, fn) => source.addEventListener(type, (/** @type {MessageEvent} */ e) => {
+      let data;
+      try { data = JSON.parse(e.data); } catch { return; }
+      fn(data);
+    });
+    on("state", (s) => this.onState(s));
+    on("devices", (d) => { this.devices = Number(d.n) || 0; this.emitStatus(); });
+    on("tally", (t) => {
+      this.tallies.set(t.poll, t);
+      this.dispatchEvent(new CustomEvent("tally", { detail: t }));
+    });
+    on("solved", () => this.dispatchEvent(new CustomEvent("solved", { detail: {} })));
+  }
+
+  setState(state) { this.state = state; this.emitStatus(); }
+
+  emitStatus() {
+    this.view?.render();
+    this.dispatchEvent(new CustomEvent("status", {
+      detail: { state: this.state, devices: this.devices, following: this.following } }));
+  }
+
+  /** The presenter's position arrived (pushed, or the first of a new stream). */
+  onState(/** @type {HallState} */ s) {
+    if (!Number.isInteger(s?.seq) || (this.target && s.seq <= this.target.seq)) return;
+    this.target = { seq: s.seq, indexh: s.indexh | 0, indexv: s.indexv | 0, indexf: Number.isInteger(s.indexf) ? s.indexf : -1 };
+    if (this.presenter) {
+      if (this.seq > this.target.seq) this.publish();        // the server missed our last move
+      else if (!this.moved) this.apply(this.target);         // a reopened presenter page catches up
+    } else if (this.following) {
+      this.apply(this.target);
+      this.lastDelayMs = Date.now() - this.target.seq;
+    }
+    this.emitStatus();
+  }
+
+  apply(/** @type {HallState} */ s) {
+    this.applying = true;
+    try { this.reveal.slide(s.indexh, s.indexv, s.indexf); } finally { this.applying = false; }
+  }
+
+  /** Whether this page shows the presenter's slide (and fragment, outside the phones' scroll view). */
+  atTarget() {
+    const t = this.target;
+    if (!t) return true;
+    const here = this.reveal.getIndices();
+    const same = here.h === t.indexh && (here.v || 0) === t.indexv;
+    return same && (this.reveal.isScrollView() || (here.f ?? -1) === t.indexf);
+  }
+
+  onLocalMove() {
+    if (this.applying) return;
+    if (this.presenter) { this.moved = true; this.publish(); return; }
+    const following = this.atTarget();
+    if (following !== this.following) { this.following = following; this.emitStatus(); }
+  }
+
+  /** Back to the presenter's position, following again. */
+  rejoin() {
+    this.following = true;
+    if (this.target) this.apply(this.target);
+    this.emitStatus();
+  }
+
+  /** The presenter's page: send where it is now (seq grows across reloads: the clock, or +1). */
+  async publish() {
+    const here = this.reveal.getIndices();
+    this.seq = Math.max(Date.now(), this.seq + 1, (this.target?.seq ?? 0) + 1);
+    const body = { seq: this.seq, indexh: here.h, indexv: here.v || 0, indexf: here.f ?? -1 };
+    const response = await this.post("state", body, true);
+    if (response?.status === 403) this.dropToken();
+  }
+
+  dropToken() {
+    this.presenter = false;
+    this.token = null;
+    try { sessionStorage.removeItem(TOKEN_KEY); } catch { /* nothing kept */ }
+    this.view?.notice("El enlace de presentador ya no es válido: esta página sigue al profesor.");
+    this.emitStatus();
+  }
+
+  /** @returns {Promise<Response | null>} null: no network */
+  async post(path, body, auth = false) {
+    /** @type {Record<string, string>} */
+    const headers = { "Content-Type": "application/json" };
+    if (auth && this.token) headers.Authorization = `Bearer ${this.token}`;
+    try {
+      return await fetch(this.url(path), { method: "POST", headers, body: JSON.stringify(body), cache: "no-store" });
+    } catch { return null; }
+  }
+
+  /** The latest tally of a poll, or null. */
+  tally(pollId) { return this.tallies.get(pollId) ?? null; }
+
+  /** Send a poll's randomized answer (the true one never leaves the device).
+   *  @returns {Promise<AnswerResult>} */
+  async answer(pollId, answer) {
+    if (!this.present) return "absent";
+    const response = await this.post("answer", { device: this.deviceId, poll: pollId, answer });
+    const status = response?.status;
+    return status === 201 ? "ok" : status === 409 ? "duplicate" : status === 400 ? "invalid"
+      : status === 429 ? "rate" : "network";
+  }
+
+  /** An exercise was solved on this device: tell the hall (counted once per device). */
+  async solved(exerciseId) {
+    if (!this.present) return "absent";
+    const status = (await this.post("solved", { device: this.deviceId, exercise: exerciseId }))?.status;
+    return status === 201 || status === 200 ? "ok" : status === 400 ? "invalid" : status === 429 ? "rate" : "network";
+  }
+
+  /** The presenter's page: how many devices solved each exercise (true counts: show them noised).
+   *  @returns {Promise<Record<string, number> | null>} */
+  async exerciseCounts() {
+    if (!this.present || !this.presenter) return null;
+    try {
+      const response = await fetch(this.url("exercises"), { headers: { Authorization: `Bearer ${this.token}` }, cache: "no-store" });
+      if (response.status === 403) this.dropToken();
+      return response.ok ? await response.json() : null;
+    } catch { return null; }
+  }
+
+  /** The presenter's page: delete a poll's answers (a new round). */
+  async reset(pollId) {
+    if (!this.present || !this.presenter) return false;
+    return (await this.post("reset", { poll: pollId }, true))?.status === 204;
+  }
+}
+
+/** Start the hall's part of the page after reveal.js is ready (a speaker-view copy: never connects).
+ *  @param {import("reveal").RevealDeck} reveal
+ *  @param {{base: string, token: string | null, receiver: boolean}} options */
+export function startHall(reveal, { base, token, receiver }) {
+  const hall = new Hall(reveal, { base, token: receiver ? null : token });
+  if (!receiver) hall.start();
+  return hall;
+}

@@ -1,0 +1,83 @@
+"""Shared pieces of the hall server's tests: a small dist/ with its own live.json, a Hall, a client."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from aiohttp.test_utils import TestClient, TestServer
+
+from deckbuild.hall.app import Hall, make_app
+from deckbuild.hall.limits import Limits
+from deckbuild.hall.messages import LiveSpec
+from deckbuild.hall.store import HallStore
+
+TOKEN = "t" * 43
+LIVE = {
+    "polls": {"copia": {"k": 2, "epsilon": 1.0986}, "color": {"k": 4, "epsilon": 1.0}},
+    "exercises": ["ex-escala"],
+}
+DEV = ["%032x" % (i + 1) for i in range(50)]
+
+
+def make_dist(tmp_path: Path, live: dict | None = LIVE) -> Path:
+    dist = tmp_path / "dist"
+    (dist / "vendor" / "pkg-1").mkdir(parents=True)
+    (dist / "index.html").write_text("<!doctype html><title>deck</title>", encoding="utf-8")
+    (dist / "app.js").write_text("console.log('original');", encoding="utf-8")
+    (dist / "app.js.br").write_bytes(b"BROTLI")
+    (dist / "app.js.gz").write_bytes(b"GZIP")
+    (dist / "vendor" / "pkg-1" / "x.wasm").write_bytes(b"\0asm")
+    if live is not None:
+        (dist / "live.json").write_text(json.dumps(live), encoding="utf-8")
+    (tmp_path / "secret.txt").write_text("SECRET-OUTSIDE-DIST", encoding="utf-8")
+    return dist
+
+
+def make_hall(tmp_path: Path, live: dict | None = LIVE, limits: Limits | None = None) -> Hall:
+    dist = make_dist(tmp_path, live)
+    return Hall(
+        dist=dist,
+        store=HallStore(tmp_path / "hall.sqlite3"),
+        token=TOKEN,
+        spec=LiveSpec.load(dist),
+        audience=["http://192.0.2.7:8000/"],
+        limits=limits or Limits(),
+    )
+
+
+def run_with_client(hall: Hall, scenario):
+    """Run ``await scenario(client)`` against the hall's app on a test server (127.0.0.1)."""
+
+    async def main():
+        async with TestClient(TestServer(make_app(hall), host="127.0.0.1")) as client:
+            return await scenario(client)
+
+    result = asyncio.run(main())
+    hall.store = HallStore(hall.store.path)  # the app's cleanup closed it: reopen, to read what it kept
+    return result
+
+
+def bearer(token: str = TOKEN) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def read_events(response, count: int, timeout: float = 3.0) -> list[tuple[str, dict]]:
+    """The next ``count`` events (name, data) of an SSE response."""
+    out, event, data = [], None, None
+
+    async def loop():
+        nonlocal event, data
+        while len(out) < count:
+            line = (await response.content.readline()).decode().rstrip("\n")
+            if line.startswith("event: "):
+                event = line[7:]
+            elif line.startswith("data: "):
+                data = json.loads(line[6:])
+            elif line == "" and event is not None:
+                out.append((event, data))
+                event, data = None, None
+
+    await asyncio.wait_for(loop(), timeout)
+    return out

@@ -1,0 +1,54 @@
+"""A real hall server in a subprocess (``python -m deckbuild.hall``), for kill -9 and HTTPS tests."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class HallProcess:
+    """Start with ``start()``; ``audience`` and ``presenter`` are the URLs it printed."""
+
+    def __init__(self, dist: Path, db: Path, token_file: Path, *extra: str, port: int = 0):
+        self.args = [sys.executable, "-m", "deckbuild.hall", "--dist", str(dist), "--port", str(port)]
+        self.args += ["--hall-db", str(db), "--hall-token-file", str(token_file), "--quiet", *extra]
+        self.proc: subprocess.Popen | None = None
+        self.banner = ""
+
+    def start(self, timeout: float = 20.0) -> HallProcess:
+        self.proc = subprocess.Popen(
+            self.args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1
+        )
+        lines, deadline = [], time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("the hall exited:\n" + "".join(lines))
+            lines.append(line)
+            if "#presenter=" in line:
+                break
+        self.banner = "".join(lines)
+        self.presenter = re.search(r"(\S+#presenter=\S+)", self.banner).group(1)
+        self.audience = self.presenter.split("#", 1)[0]
+        self.token = self.presenter.split("#presenter=", 1)[1]
+        return self
+
+    def kill9(self) -> None:
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)

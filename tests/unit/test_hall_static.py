@@ -1,0 +1,130 @@
+"""The hall serves dist/ as build.py serve does, and refuses hostile paths (deckbuild/hall/static.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import os
+
+import pytest
+
+from deckbuild.hall.static import MAX_PATH, HostilePath, resolve
+from tests.unit.hall_fixtures import make_dist, make_hall, run_with_client
+
+HOSTILE = [
+    "/a\x00b",
+    "/%00",
+    "/index.html%00.js",
+    "/..%2fsecret.txt",
+    "/%2e%2e/secret.txt",
+    "/%2E%2E/secret.txt",
+    "/vendor/%2e%2e/%2e%2e/secret.txt",
+    "/..\\secret.txt",
+    "/vendor%5c..%5c..%5csecret.txt",
+    "/./index.html",
+    "/vendor/../index.html",
+    "/vendor//index.html",
+    "/" + "a" * (MAX_PATH + 1),
+    "/%ff%fe",
+]
+
+
+@pytest.mark.parametrize("raw", HOSTILE)
+def test_resolve_refuses_hostile_paths(tmp_path, raw):
+    dist = make_dist(tmp_path)
+    with pytest.raises((HostilePath, UnicodeDecodeError)):
+        resolve(dist, raw)
+
+
+def test_resolve_finds_files_and_nothing_outside(tmp_path):
+    dist = make_dist(tmp_path)
+    (dist / "link.txt").symlink_to(tmp_path / "secret.txt")
+    assert resolve(dist, "/") == (dist / "index.html").resolve()
+    assert resolve(dist, "/app.js?v=1") == (dist / "app.js").resolve()
+    assert resolve(dist, "/vendor/pkg-1/x%2Ewasm") == (dist / "vendor/pkg-1/x.wasm").resolve()
+    assert resolve(dist, "/link.txt") is None  # a symlink out of dist/
+    assert resolve(dist, "/vendor") is None  # a folder without its slash (redirected)
+    assert resolve(dist, "/nope.js") is None
+
+
+def _raw_get(port: int, path: bytes) -> bytes:
+    """A GET with exactly these path bytes (no client normalises them), the whole answer."""
+
+    async def main():
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"GET " + path + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        await writer.drain()
+        data = await reader.read()
+        writer.close()
+        return data
+
+    return asyncio.run(main())
+
+
+def test_the_real_server_never_sends_a_file_outside_dist(tmp_path):
+    hall = make_hall(tmp_path)
+    paths = [p.encode("latin-1") for p in HOSTILE if "\x00" not in p] + [
+        b"/..%2f..%2fetc/passwd",
+        b"/../secret.txt",
+    ]
+
+    async def scenario(client):
+        port = client.server.port
+        loop = asyncio.get_running_loop()
+        return [await loop.run_in_executor(None, _raw_get, port, p) for p in paths]
+
+    answers = run_with_client(hall, scenario)
+    for path, answer in zip(paths, answers, strict=True):
+        status = answer.split(b" ", 2)[1]
+        assert status in (b"400", b"404"), (path, answer[:200])
+        assert b"SECRET-OUTSIDE-DIST" not in answer
+
+
+def test_deck_files_have_serve_py_headers_and_negotiated_siblings(tmp_path):
+    hall = make_hall(tmp_path)
+
+    async def scenario(client):
+        out = {}
+        for name, headers in {
+            "br": {"Accept-Encoding": "gzip, br"},
+            "gzip": {"Accept-Encoding": "gzip, br;q=0"},
+            "identity": {"Accept-Encoding": "identity"},
+        }.items():
+            r = await client.get("/app.js", headers=headers, auto_decompress=False)
+            out[name] = (r.status, dict(r.headers), await r.read())
+        r = await client.get("/vendor/pkg-1/x.wasm")
+        out["wasm"] = (r.status, dict(r.headers), await r.read())
+        r = await client.get("/")
+        out["index"] = (r.status, dict(r.headers), await r.read())
+        r = await client.head("/app.js", headers={"Accept-Encoding": "br"})
+        out["head"] = (r.status, dict(r.headers), await r.read())
+        return out
+
+    out = run_with_client(hall, scenario)
+    status, headers, body = out["br"]
+    assert (status, body, headers["Content-Encoding"]) == (200, b"BROTLI", "br")
+    assert headers["Content-Type"] == "text/javascript" and headers["Vary"] == "Accept-Encoding"
+    assert (
+        headers["Cross-Origin-Embedder-Policy"] == "require-corp" and headers["Cache-Control"] == "no-cache"
+    )
+    assert out["gzip"][2] == b"GZIP" and out["gzip"][1]["Content-Encoding"] == "gzip"
+    assert out["identity"][2] == b"console.log('original');" and "Content-Encoding" not in out["identity"][1]
+    status, headers, body = out["wasm"]
+    assert body == b"\0asm" and headers["Content-Type"] == "application/wasm"
+    assert headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert out["index"][2].startswith(b"<!doctype html>")
+    status, headers, body = out["head"]
+    assert status == 200 and body == b"" and headers["Content-Length"] == str(len(b"BROTLI"))
+
+
+def test_if_modified_since_gives_304(tmp_path):
+    hall = make_hall(tmp_path)
+    stamp = email.utils.formatdate(os.stat(hall.dist / "index.html").st_mtime + 5, usegmt=True)
+
+    async def scenario(client):
+        fresh = await client.get("/index.html", headers={"If-Modified-Since": stamp})
+        old = await client.get("/index.html", headers={"If-Modified-Since": "Mon, 01 Jan 2001 00:00:00 GMT"})
+        folder = await client.get("/vendor", allow_redirects=False)
+        return fresh.status, old.status, folder.status, folder.headers.get("Location")
+
+    assert run_with_client(hall, scenario) == (304, 200, 301, "/vendor/")
