@@ -75,6 +75,7 @@ class HallCount {
     this.text.textContent = "Contando en la sala…";
     try {
       const counts = await hall.exerciseCounts();
+      if (!counts) { this.text.textContent = "La sala no respondió: no se contó nada (ni se gastó presupuesto)."; return; }
       const past = spentSoFar();
       const label = `resolvieron «${this.title}»`;
       const result = await this.deck.runtime.evaluate(noisedCountExpression(Number(counts?.[this.id] ?? 0), label, past), {
