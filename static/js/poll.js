@@ -212,7 +212,10 @@ export class Poll {
   /** A tally from the hall (or null: none yet). @param {Tally | null} tally */
   onTally(tally) {
     if (!tally || (this.mode !== "presenter" && this.mode !== "student")) return;
-    this.tally = { n: tally.n, counts: [...tally.counts] };
+    // the counts become part of a Python expression: only k non-negative integers pass
+    const counts = Array.isArray(tally.counts) ? tally.counts : [];
+    if (counts.length !== this.data.k || !counts.every((c) => Number.isSafeInteger(c) && c >= 0)) return;
+    this.tally = { n: counts.reduce((a, b) => a + b, 0), counts: [...counts] };
     this.render();
   }
 
@@ -288,7 +291,7 @@ export class Poll {
     this.say("Aleatorizando su respuesta en este dispositivo…");
     const result = await this.runtime.evaluate(expression);
     this.sending = false;
-    if (!result.ok || !Number.isInteger(result.value)) {
+    if (!result.ok || !Number.isInteger(result.value) || result.value < 0 || result.value >= this.data.k) {
       this.say(`No se pudo aleatorizar (${result.ok ? "valor inesperado" : result.error.message}): elija de nuevo.`);
       this.syncForm();
       return;

@@ -146,6 +146,14 @@ def test_the_presenter_sees_dplabs_estimate_of_the_hall(page, deck_url):
     shown = f"IC 95 %: {round(100 * clip(expected.low))} %–{round(100 * clip(expected.high))} %"
     assert shown in numbers, numbers
     assert page.locator(f"{BOARD} .poll-form").is_hidden()
+    # a tally that is not k non-negative integers never reaches Python (its counts would be code)
+    for bad in (["__import__('os')", 1], [1, 2, 3], [-1, 5], [1.5, 2]):
+        page.evaluate(
+            "(c) => window.deck.hall.dispatchEvent(new CustomEvent('tally', {detail: "
+            "{poll: 'encuesta-copiar', n: 9, counts: c}}))",
+            bad,
+        )
+    assert page.evaluate(f"document.querySelector('{BOARD}').dataset.counts") == "[40,45]"
     assert not page.errors, page.errors
     RESULTS.mkdir(exist_ok=True)
     page.screenshot(path=str(RESULTS / "poll-presenter-1280.png"))
