@@ -189,9 +189,8 @@ def test_the_presenter_sees_noised_exercise_counts_paid_from_the_halls_budget(pa
         assert meter == f"ε: {fmt_half(i + 1)} de 4", meter
     assert len(set(noisy)) == 8 and 17 not in noisy  # fresh Laplace noise every time
     page.locator(f"{box} .hall-count-btn").click()
-    wait_until(
-        page, f"document.querySelector('{box} .hall-count-text').textContent.includes('rechazada')", 60
-    )
+    wait_until(page, f"document.querySelector('{box} .hall-count-text').textContent.includes('se agotó')", 60)
+    assert "rechazada" in page.locator(f"{box} .budget-refused").inner_text()
     assert len(page.evaluate("JSON.parse(sessionStorage.getItem('dpdeck-hall-budget'))")) == 8
     assert not page.errors, page.errors
     RESULTS.mkdir(exist_ok=True)
