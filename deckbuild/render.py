@@ -12,6 +12,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from . import exercise
 from . import math as deckmath
+from .live import poll_view
 from .markdown import SlideMarkdown
 from .schema import Deck, Slide
 
@@ -65,6 +66,7 @@ def render_slides(deck: Deck, node_modules: Path, assets: set | None = None) -> 
                 "exercise_program": (
                     exercise.program(slide.check, slide.blanks) if slide.kind == "exercise" else ""
                 ),
+                "poll": poll_view(slide) if slide.poll is not None else None,  # deckbuild/live.py
             }
         )
     deck_where = {"file": str(deck.files[0]), "field": "subtitle"}

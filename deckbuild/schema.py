@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,6 +56,10 @@ SLIDE_DEFAULTS: dict[str, Any] = {
     # its namespace: ``return ok, "mensaje"`` or ``assert cond, "mensaje"``
     "hints": [],  # Markdown hints, revealed one at a time
     "solution": None,  # Python: a right answer (shown on a click, loadable into the editor)
+    # kind 'poll' (the question is 'body'; an optional 'code' cell beside it; see live.py):
+    "options": None,  # the answers, 2 or more; default the yes/no pair ["no", "sí"] (0, 1)
+    "epsilon": None,  # each device's randomized response, > 0; default ln 3 (truth 3 of 4)
+    "prior": None,  # the belief about one student the slide states the posterior bound at
 }
 
 # A suggested live edit (``try:``): a button in the speaker view that replaces ``old`` (found
@@ -85,18 +90,22 @@ SLIDE_KINDS = {
     "question": ("body", "answer"),
     "table": ("table",),
     "exercise": ("body", "starter", "check", "solution"),
+    "poll": ("body",),
 }
 KIND_ONLY_FIELDS = {
-    "code": {"code"},
-    "layout": {"code"},
-    "params": {"code"},
-    "try": {"code"},
+    "code": {"code", "poll"},
+    "layout": {"code", "poll"},
+    "params": {"code", "poll"},
+    "try": {"code", "poll"},
     "answer": {"question"},
     "table": {"table"},
     "starter": {"exercise"},
     "check": {"exercise"},
     "hints": {"exercise"},
     "solution": {"exercise"},
+    "options": {"poll"},
+    "epsilon": {"poll"},
+    "prior": {"poll"},
 }
 LAYOUTS = ("stack", "side")
 TYPES = {
@@ -149,6 +158,16 @@ class TryEdit:
 
 
 @dataclass
+class Poll:
+    """A poll slide's question, answered under randomized response (deckbuild/live.py)."""
+
+    options: list[str]  # option i is answer i; the yes/no default is ["no", "sí"]
+    epsilon: float
+    prior: float
+    yes_no: bool  # the default pair: counts[0] is «no», counts[1] «sí»
+
+
+@dataclass
 class Slide:
     index: int  # 1-based position in the whole deck
     file: str  # the chapter file it came from (as given to the build)
@@ -172,6 +191,7 @@ class Slide:
     blanks: list[str] = field(default_factory=list)  # the starter's names assigned ``...``
     # the line of the file where the code's first line is (``code: |`` blocks), else None
     code_line: int | None = None
+    poll: Poll | None = None  # kind 'poll'
 
 
 @dataclass
@@ -540,6 +560,32 @@ def _check_exercise(values: dict, err) -> list[str]:
     return names
 
 
+def _check_poll(values: dict, err) -> Poll:
+    """A poll's options (2 to 10 distinct non-empty texts), its epsilon (> 0 and finite,
+    default ln 3) and the prior its posterior bound is stated at (in (0, 1), default 0,5)."""
+    options = values["options"]
+    yes_no = options is None
+    if yes_no:
+        options = ["no", "sí"]
+    if not isinstance(options, list) or not 2 <= len(options) <= 10:
+        raise err(f"must be a list of 2 to 10 answers, got {options!r}", field="options")
+    texts = [str(o).strip() for o in options]
+    if any(isinstance(o, (bool, dict, list)) or o is None for o in options) or not all(texts):
+        raise err(f"every answer must be non-empty text, got {options!r}", field="options")
+    if len(set(texts)) != len(texts):
+        raise err(f"two answers are the same: {options!r}", field="options")
+    numbers = {}
+    for key, default, low, high in (("epsilon", math.log(3), 0.0, math.inf), ("prior", 0.5, 0.0, 1.0)):
+        value = default if values[key] is None else values[key]
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise err(f"must be a number, got {value!r}", field=key)
+        if not (low < value < high and math.isfinite(value)):
+            shown = "> 0 and finite" if key == "epsilon" else "in (0, 1)"
+            raise err(f"must be {shown}, got {value!r}", field=key)
+        numbers[key] = float(value)
+    return Poll(options=texts, epsilon=numbers["epsilon"], prior=numbers["prior"], yes_no=yes_no)
+
+
 def _load_slide(raw: Any, index: int, shown: str) -> Slide:
     slide_line = raw.get("__line__") if isinstance(raw, dict) else None
     title = raw.get("title") if isinstance(raw, dict) else None
@@ -584,6 +630,7 @@ def _load_slide(raw: Any, index: int, shown: str) -> Slide:
     params = _check_params(values["params"], values["code"] or "", err)
     tries = _check_tries(values["try"], values["code"] or "", err)
     blank_names = _check_exercise(values, err) if kind == "exercise" else []
+    poll = _check_poll(values, err) if kind == "poll" else None
     return Slide(
         index=index,
         file=shown,
@@ -606,6 +653,7 @@ def _load_slide(raw: Any, index: int, shown: str) -> Slide:
         solution=values["solution"],
         blanks=blank_names,
         code_line=getattr(raw, "text_lines", {}).get("code"),
+        poll=poll,
     )
 
 

@@ -13,6 +13,7 @@ from . import compress, frontend, pyodide_dist
 from .config import Assets, DeckConfig, NotebookInfo, NotebookSlide
 from .jsonschema import write_schemas
 from .layout import SLIDE_SIZE
+from .live import write_live_manifest
 from .offline import write_offline_manifest
 from .render import render_page, render_slides
 from .schema import Deck, load_deck
@@ -127,7 +128,7 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
         html = render_page(
             deck, views, project.templates, asdict(config), import_map, (frontend.speaker_view_script(nm),)
         )
-        (staging / "index.html").write_text(html, encoding="utf-8")
+        _write_pages(staging, html, deck)
         for image in sorted(images):
             target = staging / "assets" / image.relative_to(deck.root.resolve())
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -171,6 +172,12 @@ def _page_config(deck: Deck, assets: dict, lock: dict, version: str, wheel: str,
             },
         ),
     )
+
+
+def _write_pages(site: Path, html: str, deck: Deck) -> None:
+    """The page, and live.json: its polls and exercises, for the hall server (live.py)."""
+    (site / "index.html").write_text(html, encoding="utf-8")
+    write_live_manifest(site, deck)
 
 
 def _swap_into_place(staging: Path, dist: Path) -> None:

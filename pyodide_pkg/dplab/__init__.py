@@ -12,19 +12,32 @@ Modules, one job each:
 * :mod:`dplab.accounting` -- composition and RDP/zCDP conversions (pure math);
 * :mod:`dplab.accountant` -- :class:`BudgetAccountant` (the only state);
 * :mod:`dplab.learning` -- logistic regression, noisy gradient descent, DP-SGD;
+* :mod:`dplab.local` -- local DP: randomized response, its estimates, what one report reveals;
 * :mod:`dplab.audit` -- auditing a mechanism: a lower bound on its epsilon, from a game;
 * :mod:`dplab.numfmt` -- numbers as shown to a Spanish-speaking audience (0,5; 5.000);
 * :mod:`dplab.plots` -- the house figure style.
 """
 
 # Each module's __all__ is its public API; the package re-exports it, so no name is listed twice.
-from . import accountant, accounting, audit, census, discrete, learning, mechanisms, numfmt, sensitivity
+from . import (
+    accountant,
+    accounting,
+    audit,
+    census,
+    discrete,
+    learning,
+    local,
+    mechanisms,
+    numfmt,
+    sensitivity,
+)
 from .accountant import *  # noqa: F403
 from .accounting import *  # noqa: F403
 from .audit import *  # noqa: F403
 from .census import *  # noqa: F403
 from .discrete import *  # noqa: F403
 from .learning import *  # noqa: F403
+from .local import *  # noqa: F403
 from .mechanisms import *  # noqa: F403
 from .numfmt import *  # noqa: F403
 from .sensitivity import *  # noqa: F403
@@ -32,13 +45,14 @@ from .sensitivity import *  # noqa: F403
 __version__ = "0.1.0"
 
 #: importable from dplab, but not what ``from dplab import *`` brings: the accountant's observer
-#: hooks (the page's budget meter), a result record, the learning model's scaling constants and
+#: hooks (the page's budget meter), result records, the learning model's scaling constants and
 #: the count's share of a budget (details of one slide)
 NOT_STARRED = frozenset(
     {
         "add_observer",
         "remove_observer",
         "AuditResult",
+        "RREstimate",
         "AGE_CENTER",
         "AGE_SCALE",
         "EDUCATION_CENTER",
@@ -46,7 +60,7 @@ NOT_STARRED = frozenset(
         "COUNT_BUDGET_SHARE",
     }
 )
-_MODULES = (census, mechanisms, discrete, sensitivity, accounting, accountant, learning, audit, numfmt)
+_MODULES = (census, mechanisms, discrete, sensitivity, accounting, accountant, learning, audit, local, numfmt)
 __all__ = [name for module in _MODULES for name in module.__all__ if name not in NOT_STARRED]
 
 # Old names, kept one release (each warns when called, naming its replacement); in __all__ so

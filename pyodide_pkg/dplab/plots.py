@@ -31,6 +31,7 @@ __all__ = [
     "decimal_comma",
     "SpanishFormatter",
     "spanish_ticks",
+    "poll_figure",
 ]
 
 #: Okabe & Ito (2008), "Color Universal Design": distinguishable with any colour vision.
@@ -140,4 +141,54 @@ def figure(xlabel: str, ylabel: str, title=None, size=(10, 5.2)):
     spanish_ticks(ax)
     if title is not None:
         ax.set_title(title)
+    return fig, ax
+
+
+def poll_figure(result, options, size=(10, 3.6)):
+    """A poll under randomized response at a glance: per option, the share of the reports
+    (what the server sees) and the estimate of the true share with its interval.
+
+    Parameters
+    ----------
+    result : dplab.local.RREstimate
+        From :func:`dplab.rr_estimate` (one option) or :func:`dplab.grr_estimate` (arrays).
+    options : list of str
+        One label per entry of ``result`` (e.g. ``["sí"]``, or the k options).
+    size : (float, float)
+        Width and height in inches.
+
+    Returns
+    -------
+    (fig, ax)
+        Shares on a 0-100 % axis. The estimate and its interval are drawn clipped to [0, 1]
+        (a true share cannot leave it); an estimate that was clipped is marked «(recortada)».
+    """
+    import numpy as np
+
+    from .numfmt import pct
+
+    estimate, share = np.atleast_1d(result.estimate), np.atleast_1d(result.share)
+    low, high = np.atleast_1d(result.low), np.atleast_1d(result.high)
+    fig, ax = figure("proporción", "", size=(size[0], max(size[1], 1.2 + 0.9 * len(options))))
+    y = np.arange(len(options))[::-1]
+    shown = np.clip(estimate, 0, 1)
+    ax.barh(y + 0.2, share, height=0.36, color=COLORS["sky"], label="respuestas recibidas")
+    ax.barh(y - 0.2, shown, height=0.36, color=COLORS["blue"], label="estimación de la verdad")
+    ax.errorbar(
+        shown,
+        y - 0.2,
+        xerr=[shown - np.clip(low, 0, 1), np.clip(high, 0, 1) - shown],
+        fmt="none",
+        ecolor=COLORS["black"],
+        capsize=6,
+        linewidth=2,
+    )
+    for yi, value, clipped in zip(y, shown, shown != estimate, strict=True):
+        label = pct(value) + ("\n(recortada)" if clipped else "")
+        ax.text(1.02, yi - 0.2, label, va="center", fontsize=15, transform=ax.get_yaxis_transform())
+    ax.set_xlim(0, 1)
+    ax.set_yticks(y, options)
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _pos: pct(v)))
+    ax.grid(axis="y", visible=False)
+    ax.legend(loc="lower right", ncols=2, bbox_to_anchor=(1, 1.0))
     return fig, ax

@@ -153,4 +153,7 @@ if (runtime && !new URLSearchParams(location.search).has("noprerun")) startPreru
 
 // for the tests and for curious students: window.deck.cells[0].run()
 window.deck = { reveal: deck, runtime, cells, config, receiver, exercises: exercises.exercises, hall };
+// the live hall's polls and exercise counts (read window.deck.hall, live.js, as it is now)
+const [{ installPolls }, { installHallCounts }] = await Promise.all([import("./poll.js"), import("./hallcount.js")]);
+Object.assign(window.deck, { polls: installPolls(window.deck), hallCounts: installHallCounts(window.deck) });
 document.documentElement.dataset.deckReady = "true";

@@ -33,6 +33,9 @@ import { errorRecord } from "./errors.js";
  * @property {boolean} [stopAsked]  Stop was pressed before its "started" arrived
  */
 
+/** The cell id of the page's own snippets (``evaluate``): no Cell has it. */
+export const PAGE_SNIPPET = "__page__";
+
 const STOP_GRACE_MS = 3000;   // after an interrupt, how long before we restart instead (a loaded
                               // 2-core laptop can take over 1,5 s to deliver it; a restart costs more)
 
@@ -168,6 +171,29 @@ export class Runtime extends EventTarget {
       const msg = { type: "run", id, cellId, code, seed, background };
       this.worker.postMessage(msg);
     });
+  }
+
+  /**
+   * Evaluate a Python expression for the page itself, outside any cell (a poll's randomized
+   * answer, its estimate; PROTOCOL.md, "The page's own snippets"): a foreground ``run`` with
+   * the cell id ``PAGE_SNIPPET``, which no Cell shows or stores and whose source cellrunner
+   * does not keep; the expression binds no name. Resolves with ``{ok: true, value}``, the
+   * expression's value through JSON (what JSON cannot encode comes back as its ``str``), or
+   * ``{ok: false, error}``; never rejects. The run's seed is not passed on.
+   * @param {string} expression
+   * @param {RunHandlers} [handlers]  e.g. ``onFigure`` for the figures it leaves open
+   * @returns {Promise<import("./types.js").EvalResult>}
+   */
+  async evaluate(expression, handlers = {}) {
+    const code = `__import__("base64").b64encode(__import__("json").dumps(${expression}, default=str).encode()).decode()`;
+    const result = await this.run(PAGE_SNIPPET, code, handlers);
+    if (!result.ok) return { ok: false, error: result.error };
+    try {
+      const bytes = Uint8Array.from(atob(String(result.value).replace(/^'|'$/g, "")), (c) => c.charCodeAt(0));
+      return { ok: true, value: JSON.parse(new TextDecoder().decode(bytes)) };
+    } catch (e) {
+      return { ok: false, error: errorRecord("Error", `valor ilegible: ${e}`) };
+    }
   }
 
   /** The watchdog's tick: ping the worker, or restart it if it stopped answering. */

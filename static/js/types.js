@@ -77,6 +77,11 @@
  * @property {boolean} [restarted]     ended by a restart of the worker
  */
 
+/**
+ * What `Runtime.evaluate` resolves with: the expression's value through JSON, or its error.
+ * @typedef {{ok: true, value: any} | {ok: false, error: ErrorRecord}} EvalResult
+ */
+
 // --- the privacy-budget meter -----------------------------------------------------------------
 
 /**

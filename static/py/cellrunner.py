@@ -64,6 +64,7 @@ BUDGET_SECONDS = 0.1  # at most one budget update per this interval (and the las
 MAX_METERS = 4  # accountants shown per run; more are counted ("more")
 
 NAMESPACE: dict = {"__name__": "__main__"}
+PAGE_SNIPPET = "__page__"  # the cell id of the page's own snippets (runtime.js, Runtime.evaluate)
 
 
 class _Stream(io.TextIOBase):
@@ -585,7 +586,8 @@ def run_cell(code: str, cell_id: str, emit, seed=None) -> dict:
     seed = int(seed)
     session = _noise_session(seed)
     filename = _cell_filename(cell_id)
-    _register_source(filename, code)
+    if cell_id != PAGE_SNIPPET:  # the page's own snippet may hold a true answer: keep no copy
+        _register_source(filename, code)
     budget = [MAX_OUTPUT_CHARS]
     out, err = _Stream("stdout", emit, budget), _Stream("stderr", emit, budget)
     figures = _FigureBudget()

@@ -49,6 +49,8 @@ def run_cell(page, cell_id: str, code: str | None = None, timeout: float = 90.0)
     if code is not None:
         page.evaluate("([i, c]) => { window.deck.cells[i].code = c; }", [i, code])
     go_to_slide(page, page.evaluate("(i) => window.deck.cells[i].slide.id", i))
+    # a cell folded away (a poll's lab, in a <details>) is opened first, as a person would
+    page.evaluate("(i) => window.deck.cells[i].root.closest('details')?.setAttribute('open', '')", i)
     wait_until(page, "(i) => window.deck.cells[i].running === null", timeout, arg=i)
     runs = page.evaluate("(i) => window.deck.cells[i].runs", i)
     # Playwright waits for the button to be enabled: if a background pre-run of this cell was

@@ -144,11 +144,11 @@ def not_spanish_numbers(text: str) -> list[str]:
 
 def lecture_slides(deck):
     """The seed's slides: everything up to "Referencias" except the deck's own exercises
-    (``kind: exercise``, placed after the section each practises); what follows the references
-    is the deck's appendix."""
+    (``kind: exercise``, placed after the section each practises) and polls (``kind: poll``,
+    where the hall takes part); what follows the references is the deck's appendix."""
     titles = [s.title for s in deck.slides]
     end = titles.index("Referencias") + 1
-    return [s for s in deck.slides[:end] if s.kind != "exercise"]
+    return [s for s in deck.slides[:end] if s.kind not in ("exercise", "poll")]
 
 
 def test_titles_are_the_seeds_in_order(deck):

@@ -67,3 +67,20 @@ def test_fmt_and_pct():
     assert dplab.fmt(0.5) == "0,5" and dplab.fmt(-1234.5, 2) == "-1.234,50"
     assert dplab.fmt(np.array([0.25, 1.5]), 2) == "[0,25  1,50]"
     assert dplab.pct(0.237, 1) == "23,7 %"
+
+
+def test_poll_figure_shows_reports_and_clipped_estimates():
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from dplab import plots
+
+    result = dplab.grr_estimate([2, 20, 40], 1.0)  # the last estimate is above 1
+    assert result.estimate[2] > 1
+    fig, ax = plots.poll_figure(result, ["a", "b", "c"])
+    bars = [p.get_width() for p in ax.patches]
+    assert np.allclose(sorted(bars), sorted([*result.share, *np.clip(result.estimate, 0, 1)]))
+    texts = [t.get_text() for t in ax.texts]
+    assert "100 %\n(recortada)" in texts and any(t.startswith("0 %") for t in texts)
+    fig.canvas.draw()
+    assert [t.get_text() for t in ax.get_xticklabels()][-1] == "100 %"
+    plt.close(fig)

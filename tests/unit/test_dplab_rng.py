@@ -39,6 +39,10 @@ RANDOMIZED = {
     "discrete_gaussian_mech": lambda rng: dplab.discrete_gaussian_mech(
         np.zeros(20, dtype=int), 1, 0.5, 1e-5, rng=rng
     ),
+    "randomized_response": lambda rng: dplab.randomized_response(np.arange(40) % 2, 1.0, rng=rng),
+    "generalized_randomized_response": lambda rng: dplab.generalized_randomized_response(
+        np.arange(40) % 4, 4, 1.0, rng=rng
+    ),
     "discrete_gaussian_mech(sigma)": lambda rng: dplab.discrete_gaussian_mech(
         np.zeros(20, dtype=int), 1, sigma=2.0, rng=rng
     ),

@@ -487,6 +487,32 @@ CASES = [
         ],
     ),
     (
+        "randomized_response",
+        dplab.randomized_response,
+        dict(answer=1, epsilon=1.0),
+        [("epsilon", POSITIVE_BAD)],
+    ),
+    (
+        "generalized_randomized_response",
+        dplab.generalized_randomized_response,
+        dict(answer=1, k=3, epsilon=1.0),
+        [("epsilon", POSITIVE_BAD), ("k", INT_BAD + [(1, ValueError)])],
+    ),
+    (
+        "rr_probabilities",
+        dplab.rr_probabilities,
+        dict(epsilon=1.0, k=3),
+        [("epsilon", POSITIVE_BAD), ("k", INT_BAD)],
+    ),
+    ("rr_estimate", dplab.rr_estimate, dict(yes=10, n=30, epsilon=1.0), [("epsilon", POSITIVE_BAD)]),
+    ("grr_estimate", dplab.grr_estimate, dict(counts=[10, 20, 5], epsilon=1.0), [("epsilon", POSITIVE_BAD)]),
+    (
+        "rr_posterior_bound",
+        dplab.rr_posterior_bound,
+        dict(prior=0.1, epsilon=1.0),
+        [("epsilon", POSITIVE_BAD)],
+    ),
+    (
         "dpsgd[delta]",
         _quiet(dplab.dpsgd),  # deprecated (dpsgd returns theta alone), still validated
         dict(X=X_SMALL, y=Y_SMALL, noise_multiplier=1.0, sample_rate=0.1, steps=2, delta=1e-5),

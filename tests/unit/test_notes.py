@@ -59,6 +59,12 @@ ALLOWED = {
         2020: "citation year (Canonne, Kamath y Steinke)",
         2: "the exponential mechanism's exponent ε·conteo/2",
     },
+    "encuesta-copiar": {
+        1965: "citation year (Warner)",
+        13: "Near & Abuah's chapter on local DP",
+        50: "the poll's stated prior (its `prior`, 0,5 by default), which the poll slide shows",
+        75: "the posterior bound the poll slide shows: rr_posterior_bound(0.5, ln 3) = 0,75",
+    },
     "apendice-la-auditoria-en-vivo": {
         0.1: "1 − confidence (0.999): the chance that a correct bound exceeds ε, in %",
     },

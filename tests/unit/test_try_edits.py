@@ -642,7 +642,26 @@ def _audit(sensitivity=1.0, eps=1.0, trials=100_000, false=()):
 
 Check = Callable[[Shown, Shown], None]
 
+_INTERVAL = re.compile(r"N = ([\d.]+): .*?IC 95 %: de (-?[\d,]+) % a (-?[\d,]+) %")
+
+
+def _interval(text: str) -> tuple[int, float]:
+    """The hall size and the width of the 95 % interval (in points) the poll's cell prints."""
+    n, low, high = _INTERVAL.search(text).groups()
+    return int(spanish_number(n)), spanish_number(high) - spanish_number(low)
+
+
+def _hall_of_1000(after, before):
+    # the interval's width is 2·1,96·√(λ(1-λ)/(N/4)), λ ∈ [1/4, 3/4] (ln 3): 44-51 points at
+    # N = 60, 11-12 at N = 1.000, whatever the coins (± 1 point of rounding)
+    n, width = _interval(after.stdout)
+    assert n == 1000 and 10 <= width <= 14, after.stdout
+    n, width = _interval(before.stdout)
+    assert n == 60 and 42 <= width <= 53, before.stdout
+
+
 EDIT_CLAIMS: dict[tuple[str, str], Check] = {
+    ("encuesta-copiar", "N = 1.000"): _hall_of_1000,
     ("el-dato-de-partida", "10 filas"): _ten_rows,
     ("el-dato-de-partida", "el registro de Karen"): _karen_row,
     ("los-agregados-no-son-anonimos", "atacar la edad"): _karen_attack,

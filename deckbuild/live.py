@@ -1,0 +1,81 @@
+"""The live hall's side of the build: ``dist/live.json``, and what a poll slide shows.
+
+``live.json`` (docs/live-hall-protocol.md) says which polls and exercises exist::
+
+    {"polls": {"<poll slide id>": {"k": 2, "epsilon": 1.0986…}},
+     "exercises": ["<exercise slide id>", …]}
+
+The hall server reads it at start and refuses answers to a poll it does not list or outside
+``0 … k-1``; on a static host it is a harmless file. A poll slide carries the same ε and
+options in its data attributes (``poll.js`` reads them): one source, the slide's YAML.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+from .schema import Deck, Slide
+
+LIVE_MANIFEST = "live.json"
+
+
+def live_manifest(deck: Deck) -> dict:
+    """The polls (k options, ε) and the exercises of ``deck``, in the deck's order."""
+    return {
+        "polls": {
+            s.id: {"k": len(s.poll.options), "epsilon": s.poll.epsilon}
+            for s in deck.slides
+            if s.poll is not None
+        },
+        "exercises": [s.id for s in deck.slides if s.kind == "exercise"],
+    }
+
+
+def write_live_manifest(site: Path, deck: Deck) -> Path:
+    path = Path(site) / LIVE_MANIFEST
+    path.write_text(json.dumps(live_manifest(deck), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return path
+
+
+def _spanish(x: float, decimals: int) -> str:
+    text = f"{x:.{decimals}f}".rstrip("0").rstrip(".") if decimals else f"{x:.0f}"
+    return text.replace(".", ",")
+
+
+def epsilon_text(epsilon: float) -> str:
+    """ε as the slide says it: ``ln 3`` for the default, else the number (``1,5``)."""
+    for n in (2, 3, 4, 9):
+        if math.isclose(epsilon, math.log(n), rel_tol=1e-12):
+            return f"ln {n}"
+    return _spanish(epsilon, 3)
+
+
+def poll_view(slide: Slide) -> dict:
+    """What the poll's template needs: the options (in the order shown: «sí» first for a
+    yes/no question), the data for poll.js, and the rule in Spanish."""
+    poll = slide.poll
+    k = len(poll.options)
+    odds = math.exp(poll.epsilon)
+    truth = odds / (odds + k - 1)  # randomized response's p (dplab.rr_probabilities)
+    shown = list(enumerate(poll.options))
+    if poll.yes_no:
+        shown = shown[::-1]  # «sí» before «no»
+    return {
+        "options": [{"value": i, "label": label} for i, label in shown],
+        "data": json.dumps(
+            {
+                "k": k,
+                "epsilon": poll.epsilon,
+                "epsilonText": epsilon_text(poll.epsilon),
+                "prior": poll.prior,
+                "options": poll.options,
+                "yesNo": poll.yes_no,
+            },
+            ensure_ascii=False,
+        ),
+        "epsilon_text": epsilon_text(poll.epsilon),
+        "truth_text": f"{_spanish(100 * truth, 1)} %",
+        "others_text": "la otra" if k == 2 else "otra al azar",
+    }

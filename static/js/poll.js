@@ -1,0 +1,411 @@
+// Poll slides (kind "poll"; deckbuild/live.py, docs/live-hall-protocol.md): a sensitive question
+// that each device answers under randomized response, computed by dplab in the device's own
+// Python (Runtime.evaluate), so that only the randomized answer leaves it (hall.answer). The
+// true answer is read from the form when Send is pressed, the form is cleared at once, and the
+// snippet that randomizes it is the only copy (cellrunner keeps none): it is never sent, never
+// stored, and not kept after. What a device stores (localStorage) is the randomized answer, so
+// that it answers once: a second answer would compose with the first.
+//
+// Modes, from the hall object (live.js) as it is now:
+//   presenter  the hall's tallies, live: n, raw share, the unbiased estimate and its interval,
+//              a figure, and what one report reveals (all computed by dplab from the counts);
+//   student    the form, then the hall's numbers (no figure: a phone's Python has enough to do);
+//   simulated  no hall (a static host, file://, offline): the form, and a simulated hall of
+//              SIMULATED_HALL students randomized by dplab too, arriving in small batches;
+//   copy       a speaker-view copy (no Python): the question only.
+// Numbers are shown the Spanish way (toLocaleString("es-ES"): 0,75; 30 %).
+import { Output } from "./output.js";
+import { watchHall } from "./hallwatch.js";
+
+const STORE = "dpdeck-poll:";        // + deck id + ":" + poll id → {randomized, sent}
+const SIMULATED_HALL = 40;
+const SIMULATED_BATCH = 4;           // simulated answers per step,
+const SIMULATED_STEP_MS = 400;       // every this long
+
+/** The slide's poll (deckbuild/live.py, poll_view): ``epsilonText`` is ε as the slide says it.
+ * @typedef {{k: number, epsilon: number, epsilonText: string, prior: number, options: string[], yesNo: boolean}} PollData */
+/** @typedef {{n: number, counts: number[]}} Tally */
+/** @typedef {"presenter" | "student" | "simulated" | "copy"} PollMode */
+
+/** @param {number} x @param {number} [digits] */
+export const pct = (x, digits = 0) => x.toLocaleString("es-ES", {
+  style: "percent", minimumFractionDigits: digits, maximumFractionDigits: digits });
+/** @param {number} x */
+const num = (x) => x.toLocaleString("es-ES", { maximumFractionDigits: 2 });
+/** A number as a Python literal (finite: the build checked ε and the prior). */
+const py = (x) => { if (!Number.isFinite(x)) throw new Error(`no es un número finito: ${x}`); return String(x); };
+
+const DPLAB = '__import__("dplab")';
+const FRESH_RNG = '__import__("numpy").random.default_rng()';
+
+/** Python: the randomized answer to ``truth`` (an option). Fresh OS randomness, not the run's
+ *  noise session: the seed a run reports must not let anyone redraw the coins.
+ *  @param {number} truth @param {PollData} data */
+export function randomizeExpression(truth, data) {
+  if (!Number.isInteger(truth) || truth < 0 || truth >= data.k) throw new Error(`opción fuera de rango: ${truth}`);
+  return data.k === 2
+    ? `${DPLAB}.randomized_response(${truth}, ${py(data.epsilon)}, rng=${FRESH_RNG})`
+    : `${DPLAB}.generalized_randomized_response(${truth}, ${data.k}, ${py(data.epsilon)}, rng=${FRESH_RNG})`;
+}
+
+/** Python: the estimate from the counts (rr_estimate of «sí» for yes/no, else grr_estimate).
+ *  @param {number[]} counts @param {PollData} data */
+function estimateExpression(counts, data) {
+  const n = counts.reduce((a, b) => a + b, 0);
+  return data.k === 2
+    ? `${DPLAB}.rr_estimate(${counts[1]}, ${n}, ${py(data.epsilon)})`
+    : `${DPLAB}.grr_estimate(${JSON.stringify(counts)}, ${py(data.epsilon)})`;
+}
+
+/** Python: {estimate: [[estimate…], [variance…], [low…], [high…], [share…]], posterior}.
+ *  @param {number[]} counts @param {PollData} data */
+export function summaryExpression(counts, data) {
+  return `{"estimate": [__import__("numpy").atleast_1d(x).tolist() for x in ${estimateExpression(counts, data)}[:5]],`
+    + ` "posterior": ${DPLAB}.rr_posterior_bound(${py(data.prior)}, ${py(data.epsilon)})}`;
+}
+
+/** Python: the poll's figure (dplab.plots.poll_figure), left open for the runner to send.
+ *  @param {number[]} counts @param {PollData} data */
+function figureExpression(counts, data) {
+  const labels = data.k === 2 ? [data.options[1]] : data.options;
+  return `__import__("dplab.plots", fromlist=["poll_figure"]).poll_figure(${estimateExpression(counts, data)}, ${JSON.stringify(labels)})`;
+}
+
+/** The true shares of the simulated hall: 30 % «sí»; k options in falling shares. */
+export function simulatedShares(k) {
+  if (k === 2) return [0.7, 0.3];
+  const weights = Array.from({ length: k }, (_, i) => k - i);
+  const total = weights.reduce((a, b) => a + b, 0);
+  return weights.map((w) => w / total);
+}
+
+/** Python: the randomized answers of a simulated hall of ``n`` (true answers drawn at
+ *  ``simulatedShares``). @param {number} n @param {PollData} data */
+function simulateExpression(n, data) {
+  const truths = `${FRESH_RNG}.choice(${data.k}, size=${n}, p=${JSON.stringify(simulatedShares(data.k))})`;
+  return `${DPLAB}.generalized_randomized_response(${truths}, ${data.k}, ${py(data.epsilon)}).tolist()`;
+}
+
+/** ``n`` and ``counts`` of a list of answers. @param {number[]} answers @param {number} k @returns {Tally} */
+function tallyOf(answers, k) {
+  const counts = new Array(k).fill(0);
+  for (const a of answers) counts[a] += 1;
+  return { n: answers.length, counts };
+}
+
+/** What a device remembers of a poll: the randomized answer and whether the hall has it. */
+class AnswerStore {
+  constructor(deckId, pollId) { this.key = `${STORE}${deckId}:${pollId}`; }
+
+  /** @returns {{randomized: number, sent: boolean} | null} */
+  load() {
+    try {
+      const v = JSON.parse(localStorage.getItem(this.key) || "null");
+      return v && Number.isInteger(v.randomized) ? { randomized: v.randomized, sent: Boolean(v.sent) } : null;
+    } catch { return null; }
+  }
+
+  /** @param {number} randomized @param {boolean} sent */
+  save(randomized, sent) {
+    try { localStorage.setItem(this.key, JSON.stringify({ randomized, sent })); } catch { /* page only */ }
+  }
+}
+
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text != null) node.textContent = text;
+  return node;
+}
+
+export class Poll {
+  /** @param {HTMLElement} root the .poll element @param {any} deck window.deck */
+  constructor(root, deck) {
+    this.root = root;
+    this.deck = deck;
+    this.id = root.dataset.pollId;
+    /** @type {PollData} */
+    this.data = JSON.parse(root.dataset.poll);
+    this.slide = root.closest("section");
+    this.radios = /** @type {HTMLInputElement[]} */ ([...root.querySelectorAll(".poll-option input")]);
+    this.sendBtn = /** @type {HTMLButtonElement} */ (root.querySelector(".poll-send"));
+    this.statusEl = root.querySelector(".poll-status");
+    this.results = /** @type {HTMLElement} */ (root.querySelector(".poll-results"));
+    this.numbers = root.querySelector(".poll-numbers");
+    this.posterior = root.querySelector(".poll-posterior");
+    this.figure = new Output(root.querySelector(".poll-figure"));
+    this.hallLine = el("p", "poll-hall");
+    this.results.prepend(this.hallLine);
+    this.store = new AnswerStore(deck.config?.deckId ?? "", this.id);
+    /** @type {PollMode | null} */
+    this.mode = null;
+    /** @type {Tally} */
+    this.tally = { n: 0, counts: new Array(this.data.k).fill(0) };
+    this.computing = false;
+    this.stale = false;        // new counts arrived while computing
+    this.sending = false;
+    this.simulation = null;    // {answers, shown, timer, own} of the simulated hall
+    this.radios.forEach((r) => r.addEventListener("change", () => this.syncForm()));
+    this.sendBtn.addEventListener("click", () => this.send());
+  }
+
+  get runtime() { return this.deck.runtime; }
+  get hall() { return this.deck.hall; }
+  get current() { return this.deck.reveal?.getCurrentSlide?.() === this.slide; }
+
+  /** Enter ``mode`` (again: a no-op). @param {PollMode} mode */
+  setMode(mode) {
+    if (mode === this.mode) return;
+    this.stopSimulation();
+    this.mode = mode;
+    this.root.dataset.mode = mode;
+    this.tally = { n: 0, counts: new Array(this.data.k).fill(0) };
+    const answered = mode === "student" ? this.store.load() : null;
+    this.root.classList.toggle("is-answered", Boolean(answered));
+    this.results.hidden = mode === "copy";
+    this.figure.clear();
+    if (mode === "copy") {
+      this.say("Vista del presentador: las respuestas y la estimación, en la ventana principal.");
+    } else if (mode === "presenter") {
+      this.say("Cada estudiante responde en su dispositivo; aquí llegan solo respuestas aleatorizadas.");
+      this.hallLine.textContent = "Sala en vivo: las respuestas aleatorizadas llegan de cada dispositivo.";
+      this.onTally(this.hall.tally?.(this.id) ?? null);
+    } else if (mode === "student") {
+      this.hallLine.textContent = "Sala en vivo";
+      if (answered) this.showAnswered(answered.randomized, answered.sent);
+      else this.say("Elija su respuesta: su dispositivo la aleatoriza antes de enviarla.");
+      this.onTally(this.hall.tally?.(this.id) ?? null);
+    } else {
+      this.say("Sin sala en vivo: su respuesta aleatorizada se suma a una sala simulada y no sale de este dispositivo.");
+      this.hallLine.textContent = this.simulatedLine();
+    }
+    this.syncForm();
+    this.render();
+    if (mode === "simulated" && this.current) this.startSimulation();
+  }
+
+  simulatedLine() {
+    const shares = simulatedShares(this.data.k);
+    const truth = this.data.k === 2 ? `un ${pct(shares[1])} diría «${this.data.options[1]}»`
+      : this.data.options.map((o, i) => `${o} ${pct(shares[i])}`).join(", ");
+    return `Sala simulada de ${SIMULATED_HALL} estudiantes (de verdad, ${truth}).`;
+  }
+
+  /** The form is open while this device may answer. */
+  syncForm() {
+    const open = (this.mode === "student" && !this.store.load()) || (this.mode === "simulated" && !this.simulation?.own);
+    const canAnswer = open && !this.sending;
+    for (const r of this.radios) r.disabled = !canAnswer;
+    this.sendBtn.disabled = !canAnswer || !this.radios.some((r) => r.checked);
+    this.root.querySelector(".poll-form").toggleAttribute("hidden", this.mode === "presenter");
+  }
+
+  /** @param {string} text */
+  say(text) { this.statusEl.textContent = text; }
+
+  /** The slide became current: draw what arrived meanwhile; start a simulated hall. */
+  shown() {
+    if (this.mode === "simulated") this.startSimulation();
+    this.render();
+  }
+
+  /** A tally from the hall (or null: none yet). @param {Tally | null} tally */
+  onTally(tally) {
+    if (!tally || (this.mode !== "presenter" && this.mode !== "student")) return;
+    // the counts become part of a Python expression: only k non-negative integers pass
+    const counts = Array.isArray(tally.counts) ? tally.counts : [];
+    if (counts.length !== this.data.k || !counts.every((c) => Number.isSafeInteger(c) && c >= 0)) return;
+    this.tally = { n: counts.reduce((a, b) => a + b, 0), counts: [...counts] };
+    this.render();
+  }
+
+  /** Recompute the numbers (and the figure) from the latest counts; coalesced: one
+   *  computation at a time, the last counts win, and only while the slide is shown. */
+  async render() {
+    if (this.mode === "copy" || !this.runtime) return;
+    if (this.computing) { this.stale = true; return; }
+    if (!this.current && this.deck.reveal) return;
+    this.computing = true;
+    try {
+      do {
+        this.stale = false;
+        await this.compute({ n: this.tally.n, counts: [...this.tally.counts] });
+      } while (this.stale);
+    } finally {
+      this.computing = false;
+    }
+  }
+
+  /** @param {Tally} tally */
+  async compute(tally) {
+    if (tally.n === 0) {
+      this.drawNumbers(tally, null);
+      this.figure.clear();
+      return;
+    }
+    const summary = await this.runtime.evaluate(summaryExpression(tally.counts, this.data));
+    if (!summary.ok) { this.say(`No se pudo calcular la estimación: ${summary.error.message}`); return; }
+    this.drawNumbers(tally, summary.value);
+    if (this.mode !== "presenter" && this.mode !== "simulated") return;
+    let figure = null;
+    this.figure.el.classList.add("is-stale");   // until it shows these counts
+    const drawn = await this.runtime.evaluate(figureExpression(tally.counts, this.data), {
+      onFigure: ({ svg, png, alt, note }) => { figure = png != null ? { kind: "figure", png, alt, note } : { kind: "figure", svg, alt, note }; },
+    });
+    if (drawn.ok && figure) this.figure.replace([figure]);
+    if (!this.stale) this.figure.el.classList.remove("is-stale");
+  }
+
+  /** The numbers: answers, the raw share, the estimate (clipped, said so) and its interval,
+   *  and the posterior bound. @param {Tally} tally @param {any} summary */
+  drawNumbers(tally, summary) {
+    this.root.dataset.n = String(tally.n);
+    this.root.dataset.counts = JSON.stringify(tally.counts);   // the tests compare with dplab's
+    const rows = [["Respuestas", num(tally.n)]];
+    if (summary) {
+      const [estimate, , low, high, share] = summary.estimate;
+      const index = this.data.k === 2 ? [0] : estimate.map((_, i) => i);
+      for (const i of index) {
+        const label = this.data.k === 2 ? this.data.options[1] : this.data.options[i];
+        rows.push([`«${label}» recibidos`, pct(share[i])]);
+        rows.push([`Estimación de «${label}»`, estimateText(estimate[i], low[i], high[i])]);
+      }
+      this.root.dataset.estimate = JSON.stringify(estimate);
+      this.posterior.textContent = posteriorText(this.data, summary.posterior);
+    } else {
+      this.posterior.textContent = tally.n === 0 ? "Aún no hay respuestas." : "";
+    }
+    this.numbers.replaceChildren(...rows.flatMap(([term, value]) => [el("dt", null, term), el("dd", null, value)]));
+  }
+
+  /** Send: read the true answer, clear the form, randomize in Python, deliver the result. */
+  async send() {
+    const checked = this.radios.find((r) => r.checked);
+    if (!checked || this.sending || !this.runtime) return;
+    this.sending = true;
+    // the true answer lives only in this snippet's text until Python answers: the form is
+    // cleared now, and nothing else holds it
+    const expression = randomizeExpression(Number(checked.value), this.data);
+    for (const r of this.radios) r.checked = false;
+    this.syncForm();
+    this.say("Aleatorizando su respuesta en este dispositivo…");
+    const result = await this.runtime.evaluate(expression);
+    this.sending = false;
+    if (!result.ok || !Number.isInteger(result.value) || result.value < 0 || result.value >= this.data.k) {
+      this.say(`No se pudo aleatorizar (${result.ok ? "valor inesperado" : result.error.message}): elija de nuevo.`);
+      this.syncForm();
+      return;
+    }
+    await this.deliver(result.value);
+  }
+
+  /** Hand the randomized answer to the hall (or to the simulated hall). @param {number} randomized */
+  async deliver(randomized) {
+    if (this.mode === "simulated") {
+      this.simulation = this.simulation ?? { answers: [], shown: 0, timer: 0, own: null };
+      this.simulation.own = randomized;
+      this.say(`Su dispositivo aleatorizó su respuesta: «${this.data.options[randomized]}» se sumó a la sala simulada (sin sala en vivo, no sale de aquí).`);
+      this.syncForm();
+      this.updateSimulatedTally();
+      return;
+    }
+    this.store.save(randomized, false);   // before the send: a reload must not randomize again
+    this.root.classList.add("is-answered");
+    this.syncForm();
+    this.say("Enviando la respuesta aleatorizada…");
+    const outcome = await this.hall.answer(this.id, randomized);
+    if (outcome === "ok" || outcome === "duplicate") this.store.save(randomized, true);
+    this.showAnswered(randomized, outcome === "ok" || outcome === "duplicate", outcome);
+  }
+
+  /** @param {number} randomized @param {boolean} sent @param {string} [outcome] */
+  showAnswered(randomized, sent, outcome = "ok") {
+    const said = `«${this.data.options[randomized] ?? randomized}»`;
+    if (sent) {
+      this.say(outcome === "duplicate" ? "Este dispositivo ya había respondido: la sala guarda solo su primera respuesta."
+        : `Enviada. Su dispositivo envió ${said}: puede no ser su respuesta, y nadie puede saber si lo es.`);
+      return;
+    }
+    const why = outcome === "rate" ? "la sala pide esperar un momento" : outcome === "invalid" ? "la sala la rechazó"
+      : "no hay conexión con la sala";
+    this.say(`No se pudo enviar (${why}). Su respuesta aleatorizada (${said}) espera: `);
+    const retry = el("button", "cell-btn poll-retry", "Reintentar el envío");
+    retry.type = "button";
+    retry.addEventListener("click", () => { retry.disabled = true; this.deliver(randomized); });
+    this.statusEl.append(retry);   // the same randomized answer again: nothing new is revealed
+  }
+
+  /** A simulated hall: its answers randomized by dplab, shown a few at a time. */
+  async startSimulation() {
+    if (this.simulation?.answers.length || this.simulation?.loading || !this.runtime) return;
+    this.simulation = { answers: [], shown: 0, timer: 0, own: this.simulation?.own ?? null, loading: true };
+    const result = await this.runtime.evaluate(simulateExpression(SIMULATED_HALL, this.data));
+    if (this.mode !== "simulated" || !this.simulation) return;
+    this.simulation.loading = false;
+    if (!result.ok) { this.say(`No se pudo simular la sala: ${result.error.message}`); return; }
+    this.simulation.answers = result.value;
+    this.simulation.timer = window.setInterval(() => {
+      const sim = this.simulation;
+      sim.shown = Math.min(sim.answers.length, sim.shown + SIMULATED_BATCH);
+      if (sim.shown >= sim.answers.length) window.clearInterval(sim.timer);
+      this.updateSimulatedTally();
+    }, SIMULATED_STEP_MS);
+  }
+
+  updateSimulatedTally() {
+    const sim = this.simulation;
+    const answers = sim ? sim.answers.slice(0, sim.shown) : [];
+    if (sim?.own != null) answers.push(sim.own);
+    this.tally = tallyOf(answers, this.data.k);
+    this.render();
+  }
+
+  stopSimulation() {
+    if (this.simulation?.timer) window.clearInterval(this.simulation.timer);
+    this.simulation = null;
+  }
+}
+
+/** "32 % (IC 95 %: 10 %–54 %)", clipped to [0, 1] and saying so. */
+export function estimateText(estimate, low, high) {
+  const clip = (x) => Math.min(1, Math.max(0, x));
+  const text = `${pct(clip(estimate))} (IC 95 %: ${pct(clip(low))}–${pct(clip(high))})`;
+  return clip(estimate) === estimate ? text : `${text}; sin recortar, ${pct(estimate)}`;
+}
+
+/** What the server knows about any one student. @param {PollData} data @param {number} posterior */
+export function posteriorText(data, posterior) {
+  const what = data.k === 2 ? `«${data.options[1]}»` : "una opción";
+  return `Lo que el servidor sabe de cada uno: si antes creía un ${pct(data.prior)} de que alguien `
+    + `respondería ${what}, tras ver ${what} en su respuesta cree a lo sumo un ${pct(posterior)} `
+    + `(ε = ${data.epsilonText ?? num(data.epsilon)}).`;
+}
+
+/** The page's polls: each follows the hall's mode and tallies. @param {any} deck window.deck */
+export function installPolls(deck) {
+  const roots = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".poll"));
+  const polls = new Map([...roots].map((root) => [root.dataset.pollId, new Poll(root, deck)]));
+  if (!polls.size) return polls;
+  const modeNow = () => {
+    if (deck.receiver || !deck.runtime) return "copy";
+    const hall = deck.hall;
+    if (!hall?.present) return "simulated";
+    return hall.presenter ? "presenter" : "student";
+  };
+  const update = () => { for (const poll of polls.values()) poll.setMode(modeNow()); };
+  const tallied = new WeakSet();   // the hall objects whose tallies we hear
+  watchHall(deck, (hall) => {
+    if (hall && !tallied.has(hall)) {
+      tallied.add(hall);
+      hall.addEventListener?.("tally", (/** @type {CustomEvent} */ e) => {
+        if (deck.hall === hall) polls.get(e.detail?.poll)?.onTally(e.detail);
+      });
+    }
+    update();
+  });
+  deck.reveal?.on("slidechanged", () => {
+    update();
+    for (const poll of polls.values()) if (poll.current) poll.shown();
+  });
+  return polls;
+}

@@ -1,0 +1,202 @@
+"""Poll slides in Chromium: randomized response on the device, the hall's estimate on screen.
+
+Without a hall (a static host) the poll runs a simulated hall and nothing errors; with a hall
+object that records what the page hands it (the contract's ``hall.answer``), the page sends
+only randomized answers, whatever the true one; the presenter's numbers are dplab's on the
+counts the hall holds. tests/browser/test_hall_polls.py runs the same against the real server.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import dplab
+import pytest
+
+from .conftest import ROOT
+from .helpers import open_deck, wait_runtime_ready, wait_until
+
+POLL = "encuesta-copiar"
+LN3 = math.log(3)
+RESULTS = ROOT / "test-results"
+BOARD = f"#{POLL} .poll"
+
+
+def board(page) -> dict:
+    return page.evaluate(
+        """(sel) => { const p = document.querySelector(sel);
+            return {mode: p.dataset.mode, n: Number(p.dataset.n ?? -1),
+                    counts: JSON.parse(p.dataset.counts ?? 'null'),
+                    estimate: JSON.parse(p.dataset.estimate ?? 'null'),
+                    numbers: p.querySelector('.poll-numbers').innerText.replace(/\u00a0/g, ' '),
+                    posterior: p.querySelector('.poll-posterior').textContent.replace(/\u00a0/g, ' '),
+                    status: p.querySelector('.poll-status').textContent.replace(/\u00a0/g, ' '),
+                    figures: p.querySelectorAll('.poll-figure img').length,
+                    checked: [...p.querySelectorAll('.poll-option input')].filter(i => i.checked).length}; }""",
+        BOARD,
+    )
+
+
+def answer(page, label: str) -> None:
+    page.locator(f"{BOARD} .poll-option", has_text=label).click()
+    page.locator(f"{BOARD} .poll-send").click()
+
+
+def expected_numbers(counts: list[int]) -> dplab.local.RREstimate:
+    return dplab.rr_estimate(counts[1], sum(counts), LN3)
+
+
+def test_without_a_hall_the_poll_simulates_one(page, deck_url_plain):
+    open_deck(page, deck_url_plain + f"#/{POLL}")
+    wait_runtime_ready(page)
+    wait_until(page, f"document.querySelector('{BOARD}').dataset.mode === 'simulated'", 10)
+    # the simulated hall arrives in batches; each estimate is dplab's on the counts shown
+    wait_until(page, f"Number(document.querySelector('{BOARD}').dataset.n) >= 40", 90)
+    wait_until(page, f"document.querySelectorAll('{BOARD} .poll-figure img').length === 1", 90)
+    answer(page, "sí")
+    wait_until(page, f"Number(document.querySelector('{BOARD}').dataset.n) === 41", 60)
+    wait_until(
+        page,
+        f"(() => {{ const p = document.querySelector('{BOARD}'); "
+        "return JSON.parse(p.dataset.counts).reduce((a, b) => a + b) === 41 && p.dataset.estimate; })()",
+        30,
+    )
+    b = board(page)
+    assert "se sumó a la sala simulada" in b["status"] and b["checked"] == 0
+    expected = expected_numbers(b["counts"])
+    assert b["estimate"] == pytest.approx([expected.estimate], abs=1e-12)
+    assert "Respuestas\n41" in b["numbers"].replace("\t", "\n")
+    assert "tras ver «sí» en su respuesta cree a lo sumo un 75 %" in b["posterior"]
+    assert "," not in b["numbers"] or "IC 95 %" in b["numbers"]
+    # one answer per device and poll: the form stays closed
+    assert page.locator(f"{BOARD} .poll-send").is_disabled()
+    assert page.evaluate(
+        f"[...document.querySelectorAll('{BOARD} .poll-option input')].every(i => i.disabled)"
+    )
+    # nothing left the page, nothing was stored, and nothing errored
+    assert not [u for u in page.requests if "/_hall/answer" in u]
+    assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('dpdeck-poll')).length") == 0
+    assert not page.errors, page.errors
+    RESULTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(RESULTS / "poll-simulated-1280.png"))
+
+
+# A hall object as live.js makes it (docs/live-hall-protocol.md), recording what the page hands
+# it; the test owns it, so it knows every true answer the page was given.
+FAKE_HALL = """([presenter, tally]) => {
+    const hall = new EventTarget();
+    hall.present = true; hall.presenter = presenter; hall.deviceId = 'f'.repeat(32);
+    hall.sent = [];
+    hall.tally = (id) => tally;
+    hall.answer = async (poll, value) => { hall.sent.push([poll, value]); return 'ok'; };
+    window.deck.hall = hall;
+    hall.dispatchEvent(new CustomEvent('status', {detail: {state: 'live', devices: 1, following: true}}));
+}"""
+
+
+def test_a_student_sends_only_randomized_answers(page, deck_url):
+    """40 answers of «sí» (the truth, which the test chose): each handed to the hall is 0 or 1,
+    and some are «no» (the chance that 40 randomized «sí» all stay «sí» is 0,75⁴⁰ ≈ 10⁻⁵)."""
+    open_deck(page, deck_url + f"?noprerun#/{POLL}")
+    wait_runtime_ready(page)
+    page.evaluate(FAKE_HALL, [False, None])
+    wait_until(page, f"document.querySelector('{BOARD}').dataset.mode === 'student'", 10)
+    for i in range(40):
+        answer(page, "sí")
+        wait_until(page, "(n) => window.deck.hall.sent.length === n", 30, arg=i + 1)
+        stored = page.evaluate("Object.entries(localStorage).filter(([k]) => k.startsWith('dpdeck-poll'))")
+        sent = page.evaluate("window.deck.hall.sent.at(-1)")
+        # what the device keeps is what it sent, the randomized answer; the form is cleared
+        assert len(stored) == 1 and json.loads(stored[0][1]) == {"randomized": sent[1], "sent": True}
+        assert board(page)["checked"] == 0 and page.locator(f"{BOARD} .poll-send").is_disabled()
+        # a new device for the next answer (the same page: forget this one's answer)
+        page.evaluate(
+            "(k) => { localStorage.removeItem(k); window.deck.polls.get('encuesta-copiar')"
+            ".setMode('copy'); window.deck.polls.get('encuesta-copiar').setMode('student'); }",
+            stored[0][0],
+        )
+    values = [v for _, v in page.evaluate("window.deck.hall.sent")]
+    assert set(values) <= {0, 1} and 0 in values and sum(values) >= 20
+    assert not page.errors, page.errors
+
+
+def test_the_presenter_sees_dplabs_estimate_of_the_hall(page, deck_url):
+    open_deck(page, deck_url + f"?noprerun#/{POLL}")
+    wait_runtime_ready(page)
+    page.evaluate(FAKE_HALL, [True, {"poll": POLL, "n": 12, "counts": [7, 5]}])
+    wait_until(page, f"document.querySelector('{BOARD}').dataset.mode === 'presenter'", 10)
+    wait_until(page, f"document.querySelector('{BOARD}').dataset.estimate", 60)
+    assert board(page)["estimate"] == pytest.approx([expected_numbers([7, 5]).estimate], abs=1e-12)
+    for counts in ([20, 18], [31, 29], [40, 45]):  # tallies as the hall sends them
+        page.evaluate(
+            "(c) => window.deck.hall.dispatchEvent(new CustomEvent('tally', {detail: "
+            "{poll: 'encuesta-copiar', n: c[0] + c[1], counts: c}}))",
+            counts,
+        )
+    wait_until(page, f"document.querySelector('{BOARD}').dataset.n === '85'", 30)
+    wait_until(page, f"document.querySelectorAll('{BOARD} .poll-figure img').length === 1", 120)
+    wait_until(page, f"JSON.parse(document.querySelector('{BOARD}').dataset.counts)[1] === 45", 30)
+    b = board(page)
+    expected = expected_numbers([40, 45])
+    assert b["estimate"] == pytest.approx([expected.estimate], abs=1e-12)
+    numbers = b["numbers"]
+    assert "85" in numbers and "53 %" in numbers  # 45 of 85 «sí» received
+    clip = lambda x: min(1, max(0, x))  # noqa: E731
+    shown = f"IC 95 %: {round(100 * clip(expected.low))} %–{round(100 * clip(expected.high))} %"
+    assert shown in numbers, numbers
+    assert page.locator(f"{BOARD} .poll-form").is_hidden()
+    # a tally that is not k non-negative integers never reaches Python (its counts would be code)
+    for bad in (["__import__('os')", 1], [1, 2, 3], [-1, 5], [1.5, 2]):
+        page.evaluate(
+            "(c) => window.deck.hall.dispatchEvent(new CustomEvent('tally', {detail: "
+            "{poll: 'encuesta-copiar', n: 9, counts: c}}))",
+            bad,
+        )
+    assert page.evaluate(f"document.querySelector('{BOARD}').dataset.counts") == "[40,45]"
+    assert not page.errors, page.errors
+    RESULTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(RESULTS / "poll-presenter-1280.png"))
+
+
+def test_the_presenter_sees_noised_exercise_counts_paid_from_the_halls_budget(page, deck_url):
+    """hallcount.js: the true count (the hall's, 17 here) is noised by dplab's laplace_mech in
+    the page's Python and spent from the hall's BudgetAccountant (4 = 8 counts of ε = 0,5),
+    shown on its meter; the ninth count is refused, and nothing is drawn for it."""
+    exercise = "ejercicio-escala-laplace"
+    open_deck(page, deck_url + f"?noprerun#/{exercise}")
+    wait_runtime_ready(page)
+    box = f"#{exercise} .hall-count"
+    assert page.locator(box).is_hidden()  # no hall: nothing of it shows
+    page.evaluate(FAKE_HALL, [True, None])
+    page.evaluate(f"window.deck.hall.exerciseCounts = async () => ({{'{exercise}': 17, 'otro': 3}})")
+    page.evaluate("window.deck.hall.dispatchEvent(new CustomEvent('status', {detail: {state: 'live'}}))")
+    wait_until(page, f"!document.querySelector('{box}').hidden", 10)
+    noisy = []
+    for i in range(8):
+        page.locator(f"{box} .hall-count-btn").click()
+        wait_until(
+            page,
+            "(n) => JSON.parse(sessionStorage.getItem('dpdeck-hall-budget') || '[]').length === n",
+            60,
+            arg=i + 1,
+        )
+        wait_until(page, f"!document.querySelector('{box} .hall-count-btn').disabled", 10)
+        noisy.append(float(page.evaluate(f"document.querySelector('{box}').dataset.noisy")))
+        text = page.locator(f"{box} .hall-count-text").inner_text()
+        assert f"≈ {max(0, round(noisy[-1]))} dispositivos lo resolvieron" in text, text
+        meter = page.locator(f"{box} .budget-text").inner_text()
+        assert meter == f"ε: {fmt_half(i + 1)} de 4", meter
+    assert len(set(noisy)) == 8 and 17 not in noisy  # fresh Laplace noise every time
+    page.locator(f"{box} .hall-count-btn").click()
+    wait_until(page, f"document.querySelector('{box} .hall-count-text').textContent.includes('se agotó')", 60)
+    assert "rechazada" in page.locator(f"{box} .budget-refused").inner_text()
+    assert len(page.evaluate("JSON.parse(sessionStorage.getItem('dpdeck-hall-budget'))")) == 8
+    assert not page.errors, page.errors
+    RESULTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(RESULTS / "hall-count-presenter-1280.png"))
+
+
+def fmt_half(releases: int) -> str:
+    """ε spent after ``releases`` counts of 0,5, as the meter says it ("1,5")."""
+    return dplab.fmt(releases * 0.5)
