@@ -83,6 +83,9 @@ export class Hall extends EventTarget {
   /** Ask once whether a hall server is here; if so, connect and show the hall's parts. */
   async start() {
     if (location.protocol !== "http:" && location.protocol !== "https:") return this;
+    for (const type of ["slidechanged", "fragmentshown", "fragmenthidden"]) {
+      this.reveal.on(type, () => this.onLocalMove());   // from the start: a move before the hall answers counts
+    }
     let hello;
     try {
       const response = await fetch(this.url("hello"), { cache: "no-store" });
@@ -94,9 +97,6 @@ export class Hall extends EventTarget {
     this.devices = Number(hello.devices) || 0;
     const { installHallView } = await import("./live-view.js");
     this.view = installHallView(this);
-    for (const type of ["slidechanged", "fragmentshown", "fragmenthidden"]) {
-      this.reveal.on(type, () => this.onLocalMove());
-    }
     this.connect();
     return this;
   }
@@ -140,7 +140,7 @@ export class Hall extends EventTarget {
     if (!Number.isInteger(s?.seq) || (this.target && s.seq <= this.target.seq)) return;
     this.target = { seq: s.seq, indexh: s.indexh | 0, indexv: s.indexv | 0, indexf: Number.isInteger(s.indexf) ? s.indexf : -1 };
     if (this.presenter) {
-      if (this.seq > this.target.seq) this.publish();        // the server missed our last move
+      if (this.seq > this.target.seq || (this.moved && !this.seq)) this.publish();   // the server missed our moves
       else if (!this.moved) this.apply(this.target);         // a reopened presenter page catches up
     } else if (this.following) {
       this.apply(this.target);
@@ -165,7 +165,12 @@ export class Hall extends EventTarget {
 
   onLocalMove() {
     if (this.applying) return;
-    if (this.presenter) { this.moved = true; this.publish(); return; }
+    if (this.presenter) {
+      this.moved = true;
+      if (this.present) this.publish();
+      return;
+    }
+    if (!this.present) return;
     const following = this.atTarget();
     if (following !== this.following) { this.following = following; this.emitStatus(); }
   }

@@ -12,9 +12,12 @@ import pytest
 from deckbuild.browser import VIEWPORT
 from tests.unit.hall_process import HallProcess
 
-from .helpers import open_deck, wait_runtime_ready, wait_until
+from .helpers import open_deck, wait_until
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+# Python left out of these pages (a Worker that never starts): seven Pyodides booting at once on a
+# 2-core machine would measure the machine's queue, not the hall; the deck's own tests run Python
+IDLE_WORKER = "globalThis.Worker = class { postMessage() {} terminate() {} addEventListener() {} };"
 HERE = "() => { const i = window.deck.reveal.getIndices(); return [i.h, i.v || 0, i.f ?? -1]; }"
 
 
@@ -33,6 +36,7 @@ def hall(built_deck, tmp_path):
 
 def _open(browser, url: str, phone: bool = False):
     context = browser.new_context(**(PHONE if phone else {"viewport": VIEWPORT}))
+    context.add_init_script(IDLE_WORKER)
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
@@ -68,10 +72,7 @@ def test_the_hall_follows_the_presenter_pauses_and_survives_a_kill_9(browser, ha
         wait_until(
             s, "document.querySelector('#hall-status .label').textContent.includes('7 dispositivos')", 5
         )
-    # the pages settled (Python ready; ?nosw: no offline fill of seven caches at once): what follows
-    # measures the hall, not seven boots
-    for page in [presenter, *students]:
-        wait_runtime_ready(page, 240)
+    time.sleep(5)  # the pages settled (?nosw: no offline fill of seven caches at once)
     _following(presenter, students)
     _pausing_and_returning(presenter, students)
     _a_phone_pauses_and_returns(presenter, students[5])
