@@ -490,6 +490,8 @@ def _release_memory(before: dict) -> dict:
     """
     released = []
     for name in list(NAMESPACE):
+        if name.startswith("__") and name.endswith("__"):  # the interpreter's (__builtins__ …)
+            continue
         if name not in before:
             del NAMESPACE[name]
             released.append(name)
