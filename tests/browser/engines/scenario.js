@@ -90,7 +90,8 @@ async (options = {}) => {
 
   /** Wait until every cell in ``targets`` ran past its count in ``before`` and no cell runs.
    *  Python may be slow (a loaded machine, a slow engine) but not idle: waiting cells while the
-   *  runtime sits neither loading nor running for ``stallTimeout`` seconds fail at once, naming
+   *  runtime sits neither loading (Python, or matplotlib's wheels) nor running for
+   *  ``stallTimeout`` seconds fail at once, naming
    *  what waits (a scheduler that forgot a queue looks exactly like that). */
   async function waitCells(targets, before, what, cap) {
     const deadline = now() + cap * 1000;
@@ -100,7 +101,8 @@ async (options = {}) => {
       const done = targets.filter((c) => c.runs > before.get(c) && c.running === null);
       if (done.length === targets.length && cells().every((c) => c.running === null)) return done.length;
       const state = runtimeState();
-      if (done.length !== doneCount || ["loading", "running"].includes(state.state)) {
+      // "listo · cargando matplotlib…": its wheels are on their way (bounded: 180 s), not idle
+      if (done.length !== doneCount || ["loading", "running"].includes(state.state) || state.detail.includes("cargando")) {
         doneCount = done.length;
         lastProgress = now();
       }
