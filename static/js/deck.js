@@ -74,7 +74,7 @@ function replay(all, { suspect = null, manual = false } = {}) {
   for (const cell of ran) {
     if (!manual || !cell.edited) { cell.run({ replay: true }); continue; }
     cell.lastResult = { ...cell.lastResult, restarted: true };   // its state is gone with Python
-    cell.meta.textContent = "editada: no se volvió a correr al reiniciar Python (▶ para ejecutarla)";
+    cell.meta.textContent = "no se volvió a correr al reiniciar Python (▶ para ejecutarla)";   // beside «editada»
     cell.changed();
   }
 }
