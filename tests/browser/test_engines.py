@@ -33,7 +33,7 @@ from .conftest import ROOT
 from .engines import drivers
 
 RESULTS = ROOT / "test-results" / "engines"
-DRIVER_TIMEOUT = 600.0  # a backstop: the scenario's own per-step deadlines end it well before
+DRIVER_TIMEOUT = 1500.0  # a backstop: the scenario's own per-step deadlines end it well before
 STEPS = [
     "load",
     "all-cells",
