@@ -3,6 +3,14 @@
 A file with precompressed siblings (``x.br``, ``x.gz``, written by ``deckbuild.compress``) is
 sent as the sibling the request's ``Accept-Encoding`` accepts (brotli first), with the
 original's ``Content-Type`` and ``Last-Modified``, ``Content-Encoding`` and ``Vary``.
+
+Hostile requests get an answer, never a dropped connection, and the server goes on serving
+(``refusal``): a path holding a control character (an encoded NUL, ``%00``), a backslash, a
+``..`` segment (encoded or not) or invalid percent-encoding is 400; a request target longer
+than :data:`MAX_TARGET_CHARS` is 414 (the stdlib's own limits: a request line over 64 KiB is
+414, a header line over 64 KiB or more than 100 headers is 431); a path that names no file is
+404. ``Range`` is not supported, so any ``Range`` header, valid or not, is ignored and the whole
+file sent with 200, as RFC 9110 (14.2) allows.
 """
 
 from __future__ import annotations
@@ -35,6 +43,8 @@ MIME = {
     ".br": "application/octet-stream",
     ".gz": "application/gzip",
 }
+# A request target longer than this names no file of a deck (its longest paths are ~100 chars)
+MAX_TARGET_CHARS = 2048
 # content coding → sibling suffix, in the order preferred when the client accepts both equally
 ENCODED_SIBLINGS = {"br": ".br", "gzip": ".gz"}
 
@@ -81,17 +91,50 @@ def choose_encoding(header: str | None, available) -> str | None:
     return best if best is not None and best_q >= codings.get("identity", 0.0) else None
 
 
+def refusal(target: str) -> tuple[HTTPStatus, str] | None:
+    """Why a request target must be refused before any file is looked up, or None.
+
+    414 for a target over :data:`MAX_TARGET_CHARS`; 400 for a path (query and fragment aside)
+    that is not valid percent-encoded UTF-8, or that holds, once decoded, a control character
+    (``%00`` included), a backslash, or a ``..`` segment.
+    """
+    if len(target) > MAX_TARGET_CHARS:
+        return HTTPStatus.REQUEST_URI_TOO_LONG, "URI too long"
+    path = target.split("?", 1)[0].split("#", 1)[0]
+    try:
+        decoded = urllib.parse.unquote(path, errors="strict")
+    except UnicodeDecodeError:
+        return HTTPStatus.BAD_REQUEST, "Bad percent-encoding"
+    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in decoded):
+        return HTTPStatus.BAD_REQUEST, "Control character in path"
+    if "\\" in decoded:
+        return HTTPStatus.BAD_REQUEST, "Backslash in path"
+    if ".." in decoded.split("/"):
+        return HTTPStatus.BAD_REQUEST, "Parent segment in path"
+    return None
+
+
 class DeckHandler(http.server.SimpleHTTPRequestHandler):
     """Static files, plus isolation headers and caching fit for versioned folders."""
 
     isolate = True
     quiet = True
 
+    def parse_request(self) -> bool:
+        """The stdlib's parsing, then :func:`refusal`: a hostile target is answered here."""
+        if not super().parse_request():
+            return False
+        refused = refusal(self.path)
+        if refused is not None:
+            self.send_error(*refused)
+            return False
+        return True
+
     def end_headers(self) -> None:
         if self.isolate:
             for key, value in ISOLATION_HEADERS.items():
                 self.send_header(key, value)
-        path = self.path.split("?", 1)[0]
+        path = getattr(self, "path", "").split("?", 1)[0]  # unset when the request line was refused
         if "/vendor/" in path or "/static-" in path:
             # versioned folders: their content never changes under the same URL
             self.send_header("Cache-Control", "public, max-age=31536000, immutable")
@@ -104,7 +147,11 @@ class DeckHandler(http.server.SimpleHTTPRequestHandler):
     def send_head(self):
         """As SimpleHTTPRequestHandler's, but a file with siblings is negotiated."""
         self._vary = False
-        path = self._file_path()
+        try:
+            path = self._file_path()
+        except (OSError, ValueError):  # a name the file system refuses: nothing is there
+            self.send_error(HTTPStatus.NOT_FOUND, "File not found")
+            return None
         if path is None:
             return super().send_head()
         siblings = {

@@ -59,7 +59,7 @@ export function installActions({ cells, runtime, store, announce }) {
   chrome?.setAttribute("role", "region");
   chrome?.setAttribute("aria-label", "Estado de Python y acciones de la presentación");
   const runAllBtn = action("Ejecutar todas las celdas, en orden", "▶▶", () => runAll(runAllBtn, cells, announce));
-  const restart = action("Reiniciar Python (las celdas ya ejecutadas se vuelven a correr)", "⟲",
+  const restart = action("Reiniciar Python (se vuelven a correr las celdas originales ya ejecutadas; las editadas, al pulsar ▶)", "⟲",
                          () => runtime.restart("Python reiniciado a pedido"));
   const resetAll = action("Deshacer todas las ediciones (volver al código original)", "↺", () => {
     if (!confirm("¿Volver al código original en todas las celdas?")) return;

@@ -48,7 +48,7 @@ if (receiver) {
     announce(e.detail.reason);
     notify(e.detail.reason);
     statusEl.title = e.detail.reason;
-    replay(cells, e.detail.suspect);
+    replay(cells, e.detail);
   });
   runtime.addEventListener("fatal", (/** @type {CustomEvent} */ e) => { statusEl.title = e.detail.traceback || e.detail.message; });
   installActions({ cells, runtime, store, announce });
@@ -62,15 +62,26 @@ function cellElements() {
 }
 
 /** After a restart, run again (in the order they last ran) the cells that had run, so the
- *  state later cells depend on comes back; a cell that was stopped, crashed Python, or ran
- *  last before Python went silent (``suspect``) is not replayed. All are queued at once, ahead
- *  of anything the presenter runs next. */
-function replay(all, suspect = null) {
+ *  state later cells depend on comes back. Never replayed: a cell that was stopped, crashed
+ *  Python or exhausted its memory, or ran last before Python went silent (``suspect``, marked).
+ *  After ⟲ (``manual``) only the cells whose code is the authored code are replayed: each
+ *  authored cell needs only the prelude, so ⟲ always gives a working deck, even when an edit
+ *  broke the namespace or the builtins. An edited cell keeps its edit in the editor and is not
+ *  run (nor replayed by a later restart) until asked (▶, ▶▶); its note says so. All are queued
+ *  at once, ahead of anything the presenter runs next.
+ *  @param {import("./cell.js").Cell[]} all
+ *  @param {{suspect?: string | null, manual?: boolean}} restart the "restart" event's detail */
+function replay(all, { suspect = null, manual = false } = {}) {
   const ran = all.filter((c) => c.lastResult && !c.lastResult.restarted && !c.lastResult.cancelled
                                 && !c.lastResult.crashed && c.id !== suspect)
                  .sort((a, b) => a.lastRunAt - b.lastRunAt);
   all.find((c) => c.id === suspect)?.markSuspect();
-  for (const cell of ran) cell.run({ replay: true });
+  for (const cell of ran) {
+    if (!manual || !cell.edited) { cell.run({ replay: true }); continue; }
+    cell.lastResult = { ...cell.lastResult, restarted: true };   // its state is gone with Python
+    cell.meta.textContent = "no se volvió a correr al reiniciar Python (▶ para ejecutarla)";   // beside «editada»
+    cell.changed();
+  }
 }
 
 /** A visible notice beside the status indicator (what the announcer reads aloud), for a while. */

@@ -25,7 +25,7 @@ export const EDITOR_SHORTCUTS = [
 
 export const BUTTONS = [
   ["▶▶", "Ejecutar todas las celdas, en orden"],
-  ["⟲", "Reiniciar Python (las celdas ya ejecutadas se vuelven a correr)"],
+  ["⟲", "Reiniciar Python (se vuelven a correr las celdas originales ya ejecutadas; las editadas, al pulsar ▶)"],
   ["↺", "Volver al código original en todas las celdas"],
   ["⤓", "Llevarse el trabajo: cuaderno Jupyter, script de Python y el paquete dplab"],
 ];

@@ -30,6 +30,7 @@ import { errorRecord } from "./errors.js";
  * @property {number} id
  * @property {string} code
  * @property {string | number | null} seed
+ * @property {boolean} background
  * @property {boolean} [stopAsked]  Stop was pressed before its "started" arrived
  */
 
@@ -121,7 +122,8 @@ export class Runtime extends EventTarget {
     if (msg.type === "status") { this.setStatus(msg.state, msg.detail); return; }
     if (msg.type === "pong") return;   // it was heard: that is all a pong is for
     if (msg.type === "crashed") {
-      this.restart(`Python terminó inesperadamente (${msg.error.message.split("\n")[0]}): se reinició y se volvió a correr el preludio`);
+      this.restart(msg.reason ?? `Python terminó inesperadamente (${msg.error.message.split("\n")[0]}): se reinició y se volvió a correr el preludio`,
+                   { manual: false });
       return;
     }
     if (msg.type === "fatal") {
@@ -165,11 +167,10 @@ export class Runtime extends EventTarget {
         resolve({ ok: false, restarted: true, seconds: null, error: errorRecord("Reinicio", this.gaveUp) });
         return;
       }
-      this.pending.set(id, { handlers, resolve, cellId, id, code, seed });
+      const job = { handlers, resolve, cellId, id, code, seed, background };
+      this.pending.set(id, job);
       handlers.onQueued?.(id, this.state);
-      /** @type {ToWorker} */
-      const msg = { type: "run", id, cellId, code, seed, background };
-      this.worker.postMessage(msg);
+      this.send(job);
     });
   }
 
@@ -196,6 +197,11 @@ export class Runtime extends EventTarget {
     }
   }
 
+  /** Ask the worker for a pending run. @param {PendingRun} job */
+  send({ id, cellId, code, seed, background }) {
+    this.worker.postMessage(/** @type {ToWorker} */ ({ type: "run", id, cellId, code, seed, background }));
+  }
+
   /** The watchdog's tick: ping the worker, or restart it if it stopped answering. */
   checkAlive() {
     if (this.gaveUp) return;
@@ -212,7 +218,7 @@ export class Runtime extends EventTarget {
    *  @param {string} reason @param {{suspect?: string | null}} [options] */
   restartOrGiveUp(reason, options = {}) {
     if (this.watchdog.allowRestart(performance.now())) {
-      this.restart(reason, options);
+      this.restart(reason, { ...options, manual: false });
       return;
     }
     this.gaveUp = "Python falló varias veces seguidas: pulse ⟲ para reiniciarlo";
@@ -234,11 +240,12 @@ export class Runtime extends EventTarget {
     }
     if (this.interruptBuffer) {
       this.interruptBuffer[0] = 2;   // SIGINT: Python raises KeyboardInterrupt in the cell
+      Atomics.notify(this.interruptBuffer, 0);   // and a cell in time.sleep wakes at once
       setTimeout(() => {
-        if (this.pending.has(id)) this.restart("la celda no respondía a la interrupción: se reinició Python");
+        if (this.pending.has(id)) this.restart("la celda no respondía a la interrupción: se reinició Python", { manual: false });
       }, STOP_GRACE_MS);
     } else {
-      this.restart("celda detenida: se reinició Python (aquí el navegador no permite interrumpirla)");
+      this.restart("celda detenida: se reinició Python (aquí el navegador no permite interrumpirla)", { manual: false });
     }
   }
 
@@ -254,19 +261,29 @@ export class Runtime extends EventTarget {
   }
 
   /**
-   * Terminate the worker and start a new one; pending runs end with an error. Listeners of
-   * "restart" get ``{reason, suspect}``: ``suspect`` is the cell that ran last before a worker
-   * went silent (not to be replayed), or null.
+   * Terminate the worker and start a new one. The run that had started ends with an error
+   * (``restarted``); the runs that had not (queued, or asked for while Python was silent) wait
+   * for the new worker and run there, after the replay. Listeners of "restart" get
+   * ``{reason, suspect, manual}``: ``suspect`` is the cell that ran last before a worker went
+   * silent or exhausted memory (not to be replayed), or null; ``manual``: the presenter asked
+   * (⟲), not the runtime recovering from a failure (deck.js replays differently).
    * @param {string} reason
-   * @param {{suspect?: string | null}} [options]
+   * @param {{suspect?: string | null, manual?: boolean}} [options]
    */
-  restart(reason, { suspect = null } = {}) {
+  restart(reason, { suspect = null, manual = true } = {}) {
     this.worker.terminate();
     this.restarts += 1;
     this.gaveUp = null;
     this.lastResultCell = null;
+    const waiting = [...this.pending.values()].filter((job) => job.id !== this.current && !job.stopAsked);
+    for (const job of waiting) this.pending.delete(job.id);
     this.abandon(reason);
     this.start();   // before telling anyone: a listener may run cells on the new worker at once
-    this.dispatchEvent(new CustomEvent("restart", { detail: { reason, suspect } }));
+    this.dispatchEvent(new CustomEvent("restart", { detail: { reason, suspect, manual } }));
+    for (const job of waiting) {   // after the replay the listeners queued: they may need its state
+      this.pending.set(job.id, job);
+      job.handlers.onRerun?.("Python se reinició: esta celda esperó a que volviera");
+      this.send(job);
+    }
   }
 }

@@ -128,7 +128,7 @@
  * @typedef {{type: "result", id: number} & RunResult} ResultMessage
  * @typedef {{type: "started", id: number}} StartedMessage
  * @typedef {{type: "rerun", id: number, reason: string}} RerunMessage
- * @typedef {{type: "crashed", error: ErrorRecord}} CrashedMessage
+ * @typedef {{type: "crashed", error: ErrorRecord, reason?: string}} CrashedMessage
  * @typedef {{type: "fatal", error: ErrorRecord}} FatalMessage
  * @typedef {{type: "pong", n: number}} PongMessage
  * @typedef {StatusMessage | TextMessage | FigureMessage | BudgetMessage | ResultMessage

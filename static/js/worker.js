@@ -17,6 +17,9 @@ import { prefetch } from "./prefetch.js";
 const BOOT_TIMEOUT_MS = 180_000;       // interpreter + numpy + dplab + prelude, on a slow phone
 const WHEELS_TIMEOUT_MS = 180_000;     // matplotlib's wheels, fetched in the background
 const PACKAGE_TIMEOUT_MS = 60_000;     // a package a cell needs, loaded on demand
+// After a MemoryError: a heap this big (wasm memory never shrinks; Pyodide's limit is 4 GiB) is
+// handed back to the browser by restarting Python, even when cellrunner could free the cell's names.
+const MEMORY_RESTART_BYTES = 2 ** 30;
 
 /** @type {PyodideInterface | null} */
 let pyodide = null;
@@ -83,6 +86,7 @@ async function boot(config, base) {
   const source = await (await fetch(new URL(config.runner, base))).text();
   pyodide.FS.writeFile("/home/pyodide/cellrunner.py", source);
   runner = pyodide.pyimport("cellrunner");
+  if (interruptBuffer) runner.install_sleep(sleepUntilStop);   // time.sleep: no CPU, Stop wakes it
   steps = [...runner.MATPLOTLIB_STEPS.toJs(), null];   // null: prepare pyplot
   if (config.prelude) {
     const result = runCell("__prelude__", config.prelude, null);
@@ -117,13 +121,56 @@ function runCell(cellId, code, id, seed = null) {
   return result;
 }
 
+/** A cell's time.sleep (cellrunner.install_sleep): block this thread, using no CPU, for at most
+ *  ``ms`` milliseconds or until the page's Stop writes the interrupt buffer and notifies.
+ *  Returns true for a Stop, which it consumes (the sleep raises KeyboardInterrupt).
+ *  @param {number} ms */
+function sleepUntilStop(ms) {
+  Atomics.wait(interruptBuffer, 0, 0, ms);
+  if (Atomics.load(interruptBuffer, 0) !== 2) return false;
+  Atomics.store(interruptBuffer, 0, 0);
+  return true;
+}
+
+/** The interpreter's heap (wasm memory) in bytes, or 0 if this Pyodide does not say. */
+function heapBytes() {
+  return /** @type {any} */ (pyodide)?._module?.HEAPU8?.length ?? 0;
+}
+
+/**
+ * Answer a run that exhausted memory, after cellrunner undid what it bound and collected
+ * (``result.memory``: ``{released, left}``). Python goes on when the memory came back and the
+ * heap stayed under MEMORY_RESTART_BYTES; else the page is asked for a new interpreter (the
+ * result is ``crashed``: the cell is not replayed). The note under the cell says which.
+ * Returns true when the interpreter is to be replaced (nothing more runs on it).
+ * @param {RunMessage} job @param {RunResult & {memory: {released: string[], left: boolean}}} result
+ */
+function answerMemoryError(job, result) {
+  const { memory, ...rest } = result;
+  const heap = heapBytes();
+  const names = memory.released.length ? ` (${memory.released.join(", ")})` : "";
+  const gb = (heap / 2 ** 30).toLocaleString("es", { maximumFractionDigits: 1 });
+  if (memory.left && heap < MEMORY_RESTART_BYTES) {
+    const note = `\nMemoria agotada: se deshizo lo que esta celda había asignado${names} y se liberó; Python sigue en marcha.`;
+    post({ type: "result", id: job.id, ...rest, error: { ...rest.error, traceback: rest.error.traceback + note } });
+    return false;
+  }
+  const note = `\nMemoria agotada (Python ocupaba ${gb} GB): se reinicia Python para liberarla y se vuelven a correr las demás celdas; esta no.`;
+  const error = { ...rest.error, traceback: rest.error.traceback + note };
+  post({ type: "result", id: job.id, ...rest, error, crashed: true });
+  post({ type: "crashed", error, reason: "Python se quedó sin memoria: se reinició y se volvieron a correr las celdas, menos la que la agotó" });
+  return true;
+}
+
 /** @param {{id: number}} job @param {any} e */
 function answerWithError(job, e) {
   post({ type: "result", id: job.id, ok: false, seconds: null, error: errorFromException(e) });
 }
 
-/** Run one job; post its result. Throws only if the interpreter itself died.
- *  @param {RunMessage} job */
+/** Run one job; post its result. Throws only if the interpreter itself died; returns true when
+ *  it is to be replaced (the run exhausted its memory: see answerMemoryError).
+ *  @param {RunMessage} job
+ *  @returns {Promise<boolean>} */
 async function runJob(job) {
   // Clear a stale interrupt *before* saying the run started: a Stop the page sends after
   // `started` (even while the cell's packages load) must reach the cell, not be wiped.
@@ -133,7 +180,7 @@ async function runJob(job) {
     await withTimeout(pyodide.loadPackagesFromImports(job.code, { messageCallback: () => {} }),
                       PACKAGE_TIMEOUT_MS, "cargar los paquetes de la celda");
   } catch (e) {   // the cell reports what it cannot import; a Stop that landed here ends the run
-    if (String(e).includes("KeyboardInterrupt")) { answerWithError(job, e); return; }
+    if (String(e).includes("KeyboardInterrupt")) { answerWithError(job, e); return false; }
   }
   let result = runCell(job.cellId, job.code, job.id, job.seed ?? null);
   const missing = !result.ok && onDemand[result.error.missing];
@@ -150,7 +197,9 @@ async function runJob(job) {
       result = { ok: false, seconds: null, error: errorFromException(e) };
     }
   }
+  if ("memory" in result) return answerMemoryError(job, /** @type {any} */ (result));
   post({ type: "result", id: job.id, ...result });
+  return false;
 }
 
 /** @param {number} index */
@@ -177,8 +226,9 @@ async function pump() {
     for (let action = scheduler.next(); action; action = scheduler.next()) {
       publishStatus();
       try {
-        if (action.kind === "job") await runJob(action.job);
-        else runStep(action.index);
+        if (action.kind === "job") {
+          if (await runJob(action.job)) return;   // stay busy: the page replaces this interpreter
+        } else runStep(action.index);
       } catch (e) {
         if (action.kind === "step") {
           failMatplotlib(e);

@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import ast
 import base64
+import gc
 import io
 import linecache
+import math
+import numbers
 import os
 import re
 import secrets
@@ -62,6 +65,11 @@ PNG_MAX_PIXELS = 2_000_000
 # The budget meter: a loop of 10 000 releases must not send 10 000 messages.
 BUDGET_SECONDS = 0.1  # at most one budget update per this interval (and the last one)
 MAX_METERS = 4  # accountants shown per run; more are counted ("more")
+
+# After a MemoryError: how much must be allocatable again for Python to count as usable (else
+# the worker restarts it), and the longest one slice of a cell's time.sleep (install_sleep).
+MEMORY_PROBE_BYTES = 64 * 2**20
+SLEEP_SLICE_SECONDS = 0.25
 
 NAMESPACE: dict = {"__name__": "__main__"}
 PAGE_SNIPPET = "__page__"  # the cell id of the page's own snippets (runtime.js, Runtime.evaluate)
@@ -575,6 +583,74 @@ def _noise_session(seed):
         return None
 
 
+def _exhausted_memory(exc: BaseException | None) -> bool:
+    """Whether ``exc``, or an exception it was raised from or during, is a MemoryError."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, MemoryError):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def _release_memory(before: dict) -> dict:
+    """After a run that exhausted memory: undo what it bound in :data:`NAMESPACE` (names it
+    added are deleted, names it rebound get their value from before the run), collect, and
+    check that :data:`MEMORY_PROBE_BYTES` can be allocated again.
+
+    Returns ``{"released": [names, sorted], "left": bool}``; ``left`` False means the heap is
+    still full (e.g. the cell grew an object that existed before it): the worker restarts Python.
+    """
+    released = []
+    for name in list(NAMESPACE):
+        if name.startswith("__") and name.endswith("__"):  # the interpreter's (__builtins__ …)
+            continue
+        if name not in before:
+            del NAMESPACE[name]
+            released.append(name)
+        elif NAMESPACE[name] is not before[name]:
+            NAMESPACE[name] = before[name]
+            released.append(name)
+    before.clear()
+    gc.collect()
+    try:
+        probe = bytearray(MEMORY_PROBE_BYTES)
+    except MemoryError:
+        left = False
+    else:
+        del probe
+        left = True
+    return {"released": sorted(released), "left": left}
+
+
+def install_sleep(wait) -> None:
+    """Make ``time.sleep`` in cells wait on the page's interrupt buffer, so that Stop ends a
+    sleeping cell at once, and a sleep uses no CPU.
+
+    ``wait(ms)`` (worker.js, ``Atomics.wait`` on the shared buffer) blocks the thread for at most
+    ``ms`` milliseconds, or until the page writes the buffer and notifies, and returns True when
+    that was Stop (the worker consumed it): the sleep then raises ``KeyboardInterrupt``. Only where
+    the buffer is shared; elsewhere Pyodide's own ``time.sleep`` stays (and Stop restarts Python).
+    """
+
+    def sleep(secs) -> None:
+        """Sleep ``secs`` seconds (as :func:`time.sleep`), or until Stop: ``KeyboardInterrupt``."""
+        if not isinstance(secs, numbers.Real) or isinstance(secs, bool):
+            raise TypeError(f"'{type(secs).__name__}' object cannot be interpreted as an integer")
+        secs = float(secs)
+        if math.isnan(secs):
+            raise ValueError("Invalid value NaN (not a number)")
+        if secs < 0:
+            raise ValueError("sleep length must be non-negative")
+        deadline = time.monotonic() + secs
+        while (left := deadline - time.monotonic()) > 0:
+            if wait(min(left, SLEEP_SLICE_SECONDS) * 1000):
+                raise KeyboardInterrupt
+
+    time.sleep = sleep
+
+
 def run_cell(code: str, cell_id: str, emit, seed=None) -> dict:
     """Run ``code`` in the shared namespace; report output through ``emit``; never raise.
 
@@ -595,6 +671,7 @@ def run_cell(code: str, cell_id: str, emit, seed=None) -> dict:
     result: dict
     started = time.perf_counter()
     meter = _watch_budgets(emit)
+    before = dict(NAMESPACE)  # what the run found bound: undone if it exhausts memory
     try:
         with redirect_stdout(out), redirect_stderr(err), session or nullcontext() as noise:
             try:
@@ -603,10 +680,16 @@ def run_cell(code: str, cell_id: str, emit, seed=None) -> dict:
                 value = eval(tail, NAMESPACE) if tail is not None else None
                 result = {"ok": True, "value": _display_value(value)}
             except BaseException as exc:  # noqa: BLE001 - the user's error is our output
-                result = {"ok": False, "error": format_error(exc, filename)}
+                result = {
+                    "ok": False,
+                    "error": format_error(exc, filename),
+                    "exhausted": _exhausted_memory(exc),
+                }
             finally:
                 out.flush()
                 err.flush()
+        if result.pop("exhausted", False):  # out of the except: its frames, and what they held, are let go
+            result["memory"] = _release_memory(before)
         if meter is not None:
             _unwatch_budgets(meter)
             try:
@@ -632,6 +715,7 @@ def run_cell(code: str, cell_id: str, emit, seed=None) -> dict:
                 f"{MAX_FIGURES + figures.dropped}.\n",
             )
     finally:
+        before.clear()
         _unwatch_budgets(meter)
         _current_run.pop()
     result["seconds"] = round(time.perf_counter() - started, 4)

@@ -3,6 +3,7 @@ under its cell, the deck keeps working, and odd ways of serving still work."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 
@@ -332,3 +333,78 @@ def test_the_decks_figures_stay_svg(ready_page):
             10,
             arg=CELL.format(cell_id) + " img.out-figure",
         )
+
+
+# A cell that allocates until memory runs out (issue 19): Pyodide's heap grows to its 4 GiB limit
+EXHAUST = "import numpy\nxs = []\nwhile True:\n    xs.append(numpy.ones(100_000))"
+FIGURE = "que-tan-grande-es-e-varepsilon"
+
+
+def test_memory_exhaustion_restarts_python_and_the_deck_works(ready_page):
+    """Filled to its limit, the heap is handed back: Python restarts without the cell that
+    exhausted it, says so under it, and every kind of cell works after (before: a figure cell
+    failed for good, and a cell's code could reach Python corrupted)."""
+    page = ready_page
+    out = run_cell(page, FIRST, code=EXHAUST, timeout=180)
+    assert out["state"] == "error" and "MemoryError" in out["error"], out["error"][-500:]
+    assert run_cell(page, SECOND, code="print(len(census))")["stdout"] == "5000\n"
+    long_code = "x = 20\n" + "\n".join(f"# {'relleno ' * 10}{i}" for i in range(300)) + "\nprint(x + 22)"
+    assert run_cell(page, SECOND, code=long_code)["stdout"] == "42\n"
+    figure = run_cell(page, FIGURE)
+    assert figure["state"] == "done" and figure["figures"] == 1, figure
+    assert run_cell(page, SECOND, code="print('xs' in globals())")["stdout"] == "False\n"  # not replayed
+    # and the deck said what it did, under the cell and beside the status
+    assert "Memoria agotada" in out["error"] and "se reinicia Python para liberarla" in out["error"]
+    assert "Python se reinició" in out["meta"]
+    assert "sin memoria" in page.evaluate("(document.getElementById('runtime-notice') || {}).textContent")
+
+
+def test_a_memory_error_under_the_limit_undoes_the_cells_names_without_a_restart(ready_page):
+    """A MemoryError while the heap is small (a phone's browser may refuse to grow it long
+    before Pyodide's limit; simulated here by raising it): the cell's names are undone, the
+    memory collected, and Python goes on (no restart)."""
+    page = ready_page
+    code = "antes = [0] * 10_000_000\nraise MemoryError('el navegador no dio más memoria (simulado)')"
+    out = run_cell(page, FIRST, code=code)
+    assert out["state"] == "error" and "MemoryError" in out["error"], out["error"][-500:]
+    assert "se deshizo lo que esta celda había asignado (antes)" in out["error"]
+    assert "Python sigue en marcha" in out["error"]
+    assert page.evaluate("window.deck.runtime.restarts") == 0
+    assert run_cell(page, SECOND, code="print('antes' in globals(), len(census))")["stdout"] == "False 5000\n"
+
+
+STOP_SLEEPING = """async (i) => {
+    const cell = window.deck.cells[i];
+    const t = performance.now();
+    cell.stop();
+    const result = await cell.pendingRun;
+    return {ms: performance.now() - t, restarted: Boolean(result.restarted), error: result.error};
+}"""
+
+
+def test_stop_wakes_a_sleeping_cell_at_once_without_a_restart(ready_page):
+    """time.sleep in a cell uses no CPU, and Stop ends it within 0,5 s by an interrupt."""
+    from .engines.drivers import WORKER_THREADS, cpu_use, procstat
+
+    page = ready_page
+    assert page.evaluate("window.deck.runtime.canInterrupt")
+    t0 = time.monotonic()
+    assert run_cell(page, SECOND, code="import time\ntime.sleep(0.4)\nprint('ok')")["stdout"] == "ok\n"
+    assert time.monotonic() - t0 >= 0.4
+    bad = run_cell(page, SECOND, code="import time\ntime.sleep(-1)")
+    assert "ValueError" in bad["error"] and "non-negative" in bad["error"]
+    i = page.evaluate("(id) => window.deck.cells.findIndex(c => c.id === id)", FIRST)
+    go_to_slide(page, FIRST)
+    page.evaluate(
+        "(i) => { const c = window.deck.cells[i]; c.code = 'import time\\ntime.sleep(30)'; c.run(); }", i
+    )
+    wait_until(page, "(i) => window.deck.runtime.current === window.deck.cells[i].running", 30, arg=i)
+    time.sleep(0.5)
+    use = cpu_use(procstat.descendants(os.getpid()) - {os.getpid()}, seconds=2.0)
+    busy = [t for t in use["threads"] if t[0].startswith(WORKER_THREADS) and t[1] >= 0.3]
+    assert not busy, f"the sleeping cell burns CPU: {use}"
+    stopped = page.evaluate(STOP_SLEEPING, i)
+    assert not stopped["restarted"] and stopped["error"]["type"] == "KeyboardInterrupt", stopped
+    assert stopped["ms"] < 500, f"Stop took {stopped['ms']:.0f} ms"
+    assert page.evaluate("window.deck.runtime.restarts") == 0
+    assert run_cell(page, SECOND, code="print(len(census))")["stdout"] == "5000\n"

@@ -14,7 +14,7 @@
 // why in `error`, and the steps after it still run (a hang never hides the other results).
 // Inside the page, so no eval and no `new Function`: the deck's CSP forbids them.
 // Steps: load, all-cells, edit-run, slider, exercise, meter, notebook, stop, restart,
-// after-restart (test_engines.STEPS).
+// after-restart, sleep-stop, memory, silent-worker (test_engines.STEPS).
 async (options = {}) => {
   const opt = {
     // seconds; generous caps (a slow engine on a busy machine), a short stall: see waitCells
@@ -90,7 +90,8 @@ async (options = {}) => {
 
   /** Wait until every cell in ``targets`` ran past its count in ``before`` and no cell runs.
    *  Python may be slow (a loaded machine, a slow engine) but not idle: waiting cells while the
-   *  runtime sits neither loading nor running for ``stallTimeout`` seconds fail at once, naming
+   *  runtime sits neither loading (Python, or matplotlib's wheels) nor running for
+   *  ``stallTimeout`` seconds fail at once, naming
    *  what waits (a scheduler that forgot a queue looks exactly like that). */
   async function waitCells(targets, before, what, cap) {
     const deadline = now() + cap * 1000;
@@ -100,7 +101,8 @@ async (options = {}) => {
       const done = targets.filter((c) => c.runs > before.get(c) && c.running === null);
       if (done.length === targets.length && cells().every((c) => c.running === null)) return done.length;
       const state = runtimeState();
-      if (done.length !== doneCount || ["loading", "running"].includes(state.state)) {
+      // "listo · cargando matplotlib…": its wheels are on their way (bounded: 180 s), not idle
+      if (done.length !== doneCount || ["loading", "running"].includes(state.state) || state.detail.includes("cargando")) {
         doneCount = done.length;
         lastProgress = now();
       }
@@ -446,6 +448,88 @@ async (options = {}) => {
     second.reset();
     if (!result.ok || d.stdout !== "5000") throw new Error(`${second.id}: ${errorHead(second) || d.stdout}`);
   }, "restart");
+
+  // 11. Stop of a sleeping cell (issue 19): where memory is shared, time.sleep waits on the
+  //     interrupt buffer, so Stop ends it within 0,5 s by an interrupt, with no restart.
+  await step("sleep-stop", opt.runTimeout, async (d) => {
+    d.canInterrupt = deck().runtime.canInterrupt;
+    if (!d.canInterrupt) { d.skipped = "no shared buffer here: Stop restarts Python (step stop)"; return; }
+    const cell = cells()[0];
+    await waitFor(`${cell.id} to be idle`, () => cell.running === null, opt.runTimeout);
+    const restarts = deck().runtime.restarts;
+    cell.code = "import time\ntime.sleep(30)";
+    const run = cell.run();
+    await waitFor("the sleeping cell to start", () => cell.running !== null && deck().runtime.current === cell.running,
+                  opt.runTimeout);
+    await sleep(500);
+    const t = now();
+    cell.stop();
+    const result = await within(run, 10, "the stopped cell's result");
+    d.stopSeconds = secs(now() - t);
+    d.restarted = deck().runtime.restarts !== restarts;
+    d.error = result.error && result.error.type;
+    cell.reset();
+    if (result.ok || d.error !== "KeyboardInterrupt" || d.restarted) throw new Error(`Stop ended the sleep with ${JSON.stringify(d)}`);
+    if (d.stopSeconds >= 0.5) throw new Error(`Stop of a sleeping cell took ${d.stopSeconds} s`);
+  }, "restart");
+
+  /** Run a cell that draws and one that reads the prelude's data: the deck works. */
+  async function deckWorks(d) {
+    const [, second] = cells();
+    second.code = "print(len(census))";
+    const result = await runCell(second);
+    d.stdout = outputText(second, "stdout").trim();
+    second.reset();
+    if (!result.ok || d.stdout !== "5000") throw new Error(`${second.id}: ${errorHead(second) || d.stdout}`);
+    const drawing = cells().find((c) => DRAWS.test(c.code) && !c.exercise);
+    const drawn = await runCell(drawing);
+    d.figure = drawing.output.items.filter((i) => i.kind === "figure").length;
+    if (!drawn.ok || !d.figure) throw new Error(`${drawing.id} drew ${d.figure} figures: ${errorHead(drawing)}`);
+  }
+
+  // 12. A cell that allocates until memory runs out (issue 19): Python is restarted to hand the
+  //     heap back (the cell not replayed), the note under the cell says so, and the deck works.
+  await step("memory", opt.replayTimeout + 2 * opt.runTimeout, async (d) => {
+    const cell = cells()[0];
+    await waitFor("every cell idle", () => cells().every((c) => c.running === null), opt.stallTimeout);
+    const watch = watchRestart(cell);
+    cell.code = "import numpy\nxs = []\nwhile True:\n    xs.append(numpy.empty(100_000))";
+    const result = await within(cell.run(), 3 * opt.runTimeout, "the cell that exhausts memory");
+    cell.reset();
+    d.error = String(result.error && result.error.traceback || "").slice(-300);
+    d.crashed = Boolean(result.crashed);   // the worker asks for a restart just after the result
+    if (d.crashed) await waitFor("the restart after exhausting memory", () => watch.at !== null, opt.stallTimeout);
+    d.restarted = watch.at !== null;
+    if (result.ok || !d.error.includes("MemoryError") || !d.error.includes("Memoria agotada")) {
+      throw new Error(`the cell that exhausts memory ended ${JSON.stringify(d)}`);
+    }
+    if (d.restarted) {
+      d.replayed = await waitCells(watch.targets, watch.before, "the replay after exhausting memory", opt.replayTimeout);
+    } else watch.cancel();
+    await deckWorks(d);
+  }, "after-restart");
+
+  // 13. A worker that closes itself (issue 19): the run asked for next waits for the watchdog's
+  //     restart and runs (its result, not an error), after the replay.
+  await step("silent-worker", opt.replayTimeout + 2 * opt.runTimeout, async (d) => {
+    const [first, second] = cells();
+    await waitFor("every cell idle", () => cells().every((c) => c.running === null), opt.stallTimeout);
+    first.code = "import js\njs.close()\nprint('adiós')";
+    const killed = await runCell(first);
+    first.reset();
+    if (!killed.ok) throw new Error(`js.close() ended ${errorHead(first)}`);
+    const watch = watchRestart(second);
+    second.code = "print(len(census))";
+    const t = now();
+    const result = await within(second.run(), opt.replayTimeout, "the run asked for after the worker closed itself");
+    d.waitedSeconds = secs(now() - t);
+    d.restarted = watch.at !== null;
+    d.stdout = outputText(second, "stdout").trim();
+    second.reset();
+    if (!d.restarted) throw new Error("the watchdog did not restart the silent worker");
+    if (!result.ok || d.stdout !== "5000") throw new Error(`the waiting run ended ${JSON.stringify(result.error || d.stdout)}`);
+    d.replayed = await waitCells(watch.targets, watch.before, "the replay after the silent worker", opt.replayTimeout);
+  }, "after-restart");
 
   // what still moves on the page at rest (the driver measures what it costs)
   report.animations = (document.getAnimations ? document.getAnimations() : [])
