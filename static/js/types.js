@@ -49,6 +49,15 @@
  * @property {string} runner             cellrunner.py, relative to the page
  * @property {string} prelude            Python run once after boot, before any cell
  * @property {NotebookInfo} notebook     titles and text of the code slides, for the download
+ * @property {EditorInfo} editor         what the editor's completion loads on the first request
+ */
+
+/**
+ * The editor's completion (deckbuild/config.py, EditorInfo).
+ * @typedef {object} EditorInfo
+ * @property {string} engine   completion.py, relative to the page
+ * @property {string} index    api-index.json: the package's public API, Spanish summaries
+ * @property {{url: string, sha256: string, bytes: number}[]} wheels  jedi's and parso's wheels
  */
 
 // --- results and errors ---------------------------------------------------------------------
