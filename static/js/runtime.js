@@ -73,6 +73,8 @@ export class Runtime extends EventTarget {
     this.gaveUp = null;         // why the watchdog stopped restarting (until ⟲), or null
     this.watchdog = new Watchdog();
     this.lastResultCell = null; // the cell whose result was the worker's last word
+    /** @type {Map<number, (msg: {ready: boolean, answer: any} | null) => void>} the editor's queries */
+    this.queries = new Map();
     setInterval(() => this.checkAlive(), PING_MS);
     document.addEventListener("visibilitychange", () => this.watchdog.resumed());
     this.start();
@@ -117,6 +119,7 @@ export class Runtime extends EventTarget {
   onMessage(msg) {
     if (msg.type === "status") { this.setStatus(msg.state, msg.detail); return; }
     if (msg.type === "pong") return;   // it was heard: that is all a pong is for
+    if (msg.type === "completion") { this.queries.get(msg.id)?.(msg); return; }
     if (msg.type === "crashed") {
       this.restart(`Python terminó inesperadamente (${msg.error.message.split("\n")[0]}): se reinició y se volvió a correr el preludio`);
       return;
@@ -170,6 +173,31 @@ export class Runtime extends EventTarget {
     });
   }
 
+  /**
+   * Ask the worker's completion engine (completion.js). Resolves with ``{ready, answer}``, or
+   * null when the worker did not answer within ``timeoutMs`` (then the query is cancelled) or
+   * was restarted. Never rejects.
+   * @param {import("./types.js").QueryKind} kind
+   * @param {string} code @param {number} line 1-based @param {number} column 0-based
+   * @param {number} timeoutMs
+   * @returns {Promise<{ready: boolean, answer: any} | null>}
+   */
+  query(kind, code, line, column, timeoutMs) {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.worker.postMessage(/** @type {ToWorker} */ ({ type: "complete-cancel", id }));
+        done(null);
+      }, timeoutMs);
+      const done = (msg) => { clearTimeout(timer); this.queries.delete(id); resolve(msg); };
+      this.queries.set(id, done);
+      this.worker.postMessage(/** @type {ToWorker} */ ({ type: "complete", id, kind, code, line, column }));
+    });
+  }
+
+  /** Whether a cell runs or waits (then completion uses static names instead of asking). */
+  get busy() { return this.pending.size > 0; }
+
   /** The watchdog's tick: ping the worker, or restart it if it stopped answering. */
   checkAlive() {
     if (this.gaveUp) return;
@@ -220,6 +248,7 @@ export class Runtime extends EventTarget {
    *  @param {string} reason */
   abandon(reason) {
     this.current = null;
+    for (const done of [...this.queries.values()]) done(null);
     const abandoned = [...this.pending.values()];
     this.pending.clear();
     for (const job of abandoned) {

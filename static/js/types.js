@@ -118,7 +118,10 @@
  * @typedef {{type: "run", id: number, cellId: string, code: string, seed: string | number | null, background: boolean}} RunMessage
  * @typedef {{type: "cancel", id: number}} CancelMessage
  * @typedef {{type: "ping", n: number}} PingMessage
- * @typedef {InitMessage | RunMessage | CancelMessage | PingMessage} ToWorker
+ * @typedef {"load" | "complete" | "signature" | "hover"} QueryKind
+ * @typedef {{type: "complete", id: number, kind: QueryKind, code: string, line: number, column: number}} CompleteMessage
+ * @typedef {{type: "complete-cancel", id: number}} CompleteCancelMessage
+ * @typedef {InitMessage | RunMessage | CancelMessage | PingMessage | CompleteMessage | CompleteCancelMessage} ToWorker
  */
 
 // --- worker → page ----------------------------------------------------------------------------
@@ -135,8 +138,10 @@
  * @typedef {{type: "crashed", error: ErrorRecord}} CrashedMessage
  * @typedef {{type: "fatal", error: ErrorRecord}} FatalMessage
  * @typedef {{type: "pong", n: number}} PongMessage
+ * @typedef {{type: "completion", id: number, ready: boolean, answer: any}} CompletionMessage
  * @typedef {StatusMessage | TextMessage | FigureMessage | BudgetMessage | ResultMessage
- *           | StartedMessage | RerunMessage | CrashedMessage | FatalMessage | PongMessage} FromWorker
+ *           | StartedMessage | RerunMessage | CrashedMessage | FatalMessage | PongMessage
+ *           | CompletionMessage} FromWorker
  */
 
 // --- speaker view ⇄ main window (mirror.js, one BroadcastChannel) ------------------------------
