@@ -175,8 +175,9 @@ export class Runtime extends EventTarget {
 
   /**
    * Ask the worker's completion engine (completion.js). Resolves with ``{ready, answer}``, or
-   * null when the worker did not answer within ``timeoutMs`` (then the query is cancelled) or
-   * was restarted. Never rejects.
+   * null if the worker was restarted. A query not started within ``timeoutMs`` (the worker is
+   * busy) is cancelled: the worker answers it at once with ``answer: null``; one that has
+   * started is waited for (the first ones parse the stubs jedi needs). Never rejects.
    * @param {import("./types.js").QueryKind} kind
    * @param {string} code @param {number} line 1-based @param {number} column 0-based
    * @param {number} timeoutMs
@@ -187,7 +188,6 @@ export class Runtime extends EventTarget {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.worker.postMessage(/** @type {ToWorker} */ ({ type: "complete-cancel", id }));
-        done(null);
       }, timeoutMs);
       const done = (msg) => { clearTimeout(timer); this.queries.delete(id); resolve(msg); };
       this.queries.set(id, done);

@@ -9,6 +9,11 @@ Positions are jedi's: ``line`` 1-based, ``column`` 0-based, in characters.
 
 from __future__ import annotations
 
+import builtins
+import inspect
+import keyword
+import re
+
 import jedi
 
 MAX_COMPLETIONS = 150
@@ -33,7 +38,52 @@ def _module(name) -> str:
     return (name.module_name or "").split(".")[0]
 
 
-def complete(script, line: int, column: int) -> dict:
+# the word being typed, and whether it follows a "." (an attribute: jedi's job)
+_TYPED = re.compile(r"(\.)?\s*([A-Za-z_]\w*)?$")
+
+
+def _kind(value) -> str:
+    if inspect.isclass(value):
+        return "class"
+    if inspect.ismodule(value):
+        return "module"
+    return "function" if callable(value) else "instance"
+
+
+def _global_names(prefix: str) -> list[dict]:
+    """Names of the namespace, builtins and keywords starting with ``prefix``: read off the live
+    dicts, no inference (jedi's global completion checks every builtin's stub: seconds in wasm)."""
+    seen, items = set(), []
+    sources = ((_namespace(), None), (vars(builtins), "builtins"))
+    for names, module in sources:
+        for name, value in names.items():
+            if (
+                name.startswith(prefix)
+                and name not in seen
+                and (prefix.startswith("_") or not name.startswith("_"))
+            ):
+                seen.add(name)
+                origin = module or (getattr(value, "__module__", None) or "").split(".")[0]
+                items.append({"label": name, "type": _kind(value), "module": origin})
+    items += [{"label": k, "type": "keyword", "module": ""} for k in keyword.kwlist if k.startswith(prefix)]
+    return items
+
+
+def _keyword_arguments(script, line: int, column: int, prefix: str) -> list[dict]:
+    items = []
+    for sig in script.get_signatures(line, column)[:1]:
+        for p in sig.params:
+            if p.kind.name in ("POSITIONAL_OR_KEYWORD", "KEYWORD_ONLY") and p.name.startswith(prefix):
+                items.append({"label": p.name + "=", "type": "param", "module": _module(sig)})
+    return items
+
+
+def complete(script, line: int, column: int, before: str) -> dict:
+    typed = _TYPED.search(before)
+    if not typed.group(1):  # a name, not an attribute: the live names, and a call's keywords
+        prefix = typed.group(2) or ""
+        items = _keyword_arguments(script, line, column, prefix) + _global_names(prefix)
+        return {"items": items[:MAX_COMPLETIONS]}
     items = []
     for c in script.complete(line, column)[:MAX_COMPLETIONS]:
         label = c.name_with_symbols  # a keyword argument ends in "="
@@ -44,7 +94,7 @@ def complete(script, line: int, column: int) -> dict:
     return {"items": items}
 
 
-def signature(script, line: int, column: int) -> dict | None:
+def signature(script, line: int, column: int, before: str) -> dict | None:
     sigs = script.get_signatures(line, column)
     if not sigs:
         return None
@@ -58,7 +108,7 @@ def signature(script, line: int, column: int) -> dict | None:
     }
 
 
-def hover(script, line: int, column: int) -> dict | None:
+def hover(script, line: int, column: int, before: str) -> dict | None:
     names = script.help(line, column) or script.infer(line, column)
     if not names:
         return None
@@ -80,7 +130,9 @@ KINDS = {"complete": complete, "signature": signature, "hover": hover}
 def answer(kind: str, code: str, line: int, column: int):
     """The answer to one request (``kind``: complete, signature or hover), or None."""
     try:
+        line, column = int(line), int(column)
         script = jedi.Interpreter(code, [_namespace()])
-        return KINDS[kind](script, int(line), int(column))
+        before = code.split("\n")[line - 1][:column]  # the line's text up to the cursor
+        return KINDS[kind](script, line, column, before)
     except Exception:  # noqa: BLE001 - a completion must never break the editor
         return None

@@ -65,3 +65,16 @@ def test_hover_gives_the_first_paragraph_of_numpy_docs(engine):
 def test_a_broken_request_is_an_empty_answer(engine):
     assert engine.answer("hover", "x = (", 99, 99) is None
     assert engine.answer("nonsense", "x", 1, 1) is None
+
+
+def test_names_come_from_the_live_namespace_without_inference(engine):
+    labels = {i["label"] for i in engine.answer("complete", "x = 1\nlaplace", 2, 7)["items"]}
+    assert {"laplace_mech", "laplace_vs_gauss_std"} <= labels and "x" not in labels
+    kinds = {i["label"]: (i["type"], i["module"]) for i in engine.answer("complete", "Bud", 1, 3)["items"]}
+    assert kinds["BudgetAccountant"] == ("class", "dplab")
+    assert ("keyword", "") == next(
+        (i["type"], i["module"])
+        for i in engine.answer("complete", "whi", 1, 3)["items"]
+        if i["label"] == "while"
+    )
+    assert all(not i["label"].startswith("_") for i in engine.answer("complete", "", 1, 0)["items"])
