@@ -233,11 +233,22 @@ function extensions(runtime) {
     if (typed === "(" || typed === ",") showSignature(u.view, runtime);
     else if (typed === ")") u.view.dispatch({ effects: setInfo.of(null) });
   });
+  // the signature and the Ctrl+K doc go when the editor is left (their tooltip lets clicks
+  // through to ▶ Ejecutar: deck.css), or on Escape
+  const leave = EditorView.domEventHandlers({
+    blur: (_e, view) => { if (view.state.field(infoField)) view.dispatch({ effects: setInfo.of(null) }); return false; },
+    keydown: (e, view) => {
+      if (e.key !== "Escape" || !view.state.field(infoField)) return false;
+      e.stopPropagation();   // the deck (reveal.js) never sees keys typed here (editor.js)
+      view.dispatch({ effects: setInfo.of(null) });
+      return true;
+    },
+  });
   const aboveOnPhone = window.matchMedia?.("(pointer: coarse)").matches;   // keep ▶ Ejecutar visible
   return [
     pythonLanguage.data.of({ autocomplete: completionSource(runtime) }),
     autocompletion({ aboveCursor: aboveOnPhone, activateOnTypingDelay: 150 }),
-    keys, hover, infoField, signatures,
+    keys, hover, infoField, signatures, Prec.highest(leave),
   ];
 }
 
