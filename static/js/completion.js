@@ -71,7 +71,8 @@ function engineDoc(answer) {
   const head = document.createElement("code");
   head.textContent = answer.signature || answer.fullName;
   const body = document.createElement("p");
-  body.textContent = answer.doc || "(sin documentación)";
+  // a keyword argument of the package's functions (epsilon=…): its Spanish gloss
+  body.textContent = answer.doc || shared.index?.params?.[answer.name] || "(sin documentación)";
   dom.append(head, body);
   return dom;
 }
