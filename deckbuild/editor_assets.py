@@ -147,15 +147,20 @@ def api_index(package: Path) -> dict:
     package's ``_docs_es.py`` if it has one."""
     spanish = _literal_dicts(package / "_docs_es.py")
     summaries = spanish.get("SUMMARIES", {})
+    trees = {
+        source.stem: ast.parse(source.read_text(encoding="utf-8")) for source in sorted(package.glob("*.py"))
+    }
+    # where each name is defined, in any module (a public module may re-export a private one's)
+    anywhere = {name: node for tree in trees.values() for name, node in _definitions(tree).items()}
     names: dict[str, dict] = {}
-    for source in sorted(package.glob("*.py")):
-        if source.name.startswith("_"):  # private modules; __init__ re-exports the others
+    for stem, tree in trees.items():
+        if stem.startswith("_"):  # private modules; __init__ re-exports the others
             continue
-        tree = ast.parse(source.read_text(encoding="utf-8"))
         defs = _definitions(tree)
         for name in _public(tree):
-            if name in defs and name not in names:
-                names[name] = _entry(name, defs[name], source.stem, summaries)
+            node = defs.get(name) or anywhere.get(name)
+            if node is not None and name not in names:
+                names[name] = _entry(name, node, stem, summaries)
     return {
         "package": package.name,
         "params": spanish.get("PARAMS", {}),
