@@ -59,7 +59,8 @@ export class Engine {
 
   /**
    * Answer one query (a scheduled action: the interpreter is ours). The first one imports
-   * jedi. Never throws: a failure is a null answer.
+   * jedi and answers the codes to warm it up with (``completion.warm_ups``). Never throws: a
+   * failure is a null answer.
    * @param {any} pyodide
    * @param {{kind: string, code: string, line: number, column: number}} query
    */
@@ -70,7 +71,7 @@ export class Engine {
         this.module = pyodide.pyimport("completion");
         this.state = "ready";
       }
-      if (query.kind === "load") return true;
+      if (query.kind === "load") return this.module.warm_ups().toJs();   // the worker queues them
       const proxy = this.module.answer(query.kind, query.code, query.line, query.column);
       if (proxy === undefined || proxy === null) return null;
       if (typeof proxy !== "object" || typeof proxy.toJs !== "function") return proxy;

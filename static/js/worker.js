@@ -251,6 +251,9 @@ function onComplete(msg) {
 function answerQuery(query) {
   const answer = scheduler.python === "ready" ? engine.answer(pyodide, /** @type {any} */ (query)) : null;
   if (query.id >= 0) post({ type: "completion", id: query.id, ready: engine.usable, answer });
+  else if (query.kind === "load" && Array.isArray(answer)) {   // warm jedi up, one gap each
+    for (const code of answer) scheduler.submitQuery({ id: -1, kind: "complete", code, line: 1, column: code.length });
+  }
 }
 
 /** @param {MessageEvent<ToWorker>} event */

@@ -125,6 +125,24 @@ def hover(script, line: int, column: int, before: str) -> dict | None:
 
 
 KINDS = {"complete": complete, "signature": signature, "hover": hover}
+MAX_WARM_UPS = 4
+
+
+def warm_ups() -> list[str]:
+    """Attribute completions to run once, each in a gap of its own, after jedi is imported: one
+    per module and per data object the session has (``np.``, ``census.``), so that the first one
+    a person asks for does not pay for parsing its stubs (a second or more in wasm)."""
+    codes = []
+    for name, value in list(_namespace().items()):
+        if (
+            name.startswith("_")
+            or inspect.isclass(value)
+            or (callable(value) and not inspect.ismodule(value))
+        ):
+            continue
+        if inspect.ismodule(value) or type(value).__module__.split(".")[0] not in ("builtins",):
+            codes.append(f"{name}.")
+    return codes[:MAX_WARM_UPS]
 
 
 def answer(kind: str, code: str, line: int, column: int):

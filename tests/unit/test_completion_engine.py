@@ -78,3 +78,10 @@ def test_names_come_from_the_live_namespace_without_inference(engine):
         if i["label"] == "while"
     )
     assert all(not i["label"].startswith("_") for i in engine.answer("complete", "", 1, 0)["items"])
+
+
+def test_warm_ups_are_the_session_modules_and_data_objects(engine):
+    codes = engine.warm_ups()
+    assert "np." in codes and "census." in codes
+    assert "verdad." not in codes and "laplace_mech." not in codes and "Census." not in codes
+    assert len(codes) <= engine.MAX_WARM_UPS
