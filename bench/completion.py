@@ -7,8 +7,8 @@ One fresh Chromium context a profile (a cold visit), the deck served cross-origi
 127.0.0.1, opened with ``?noprerun`` so that Python is idle once ready. Measured in the page:
 
 - ``engine``: from an editor's first focus (what loads jedi) to the first query jedi answers:
-  the wheels' fetch, their sha256, unpacking, and ``import jedi`` in a gap; and the bytes of
-  the wheels (``config.editor.wheels``);
+  the wheels' fetch, their sha256, unpacking, ``import jedi`` in a gap, and the warm-up queries
+  queued before it (``np.``, ``census.``); and the bytes of the wheels (``config.editor.wheels``);
 - ``first``: the first completion once loaded (``census.``, jedi over the live namespace), as
   the runtime's round trip, and as a person sees it: a "." typed → the list shows ``columns``;
 - ``then``: the median round trip of ``--repeat`` further completions (``np.random.``,
