@@ -1,10 +1,10 @@
 """What the editor's completion needs, beside the deck: jedi's wheels and an index of the API.
 
 * **The engine**: jedi and parso, pure-Python wheels from the package registry, downloaded
-  once with pip into the wheel cache and verified against the sha256 pinned here before they
-  are copied into ``static-…/wheels/``. The worker loads them only on the first completion
-  request (``static/py/completion.py``), never during a cold visit's boot; it checks the same
-  sha256 before unpacking them.
+  once with pip into the wheel cache and verified against the sha256 pinned here, then copied
+  into ``static-…/wheels/`` without what the page never needs (:data:`TRIMMED`). The worker
+  loads them only on the first completion request (``static/py/completion.py``), never during
+  a cold visit's boot; it checks each copy's sha256 (in the page's config) before unpacking it.
 * **The index** (``api-index.json``): the deck package's public names with their signature,
   kind and a short Spanish summary, read from the package's source (``ast``, nothing is
   imported). The page completes and documents those names from it while a cell runs
@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import ast
 import json
+import zipfile
 from pathlib import Path
 
 from .errors import ChecksumError
-from .files import copy, sha256
+from .files import sha256
 from .pyodide_dist import pip_download
 
 # name, version, file, sha256 (the registry's), bytes
@@ -40,6 +41,28 @@ ENGINE_WHEELS = (
 )
 
 
+# What the page never needs from jedi's wheel: typeshed's stubs of third-party packages (numpy
+# and matplotlib ship their own; the deck imports no other), Django's stubs. 2,6 of its 4,9 MB.
+TRIMMED = ("jedi/third_party/typeshed/stubs/", "jedi/third_party/django-stubs/")
+
+
+def trimmed(wheel: Path, out: Path) -> Path:
+    """A copy of ``wheel`` at ``out`` without the files under :data:`TRIMMED` (nor their lines
+    in its RECORD); entries keep their order and dates, so the copy is reproducible."""
+    tmp = out.with_name(out.name + ".part")
+    with zipfile.ZipFile(wheel) as src, zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            if info.filename.startswith(TRIMMED):
+                continue
+            data = src.read(info)
+            if info.filename.endswith(".dist-info/RECORD"):
+                lines = data.decode().splitlines(keepends=True)
+                data = "".join(line for line in lines if not line.startswith(TRIMMED)).encode()
+            dst.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+    tmp.replace(out)
+    return out
+
+
 def ensure_engine_wheels(cache: Path) -> list[tuple[Path, str]]:
     """jedi's and parso's wheels in ``cache/editor``, each with its pinned sha256."""
     folder = cache / "editor"
@@ -58,12 +81,19 @@ def ensure_engine_wheels(cache: Path) -> list[tuple[Path, str]]:
 
 
 def vendor_engine(cache: Path, static_out: Path, static_url: str) -> list[dict]:
-    """Copy the verified wheels into ``static_out/wheels``; return ``[{url, sha256, bytes}]``."""
+    """Copy the verified wheels, trimmed (:func:`trimmed`), into ``static_out/wheels``; return
+    ``[{url, sha256, bytes}]`` of the copies (what the worker checks before unpacking)."""
     shipped = []
-    for path, digest in ensure_engine_wheels(cache):
-        copy(path, static_out / "wheels" / path.name)
+    for path, _digest in ensure_engine_wheels(cache):
+        target = static_out / "wheels" / path.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        trimmed(path, target)
         shipped.append(
-            {"url": f"{static_url}wheels/{path.name}", "sha256": digest, "bytes": path.stat().st_size}
+            {
+                "url": f"{static_url}wheels/{path.name}",
+                "sha256": sha256(target),
+                "bytes": target.stat().st_size,
+            }
         )
     return shipped
 

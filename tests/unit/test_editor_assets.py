@@ -67,12 +67,25 @@ def test_a_cached_wheel_with_another_sha256_is_refused(tmp_path):
         editor_assets.ensure_engine_wheels(tmp_path)
 
 
-def test_the_vendored_wheels_are_the_pinned_ones(tmp_path):
+def test_the_vendored_wheels_are_the_pinned_ones_trimmed(tmp_path):
+    import zipfile
+
+    from deckbuild.files import sha256
     from deckbuild.pyodide_dist import cache_dir
 
     if not all((cache_dir() / "editor" / w[2]).exists() for w in editor_assets.ENGINE_WHEELS):
         pytest.skip("the engine's wheels are not in the cache yet (a build downloads them)")
     shipped = editor_assets.vendor_engine(cache_dir(), tmp_path, "static-x/")
     assert [w["url"] for w in shipped] == [f"static-x/wheels/{w[2]}" for w in editor_assets.ENGINE_WHEELS]
-    assert [w["sha256"] for w in shipped] == [w[3] for w in editor_assets.ENGINE_WHEELS]
-    assert all((tmp_path / "wheels" / w[2]).stat().st_size == w[4] for w in editor_assets.ENGINE_WHEELS)
+    for entry, (_n, _v, file, _digest, size) in zip(shipped, editor_assets.ENGINE_WHEELS, strict=True):
+        path = tmp_path / "wheels" / file
+        assert entry["sha256"] == sha256(path) and entry["bytes"] == path.stat().st_size <= size
+        names = zipfile.ZipFile(path).namelist()
+        assert not [n for n in names if n.startswith(editor_assets.TRIMMED)]
+        record = zipfile.ZipFile(path).read(next(n for n in names if n.endswith("RECORD"))).decode()
+        assert {line.split(",")[0] for line in record.splitlines()} == set(names)
+    jedi = zipfile.ZipFile(tmp_path / "wheels" / editor_assets.ENGINE_WHEELS[0][2]).namelist()
+    assert "jedi/third_party/typeshed/stdlib/builtins.pyi" in jedi and "jedi/api/__init__.py" in jedi
+    assert shipped[0]["bytes"] < 2_500_000
+    again = editor_assets.vendor_engine(cache_dir(), tmp_path / "again", "static-x/")
+    assert again == shipped  # reproducible: the same bytes every build
