@@ -44,6 +44,15 @@ class NotebookInfo:
 
 
 @dataclass(frozen=True)
+class EditorInfo:
+    """The editor's completion (``completion.js``, ``static/py/completion.py``): loaded lazily."""
+
+    engine: str  # static/py/completion.py, relative to the page: jedi over the cells' namespace
+    index: str  # api-index.json: the package's public API with Spanish summaries (editor_assets.py)
+    wheels: list[dict]  # jedi's and parso's wheels, [{url, sha256, bytes}]: checked before unpacking
+
+
+@dataclass(frozen=True)
 class DeckConfig:
     """The JSON embedded in the page (``#deck-config``). One field, one fact."""
 
@@ -60,3 +69,4 @@ class DeckConfig:
     runner: str  # static/py/cellrunner.py, relative to the page
     prelude: str  # Python the worker runs once after boot, before any cell
     notebook: NotebookInfo  # titles and text of the code slides, for the download
+    editor: EditorInfo  # what the editor's completion loads on the first request

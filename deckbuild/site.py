@@ -9,8 +9,8 @@ import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from . import compress, frontend, pyodide_dist
-from .config import Assets, DeckConfig, NotebookInfo, NotebookSlide
+from . import compress, editor_assets, frontend, pyodide_dist
+from .config import Assets, DeckConfig, EditorInfo, NotebookInfo, NotebookSlide
 from .jsonschema import write_schemas
 from .layout import SLIDE_SIZE
 from .live import write_live_manifest
@@ -122,8 +122,19 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
         )
         wheel = build_wheel(package.parent, package.name, staging / static_dir / "wheels")
         assets["static"] = static_dir
+        editor = EditorInfo(
+            engine=f"{static_dir}py/completion.py",
+            index=static_dir + editor_assets.write_api_index(package, staging / static_dir),
+            wheels=editor_assets.vendor_engine(pyodide_dist.cache_dir(), staging / static_dir, static_dir),
+        )
         config = _page_config(
-            deck, assets, lock, version, wheel=f"{static_dir}wheels/{wheel.name}", package=package
+            deck,
+            assets,
+            lock,
+            version,
+            wheel=f"{static_dir}wheels/{wheel.name}",
+            package=package,
+            editor=editor,
         )
         html = render_page(
             deck, views, project.templates, asdict(config), import_map, (frontend.speaker_view_script(nm),)
@@ -144,7 +155,9 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
     return deck
 
 
-def _page_config(deck: Deck, assets: dict, lock: dict, version: str, wheel: str, package: Path) -> DeckConfig:
+def _page_config(
+    deck: Deck, assets: dict, lock: dict, version: str, wheel: str, package: Path, editor: EditorInfo
+) -> DeckConfig:
     """What the page, the runtime and the worker are told (config.py): one fact, one field."""
     return DeckConfig(
         version=version,
@@ -171,6 +184,7 @@ def _page_config(deck: Deck, assets: dict, lock: dict, version: str, wheel: str,
                 if s.kind in ("code", "exercise")
             },
         ),
+        editor=editor,
     )
 
 

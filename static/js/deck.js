@@ -52,6 +52,7 @@ if (receiver) {
   });
   runtime.addEventListener("fatal", (/** @type {CustomEvent} */ e) => { statusEl.title = e.detail.traceback || e.detail.message; });
   installActions({ cells, runtime, store, announce });
+  import("./completion.js").then(({ installCompletion }) => installCompletion(cells, runtime, config, base));
   publish(config.version, cells, runtime, exercises);
   showStatus({ state: runtime.state, detail: runtime.detail });   // what it said while we loaded
 }

@@ -4,6 +4,7 @@ import { basicSetup, EditorView } from "codemirror";
 import { python } from "@codemirror/lang-python";
 import { keymap } from "@codemirror/view";
 import { EditorState, Prec } from "@codemirror/state";
+import { closeCompletion, completionStatus } from "@codemirror/autocomplete";
 
 export function createEditor(parent, doc, { onRun, onChange, onEscape, label, readOnly = false }) {
   const runKeys = Prec.highest(keymap.of([
@@ -15,6 +16,7 @@ export function createEditor(parent, doc, { onRun, onChange, onEscape, label, re
       event.stopPropagation();   // the deck (reveal.js) never sees keys typed here
       if (event.key === "Escape") {
         event.preventDefault();
+        if (completionStatus(view.state) && closeCompletion(view)) return true;   // first closes the list
         if (!onEscape?.()) view.contentDOM.blur();   // stop a running cell, else leave
         return true;
       }

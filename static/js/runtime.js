@@ -77,6 +77,8 @@ export class Runtime extends EventTarget {
     this.gaveUp = null;         // why the watchdog stopped restarting (until ⟲), or null
     this.watchdog = new Watchdog();
     this.lastResultCell = null; // the cell whose result was the worker's last word
+    /** @type {Map<number, (msg: {ready: boolean, answer: any} | null) => void>} the editor's queries */
+    this.queries = new Map();
     setInterval(() => this.checkAlive(), PING_MS);
     document.addEventListener("visibilitychange", () => this.watchdog.resumed());
     this.start();
@@ -121,6 +123,7 @@ export class Runtime extends EventTarget {
   onMessage(msg) {
     if (msg.type === "status") { this.setStatus(msg.state, msg.detail); return; }
     if (msg.type === "pong") return;   // it was heard: that is all a pong is for
+    if (msg.type === "completion") { this.queries.get(msg.id)?.(msg); return; }
     if (msg.type === "crashed") {
       this.restart(msg.reason ?? `Python terminó inesperadamente (${msg.error.message.split("\n")[0]}): se reinició y se volvió a correr el preludio`,
                    { manual: false });
@@ -202,6 +205,31 @@ export class Runtime extends EventTarget {
     this.worker.postMessage(/** @type {ToWorker} */ ({ type: "run", id, cellId, code, seed, background }));
   }
 
+  /**
+   * Ask the worker's completion engine (completion.js). Resolves with ``{ready, answer}``, or
+   * null if the worker was restarted. A query not started within ``timeoutMs`` (the worker is
+   * busy) is cancelled: the worker answers it at once with ``answer: null``; one that has
+   * started is waited for (the first ones parse the stubs jedi needs). Never rejects.
+   * @param {import("./types.js").QueryKind} kind
+   * @param {string} code @param {number} line 1-based @param {number} column 0-based
+   * @param {number} timeoutMs
+   * @returns {Promise<{ready: boolean, answer: any} | null>}
+   */
+  query(kind, code, line, column, timeoutMs) {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.worker.postMessage(/** @type {ToWorker} */ ({ type: "complete-cancel", id }));
+      }, timeoutMs);
+      const done = (msg) => { clearTimeout(timer); this.queries.delete(id); resolve(msg); };
+      this.queries.set(id, done);
+      this.worker.postMessage(/** @type {ToWorker} */ ({ type: "complete", id, kind, code, line, column }));
+    });
+  }
+
+  /** Whether a cell runs or waits (then completion uses static names instead of asking). */
+  get busy() { return this.pending.size > 0; }
+
   /** The watchdog's tick: ping the worker, or restart it if it stopped answering. */
   checkAlive() {
     if (this.gaveUp) return;
@@ -253,6 +281,7 @@ export class Runtime extends EventTarget {
    *  @param {string} reason */
   abandon(reason) {
     this.current = null;
+    for (const done of [...this.queries.values()]) done(null);
     const abandoned = [...this.pending.values()];
     this.pending.clear();
     for (const job of abandoned) {

@@ -59,6 +59,8 @@ export class Scheduler {
     this.jobs = [];              // queued, in request order: {id, code, background, needsMpl, binds}
     this.busy = null;            // the action under way, or null
     this.lastKind = null;        // "job" | "step": the loader and the jobs take turns
+    this.queries = [];           // the editor's completion requests, in order: {id, …}
+    this.lastWasQuery = false;   // a query never follows a query while a job or step can go
   }
 
   // --- events -------------------------------------------------------------------------------
@@ -76,6 +78,21 @@ export class Scheduler {
   cancel(id) {
     const index = this.jobs.findIndex((job) => job.id === id);
     return index < 0 ? null : this.jobs.splice(index, 1)[0];
+  }
+
+  /** The editor asks for a completion, a signature or a doc (``completion.js``). Answered in
+   *  the gaps: never while a presenter's job can go, and one at a time between other actions.
+   *  Returns ``[query]`` to answer at once with nothing (Python failed), else []. */
+  submitQuery(query) {
+    if (this.python === "failed") return [query];   // nothing to ask: answered empty
+    this.queries.push(query);
+    return [];
+  }
+
+  /** Drop a queued query (the editor moved on). Returns it, or null. */
+  cancelQuery(id) {
+    const index = this.queries.findIndex((query) => query.id === id);
+    return index < 0 ? null : this.queries.splice(index, 1)[0];
   }
 
   /** Booting goes on: ``detail`` says what loads now. */
@@ -98,6 +115,11 @@ export class Scheduler {
     this.python = "failed";
     this.mpl = "failed";
     return this.jobs.splice(0);
+  }
+
+  /** Drop every queued query (Python failed): returns them, each to be answered empty. */
+  takeQueries() {
+    return this.queries.splice(0);
   }
 
   /** matplotlib's wheels are installed: its import steps may run. */
@@ -143,6 +165,13 @@ export class Scheduler {
     const fg = this.firstEligible(false);
     const bg = fg ? null : this.firstEligible(true);
     const canStep = this.mpl === "importing";
+    // a query fills a gap: no presenter's job can go, and it does not follow a query while
+    // something else can (so a run waits for at most one query)
+    if (this.queries.length && !fg && !(this.lastWasQuery && (bg || canStep))) {
+      this.busy = { kind: "query", query: this.queries.shift() };
+      this.lastWasQuery = true;
+      return this.busy;
+    }
     const presenterWaitsForMpl = this.jobs.some((job) => !job.background && job.needsMpl);
     let action = null;
     if (canStep && (fg || bg)) {
@@ -159,6 +188,7 @@ export class Scheduler {
     if (action.kind === "job") this.jobs.splice(this.jobs.indexOf(action.job), 1);
     this.busy = action;
     this.lastKind = action.kind;
+    this.lastWasQuery = false;
     return action;
   }
 

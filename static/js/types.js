@@ -49,6 +49,15 @@
  * @property {string} runner             cellrunner.py, relative to the page
  * @property {string} prelude            Python run once after boot, before any cell
  * @property {NotebookInfo} notebook     titles and text of the code slides, for the download
+ * @property {EditorInfo} editor         what the editor's completion loads on the first request
+ */
+
+/**
+ * The editor's completion (deckbuild/config.py, EditorInfo).
+ * @typedef {object} EditorInfo
+ * @property {string} engine   completion.py, relative to the page
+ * @property {string} index    api-index.json: the package's public API, Spanish summaries
+ * @property {{url: string, sha256: string, bytes: number}[]} wheels  jedi's and parso's wheels
  */
 
 // --- results and errors ---------------------------------------------------------------------
@@ -114,7 +123,10 @@
  * @typedef {{type: "run", id: number, cellId: string, code: string, seed: string | number | null, background: boolean}} RunMessage
  * @typedef {{type: "cancel", id: number}} CancelMessage
  * @typedef {{type: "ping", n: number}} PingMessage
- * @typedef {InitMessage | RunMessage | CancelMessage | PingMessage} ToWorker
+ * @typedef {"load" | "complete" | "signature" | "hover"} QueryKind
+ * @typedef {{type: "complete", id: number, kind: QueryKind, code: string, line: number, column: number}} CompleteMessage
+ * @typedef {{type: "complete-cancel", id: number}} CompleteCancelMessage
+ * @typedef {InitMessage | RunMessage | CancelMessage | PingMessage | CompleteMessage | CompleteCancelMessage} ToWorker
  */
 
 // --- worker → page ----------------------------------------------------------------------------
@@ -131,8 +143,10 @@
  * @typedef {{type: "crashed", error: ErrorRecord, reason?: string}} CrashedMessage
  * @typedef {{type: "fatal", error: ErrorRecord}} FatalMessage
  * @typedef {{type: "pong", n: number}} PongMessage
+ * @typedef {{type: "completion", id: number, ready: boolean, answer: any}} CompletionMessage
  * @typedef {StatusMessage | TextMessage | FigureMessage | BudgetMessage | ResultMessage
- *           | StartedMessage | RerunMessage | CrashedMessage | FatalMessage | PongMessage} FromWorker
+ *           | StartedMessage | RerunMessage | CrashedMessage | FatalMessage | PongMessage
+ *           | CompletionMessage} FromWorker
  */
 
 // --- speaker view ⇄ main window (mirror.js, one BroadcastChannel) ------------------------------

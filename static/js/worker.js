@@ -4,6 +4,7 @@
 import { Scheduler } from "./scheduler.js";
 import { errorFromException, errorRecord } from "./errors.js";
 import { prefetch } from "./prefetch.js";
+import { Engine } from "./engine.js";
 
 /** @typedef {import("./types.js").DeckConfig} DeckConfig */
 /** @typedef {import("./types.js").ToWorker} ToWorker */
@@ -36,6 +37,8 @@ let scheduler = null;
 let bootError = null;        // Python never came up: every run answers with why
 let mplError = null;         // matplotlib failed to load: every run that draws answers with why
 let lastStatus = "";
+/** @type {Engine | null} */
+let engine = null;           // the editor's completion: loaded on its first request (engine.js)
 
 /** @param {FromWorker} msg */
 const post = (msg) => self.postMessage(msg);
@@ -228,7 +231,8 @@ async function pump() {
       try {
         if (action.kind === "job") {
           if (await runJob(action.job)) return;   // stay busy: the page replaces this interpreter
-        } else runStep(action.index);
+        } else if (action.kind === "query") answerQuery(action.query);
+        else runStep(action.index);
       } catch (e) {
         if (action.kind === "step") {
           failMatplotlib(e);
@@ -261,6 +265,7 @@ async function start(config, base) {
   } catch (e) {
     bootError = e;
     for (const job of scheduler.bootFailed()) answerWithError(job, e);
+    for (const query of scheduler.takeQueries()) answerQuery(query);
     publishStatus();
     post({ type: "fatal", error: errorFromException(e) });
     return;
@@ -277,6 +282,30 @@ async function start(config, base) {
   pump();
 }
 
+/** The editor's query: to the scheduler once the engine is unpacked; before that, answered
+ *  at once "not ready" (the page uses its static names) while the wheels load.
+ *  @param {import("./types.js").CompleteMessage} msg */
+function onComplete(msg) {
+  if (scheduler.python === "ready" && engine.state === "none") {
+    engine.fetch(pyodide, () => { scheduler.submitQuery({ id: -1, kind: "load" }); pump(); });
+  }
+  if (scheduler.python !== "ready" || !engine.usable) {
+    post({ type: "completion", id: msg.id, ready: false, answer: null });
+    return;
+  }
+  scheduler.submitQuery(msg);
+  pump();
+}
+
+/** @param {{id: number, kind: string, code?: string, line?: number, column?: number}} query */
+function answerQuery(query) {
+  const answer = scheduler.python === "ready" ? engine.answer(pyodide, /** @type {any} */ (query)) : null;
+  if (query.id >= 0) post({ type: "completion", id: query.id, ready: engine.usable, answer });
+  else if (query.kind === "load" && Array.isArray(answer)) {   // warm jedi up, one gap each
+    for (const code of answer) scheduler.submitQuery({ id: -1, kind: "complete", code, line: 1, column: code.length });
+  }
+}
+
 /** @param {MessageEvent<ToWorker>} event */
 self.onmessage = (event) => {
   const msg = event.data;
@@ -286,6 +315,7 @@ self.onmessage = (event) => {
     interruptBuffer = msg.interruptBuffer || null;
     onDemand = msg.config.onDemand || {};
     scheduler = new Scheduler();
+    engine = new Engine(msg.config.editor, msg.base);
     if (msg.prefetch) prefetch(msg.config, msg.base);   // numpy's wheels, then matplotlib's, meanwhile
     start(msg.config, msg.base);
   } else if (msg.type === "run") {
@@ -299,5 +329,9 @@ self.onmessage = (event) => {
              error: errorRecord("Cancelada", "ejecución cancelada", "Ejecución cancelada antes de empezar.") });
       publishStatus();
     }
+  } else if (msg.type === "complete") {
+    onComplete(msg);
+  } else if (msg.type === "complete-cancel") {
+    if (scheduler.cancelQuery(msg.id)) post({ type: "completion", id: msg.id, ready: engine.usable, answer: null });
   }
 };

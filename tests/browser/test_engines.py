@@ -3,7 +3,8 @@ cross-origin isolated (COOP/COEP) and plain (a static host, ``?nosw``: no Servic
 
 Every combination runs the same in-page scenario (engines/scenario.js) from a cold load: the
 page loads and Python starts; every cell runs (the deck's own background pre-run); a cell is
-edited and run; a slider rewrites its one line and re-runs its cell; an exercise judges its
+edited and run; the editor completes «census.» from the live session (jedi, loaded on focus);
+a slider rewrites its one line and re-runs its cell; an exercise judges its
 starter ✗ and, its solution loaded with «Cargar en el editor», ✓; the privacy-budget meter of
 «Composición secuencial» reads "ε: 1 de 1" and an overspending edit shows the accountant's
 refusal, in Spanish and in red; the ⤓ menu opens and its notebook link is a blob: URL of valid
@@ -38,6 +39,7 @@ STEPS = [
     "load",
     "all-cells",
     "edit-run",
+    "completion",
     "slider",
     "exercise",
     "meter",

@@ -1,7 +1,8 @@
 // Model-based tests of the worker's scheduler (static/js/scheduler.js) under node's test runner:
 // a fake Python whose every step takes simulated time, driven the way worker.js drives the real
 // one, through thousands of seeded random interleavings of what a presenter and a hall can do
-// (run, stop, cancel, restart, matplotlib ready or failed, drawing and numpy-only cells).
+// (run, stop, cancel, restart, matplotlib ready or failed, drawing and numpy-only cells, the
+// editor's completion queries and their cancellation).
 // Run: node --test tests/js/   (a failure prints its seed; SCHED_SEED=n replays one)
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -43,6 +44,7 @@ class World {
     this.now = 0;
     this.events = [];          // [{at, fn}] sorted by time
     this.jobs = new Map();     // id → {id, code, background, submittedAt, startedAt, endedAt, end}
+    this.queries = new Map();  // id → {id, submittedAt, end}: the editor's completion queries
     this.nextId = 1;
     this.log = [];             // what happened, for a failure's report
     this.generation = 0;       // a restart starts a new worker: its late events are ignored
@@ -67,6 +69,7 @@ class World {
     this.at(this.uniform(50, 3000), () => {
       if (bootFails) {
         for (const job of this.sched.bootFailed()) this.end(job.id, "error");
+        for (const query of this.sched.takeQueries()) this.endQuery(query.id, "empty");
         return;
       }
       this.sched.bootDone(STEPS);
@@ -89,7 +92,32 @@ class World {
     this.log.push(`${this.now.toFixed(0)} end ${id} ${how}`);
   }
 
+  endQuery(id, how) {
+    const query = this.queries.get(id);
+    assert.ok(query, `end of unknown query ${id}`);
+    assert.equal(query.end, undefined, `query ${id} ended twice (${query.end}, then ${how})`);
+    query.end = how;
+    query.endedAt = this.now;
+    this.log.push(`${this.now.toFixed(0)} end query ${id} ${how}`);
+  }
+
   // --- what the page does ---------------------------------------------------------------------
+
+  /** The editor asks for completions (a key, a "." or a "("); it cancels one it no longer needs. */
+  query() {
+    const id = 10_000 + this.nextId++;
+    this.queries.set(id, { id, submittedAt: this.now });
+    this.log.push(`${this.now.toFixed(0)} query ${id}`);
+    for (const query of this.sched.submitQuery({ id })) this.endQuery(query.id, "empty");
+    this.pump();
+  }
+
+  cancelQuery() {
+    const queued = this.sched.queries;
+    if (!queued.length) return;
+    const query = this.pick(queued);
+    if (this.sched.cancelQuery(query.id)) this.endQuery(query.id, "cancelled");
+  }
 
   submit(background) {
     const id = this.nextId++;
@@ -114,6 +142,7 @@ class World {
   restart() {
     this.log.push(`${this.now.toFixed(0)} restart`);
     for (const job of this.jobs.values()) if (job.end === undefined) this.end(job.id, "restarted");
+    for (const query of this.queries.values()) if (query.end === undefined) this.endQuery(query.id, "restarted");
     this.startWorker();
   }
 
@@ -127,9 +156,10 @@ class World {
     this.running = action;
     this.checkStart(action);
     this.history.push(action);
-    const duration = action.kind === "step" ? this.uniform(5, 300) : this.uniform(5, 1500);
+    const duration = action.kind === "job" ? this.uniform(5, 1500) : this.uniform(5, 300);
     const finish = () => {
       if (action.kind === "job") this.end(action.job.id, action.interrupted ? "interrupted" : "result");
+      else if (action.kind === "query") this.endQuery(action.query.id, "answered");
       else if (this.random() < 0.01) {   // an import step that raises: matplotlib fails
         for (const job of this.sched.mplFailed()) this.end(job.id, "error");
       }
@@ -147,16 +177,32 @@ class World {
    *  queued: then the scheduler must have something to do. */
   checkNoDeadlock() {
     const s = this.sched;
-    if (this.running || s.python !== "ready" || s.mpl === "fetching" || !s.jobs.length) return;
-    const probe = Object.assign(Object.create(Object.getPrototypeOf(s)), s, { jobs: [...s.jobs] });
-    assert.ok(probe.next(), `deadlock: ${s.jobs.length} queued, matplotlib ${s.mpl}`);
+    if (this.running || s.python !== "ready") return;
+    if (!s.queries.length && (s.mpl === "fetching" || !s.jobs.length)) return;
+    const probe = Object.assign(Object.create(Object.getPrototypeOf(s)), s,
+                                { jobs: [...s.jobs], queries: [...s.queries] });
+    assert.ok(probe.next(), `deadlock: ${s.jobs.length} queued, ${s.queries.length} queries, matplotlib ${s.mpl}`);
   }
 
   checkStart(action) {
     const s = this.sched;
+    const previous = this.history[this.history.length - 1];
+    if (action.kind === "query") {
+      // a query fills a gap: no presenter's job that could run waits for it, and a query
+      // follows a query only when nothing else could go (a run waits for at most one query)
+      const fg = s.jobs.filter((j) => !j.background);
+      const free = fg.find((j) => (!j.needsMpl || s.mpl === "ready") && !dependsOnQueued(j, fg));
+      assert.ok(!free, `query ${action.query.id} went before the presenter's job ${free?.id}`);
+      if (previous?.kind === "query") {
+        const bg = s.jobs.filter((j) => j.background);
+        const other = s.mpl === "importing" ||
+          bg.some((j) => (!j.needsMpl || s.mpl === "ready") && !dependsOnQueued(j, bg));
+        assert.ok(!other, `two queries in a row while a run or a step could go`);
+      }
+      return;
+    }
     if (action.kind === "step") {
       // a presenter's numpy-only cell that nothing holds waits for at most one step in a row
-      const previous = this.history[this.history.length - 1];
       if (previous?.kind === "step") {
         const free = s.jobs.find((j) => !j.background && !j.needsMpl && !dependsOnQueued(j, s.jobs));
         assert.ok(!free, `two import steps in a row while job ${free?.id} could run`);
@@ -196,10 +242,12 @@ class World {
     for (let i = 0; i < count; i++) {
       t += this.uniform(0, 400);
       const r = this.random();
-      const fn = r < 0.45 ? () => this.submit(false)
-        : r < 0.7 ? () => this.submit(true)
-        : r < 0.82 ? () => this.cancelSomething()
-        : r < 0.92 ? () => this.interrupt()
+      const fn = r < 0.35 ? () => this.submit(false)
+        : r < 0.55 ? () => this.submit(true)
+        : r < 0.72 ? () => this.query()
+        : r < 0.77 ? () => this.cancelQuery()
+        : r < 0.85 ? () => this.cancelSomething()
+        : r < 0.94 ? () => this.interrupt()
         : () => this.restart();
       this.events.push({ at: t, fn });
     }
@@ -228,6 +276,7 @@ test(`${SEEDS} random interleavings: every run ends, in a bounded time, and the 
   const only = process.env.SCHED_SEED;
   const seeds = only ? [Number(only)] : Array.from({ length: SEEDS }, (_, i) => i + 1);
   let jobs = 0;
+  let queries = 0;
   let worst = 0;
   for (const seed of seeds) {
     const world = new World(seed);
@@ -237,10 +286,15 @@ test(`${SEEDS} random interleavings: every run ends, in a bounded time, and the 
         assert.ok(job.end, `job ${job.id} never ended`);
         jobs += 1;
       }
+      for (const query of world.queries.values()) {
+        assert.ok(query.end, `query ${query.id} never ended`);
+        queries += 1;
+      }
       // liveness with a bound: after the last click, all is done within boot + wheels + the
       // import steps + every job's longest run (the fake Python's own maxima)
-      const bound = 3000 + 2500 + STEPS * 300 + world.jobs.size * 1500;
-      const finished = Math.max(...[...world.jobs.values()].map((j) => j.endedAt), 0);
+      // the import steps + every job's longest run + every query's (the fake Python's own maxima)
+      const bound = 3000 + 2500 + STEPS * 300 + world.jobs.size * 1500 + world.queries.size * 300;
+      const finished = Math.max(...[...world.jobs.values(), ...world.queries.values()].map((j) => j.endedAt), 0);
       worst = Math.max(worst, finished - world.lastInput);
       assert.ok(finished - world.lastInput <= bound, `took ${finished - world.lastInput} ms after the last input`);
     } catch (error) {
@@ -249,7 +303,7 @@ test(`${SEEDS} random interleavings: every run ends, in a bounded time, and the 
       throw error;
     }
   }
-  console.log(`# scheduler: ${seeds.length} interleavings, ${jobs} runs, all ended; ` +
+  console.log(`# scheduler: ${seeds.length} interleavings, ${jobs} runs and ${queries} queries, all ended; ` +
               `longest tail after the last input ${Math.round(worst)} ms (simulated)`);
 });
 
@@ -325,4 +379,29 @@ test("boundNames over-approximates what a cell binds", () => {
   assert.ok(!call.has("laplace_mech") && !call.has("sensitivity"), [...call].join());
   assert.ok(boundNames("(a, b) = 1, 2\nz[k] = f(q=1)").has("z") && boundNames("(a, b) = 1, 2").has("b"));
   assert.ok(needsMatplotlib("fig, ax = plt.subplots()") && !needsMatplotlib("laplace_mech(1, 1, 1)"));
+});
+
+test("a completion query waits for the presenter's run, and a run waits for at most one query", () => {
+  const s = new Scheduler();
+  s.bootDone(STEPS);
+  s.wheelsLoaded();
+  s.submitQuery({ id: 100 });
+  s.submit({ id: 1, code: "print(1)" });
+  const first = s.next();
+  assert.equal(first.job?.id, 1);                      // the presenter's run first
+  s.finished(first);
+  s.submitQuery({ id: 101 });
+  s.submit({ id: 2, code: "print(2)", background: true });
+  s.submit({ id: 3, code: "print(3)", background: true });
+  const kinds = [];
+  for (let a = s.next(); a; a = s.next()) { kinds.push(a.kind === "query" ? `q${a.query.id}` : a.kind === "job" ? a.job.id : "step"); s.finished(a); }
+  assert.equal(kinds.filter((k) => String(k).startsWith("q")).length, 2);
+  for (let i = 1; i < kinds.length; i++) {   // no two queries in a row while anything else can go
+    assert.ok(!(String(kinds[i]).startsWith("q") && String(kinds[i - 1]).startsWith("q") && kinds.slice(i).some((k) => typeof k === "number")), kinds.join());
+  }
+  assert.equal(s.cancelQuery(999), null);
+  s.submitQuery({ id: 102 });
+  assert.equal(s.cancelQuery(102).id, 102);
+  assert.equal(s.next(), null);
+  assert.equal(s.status().detail, "Python: listo");   // a query is not a run: the status says ready
 });

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from deckbuild import config as config_module
-from deckbuild.config import Assets, DeckConfig, NotebookInfo, NotebookSlide
+from deckbuild.config import Assets, DeckConfig, EditorInfo, NotebookInfo, NotebookSlide
 from deckbuild.site import Project, build
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,6 +45,7 @@ def test_embedded_config_has_exactly_the_dataclass_fields(embedded: dict):
     assert set(embedded) == _fields(DeckConfig)
     assert set(embedded["assets"]) == _fields(Assets)
     assert set(embedded["notebook"]) == _fields(NotebookInfo)
+    assert set(embedded["editor"]) == _fields(EditorInfo)
     assert embedded["notebook"]["slides"], "the fixture deck has code slides"
     for slide in embedded["notebook"]["slides"].values():
         assert set(slide) == _fields(NotebookSlide)
@@ -54,7 +55,7 @@ def test_embedded_config_has_exactly_the_dataclass_fields(embedded: dict):
 def test_every_config_field_has_a_type_and_a_meaning():
     source = Path(config_module.__file__).read_text(encoding="utf-8")
     hints = typing.get_type_hints(DeckConfig)
-    for cls in (DeckConfig, Assets, NotebookInfo, NotebookSlide):
+    for cls in (DeckConfig, Assets, NotebookInfo, NotebookSlide, EditorInfo):
         for f in dataclasses.fields(cls):
             assert f.name in typing.get_type_hints(cls), f"{cls.__name__}.{f.name} has no type"
             line = re.search(rf"^    {f.name}: .*$", source, re.M)
@@ -70,7 +71,9 @@ def _typedef_properties(name: str) -> set[str]:
     return set(re.findall(r"@property \{[^}]*(?:\}[^}]*)*?\} \[?(\w+)", block.group(1)))
 
 
-@pytest.mark.parametrize("cls", [DeckConfig, Assets, NotebookInfo, NotebookSlide], ids=lambda c: c.__name__)
+@pytest.mark.parametrize(
+    "cls", [DeckConfig, Assets, NotebookInfo, NotebookSlide, EditorInfo], ids=lambda c: c.__name__
+)
 def test_js_typedefs_name_the_dataclass_fields(cls):
     assert _typedef_properties(cls.__name__) == _fields(cls)
 

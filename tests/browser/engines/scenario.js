@@ -13,7 +13,7 @@
 // Every step has its own deadline and the scenario always returns: a step that fails says
 // why in `error`, and the steps after it still run (a hang never hides the other results).
 // Inside the page, so no eval and no `new Function`: the deck's CSP forbids them.
-// Steps: load, all-cells, edit-run, slider, exercise, meter, notebook, stop, restart,
+// Steps: load, all-cells, edit-run, completion, slider, exercise, meter, notebook, stop, restart,
 // after-restart, sleep-stop, memory, silent-worker (test_engines.STEPS).
 async (options = {}) => {
   const opt = {
@@ -182,6 +182,34 @@ async (options = {}) => {
     }
     cell.reset();
     if (cell.code !== cell.authored) throw new Error("reset did not restore the authored code");
+  });
+
+  // 3b. The editor completes from the live session (issue 22): its first focus loads jedi in the
+  //    worker's gaps; then typing "census." lists the census's attributes, as typed by a person.
+  await step("completion", opt.runTimeout * 3, async (d) => {
+    const cell = cells()[0];
+    const view = cell.editor.view;
+    const t = now();
+    view.focus();
+    view.contentDOM.dispatchEvent(new FocusEvent("focus"));   // what warms the engine
+    for (;;) {   // the engine answers once its wheels are fetched, checked and jedi imported
+      const reply = await deck().runtime.query("complete", "np.ran", 1, 6, 5000);
+      if (reply && reply.ready && reply.answer && reply.answer.items.some((i) => i.label === "random")) break;
+      if (now() - t > opt.runTimeout * 2000) throw new Error(`no answer from the engine: ${JSON.stringify(reply)}`);
+      await sleep(250);
+    }
+    d.engineSeconds = secs(now() - t);
+    cell.code = "census";
+    const end = view.state.doc.length;
+    view.focus();
+    view.dispatch({ changes: { from: end, insert: "." }, selection: { anchor: end + 1 }, userEvent: "input.type" });
+    const labels = () => [...cell.root.querySelectorAll(".cm-tooltip-autocomplete li .cm-completionLabel")]
+      .map((e) => e.textContent);
+    const t1 = now();
+    await waitFor("census's attributes in the completion list", () => labels().includes("columns"), 30);
+    d.listSeconds = secs(now() - t1);
+    d.options = labels().slice(0, 8);
+    cell.reset();
   });
 
   // 4. A slider: move it as a person would (an input event); the cell re-runs with the value.

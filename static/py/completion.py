@@ -1,0 +1,156 @@
+"""The editor's completion engine: jedi over the namespace the cells share.
+
+Imported by the worker on the first completion request (after it unpacks jedi's and parso's
+wheels, checked against their pinned sha256), never at boot. One call, :func:`answer`, per
+request; it never raises (a failure is an empty answer). Runs under CPython too (the tests).
+
+Positions are jedi's: ``line`` 1-based, ``column`` 0-based, in characters.
+"""
+
+from __future__ import annotations
+
+import builtins
+import inspect
+import keyword
+import re
+
+import jedi
+
+MAX_COMPLETIONS = 150
+MAX_DOC_CHARS = 600
+
+jedi.settings.case_insensitive_completion = False
+jedi.settings.add_bracket_after_function = False
+
+
+def _namespace() -> dict:
+    import cellrunner
+
+    return cellrunner.NAMESPACE
+
+
+def _first_paragraph(text: str) -> str:
+    para = text.strip().split("\n\n")[0].strip()
+    return para if len(para) <= MAX_DOC_CHARS else para[: MAX_DOC_CHARS - 1] + "…"
+
+
+def _module(name) -> str:
+    return (name.module_name or "").split(".")[0]
+
+
+# the word being typed, and whether it follows a "." (an attribute: jedi's job)
+_TYPED = re.compile(r"(\.)?\s*([A-Za-z_]\w*)?$")
+
+
+def _kind(value) -> str:
+    if inspect.isclass(value):
+        return "class"
+    if inspect.ismodule(value):
+        return "module"
+    return "function" if callable(value) else "instance"
+
+
+def _global_names(prefix: str) -> list[dict]:
+    """Names of the namespace, builtins and keywords starting with ``prefix``: read off the live
+    dicts, no inference (jedi's global completion checks every builtin's stub: seconds in wasm)."""
+    seen, items = set(), []
+    sources = ((_namespace(), None), (vars(builtins), "builtins"))
+    for names, module in sources:
+        for name, value in names.items():
+            if (
+                name.startswith(prefix)
+                and name not in seen
+                and (prefix.startswith("_") or not name.startswith("_"))
+            ):
+                seen.add(name)
+                origin = module or (getattr(value, "__module__", None) or "").split(".")[0]
+                items.append({"label": name, "type": _kind(value), "module": origin})
+    items += [{"label": k, "type": "keyword", "module": ""} for k in keyword.kwlist if k.startswith(prefix)]
+    return items
+
+
+def _keyword_arguments(script, line: int, column: int, prefix: str) -> list[dict]:
+    items = []
+    for sig in script.get_signatures(line, column)[:1]:
+        for p in sig.params:
+            if p.kind.name in ("POSITIONAL_OR_KEYWORD", "KEYWORD_ONLY") and p.name.startswith(prefix):
+                items.append({"label": p.name + "=", "type": "param", "module": _module(sig)})
+    return items
+
+
+def complete(script, line: int, column: int, before: str) -> dict:
+    typed = _TYPED.search(before)
+    if not typed.group(1):  # a name, not an attribute: the live names, and a call's keywords
+        prefix = typed.group(2) or ""
+        items = _keyword_arguments(script, line, column, prefix) + _global_names(prefix)
+        return {"items": items[:MAX_COMPLETIONS]}
+    items = []
+    for c in script.complete(line, column)[:MAX_COMPLETIONS]:
+        label = c.name_with_symbols  # a keyword argument ends in "="
+        typed = c.name[: len(c.name) - len(c.complete)]
+        if c.name.startswith("_") and not typed.startswith("_"):
+            continue  # private names and dunders only when asked for (after "_")
+        items.append({"label": label, "type": c.type, "module": _module(c)})
+    return {"items": items}
+
+
+def signature(script, line: int, column: int, before: str) -> dict | None:
+    sigs = script.get_signatures(line, column)
+    if not sigs:
+        return None
+    sig = sigs[0]
+    return {
+        "name": sig.name,
+        "module": _module(sig),
+        "params": [p.to_string() for p in sig.params],
+        "index": sig.index,
+        "doc": _first_paragraph(sig.docstring(raw=True)),
+    }
+
+
+def hover(script, line: int, column: int, before: str) -> dict | None:
+    names = script.help(line, column) or script.infer(line, column)
+    if not names:
+        return None
+    name = names[0]
+    sigs = name.get_signatures()
+    return {
+        "name": name.name,
+        "module": _module(name),
+        "fullName": name.full_name or name.name,
+        "type": name.type,
+        "signature": sigs[0].to_string() if sigs else "",
+        "doc": _first_paragraph(name.docstring(raw=True)),
+    }
+
+
+KINDS = {"complete": complete, "signature": signature, "hover": hover}
+MAX_WARM_UPS = 4
+
+
+def warm_ups() -> list[str]:
+    """Attribute completions to run once, each in a gap of its own, after jedi is imported: one
+    per module and per data object the session has (``np.``, ``census.``), so that the first one
+    a person asks for does not pay for parsing its stubs (a second or more in wasm)."""
+    codes = []
+    for name, value in list(_namespace().items()):
+        if (
+            name.startswith("_")
+            or inspect.isclass(value)
+            or (callable(value) and not inspect.ismodule(value))
+        ):
+            continue
+        if inspect.ismodule(value) or type(value).__module__.split(".")[0] not in ("builtins",):
+            codes.append(f"{name}.")
+    return codes[:MAX_WARM_UPS]
+
+
+def answer(kind: str, code: str, line: int, column: int):
+    """The answer to one request (``kind``: complete, signature or hover), or None."""
+    try:
+        line, column = int(line), int(column)
+        script = jedi.Interpreter(code, [_namespace()])
+        before = code.split("\n")[line - 1][:column]  # the line's text up to the cursor
+        return KINDS[kind](script, line, column, before)
+    except Exception:  # noqa: BLE001 - a completion must never break the editor
+        return None
