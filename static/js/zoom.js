@@ -1,25 +1,19 @@
-// Code legible at the back of a hall: the code's type size (editor, output text) follows the
-// slide's scale and answers a zoom key.
+// Code legible at the back of a hall: the code's type size (editor, output text) answers a
+// zoom key.
 //
 // reveal.js draws the 1280×720 slide scaled to the window: on a 1024×768 projector at ×0.78,
-// the editor's 19 px become 15 px on the wall, a side-by-side cell's 17 px 13 px. Below scale 1
-// the code grows back towards its authored size (up to AUTO_MAX: more would push the code of
-// the longest cells into a scrollbar); `+` and `-` (outside the editor; `=` too, the `+` key of
-// a US keyboard without Shift) zoom further, from ZOOM_MIN to ZOOM_MAX. The zoom is kept in the
-// browser (localStorage) for the next lecture in the same hall.
+// the editor's 19 px become 15 px on the wall, a side-by-side cell's 17 px 13 px. The code is
+// not grown by itself to make up for the scale: every slide is authored to fit the slide at its
+// size (tests/browser/test_full_deck.py), and even ×1.06 (a 1280×720 window's scale) pushes the
+// longest cells into a scrollbar. The presenter chooses: `+` and `-` (outside the editor; `=`
+// too, the `+` key of a US keyboard without Shift) zoom from ZOOM_MIN to ZOOM_MAX, and the zoom
+// is kept in the browser (localStorage) for the next lecture in the same hall.
 // deck.css multiplies the code's sizes by --code-zoom.
 
-const AUTO_MAX = 1.15;
 const STEP = 0.1;
 const ZOOM_MIN = 0.8;
 const ZOOM_MAX = 1.6;
 const KEY = "dpdeck:code-zoom";
-
-/** The factor that makes up for reveal.js's scale (1 at scale ≥ 1, at most AUTO_MAX). */
-export function autoZoom(scale) {
-  if (!(scale > 0) || scale >= 1) return 1;
-  return Math.min(AUTO_MAX, 1 / scale);
-}
 
 /** The user's zoom after one key press (``+1`` or ``-1``), within [ZOOM_MIN, ZOOM_MAX]. */
 export function stepZoom(zoom, direction) {
@@ -41,7 +35,7 @@ function typing(target) {
 }
 
 /**
- * Keep --code-zoom on <html> = autoZoom(scale) × the user's zoom; `+`/`=` and `-` change it.
+ * Keep --code-zoom on <html> = the user's zoom; `+`/`=` and `-` change it.
  * @param {any} reveal  the Reveal instance
  * @param {{announce?: (text: string) => void, changed?: () => void}} [hooks]  ``changed``: the
  *   size changed (CodeMirror measures its lines itself: the editors must measure again)
@@ -50,7 +44,7 @@ export function installZoom(reveal, { announce, changed } = {}) {
   let user = loadZoom();
   let shown = "";
   const apply = () => {
-    const zoom = (autoZoom(reveal.getScale()) * user).toFixed(3);
+    const zoom = user.toFixed(3);
     document.documentElement.dataset.codeZoom = String(user);
     if (zoom === shown) return;
     shown = zoom;

@@ -131,19 +131,19 @@ def code_px(page, cell_id: str) -> float:
     )
 
 
-def test_code_follows_the_slides_scale_and_zooms_on_a_projector(browser, deck_url):
+def test_code_zooms_on_a_projector(browser, deck_url):
     context = browser.new_context(viewport={"width": 1024, "height": 768})
     page = _instrument(context, context.new_page())
     open_deck(page, f"{deck_url}?noprerun#/{CODE_SLIDE}")
     scale = page.evaluate("window.deck.reveal.getScale()")
     assert scale < 0.8, scale
     base = code_px(page, CODE_SLIDE)
-    assert base >= 16.5, f"code {base:.1f} px on a 1024×768 projector (19 px × {scale:.2f} was 14.8)"
+    assert abs(base - 19 * scale) < 0.5, base  # the authored size, scaled with the slide
     page.locator(".reveal").click(position={"x": 500, "y": 60})
     page.keyboard.press("+")
     page.keyboard.press("+")
     bigger = code_px(page, CODE_SLIDE)
-    assert bigger > base * 1.15, (base, bigger)
+    assert bigger >= 17.5 and bigger > base * 1.15, (base, bigger)  # legible at the back of a hall
     # the gutter follows: line 5's number sits on line 5
     rows = page.evaluate(
         """(sel) => { const c = document.querySelector(sel);

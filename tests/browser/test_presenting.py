@@ -41,7 +41,8 @@ def test_slider_reruns_and_the_last_value_wins(page, deck_url):
     open_deck(page, deck_url)
     wait_runtime_ready(page)
     cell_id = page.evaluate(
-        "document.querySelector('.cell-params input[type=range]').closest('.cell').dataset.cellId"
+        "[...document.querySelectorAll('.cell-params input[type=range]')]"
+        ".find(e => !e.closest('details')).closest('.cell').dataset.cellId"  # a code slide's, not a poll's lab
     )
     i = page.evaluate("(id) => window.deck.cells.findIndex(c => c.id === id)", cell_id)
     go_to_slide(page, cell_id)
@@ -77,7 +78,8 @@ def test_slider_writes_only_its_bound_line_and_says_when_it_is_gone(page, deck_u
     the code holds."""
     open_deck(page, deck_url)
     cell_id = page.evaluate(
-        "document.querySelector('.cell-params input[type=range]').closest('.cell').dataset.cellId"
+        "[...document.querySelectorAll('.cell-params input[type=range]')]"
+        ".find(e => !e.closest('details')).closest('.cell').dataset.cellId"  # a code slide's, not a poll's lab
     )
     i = page.evaluate("(id) => window.deck.cells.findIndex(c => c.id === id)", cell_id)
     go_to_slide(page, cell_id)

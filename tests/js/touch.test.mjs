@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { guardSwipe } from "../../static/js/params.js";
-import { autoZoom, stepZoom } from "../../static/js/zoom.js";
+import { stepZoom } from "../../static/js/zoom.js";
 
 function slider(value = "500") {
   const input = new EventTarget();
@@ -51,12 +51,7 @@ test("a mouse is never held", () => {
   assert.equal(guard.holding(), false);
 });
 
-test("code grows back towards its size on a small projector, and the keys zoom within bounds", () => {
-  assert.equal(autoZoom(1), 1);
-  assert.equal(autoZoom(1.4), 1);
-  assert.ok(Math.abs(autoZoom(0.95) - 1 / 0.95) < 1e-9);
-  assert.equal(autoZoom(0.78), 1.15);
-  assert.equal(autoZoom(NaN), 1);
+test("the zoom keys zoom the code within bounds, in steps that come back", () => {
   assert.equal(stepZoom(1, 1), 1.1);
   assert.equal(stepZoom(1.6, 1), 1.6);
   assert.equal(stepZoom(0.8, -1), 0.8);
