@@ -122,6 +122,7 @@ def _pausing_and_returning(presenter, students):
 def _a_phone_pauses_and_returns(presenter, phone):
     """Scrolling away in the phone's scroll view pauses it; its button brings it back."""
     start_h = phone.evaluate(HERE)[0]
+    phone.mouse.move(195, 450)  # on the slides, below the phone's bar (a wheel over the bar scrolls nothing)
     for _ in range(40):  # the scroll view gives each fragment a stretch of scrolling
         phone.mouse.wheel(0, 800)
         time.sleep(0.1)

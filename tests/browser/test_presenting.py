@@ -180,15 +180,24 @@ def test_escape_in_the_editor_stops_a_running_cell(page, deck_url):
     assert "KeyboardInterrupt" in cell_output(page, FIRST_CELL)["error"]
 
 
-def test_restart_replays_the_cells_already_run(page, deck_url):
+def test_restart_replays_the_authored_cells_and_keeps_the_edited_ones(page, deck_url):
+    """⟲'s rule (PROTOCOL.md, "Recovery"): the authored cells that had run are run again; an
+    edited cell keeps its edit but is not replayed (an edit may be what broke the deck)."""
     open_deck(page, deck_url)
     wait_runtime_ready(page)
+    authored = "los-agregados-no-son-anonimos"
     run_cell(page, FIRST_CELL, code="secreto = 41")
+    run_cell(page, authored)
+    runs = page.evaluate("(id) => window.deck.cells.find(c => c.id === id).runs", authored)
     page.locator("button[data-action='restart']").click()
-    # the new runtime replays the first cell, so a later cell still sees its state
-    out = run_cell(page, "los-agregados-no-son-anonimos", code="print(secreto + 1)")
-    assert out["state"] == "done" and out["stdout"].strip() == "42", out
+    wait_until(
+        page, "([id, n]) => window.deck.cells.find(c => c.id === id).runs > n", 120, arg=[authored, runs]
+    )
     assert page.evaluate("window.deck.runtime.restarts") == 1
+    assert page.evaluate("window.deck.cells[0].code") == "secreto = 41"  # the edit is kept
+    probe = page.evaluate("window.deck.cells[2].id")
+    out = run_cell(page, probe, code="print('secreto' in globals())")
+    assert out["state"] == "done" and out["stdout"].strip() == "False", out
 
 
 def test_run_all_runs_every_cell(page, deck_url):
