@@ -6,15 +6,6 @@ import base64
 import struct
 
 import pytest
-from test_deck_cells import _load_runner
-
-
-@pytest.fixture
-def runner():
-    module = _load_runner()
-    module.NAMESPACE.clear()
-    module.NAMESPACE["__name__"] = "__main__"
-    return module
 
 
 def run(runner, code, seed=None):

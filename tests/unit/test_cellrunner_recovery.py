@@ -8,15 +8,6 @@ import math
 import time
 
 import pytest
-from test_deck_cells import _load_runner
-
-
-@pytest.fixture
-def runner():
-    module = _load_runner()
-    module.NAMESPACE.clear()
-    module.NAMESPACE["__name__"] = "__main__"
-    return module
 
 
 def run(runner, code):

@@ -13,15 +13,6 @@ import re
 import numpy as np
 import pytest
 from dplab import _validate as v
-from test_deck_cells import _load_runner
-
-
-@pytest.fixture
-def runner():
-    module = _load_runner()
-    module.NAMESPACE.clear()
-    module.NAMESPACE["__name__"] = "__main__"
-    return module
 
 
 def error_of(runner, code: str) -> dict:
