@@ -69,6 +69,12 @@ SUMMARIES = {
     "decimal_comma": "Texto de un número con coma decimal, para las etiquetas de las figuras.",
     "spanish_ticks": "Pone las marcas de los ejes de una figura con coma decimal.",
     "SpanishFormatter": "Formateador de marcas de ejes de matplotlib con coma decimal.",
+    "randomized_response": "Respuesta aleatorizada de Warner: la respuesta sí/no verdadera con probabilidad p = e^ε/(1 + e^ε) (3/4 con ε = ln 3), si no la otra. Garantía: ε-DP local, en el propio dispositivo. Devuelve 0 («no») o 1 («sí»).",
+    "generalized_randomized_response": "Respuesta aleatorizada con k opciones: la verdadera con probabilidad p = e^ε/(e^ε + k − 1), si no otra al azar. Garantía: ε-DP local. Devuelve un índice de opción (0 … k−1).",
+    "rr_estimate": "Estimación insesgada de la proporción verdadera de «sí» a partir de las respuestas aleatorizadas, con su varianza e intervalo de confianza. No publica nada nuevo: trabaja sobre lo ya publicado.",
+    "grr_estimate": "Estimaciones insesgadas de la proporción verdadera de cada opción a partir de los conteos de respuestas aleatorizadas con k opciones, con varianzas e intervalos. No publica nada nuevo.",
+    "rr_posterior_bound": "Lo más que una respuesta ε-DP local puede subir una creencia previa sobre quien la envió (10 % pasa a 25 % con ε = ln 3). Una probabilidad; no publica nada.",
+    "rr_probabilities": "(p, q): la probabilidad de informar la opción verdadera y la de cada una de las otras, para k opciones con ε. No publica nada.",
 }
 
 PARAMS = {
