@@ -263,7 +263,10 @@ def test_a_vertical_swipe_on_a_slider_scrolls_and_leaves_its_value(phone, deck_u
     swipe(phone, box["x"] + box["width"] * 0.8, box["y"] + box["height"] / 2, 12, -220)
     phone.wait_for_timeout(400)
     assert (slider.input_value(), phone.evaluate(code, SLIDER_SLIDE)) == before
-    # a sideways swipe still moves it, and writes the code
+    # a sideways swipe still moves it, and writes the code (the slider brought back into view
+    # first, below the phone's bar: the vertical swipe may have scrolled it under the bar)
+    slider.evaluate("e => e.scrollIntoView({block: 'center'})")
+    phone.wait_for_timeout(200)
     box = slider.bounding_box()
     swipe(phone, box["x"] + box["width"] * 0.5, box["y"] + box["height"] / 2, -80, 4)
     wait_until(
