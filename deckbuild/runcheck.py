@@ -72,10 +72,10 @@ def _file_line(slide: Slide, cell_line: int | None) -> int | None:
     return slide.line
 
 
-def _failure(slide: Slide, field_path: str, what: str, run: Run, line: int | None, label=None) -> DeckError:
-    at = f"line {run.error_line} of {what}: " if run.error_line else ""
+def _at_slide(slide: Slide, message: str, field_path: str, line: int | None, label=None) -> DeckError:
+    """A failure of the check, placed at ``slide``'s file, line and field."""
     return DeckError(
-        f"{at}{run.error}",
+        message,
         file=slide.file,
         line=line,
         slide=slide.index,
@@ -83,6 +83,11 @@ def _failure(slide: Slide, field_path: str, what: str, run: Run, line: int | Non
         field=field_path,
         entry_label=label,
     )
+
+
+def _failure(slide: Slide, field_path: str, what: str, run: Run, line: int | None, label=None) -> DeckError:
+    at = f"line {run.error_line} of {what}: " if run.error_line else ""
+    return _at_slide(slide, f"{at}{run.error}", field_path, line, label)
 
 
 def _check_code_slide(session: Session, slide: Slide, report: RunReport, run) -> None:
@@ -115,14 +120,7 @@ def _check_exercise(session: Session, slide: Slide, report: RunReport, run) -> N
     elif not verdict or not verdict["ok"]:
         said = verdict["message"] if verdict else "no verdict"
         report.failures.append(
-            DeckError(
-                f"the solution does not pass its own check: «{said}»",
-                file=slide.file,
-                line=slide.line,
-                slide=slide.index,
-                title=slide.title,
-                field="check",
-            )
+            _at_slide(slide, f"the solution does not pass its own check: «{said}»", "check", slide.line)
         )
     started = run(slide.starter, slide.id)
     if not started.ok:

@@ -134,14 +134,21 @@ async def post_state(request: web.Request) -> web.Response:
     return web.Response(status=204, headers=NO_STORE)
 
 
-async def post_answer(request: web.Request) -> web.Response:
-    hall = _hall(request)
+async def _device_message(request: web.Request, parse) -> dict:
+    """A device's POST, read as every device POST is: the request's rate limit, the body checked
+    by ``parse`` (a 400 with the reason otherwise), then the device's own rate limit."""
     _limit_request(request)
     try:
-        answer = messages.parse_answer(await _body(request), hall.spec)
+        message = parse(await _body(request), _hall(request).spec)
     except Invalid as exc:
-        return _text(400, str(exc))
-    _limit_device(request, answer["device"])
+        raise web.HTTPBadRequest(text=str(exc), content_type="text/plain", headers=NO_STORE) from None
+    _limit_device(request, message["device"])
+    return message
+
+
+async def post_answer(request: web.Request) -> web.Response:
+    hall = _hall(request)
+    answer = await _device_message(request, messages.parse_answer)
     if not hall.store.add_answer(answer["poll"], answer["device"], answer["answer"]):
         return _text(409, "Este dispositivo ya respondió a esta encuesta.")
     hall.tallies[answer["poll"]][answer["answer"]] += 1
@@ -152,12 +159,7 @@ async def post_answer(request: web.Request) -> web.Response:
 
 async def post_solved(request: web.Request) -> web.Response:
     hall = _hall(request)
-    _limit_request(request)
-    try:
-        solved = messages.parse_solved(await _body(request), hall.spec)
-    except Invalid as exc:
-        return _text(400, str(exc))
-    _limit_device(request, solved["device"])
+    solved = await _device_message(request, messages.parse_solved)
     if not hall.store.add_solved(solved["exercise"], solved["device"]):
         return _json({"ok": True, "counted": False})
     hall.channel.publish("solved", {})

@@ -104,13 +104,19 @@ def parse_state(body: bytes) -> dict:
     }
 
 
+def _listed(data: dict, key: str, listed, unknown: str) -> str:
+    """``data[key]``, a text that ``live.json`` lists in ``listed``; else ``Invalid(unknown)``."""
+    value = data.get(key)
+    if not isinstance(value, str) or value not in listed:
+        raise Invalid(unknown)
+    return value
+
+
 def parse_answer(body: bytes, spec: LiveSpec) -> dict:
     """A device's randomized answer to a poll ``live.json`` lists, in ``0 … k-1``."""
     data = _object(body)
     device = device_id(data.get("device"))
-    poll = data.get("poll")
-    if not isinstance(poll, str) or poll not in spec.polls:
-        raise Invalid("encuesta desconocida")
+    poll = _listed(data, "poll", spec.polls, "encuesta desconocida")
     answer = _int(data, "answer", 0, spec.polls[poll] - 1)
     return {"device": device, "poll": poll, "answer": answer}
 
@@ -119,15 +125,8 @@ def parse_solved(body: bytes, spec: LiveSpec) -> dict:
     """A device's solved exercise, one ``live.json`` lists."""
     data = _object(body)
     device = device_id(data.get("device"))
-    exercise = data.get("exercise")
-    if not isinstance(exercise, str) or exercise not in spec.exercises:
-        raise Invalid("ejercicio desconocido")
-    return {"device": device, "exercise": exercise}
+    return {"device": device, "exercise": _listed(data, "exercise", spec.exercises, "ejercicio desconocido")}
 
 
 def parse_reset(body: bytes, spec: LiveSpec) -> str:
-    data = _object(body)
-    poll = data.get("poll")
-    if not isinstance(poll, str) or poll not in spec.polls:
-        raise Invalid("encuesta desconocida")
-    return poll
+    return _listed(_object(body), "poll", spec.polls, "encuesta desconocida")
