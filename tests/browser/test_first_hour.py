@@ -99,12 +99,16 @@ def test_run_all_shows_how_far_it_got(page, deck_url):
     total = page.evaluate("window.deck.cells.length")
     button = page.locator("button[data-action='run-all']")
     button.click()
-    seen = wait_until(
-        page, "() => document.querySelector(\"button[data-action='run-all']\").dataset.progress", 30
+    # the progress and the button's text read together: the run goes on between two reads
+    seen, text = wait_until(
+        page,
+        "() => { const b = document.querySelector(\"button[data-action='run-all']\");"
+        " return b.dataset.progress ? [b.dataset.progress, b.innerText] : null; }",
+        30,
     )
     n, of = map(int, seen.split("/"))
     assert 1 <= n <= total and of == total, seen
-    assert button.inner_text().startswith(seen)
+    assert text.startswith(seen), (seen, text)
     wait_until(page, "() => !document.querySelector(\"button[data-action='run-all']\").dataset.progress", 300)
     assert button.locator(".glyph").inner_text() == "▶▶"
     assert page.evaluate("window.deck.cells.every(c => c.runs > 0)")

@@ -86,8 +86,11 @@ def _notice(page) -> str:
         # the worker closes itself (no error event): the cell ends, then nothing answers
         "import js\njs.close()\nprint('adiós')",
         # a callback spins forever after the cell ended: the worker's event loop is wedged
+        # (it says so to the page first, so the test asks for the next run only once it spins)
         "import js\nfrom pyodide.ffi import create_proxy\n"
-        "js.setTimeout(create_proxy(lambda: exec('while True: pass')), 50)\nprint('hasta luego')",
+        "def atascar():\n    js.postMessage(js.JSON.parse('{\"type\": \"wedged\"}'))\n"
+        "    while True: pass\n"
+        "js.setTimeout(create_proxy(atascar), 50)\nprint('hasta luego')",
     ],
     ids=["closes-itself", "wedged"],
 )
@@ -95,8 +98,14 @@ def test_watchdog_restarts_a_silent_worker_and_replays(page, deck_url, killer):
     open_deck(page, deck_url + "?noprerun")
     wait_runtime_ready(page)
     assert run_cell(page, FIRST, code="dato = 41\nprint(dato + 1)")["stdout"] == "42\n"
+    page.evaluate(
+        "() => { window.__wedged = false; window.deck.runtime.worker.addEventListener('message',"
+        " (e) => { if (e.data && e.data.type === 'wedged') window.__wedged = true; }); }"
+    )
     out = run_cell(page, NUMPY, code=killer)
     assert out["state"] == "done", out
+    if "atascar" in killer:
+        wait_until(page, "window.__wedged", 10)
     time.sleep(0.3)
     # the next run finds nobody: the watchdog notices, restarts, replays, says so, and then
     # runs it on the new Python (it waited; it is not ended with an error)

@@ -9,7 +9,6 @@ the download menu names the deck's own package.
 
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
@@ -29,8 +28,9 @@ def other_deck(request, tmp_path_factory):
     folder = tmp_path_factory.mktemp("lecture") / "clase"
     new_deck(folder, "Una clase nueva", package=request.param)
     dist = folder / "dist"
-    os.environ.setdefault("DPDECK_NO_COMPRESS", "1")  # a small deck: its copies are not the test
-    build(Project(ROOT), deck_file=folder / "deck.yaml", dist=dist)
+    with pytest.MonkeyPatch.context() as env:  # only for this build: later builds compress
+        env.setenv("DPDECK_NO_COMPRESS", "1")  # a small deck: its copies are not the test
+        build(Project(ROOT), deck_file=folder / "deck.yaml", dist=dist)
     server, url = serve_in_thread(dist, isolate=True)
     yield request.param or "dplab", url
     server.shutdown()

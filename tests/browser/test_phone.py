@@ -10,6 +10,8 @@ became 5.8 px.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from .conftest import ROOT
@@ -251,6 +253,18 @@ def swipe(page, x: float, y: float, dx: float, dy: float, steps: int = 10) -> No
     cdp.detach()
 
 
+def _settled(locator, timeout: float = 5.0) -> dict:
+    """The element's box once it has not moved for three polls (a page's fling has ended)."""
+    deadline = time.monotonic() + timeout
+    boxes = [None]
+    while time.monotonic() < deadline:
+        boxes.append(locator.bounding_box())
+        if len(boxes) >= 4 and boxes[-1] == boxes[-2] == boxes[-3]:
+            return boxes[-1]
+        time.sleep(0.1)
+    raise TimeoutError(f"still moving after {timeout} s: {boxes[-3:]}")
+
+
 def test_a_vertical_swipe_on_a_slider_scrolls_and_leaves_its_value(phone, deck_url):
     open_at(phone, deck_url, SLIDER_SLIDE, "?noprerun")
     wait_landed(phone, SLIDER_SLIDE)
@@ -265,9 +279,11 @@ def test_a_vertical_swipe_on_a_slider_scrolls_and_leaves_its_value(phone, deck_u
     assert (slider.input_value(), phone.evaluate(code, SLIDER_SLIDE)) == before
     # a sideways swipe still moves it, and writes the code (the slider brought back into view
     # first, below the phone's bar: the vertical swipe may have scrolled it under the bar)
+    # (after the fling of the vertical swipe has ended: a scroll asked for during it is undone)
+    _settled(slider)
     slider.evaluate("e => e.scrollIntoView({block: 'center'})")
-    phone.wait_for_timeout(200)
-    box = slider.bounding_box()
+    box = _settled(slider)
+    assert box["y"] > 0, box
     swipe(phone, box["x"] + box["width"] * 0.5, box["y"] + box["height"] / 2, -80, 4)
     wait_until(
         phone,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from pathlib import Path
 
 from aiohttp.test_utils import TestClient, TestServer
@@ -47,14 +48,38 @@ def make_hall(tmp_path: Path, live: dict | None = LIVE, limits: Limits | None = 
     )
 
 
+def run_async(main):
+    """``asyncio.run(main())`` on a thread of its own, and its result (or its exception).
+
+    The browser tests' Playwright (sync API) keeps an event loop running on the main thread for the
+    whole session, where ``asyncio.run`` refuses to start; a fresh thread has no loop.
+    """
+    box: dict = {}
+
+    def target():
+        try:
+            box["result"] = asyncio.run(main())
+        except BaseException as exc:  # re-raised on the caller's thread, with its traceback
+            box["error"] = exc
+
+    thread = threading.Thread(target=target, name="hall-test-loop")
+    thread.start()
+    thread.join()
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
+
+
 def run_with_client(hall: Hall, scenario):
     """Run ``await scenario(client)`` against the hall's app on a test server (127.0.0.1)."""
 
     async def main():
+        hall.store = HallStore(hall.store.path)  # SQLite is used on the thread that opened it
         async with TestClient(TestServer(make_app(hall), host="127.0.0.1")) as client:
             return await scenario(client)
 
-    result = asyncio.run(main())
+    hall.store.close()
+    result = run_async(main)
     hall.store = HallStore(hall.store.path)  # the app's cleanup closed it: reopen, to read what it kept
     return result
 

@@ -9,7 +9,7 @@ import os
 import pytest
 
 from deckbuild.hall.static import MAX_PATH, HostilePath, resolve
-from tests.unit.hall_fixtures import make_dist, make_hall, run_with_client
+from tests.unit.hall_fixtures import make_dist, make_hall, run_async, run_with_client
 
 HOSTILE = [
     "/a\x00b",
@@ -58,7 +58,7 @@ def _raw_get(port: int, path: bytes) -> bytes:
         writer.close()
         return data
 
-    return asyncio.run(main())
+    return run_async(main)
 
 
 def test_the_real_server_never_sends_a_file_outside_dist(tmp_path):
