@@ -17,6 +17,7 @@ declare module "reveal" {
     getIndices(slide?: HTMLElement): { h: number; v?: number; f?: number };
     getSlide(h: number, v?: number): HTMLElement | undefined;
     getSlides(): HTMLElement[];
+    getRevealElement(): HTMLElement;
     addKeyBinding(binding: { keyCode: number; key: string; description: string }, callback: () => void): void;
     /** reveal.js's scroll-view controller (its internals, patched by deck.js) */
     scroll: any;

@@ -58,6 +58,10 @@ export function installHallView(hall) {
   const dot = el("span", "dot");
   dot.setAttribute("aria-hidden", "true");
   const label = el("span", "label");
+  // short: a phone's bar, beside Python's status and four buttons, has room for the dot (its
+  // colour says following or not) and the count; the full text stays in the box's title
+  const long = el("span", "long"), short = el("span", "short");
+  label.append(long, short);
   const back = /** @type {HTMLButtonElement} */ (el("button", "hall-return"));
   back.type = "button";
   back.hidden = true;
@@ -84,9 +88,10 @@ export function installHallView(hall) {
         : hall.state === "connecting" ? "Conectando con la sala…"
         : hall.presenter ? `Presenta · ${devices}`
         : hall.following ? `Siguiendo · ${devices}` : `Por su cuenta · ${devices}`;
-      label.textContent = what;
-      box.title = hall.presenter ? "Esta página mueve a toda la sala (J muestra el código QR)"
-        : "Esta página sigue la diapositiva del profesor; si se mueve, deja de seguirla";
+      long.textContent = what;
+      short.textContent = hall.state === "live" ? String(hall.devices) : "…";
+      box.title = what + " — " + (hall.presenter ? "esta página mueve a toda la sala (J muestra el código QR)"
+        : "esta página sigue la diapositiva del profesor; si se mueve, deja de seguirla");
       const t = hall.target;
       back.hidden = hall.presenter || hall.following || !t;
       if (t) back.textContent = `Volver con el profesor (diapositiva ${slideNumber(hall.reveal, t.indexh, t.indexv)})`;

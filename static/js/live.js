@@ -10,6 +10,8 @@
 // moving away itself pauses following until it comes back to the presenter's slide or presses
 // «Volver con el profesor».
 
+import { scrollToFragment } from "./scrollfragment.js";
+
 const TOKEN_KEY = "dpdeck-hall-token";
 const DEVICE_KEY = "dpdeck-hall-device";
 const TOKEN_RE = /^#presenter=([A-Za-z0-9_-]{43})$/;
@@ -151,7 +153,13 @@ export class Hall extends EventTarget {
 
   apply(/** @type {HallState} */ s) {
     this.applying = true;
-    try { this.reveal.slide(s.indexh, s.indexv, s.indexf); } finally { this.applying = false; }
+    try {
+      this.reveal.slide(s.indexh, s.indexv, s.indexf);
+      // the phones' scroll view shows fragments by scroll position: go to the presenter's one
+      if (this.reveal.isScrollView() && s.indexf >= 0) {
+        scrollToFragment(this.reveal.getRevealElement(), s.indexh, s.indexv, s.indexf);
+      }
+    } finally { this.applying = false; }
   }
 
   /** Whether this page shows the presenter's slide (and fragment, outside the phones' scroll view). */

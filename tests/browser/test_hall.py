@@ -72,6 +72,16 @@ def test_the_hall_follows_the_presenter_pauses_and_survives_a_kill_9(browser, ha
         wait_until(
             s, "document.querySelector('#hall-status .label').textContent.includes('7 dispositivos')", 5
         )
+    for s in students[4:]:  # a phone's bar shows the count whole, and Python's status beside it
+        label = s.locator("#hall-status .label")
+        assert label.inner_text() == "7"
+        assert s.locator("#hall-status").get_attribute("title").startswith("Siguiendo · 7 dispositivos")
+        room = s.locator(".runtime-status .label").evaluate(
+            "e => { const m = document.createElement('span'); m.textContent = 'Python: listo';"
+            " e.after(m); m.style.font = getComputedStyle(e).font; const w = m.offsetWidth; m.remove();"
+            " return [e.clientWidth, w]; }"
+        )
+        assert room[0] >= room[1], room  # «Python: listo» fits whole
     time.sleep(5)  # the pages settled (?nosw: no offline fill of seven caches at once)
     _following(presenter, students)
     _pausing_and_returning(presenter, students)
@@ -92,7 +102,7 @@ def _following(presenter, students):
     for key, times in (("ArrowRight", 2), ("ArrowRight", 3), ("ArrowLeft", 1), ("ArrowRight", 4)):
         _press(presenter, key, times)
         for s in students:
-            _at(s, presenter, fragment=not _is_phone(s))
+            _at(s, presenter)  # phones too: their scroll view scrolls to the fragment
         # measured in each page: from the presenter's publish (its seq is its clock) to applied
         lags = [s.evaluate("window.deck.hall.lastDelayMs") for s in students]
         assert max(lags) < 1000, lags
@@ -130,7 +140,7 @@ def _a_phone_pauses_and_returns(presenter, phone):
             break
     wait_until(phone, "window.deck.hall.following === false", 3)
     phone.locator(".hall-return").click()
-    _at(phone, presenter, 2.0, fragment=False)
+    _at(phone, presenter, 2.0)  # and its fragment
 
 
 def _a_student_moves_nobody(hall, presenter, students):
