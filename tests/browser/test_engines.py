@@ -26,7 +26,6 @@ A missing browser or driver skips its engine, except under CI (``CI=true``), whe
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
@@ -63,16 +62,6 @@ SPIN_HINT = (
 pytestmark = pytest.mark.engines
 
 
-def _require(engine: str) -> None:
-    lacks = drivers.missing(engine)
-    if not lacks:
-        return
-    message = f"cannot drive {engine}: missing {'; '.join(lacks)}. scripts/setup.sh --test installs them."
-    if os.environ.get("CI", "").lower() in ("true", "1"):
-        pytest.fail(message)
-    pytest.skip(message)
-
-
 def _drive(engine: str, url: str, request) -> dict:
     options = {"driverTimeout": DRIVER_TIMEOUT}
     if engine == "chromium":
@@ -85,7 +74,7 @@ def _drive(engine: str, url: str, request) -> dict:
 @pytest.mark.parametrize("mode", ["isolated", "plain"])
 @pytest.mark.parametrize("engine", ["chromium", "firefox", "webkit"])
 def test_deck_on_engine(engine, mode, request, capsys, deck_url, deck_url_plain):
-    _require(engine)
+    drivers.require(engine)
     isolated = mode == "isolated"
     url = deck_url if isolated else deck_url_plain + "?nosw"  # ?nosw: really not isolated
     result = _drive(engine, url, request)

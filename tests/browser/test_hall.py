@@ -1,6 +1,8 @@
 """The live hall in Chromium: one presenter and six students (two phones at 390×844) follow,
 pause and come back; a student cannot move anyone; a hall killed with kill -9 and restarted has
-its followers back within 5 s; and the static deck (no hall) shows nothing and no error."""
+its followers back within 5 s; and the static deck (no hall) shows nothing and no error. And a
+student in Firefox and in WebKit follows the presenter, pauses and comes back (engines/hallfollow.js,
+run by the engines' drivers)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import pytest
 from deckbuild.browser import VIEWPORT
 from tests.unit.hall_process import HallProcess
 
+from .engines import drivers
 from .helpers import open_deck, wait_until
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
@@ -187,3 +190,22 @@ def test_the_static_deck_shows_no_hall_and_no_error(page, deck_url):
     assert page.errors == []
     errors = [text for kind, text in console if kind == "error"]
     assert len(errors) <= 1 and all("404" in e for e in errors), errors
+
+
+@pytest.mark.parametrize("engine", ["firefox", "webkit"])
+def test_a_student_follows_in_firefox_and_webkit(engine, hall):
+    """The presenter's moves (slides and fragments, forwards and back) reach a student's page in
+    this engine through the hall's stream; moving away pauses it and its button brings it back."""
+    drivers.require(engine)
+    targets = [[1, 0, -1], [1, 0, 1], [4, 0, -1], [2, 0, -1], [6, 0, 0]]
+    options = {"token": hall.token, "targets": targets, "driverTimeout": 240}
+    url = hall.audience + "?noprerun&nosw"
+    run = drivers.run_firefox if engine == "firefox" else drivers.run_webkit
+    result = run(url, options, 240.0, scenario=drivers.HERE / "hallfollow.js")
+    driver, report = result["driver"], result.get("report") or {}
+    assert "fatal" not in driver and report, f"the {engine} driver failed: {driver.get('fatal')}"
+    steps = {s["name"]: s for s in report["steps"]}
+    assert list(steps) == ["live", "follow", "pause-and-return"], steps
+    failed = {name: s.get("error") for name, s in steps.items() if not s["ok"]}
+    assert not failed, f"{engine}: {failed}"
+    print(f"\n{engine}: followed {len(targets)} moves, lags {steps['follow']['details']['lagsMs']} ms")

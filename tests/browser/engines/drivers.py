@@ -1,5 +1,5 @@
 """The three engines' drivers, seen from the tests: each opens the deck cold, runs the same
-in-page scenario (scenario.js) and returns {driver, report}.
+in-page scenario (scenario.js, or another such file: hallfollow.js) and returns {driver, report}.
 
 - Chromium: Playwright (the browser tests' own fixtures), a fresh context per run.
 - Firefox: ``node firefox.mjs`` (puppeteer-core over WebDriver BiDi, headless firefox-esr).
@@ -38,6 +38,19 @@ WEBKIT_DRIVER = os.environ.get("DPDECK_WEBKIT_DRIVER", "/usr/bin/WebKitWebDriver
 MINIBROWSER = os.environ.get("DPDECK_MINIBROWSER", "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser")
 
 
+def require(engine: str) -> None:
+    """Skip the calling test when ``engine`` cannot be driven here; under CI (``CI=true``), fail."""
+    import pytest
+
+    lacks = missing(engine)
+    if not lacks:
+        return
+    message = f"cannot drive {engine}: missing {'; '.join(lacks)}. scripts/setup.sh --test installs them."
+    if os.environ.get("CI", "").lower() in ("true", "1"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
 def missing(engine: str) -> list[str]:
     """What this machine lacks to drive ``engine`` (empty when it can)."""
     lacks = []
@@ -70,7 +83,7 @@ def missing(engine: str) -> list[str]:
 # ---- Chromium --------------------------------------------------------------------------------
 
 
-def run_chromium(browser, url: str, options: dict) -> dict:
+def run_chromium(browser, url: str, options: dict, scenario: Path = SCENARIO) -> dict:
     """Playwright: a fresh context (empty cache and storage: a cold load) on the shared browser."""
     from deckbuild.browser import VIEWPORT
 
@@ -83,7 +96,7 @@ def run_chromium(browser, url: str, options: dict) -> dict:
         page.goto(url, wait_until="load", timeout=60_000)
         driver = {"browser": f"chromium/{browser.version}", "gotoSeconds": round(time.monotonic() - t0, 3)}
         # evaluate is not subject to the page's CSP; the source is a function: it is called with options
-        report = page.evaluate(SCENARIO.read_text(encoding="utf-8"), options)
+        report = page.evaluate(scenario.read_text(encoding="utf-8"), options)
         driver["idle"] = idle_tree()  # the page at rest, all done: nothing should still compute
         driver["pageErrors"] = errors
         driver["totalSeconds"] = round(time.monotonic() - t0, 3)
@@ -95,21 +108,29 @@ def run_chromium(browser, url: str, options: dict) -> dict:
 # ---- Firefox and WebKit: child processes -------------------------------------------------------
 
 
-def run_firefox(url: str, options: dict, timeout: float) -> dict:
+def run_firefox(url: str, options: dict, timeout: float, scenario: Path = SCENARIO) -> dict:
     from deckbuild.browser import VIEWPORT
 
     cmd = [
         "node",
         str(HERE / "firefox.mjs"),
         url,
-        str(SCENARIO),
+        str(scenario),
         json.dumps({**options, "viewport": VIEWPORT}),
     ]
     return _run_driver(cmd, timeout)
 
 
-def run_webkit(url: str, options: dict, timeout: float) -> dict:
-    cmd = ["xvfb-run", *XVFB_ARGS, sys.executable, str(HERE / "webkit.py"), url, json.dumps(options)]
+def run_webkit(url: str, options: dict, timeout: float, scenario: Path = SCENARIO) -> dict:
+    cmd = [
+        "xvfb-run",
+        *XVFB_ARGS,
+        sys.executable,
+        str(HERE / "webkit.py"),
+        url,
+        json.dumps(options),
+        str(scenario),
+    ]
     # Xvfb has no GPU: WebKit's accelerated compositing then runs on llvmpipe (software GL),
     # where reveal.js's bouncing "next slide" arrow alone kept 1.4 of this machine's 2 cores
     # busy, and every cell ran ~1.5x slower. A student's machine composites on its GPU;

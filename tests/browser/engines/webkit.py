@@ -31,13 +31,13 @@ ASYNC_WRAPPER = """const done = arguments[arguments.length - 1];
 ({scenario})(arguments[0]).then(done, (e) => done({{fatal: String(e && e.stack || e)}}));"""
 
 
-def run_webkit(url: str, options: dict | None = None) -> dict:
+def run_webkit(url: str, options: dict | None = None, scenario_path: Path = HERE / "scenario.js") -> dict:
     from selenium import webdriver
     from selenium.webdriver.webkitgtk.options import Options
     from selenium.webdriver.webkitgtk.service import Service
 
     options = dict(options or {})
-    scenario = (HERE / "scenario.js").read_text(encoding="utf-8")
+    scenario = scenario_path.read_text(encoding="utf-8")
     opts = Options()
     opts.binary_location = MINIBROWSER
     opts.add_argument("--automation")
@@ -83,8 +83,9 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     url = argv[1]
     options = json.loads(argv[2]) if len(argv) > 2 else {}
+    scenario = Path(argv[3]) if len(argv) > 3 else HERE / "scenario.js"
     try:
-        result = run_webkit(url, options)
+        result = run_webkit(url, options, scenario)
     except Exception as exc:  # reported to the test, which fails with it
         print(json.dumps({"driver": {"fatal": f"{type(exc).__name__}: {exc}"}}), flush=True)
         return 1

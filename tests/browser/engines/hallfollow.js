@@ -1,0 +1,80 @@
+// A student's device in the live hall, on any engine: run inside an audience page (served by the
+// hall, `?noprerun&nosw`) by the engines' drivers like scenario.js, one async arrow function.
+// The presenter is played by this script itself: it posts the presenter's moves to the hall with
+// the token the test passes (`options.token`), as the presenter's page does, and the page must
+// follow each one through the hall's event stream. Then the student moves away (following
+// pauses, «Volver con el profesor (diapositiva N)» appears), and its button brings it back.
+// Report: {engine, steps: [{name, ok, seconds, details, error?}]}, as scenario.js's.
+async (options = {}) => {
+  const opt = { liveTimeout: 60, followTimeout: 3, ...options };
+  const now = () => performance.now();
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const report = { engine: { userAgent: navigator.userAgent }, steps: [] };
+
+  async function waitFor(what, predicate, timeout) {
+    const deadline = now() + timeout * 1000;
+    for (;;) {
+      let value;
+      try { value = predicate(); } catch (_) { value = undefined; }
+      if (value) return value;
+      if (now() > deadline) throw new Error(`timed out after ${timeout} s waiting for ${what}`);
+      await sleep(25);
+    }
+  }
+
+  async function step(name, body) {
+    const entry = { name, ok: false, seconds: null, details: {} };
+    report.steps.push(entry);
+    const t = now();
+    if (report.steps.some((s) => s !== entry && !s.ok)) { entry.error = "not run: a step before failed"; return; }
+    try { await body(entry.details); entry.ok = true; } catch (e) { entry.error = String(e && e.message || e); }
+    entry.seconds = Math.round(now() - t) / 1000;
+  }
+
+  const hall = () => window.deck.hall;
+  const here = () => { const i = window.deck.reveal.getIndices(); return [i.h, i.v || 0, i.f ?? -1]; };
+  const same = (a, b) => a.every((x, k) => x === b[k]);
+  let seq = 0;
+
+  /** The presenter's move, as its page sends it (live.js publish). */
+  async function present([indexh, indexv, indexf]) {
+    seq = Math.max(Date.now(), seq + 1);
+    const response = await fetch("_hall/state", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${opt.token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ seq, indexh, indexv, indexf }),
+    });
+    if (!response.ok) throw new Error(`the hall refused the presenter's move: ${response.status}`);
+  }
+
+  await step("live", async (d) => {
+    await waitFor("the hall's stream", () => window.deck && hall() && hall().state === "live", opt.liveTimeout);
+    d.devices = hall().devices;
+    d.following = hall().following;
+    if (hall().presenter || !hall().following) throw new Error(`a new audience page ${JSON.stringify(d)}`);
+  });
+
+  await step("follow", async (d) => {
+    d.lagsMs = [];
+    for (const target of opt.targets) {
+      const t = now();
+      await present(target);
+      await waitFor(`slide ${JSON.stringify(target)} (at ${JSON.stringify(here())})`, () => same(here(), target),
+                    opt.followTimeout);
+      d.lagsMs.push(Math.round(now() - t));
+    }
+  });
+
+  await step("pause-and-return", async (d) => {
+    const last = opt.targets[opt.targets.length - 1];
+    window.deck.reveal.next();
+    await waitFor("following to pause", () => hall().following === false, opt.followTimeout);
+    const back = document.querySelector("#hall-status .hall-return");
+    d.button = back && !back.hidden ? back.textContent : null;
+    const number = window.deck.reveal.getSlides().indexOf(window.deck.reveal.getSlide(last[0], last[1])) + 1;
+    if (d.button !== `Volver con el profesor (diapositiva ${number})`) throw new Error(`the way back: ${d.button}`);
+    back.click();
+    await waitFor("the presenter's slide again", () => same(here(), last) && hall().following, opt.followTimeout);
+  });
+  return report;
+}
