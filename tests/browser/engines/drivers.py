@@ -13,6 +13,7 @@ each run, every process left in those process groups is terminated, and reported
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -26,6 +27,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 SCENARIO = HERE / "scenario.js"
+INPAGE = HERE / "inpage.js"
 if str(ROOT) not in sys.path:  # webkit.py runs this as a script, from its own folder
     sys.path.insert(0, str(ROOT))
 
@@ -36,6 +38,21 @@ XVFB_ARGS = ["-a", "-s", "-screen 0 1280x800x24"]  # MiniBrowser's --headless hu
 FIREFOX = os.environ.get("DPDECK_FIREFOX", "/usr/bin/firefox-esr")
 WEBKIT_DRIVER = os.environ.get("DPDECK_WEBKIT_DRIVER", "/usr/bin/WebKitWebDriver")
 MINIBROWSER = os.environ.get("DPDECK_MINIBROWSER", "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser")
+
+
+def source(scenario: Path) -> str:
+    """The in-page scenario as one function of the options, handed inpage.js's helpers."""
+    body, helpers = scenario.read_text(encoding="utf-8"), INPAGE.read_text(encoding="utf-8")
+    return f"(options) => ({body.strip()})(options, {helpers.strip()})"
+
+
+@contextlib.contextmanager
+def _source_file(scenario: Path):
+    """``source(scenario)`` in a file of its own, for the drivers that run as child processes."""
+    with tempfile.TemporaryDirectory(prefix="dpdeck-scenario-") as folder:
+        path = Path(folder) / scenario.name
+        path.write_text(source(scenario), encoding="utf-8")
+        yield path
 
 
 def require(engine: str) -> None:
@@ -96,7 +113,7 @@ def run_chromium(browser, url: str, options: dict, scenario: Path = SCENARIO) ->
         page.goto(url, wait_until="load", timeout=60_000)
         driver = {"browser": f"chromium/{browser.version}", "gotoSeconds": round(time.monotonic() - t0, 3)}
         # evaluate is not subject to the page's CSP; the source is a function: it is called with options
-        report = page.evaluate(scenario.read_text(encoding="utf-8"), options)
+        report = page.evaluate(source(scenario), options)
         driver["idle"] = idle_tree()  # the page at rest, all done: nothing should still compute
         driver["pageErrors"] = errors
         driver["totalSeconds"] = round(time.monotonic() - t0, 3)
@@ -111,14 +128,15 @@ def run_chromium(browser, url: str, options: dict, scenario: Path = SCENARIO) ->
 def run_firefox(url: str, options: dict, timeout: float, scenario: Path = SCENARIO) -> dict:
     from deckbuild.browser import VIEWPORT
 
-    cmd = [
-        "node",
-        str(HERE / "firefox.mjs"),
-        url,
-        str(scenario),
-        json.dumps({**options, "viewport": VIEWPORT}),
-    ]
-    return _run_driver(cmd, timeout)
+    with _source_file(scenario) as path:
+        cmd = [
+            "node",
+            str(HERE / "firefox.mjs"),
+            url,
+            str(path),
+            json.dumps({**options, "viewport": VIEWPORT}),
+        ]
+        return _run_driver(cmd, timeout)
 
 
 def run_webkit(url: str, options: dict, timeout: float, scenario: Path = SCENARIO) -> dict:
@@ -129,7 +147,6 @@ def run_webkit(url: str, options: dict, timeout: float, scenario: Path = SCENARI
         str(HERE / "webkit.py"),
         url,
         json.dumps(options),
-        str(scenario),
     ]
     # Xvfb has no GPU: WebKit's accelerated compositing then runs on llvmpipe (software GL),
     # where reveal.js's bouncing "next slide" arrow alone kept 1.4 of this machine's 2 cores
@@ -141,7 +158,8 @@ def run_webkit(url: str, options: dict, timeout: float, scenario: Path = SCENARI
     }
     if env["WEBKIT_DISABLE_COMPOSITING_MODE"] == "0":
         del env["WEBKIT_DISABLE_COMPOSITING_MODE"]  # WebKit looks only at whether it is set
-    return _run_driver(cmd, timeout, env)
+    with _source_file(scenario) as path:
+        return _run_driver([*cmd, str(path)], timeout, env)
 
 
 def _run_driver(cmd: list[str], timeout: float, env: dict | None = None) -> dict:

@@ -1,6 +1,7 @@
 // Firefox driver of the engine tests: Debian's firefox-esr over WebDriver BiDi with
 // puppeteer-core (no browser download). Opens the deck in a fresh profile (a cold load), runs
-// the in-page scenario (scenario.js) and prints {driver, report} as one line of JSON.
+// an in-page scenario (a file of drivers.source's: scenario.js or hallfollow.js with inpage.js's
+// helpers) and prints {driver, report} as one line of JSON.
 //
 //   node tests/browser/engines/firefox.mjs URL SCENARIO_JS [OPTIONS_JSON]
 //

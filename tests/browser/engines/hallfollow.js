@@ -1,26 +1,14 @@
 // A student's device in the live hall, on any engine: run inside an audience page (served by the
-// hall, `?noprerun&nosw`) by the engines' drivers like scenario.js, one async arrow function.
+// hall, `?noprerun&nosw`) by the engines' drivers like scenario.js, one async arrow function
+// called with the options and inpage.js's helpers.
 // The presenter is played by this script itself: it posts the presenter's moves to the hall with
 // the token the test passes (`options.token`), as the presenter's page does, and the page must
 // follow each one through the hall's event stream. Then the student moves away (following
 // pauses, «Volver con el profesor (diapositiva N)» appears), and its button brings it back.
 // Report: {engine, steps: [{name, ok, seconds, details, error?}]}, as scenario.js's.
-async (options = {}) => {
+async (options = {}, { now, waitFor }) => {
   const opt = { liveTimeout: 60, followTimeout: 3, ...options };
-  const now = () => performance.now();
-  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   const report = { engine: { userAgent: navigator.userAgent }, steps: [] };
-
-  async function waitFor(what, predicate, timeout) {
-    const deadline = now() + timeout * 1000;
-    for (;;) {
-      let value;
-      try { value = predicate(); } catch (_) { value = undefined; }
-      if (value) return value;
-      if (now() > deadline) throw new Error(`timed out after ${timeout} s waiting for ${what}`);
-      await sleep(25);
-    }
-  }
 
   async function step(name, body) {
     const entry = { name, ok: false, seconds: null, details: {} };

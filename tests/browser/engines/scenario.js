@@ -2,9 +2,9 @@
 // (Playwright for Chromium, puppeteer-core over WebDriver BiDi for Firefox, selenium over W3C
 // WebDriver for WebKit), so that the three engines are tested by the very same code.
 //
-// This file is one async arrow function expression. A driver injects it as
-// `(${source})(options)` through its protocol's evaluate (which the page's CSP does not
-// govern) and gets back a JSON report:
+// This file is one async arrow function expression, called with the options and the helpers of
+// inpage.js. A driver injects it (drivers.source) through its protocol's evaluate (which the
+// page's CSP does not govern) and gets back a JSON report:
 //   {engine: {crossOriginIsolated, sharedArrayBuffer, canInterrupt, userAgent, ...},
 //    allCellsDoneSeconds,            // navigation start → every cell's first run done
 //    steps: [{name, ok, seconds, details, error?}],
@@ -15,39 +15,16 @@
 // Inside the page, so no eval and no `new Function`: the deck's CSP forbids them.
 // Steps: load, all-cells, edit-run, completion, slider, exercise, meter, notebook, stop, restart,
 // after-restart, sleep-stop, memory, silent-worker (test_engines.STEPS).
-async (options = {}) => {
+async (options = {}, { now, sleep, waitFor, within }) => {
   const opt = {
     // seconds; generous caps (a slow engine on a busy machine), a short stall: see waitCells
     loadTimeout: 120, cellsTimeout: 300, runTimeout: 60, stallTimeout: 30, replayTimeout: 300,
     ...options,
   };
   const started = performance.now();
-  const now = () => performance.now();
   const secs = (ms) => Math.round(ms) / 1000;
-  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   const report = { engine: {}, steps: [], allCellsDoneSeconds: null, injectedAtSeconds: secs(started),
                    timeline: [] };
-
-  /** Poll ``predicate`` until it returns something truthy; throw after ``timeout`` seconds. */
-  async function waitFor(what, predicate, timeout) {
-    const deadline = now() + timeout * 1000;
-    for (;;) {
-      let value;
-      try { value = predicate(); } catch (_) { value = undefined; }
-      if (value) return value;
-      if (now() > deadline) throw new Error(`timed out after ${timeout} s waiting for ${what}`);
-      await sleep(50);
-    }
-  }
-
-  /** A promise, or an error after ``timeout`` seconds. */
-  function within(promise, timeout, what) {
-    let timer;
-    const expired = new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`timed out after ${timeout} s: ${what}`)), timeout * 1000);
-    });
-    return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
-  }
 
   let loaded = false;   // without the deck there is nothing to drive: the other steps say so at once
 

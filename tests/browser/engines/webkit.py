@@ -1,11 +1,11 @@
 """WebKit driver of the engine tests: WebKitGTK's MiniBrowser over W3C WebDriver with selenium.
 
 ``run_webkit`` opens the deck in a fresh MiniBrowser (``--automation``: an ephemeral session, a
-cold load), runs the in-page scenario (scenario.js) with ``execute_async_script`` and returns
-{driver, report}. MiniBrowser needs a display and its ``--headless`` hung here, so the tests
+cold load), runs an in-page scenario (a file of ``drivers.source``'s: scenario.js or hallfollow.js
+with inpage.js's helpers) with ``execute_async_script`` and returns {driver, report}. MiniBrowser needs a display and its ``--headless`` hung here, so the tests
 run this module under ``xvfb-run`` as a script, which prints that result as one line of JSON:
 
-    xvfb-run -a -s "-screen 0 1280x800x24" python tests/browser/engines/webkit.py URL [OPTIONS_JSON]
+    xvfb-run -a -s "-screen 0 1280x800x24" python tests/browser/engines/webkit.py URL OPTIONS_JSON SOURCE_JS
 
 SIGTERM ends the session (the driver quits MiniBrowser) before exiting.
 """
@@ -31,12 +31,12 @@ ASYNC_WRAPPER = """const done = arguments[arguments.length - 1];
 ({scenario})(arguments[0]).then(done, (e) => done({{fatal: String(e && e.stack || e)}}));"""
 
 
-def run_webkit(url: str, options: dict | None = None, scenario_path: Path = HERE / "scenario.js") -> dict:
+def run_webkit(url: str, options: dict, scenario_path: Path) -> dict:
     from selenium import webdriver
     from selenium.webdriver.webkitgtk.options import Options
     from selenium.webdriver.webkitgtk.service import Service
 
-    options = dict(options or {})
+    options = dict(options)
     scenario = scenario_path.read_text(encoding="utf-8")
     opts = Options()
     opts.binary_location = MINIBROWSER
@@ -82,8 +82,7 @@ def main(argv: list[str]) -> int:
     # a SIGTERM from the test (its timeout) unwinds through run_webkit's finally: no MiniBrowser left
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     url = argv[1]
-    options = json.loads(argv[2]) if len(argv) > 2 else {}
-    scenario = Path(argv[3]) if len(argv) > 3 else HERE / "scenario.js"
+    options, scenario = json.loads(argv[2]), Path(argv[3])  # from drivers.run_webkit: its source
     try:
         result = run_webkit(url, options, scenario)
     except Exception as exc:  # reported to the test, which fails with it
