@@ -1,4 +1,4 @@
-"""The import graphs of dplab and of deckbuild have no cycle, and no module of dplab imports a
+"""The import graphs of dplab and of deckbuild have no cycle, and no module of either imports a
 private name of another (shared private maths lives in a private module, ``dplab/_maths.py``).
 
 Read from the source with ``ast`` (nothing is imported): every ``import`` and ``from … import``
@@ -96,8 +96,9 @@ def test_the_import_graph_has_no_cycle(package):
     assert cycle is None, f"import cycle in {package}: {' → '.join(cycle)}"
 
 
-def test_no_module_of_dplab_imports_another_modules_private_name():
-    _, private = _graph("dplab")
+@pytest.mark.parametrize("package", sorted(PACKAGES))
+def test_no_module_imports_another_modules_private_name(package):
+    _, private = _graph(package)
     assert not private, private
 
 
