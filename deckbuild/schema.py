@@ -234,7 +234,9 @@ def slugify(text: str) -> str:
 def _check_types(values: dict, err) -> None:
     for f in SLIDE_FIELDS:
         value = values.get(f.name)
-        if value is None or f.type is None or f.own_check:
+        if f.type is None or f.own_check:
+            continue
+        if value is None:
             continue
         if f.type is str and isinstance(value, (int, float)) and not isinstance(value, bool):
             values[f.name] = str(value)  # a title like 2026 is fine as text
@@ -441,6 +443,7 @@ def _load_slide(raw: Any, index: int, shown: str) -> Slide:
     kind = values["kind"]
     if kind not in KINDS:
         raise err(f"unknown slide kind {kind!r} (known: {', '.join(KINDS)})", field="kind")
+    _refuse_null(values, ("title",), err)
     if not values["title"].strip():
         raise err("the title is empty", field="title")
     for needed in SLIDE_KINDS[kind]:
@@ -452,6 +455,7 @@ def _load_slide(raw: Any, index: int, shown: str) -> Slide:
     for f in SLIDE_FIELDS:
         if f.choices and f.name != "kind" and values[f.name] not in f.choices:
             raise err(f"unknown {f.name} {values[f.name]!r} (known: {', '.join(f.choices)})", field=f.name)
+    _refuse_null(values, [f.name for f in SLIDE_FIELDS if isinstance(f.default, list)], err)
     stored = {}
     for f in SLIDE_FIELDS:  # in the table's order: 'code' is checked before 'params' binds to it
         check = _FIELD_CHECKS.get(f.name)
@@ -465,6 +469,14 @@ def _load_slide(raw: Any, index: int, shown: str) -> Slide:
         code_line=getattr(raw, "text_lines", {}).get("code"),
         poll=_check_poll(values, err) if kind == "poll" else None,
     )
+
+
+def _refuse_null(values: dict, names, err) -> None:
+    """``key:`` with nothing after it (YAML null) where nothing cannot stand in: the title, a list."""
+    for name in names:
+        if values[name] is None:
+            kind = next(type_name(f.type) for f in SLIDE_FIELDS if f.name == name)
+            raise err(f"must be {kind}, got nothing (null)", field=name)
 
 
 def _checked_code(code: str | None, values: dict, err) -> str | None:

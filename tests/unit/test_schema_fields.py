@@ -10,7 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from deckbuild import fields, schema
+from deckbuild.errors import DeckError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -90,3 +93,27 @@ def test_a_field_added_to_the_table_alone_is_checked_stored_and_documented():
     )
     assert out["wrong_type"] == "ch.yaml, slide 1 «T», field 'caption': must be str, got list ['c']"
     assert out["json"]["description"] == "a line under the figure" and out["docs"]
+
+
+CODE = {"kind": "code", "title": "T", "code": "x = 1"}
+EXERCISE = {
+    "kind": "exercise",
+    "title": "T",
+    "body": "b",
+    "starter": "b = ...",
+    "check": "pass",
+    "solution": "b = 1",
+}
+
+
+@pytest.mark.parametrize(
+    "slide, key",
+    [(CODE, "title"), (CODE, "params"), (CODE, "try"), (EXERCISE, "hints")],
+    ids=lambda x: str(x),
+)
+def test_a_field_left_empty_that_nothing_may_stand_in_for_is_refused_not_a_crash(slide, key):
+    """``title:`` or ``params:`` with nothing after it (YAML null) once crashed the build."""
+    with pytest.raises(DeckError) as info:
+        schema._load_slide({**slide, key: None}, 1, "ch.yaml")
+    assert info.value.field == key and info.value.message.endswith("got nothing (null)")
+    schema._load_slide(slide, 1, "ch.yaml")  # and the slide without it is fine
