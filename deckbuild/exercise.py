@@ -94,23 +94,6 @@ globals().pop("__dpdeck_exercise__")()
 """
 
 
-def blanks(starter: str) -> list[str]:
-    """The names the starter assigns ``...`` (the blanks to fill), in order."""
-    names = []
-    for node in ast.walk(ast.parse(starter)):
-        if (
-            isinstance(node, (ast.Assign, ast.AnnAssign))
-            and isinstance(node.value, ast.Constant)
-            and node.value.value is Ellipsis
-        ):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for target in targets:
-                for sub in ast.walk(target):
-                    if isinstance(sub, ast.Name) and sub.id not in names:
-                        names.append(sub.id)
-    return names
-
-
 def check_body_error(check: str) -> SyntaxError | None:
     """A syntax error of the check read as a function body, with the line inside the check."""
     try:

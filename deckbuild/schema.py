@@ -1,131 +1,50 @@
-"""Load deck/*.yaml and validate every slide against the schema.
+"""Load deck/*.yaml and validate every slide against the tables of ``fields.py``.
 
-The schema is one commented defaults object per level (deck, slide, parameter); the YAML is
-merged over it. Unknown keys, wrong types, missing required fields and code that is not valid
-Python are refused with a :class:`~deckbuild.errors.DeckError` naming file, line, slide and field.
+Each field of the YAML is stated once, in ``deckbuild/fields.py`` (name, type, default, the
+slide kinds that allow it, what it means); the YAML is merged over its defaults. Unknown keys,
+wrong types, missing required fields, fields on the wrong kind of slide and code that is not
+valid Python are refused with a :class:`~deckbuild.errors.DeckError` naming file, line, slide
+and field. A :class:`Slide` has one attribute per stored field of the table (``try`` is
+``tries``), plus what the build derives (``blanks``, ``code_line``, ``poll``). What the build
+reads in a cell's Python (syntax, slider bindings, blanks) is ``deckbuild/cellcode.py``.
 """
 
 from __future__ import annotations
 
-import ast
 import difflib
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, make_dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from . import exercise
+from .cellcode import binding, blanks, check_python, edit_syntax_error
 from .errors import DeckError
+from .fields import (
+    DECK_FIELDS,
+    KINDS,
+    PARAM_FIELDS,
+    REQUIRED,
+    SLIDE_FIELDS,
+    TRY_FIELDS,
+    defaults,
+    holds,
+    kind_only,
+    needed_by_kind,
+    type_name,
+)
 from .yamlerrors import explain
 
-REQUIRED = object()
-
-# The deck file (deck/deck.yaml): what the title slide shows and which chapters, in order.
-DECK_DEFAULTS: dict[str, Any] = {
-    "title": REQUIRED,  # the lecture's title (title slide, <title>)
-    "subtitle": "",  # one line under the title
-    "author": "",  # shown on the title slide
-    "affiliation": "",  # shown under the author
-    "date": "",  # shown on the title slide, as written
-    "lang": "es",  # <html lang>
-    "chapters": REQUIRED,  # chapter files, relative to the deck file, in order
-    "prelude": "",  # Python run once after numpy and dplab load, before any cell
-    "package": "",  # the deck's own Python package (a folder beside the deck file) instead of dplab
-}
-
-# One slide of a chapter file (``slides:`` list).
-SLIDE_DEFAULTS: dict[str, Any] = {
-    "id": None,  # stable id for deep links and saved edits; default: from the title
-    "kind": "content",  # one of SLIDE_KINDS
-    "title": REQUIRED,  # the slide's title, as in the author's seed
-    "body": "",  # Markdown with $…$ / $$…$$ math and ::: box containers
-    "code": None,  # Python: an editable, runnable cell (kind 'code')
-    "layout": "stack",  # code slides: 'stack' (cell over output) or 'side' (side by side)
-    "notes": "",  # speaker notes, Markdown
-    "fragments": False,  # reveal list items one at a time
-    "answer": None,  # kind 'question': Markdown revealed on a click
-    "table": None,  # kind 'table': {columns: [...], rows: [[...], ...]} (Markdown cells)
-    "params": [],  # code slides: live parameters bound to names in the code
-    "try": [],  # code slides: suggested live edits, [{label, replace: [old, new]}]
-    # kind 'exercise' (the prompt is 'body'; see deckbuild/exercise.py for how a check works):
-    "starter": None,  # Python in the editor at first, with blanks to fill: ``b = ...``
-    "check": None,  # Python, the body of a function run after the student's code, in
-    # its namespace: ``return ok, "mensaje"`` or ``assert cond, "mensaje"``
-    "hints": [],  # Markdown hints, revealed one at a time
-    "solution": None,  # Python: a right answer (shown on a click, loadable into the editor)
-    # kind 'poll' (the question is 'body'; an optional 'code' cell beside it; see live.py):
-    "options": None,  # the answers, 2 or more; default the yes/no pair ["no", "sí"] (0, 1)
-    "epsilon": None,  # each device's randomized response, > 0; default ln 3 (truth 3 of 4)
-    "prior": None,  # the belief about one student the slide states the posterior bound at
-}
-
-# A suggested live edit (``try:``): a button in the speaker view that replaces ``old`` (found
-# exactly once in the authored code) by ``new`` in the main window's cell, and runs it.
-TRY_DEFAULTS: dict[str, Any] = {
-    "label": REQUIRED,  # what the button says (Spanish, short: "ε = 0,1")
-    "replace": REQUIRED,  # [old, new]: two strings
-}
-
-# A live parameter (a slider, or a select when ``options`` is given).
-PARAM_DEFAULTS: dict[str, Any] = {
-    "name": REQUIRED,  # a name assigned in the cell's code (``epsilon = 1.0``)
-    "label": None,  # what the control says; default: the name
-    "min": None,  # slider range (numbers), required without ``options``
-    "max": None,
-    "step": None,  # default: (max - min) / 100
-    "value": None,  # default: the value the code assigns
-    "options": None,  # a list of values: a select instead of a slider
-    "log": False,  # a logarithmic slider (min > 0)
-}
-
-SLIDE_KINDS = {
-    # kind: fields it requires beyond 'title'
-    "title": (),
-    "section": (),
-    "content": ("body",),
-    "code": ("code",),
-    "question": ("body", "answer"),
-    "table": ("table",),
-    "exercise": ("body", "starter", "check", "solution"),
-    "poll": ("body",),
-}
-KIND_ONLY_FIELDS = {
-    "code": {"code", "poll"},
-    "layout": {"code", "poll"},
-    "params": {"code", "poll"},
-    "try": {"code", "poll"},
-    "answer": {"question"},
-    "table": {"table"},
-    "starter": {"exercise"},
-    "check": {"exercise"},
-    "hints": {"exercise"},
-    "solution": {"exercise"},
-    "options": {"poll"},
-    "epsilon": {"poll"},
-    "prior": {"poll"},
-}
-LAYOUTS = ("stack", "side")
-TYPES = {
-    "id": str,
-    "kind": str,
-    "title": str,
-    "body": str,
-    "code": str,
-    "layout": str,
-    "notes": str,
-    "fragments": bool,
-    "answer": str,
-    "table": dict,
-    "params": list,
-    "try": list,
-    "starter": str,
-    "check": str,
-    "hints": list,
-    "solution": str,
-}
+# Views of the tables of fields.py, for the checks below (and for tests and tools).
+DECK_DEFAULTS = defaults(DECK_FIELDS)
+SLIDE_DEFAULTS = defaults(SLIDE_FIELDS)
+TRY_DEFAULTS = defaults(TRY_FIELDS)
+PARAM_DEFAULTS = defaults(PARAM_FIELDS)
+SLIDE_KINDS = needed_by_kind()  # kind: the fields it needs beyond 'title'
+KIND_ONLY_FIELDS = kind_only()  # field: the kinds that take it
 
 
 @dataclass
@@ -167,31 +86,41 @@ class Poll:
     yes_no: bool  # the default pair: counts[0] is «no», counts[1] «sí»
 
 
-@dataclass
-class Slide:
-    index: int  # 1-based position in the whole deck
-    file: str  # the chapter file it came from (as given to the build)
-    line: int | None  # its line in that file
-    id: str
-    kind: str
-    title: str
-    body: str = ""
-    code: str | None = None
-    layout: str = "stack"
-    notes: str = ""
-    fragments: bool = False
-    answer: str | None = None
-    table: dict | None = None
-    params: list[Param] = field(default_factory=list)
-    tries: list[TryEdit] = field(default_factory=list)  # the field 'try'
-    starter: str | None = None  # kind 'exercise': the editor's code at first
-    check: str | None = None  # kind 'exercise': the check's function body
-    hints: list[str] = field(default_factory=list)
-    solution: str | None = None
-    blanks: list[str] = field(default_factory=list)  # the starter's names assigned ``...``
-    # the line of the file where the code's first line is (``code: |`` blocks), else None
-    code_line: int | None = None
-    poll: Poll | None = None  # kind 'poll'
+def _slide_class():
+    """:class:`Slide`: where a slide is (index, file, line), one attribute per stored field of
+    ``SLIDE_FIELDS`` (keyword-only, with the table's default), and what the build derives."""
+    stored = []
+    for f in SLIDE_FIELDS:
+        if f.attribute is None:
+            continue
+        optional = f.default is None
+        annotation = f"{getattr(f.type, '__name__', 'Any')}{' | None' if optional else ''}"
+        if f.required:
+            spec = field(kw_only=True)
+        elif isinstance(f.default, list):
+            spec = field(default_factory=list, kw_only=True)
+        else:
+            spec = field(default=f.default, kw_only=True)
+        stored.append((f.attribute, annotation, spec))
+    cls = make_dataclass(
+        "Slide",
+        [
+            ("index", "int"),  # 1-based position in the whole deck
+            ("file", "str"),  # the chapter file it came from (as given to the build)
+            ("line", "int | None"),  # its line in that file
+            *stored,
+            ("blanks", "list[str]", field(default_factory=list, kw_only=True)),  # starter's ``...`` names
+            # the line of the file where the code's first line is (``code: |`` blocks), else None
+            ("code_line", "int | None", field(default=None, kw_only=True)),
+            ("poll", "Poll | None", field(default=None, kw_only=True)),  # kind 'poll'
+        ],
+    )
+    cls.__module__ = __name__  # (make_dataclass's module= is Python 3.12's)
+    cls.__doc__ = _slide_class.__doc__
+    return cls
+
+
+Slide = _slide_class()
 
 
 @dataclass
@@ -302,27 +231,19 @@ def slugify(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text).strip("-") or "slide"
 
 
-def check_python(code: str, err, field_name: str) -> None:
-    """Refuse code that is not valid Python syntax, with the line inside the cell."""
-    try:
-        ast.parse(code, filename="<cell>")
-    except SyntaxError as exc:
-        raise err(
-            f"invalid Python syntax at line {exc.lineno} of the cell: {exc.msg}", field=field_name
-        ) from None
-
-
 def _check_types(values: dict, err) -> None:
-    for key, expected in TYPES.items():
-        value = values.get(key)
-        if value is None or (key in ("params", "try", "hints") and value == []):
+    for f in SLIDE_FIELDS:
+        value = values.get(f.name)
+        if f.type is None or f.own_check:
             continue
-        if expected is str and isinstance(value, (int, float)) and not isinstance(value, bool):
-            values[key] = str(value)  # a title like 2026 is fine as text
+        if value is None:
             continue
-        if not isinstance(value, expected):
+        if f.type is str and isinstance(value, (int, float)) and not isinstance(value, bool):
+            values[f.name] = str(value)  # a title like 2026 is fine as text
+            continue
+        if not holds(value, f.type):
             kind = "dict" if isinstance(value, dict) else type(value).__name__  # a _Mapping reads as dict
-            raise err(f"must be {expected.__name__}, got {kind} {value!r}", field=key)
+            raise err(f"must be {type_name(f.type)}, got {kind} {value!r}", field=f.name)
 
 
 def _check_table(table: dict, err) -> None:
@@ -338,95 +259,6 @@ def _check_table(table: dict, err) -> None:
     for i, row in enumerate(rows, 1):
         if not isinstance(row, list) or len(row) != len(columns):
             raise err(f"row {i} must be a list of {len(columns)} cells", field="table")
-
-
-_NEW_SCOPES = (
-    ast.FunctionDef,
-    ast.AsyncFunctionDef,
-    ast.Lambda,
-    ast.ClassDef,
-    ast.ListComp,
-    ast.SetComp,
-    ast.DictComp,
-    ast.GeneratorExp,
-)
-
-
-def _module_bindings(statement: ast.stmt) -> set[str]:
-    """The names ``statement`` binds in the cell's (module) scope: assignments of every form,
-    loop and ``with`` targets, imports, definitions; not the locals of a def, lambda, class
-    or comprehension inside it."""
-    names, todo = set(), [statement]
-    while todo:
-        node = todo.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(node.name)
-        elif isinstance(node, ast.alias):
-            names.add((node.asname or node.name).split(".")[0])
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            names.add(node.id)
-        if not isinstance(node, _NEW_SCOPES):
-            todo.extend(ast.iter_child_nodes(node))
-    return names
-
-
-_STATEMENT_KINDS = {
-    ast.For: "a for loop",
-    ast.AnnAssign: "an annotated assignment",
-    ast.AugAssign: "an augmented assignment",
-    ast.Assign: "a multiple assignment",
-    ast.With: "a with statement",
-    ast.Import: "an import",
-    ast.ImportFrom: "an import",
-    ast.FunctionDef: "a def",
-    ast.ClassDef: "a class",
-    ast.If: "an if",
-    ast.While: "a while loop",
-    ast.Try: "a try",
-}
-
-
-def _literal(node: ast.expr):
-    """The value of a number, string or boolean literal (``-2.5`` included), else raise."""
-    value = ast.literal_eval(node)
-    if not isinstance(value, (int, float, str)):
-        raise ValueError(f"not a number, string or boolean: {value!r}")
-    return value
-
-
-def _binding(code: str, name: str) -> tuple[int, str, str, Any]:
-    """Where a control bound to ``name`` writes: (line, prefix, suffix, value) of the cell's
-    only top-level binding of ``name``, which must be ``name = <literal>`` alone on its line.
-    Anything else (a loop, a def, an annotated, augmented or tuple assignment, a second
-    binding, a computed value) would let the control change nothing: ValueError, saying why."""
-    tree = ast.parse(code)
-    binders = [st for st in tree.body if name in _module_bindings(st)]
-    if not binders:
-        raise ValueError(f"'{name}' is not assigned at the top level of the cell's code")
-    if len(binders) > 1:
-        lines = ", ".join(str(st.lineno) for st in binders)
-        raise ValueError(
-            f"'{name}' is bound {len(binders)} times (lines {lines}); a control "
-            "needs one assignment, or the later ones would undo it"
-        )
-    st = binders[0]
-    if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)):
-        kind = _STATEMENT_KINDS.get(type(st), f"a {type(st).__name__} statement")
-        raise ValueError(
-            f"line {st.lineno} binds '{name}' in {kind}; a control needs a plain '{name} = <literal>'"
-        )
-    try:
-        value = _literal(st.value)
-    except ValueError:
-        raise ValueError(
-            f"line {st.lineno}: '{name}' is computed, not a literal (a number, string or boolean)"
-        ) from None
-    if st.end_lineno != st.lineno or any(
-        o is not st and getattr(o, "lineno", 0) == st.lineno for o in tree.body
-    ):
-        raise ValueError(f"line {st.lineno}: '{name} = …' must be alone on its line")
-    text = code.splitlines()[st.lineno - 1].encode()
-    return (st.lineno, text[: st.value.col_offset].decode(), text[st.value.end_col_offset :].decode(), value)
 
 
 def _entry_err(err, item: Any, where: str, label_key: str):
@@ -453,7 +285,7 @@ def _check_params(raw: list, code: str, err) -> list[Param]:
             raise perr(f"must be a mapping, got {item!r}")
         p = _merge(PARAM_DEFAULTS, item, perr)
         try:
-            line, prefix, suffix, assigned = _binding(code, p["name"])
+            line, prefix, suffix, assigned = binding(code, p["name"])
         except ValueError as e:
             raise perr(f"{e}, so the control would change nothing", field="name") from None
         if p["value"] is None:
@@ -514,14 +346,12 @@ def _check_tries(raw: list, code: str, err) -> list[TryEdit]:
             found = "does not occur" if count == 0 else f"occurs {count} times"
             raise terr(f"{old!r} {found} in the cell's code (it must occur exactly once)", field="replace")
         edit = TryEdit(label=str(label).strip(), old=old, new=new, line=item.get("__line__"))
-        edited = edit.apply(code)
-        try:
-            compile(edited, "<cell>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
-        except SyntaxError as exc:
+        exc = edit_syntax_error(edit.apply(code))
+        if exc is not None:
             raise terr(
                 f"the edited code is not valid Python, at line {exc.lineno} of the cell: {exc.msg}",
                 field="replace",
-            ) from None
+            )
         tries.append(edit)
     labels = [t.label for t in tries]
     for label in labels:
@@ -542,14 +372,14 @@ def _check_exercise(values: dict, err) -> list[str]:
             f"of a function): {exc.msg}",
             field="check",
         )
-    names = exercise.blanks(values["starter"])
+    names = blanks(values["starter"])
     if not names:
         raise err(
             "the starter has no blank to fill: assign `...` to the name the student "
             "completes (e.g. `b = ...  # complete`)",
             field="starter",
         )
-    left = exercise.blanks(values["solution"])
+    left = blanks(values["solution"])
     if left:
         raise err(f"the solution leaves {left[0]!r} blank (= ...)", field="solution")
     if values["starter"].strip() == values["solution"].strip():
@@ -611,8 +441,9 @@ def _load_slide(raw: Any, index: int, shown: str) -> Slide:
     values = _merge(SLIDE_DEFAULTS, raw, err)
     _check_types(values, err)
     kind = values["kind"]
-    if kind not in SLIDE_KINDS:
-        raise err(f"unknown slide kind {kind!r} (known: {', '.join(SLIDE_KINDS)})", field="kind")
+    if kind not in KINDS:
+        raise err(f"unknown slide kind {kind!r} (known: {', '.join(KINDS)})", field="kind")
+    _refuse_null(values, ("title",), err)
     if not values["title"].strip():
         raise err("the title is empty", field="title")
     for needed in SLIDE_KINDS[kind]:
@@ -621,40 +452,57 @@ def _load_slide(raw: Any, index: int, shown: str) -> Slide:
     for key, kinds in KIND_ONLY_FIELDS.items():
         if key in raw and kind not in kinds:
             raise err(f"only slides of kind {', '.join(sorted(kinds))} take this field", field=key)
-    if values["layout"] not in LAYOUTS:
-        raise err(f"unknown layout {values['layout']!r} (known: {', '.join(LAYOUTS)})", field="layout")
-    if values["code"] is not None:
-        check_python(values["code"], err, "code")
-    if values["table"] is not None:
-        _check_table(values["table"], err)
-    params = _check_params(values["params"], values["code"] or "", err)
-    tries = _check_tries(values["try"], values["code"] or "", err)
-    blank_names = _check_exercise(values, err) if kind == "exercise" else []
-    poll = _check_poll(values, err) if kind == "poll" else None
+    for f in SLIDE_FIELDS:
+        if f.choices and f.name != "kind" and values[f.name] not in f.choices:
+            raise err(f"unknown {f.name} {values[f.name]!r} (known: {', '.join(f.choices)})", field=f.name)
+    _refuse_null(values, [f.name for f in SLIDE_FIELDS if isinstance(f.default, list)], err)
+    stored = {}
+    for f in SLIDE_FIELDS:  # in the table's order: 'code' is checked before 'params' binds to it
+        check = _FIELD_CHECKS.get(f.name)
+        stored[f.name] = values[f.name] if check is None else check(values[f.name], values, err)
     return Slide(
-        index=index,
-        file=shown,
-        line=slide_line,
-        id=values["id"] or slugify(values["title"]),
-        kind=kind,
-        title=values["title"],
-        body=values["body"] or "",
-        code=values["code"],
-        layout=values["layout"],
-        notes=values["notes"] or "",
-        fragments=values["fragments"],
-        answer=values["answer"],
-        table=values["table"],
-        params=params,
-        tries=tries,
-        starter=values["starter"],
-        check=values["check"],
-        hints=[str(h) for h in values["hints"]],
-        solution=values["solution"],
-        blanks=blank_names,
+        index,
+        shown,
+        slide_line,
+        **{f.attribute: stored[f.name] for f in SLIDE_FIELDS if f.attribute},
+        blanks=_check_exercise(values, err) if kind == "exercise" else [],
         code_line=getattr(raw, "text_lines", {}).get("code"),
-        poll=poll,
+        poll=_check_poll(values, err) if kind == "poll" else None,
     )
+
+
+def _refuse_null(values: dict, names, err) -> None:
+    """``key:`` with nothing after it (YAML null) where nothing cannot stand in: the title, a list."""
+    for name in names:
+        if values[name] is None:
+            kind = next(type_name(f.type) for f in SLIDE_FIELDS if f.name == name)
+            raise err(f"must be {kind}, got nothing (null)", field=name)
+
+
+def _checked_code(code: str | None, values: dict, err) -> str | None:
+    if code is not None:
+        check_python(code, err, "code")
+    return code
+
+
+def _checked_table(table: dict | None, values: dict, err) -> dict | None:
+    if table is not None:
+        _check_table(table, err)
+    return table
+
+
+# A slide field whose value needs more than its type checked, and what the Slide stores of it:
+# ``check(value, all the slide's values, err) -> the stored value``, run in the table's order.
+_FIELD_CHECKS = {
+    "id": lambda value, values, err: value or slugify(values["title"]),
+    "body": lambda value, values, err: value or "",
+    "code": _checked_code,
+    "notes": lambda value, values, err: value or "",
+    "table": _checked_table,
+    "params": lambda value, values, err: _check_params(value, values["code"] or "", err),
+    "try": lambda value, values, err: _check_tries(value, values["code"] or "", err),
+    "hints": lambda value, values, err: [str(h) for h in value],
+}
 
 
 def load_deck(deck_file: Path) -> Deck:
@@ -670,7 +518,7 @@ def load_deck(deck_file: Path) -> Deck:
         return DeckError(message, file=shown_deck, field=field, line=line or raw.key_lines.get(field))
 
     meta = _merge(DECK_DEFAULTS, raw, deck_err)
-    for key in ("title", "subtitle", "author", "affiliation", "date", "lang", "prelude", "package"):
+    for key in (f.name for f in DECK_FIELDS if f.type is str):
         if not isinstance(meta[key], (str, int, float)) or isinstance(meta[key], bool):
             raise deck_err(f"must be text, got {meta[key]!r}", field=key)
         meta[key] = str(meta[key])

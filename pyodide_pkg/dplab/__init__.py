@@ -63,43 +63,6 @@ NOT_STARRED = frozenset(
 _MODULES = (census, mechanisms, discrete, sensitivity, accounting, accountant, learning, audit, local, numfmt)
 __all__ = [name for module in _MODULES for name in module.__all__ if name not in NOT_STARRED]
 
-# Old names, kept one release (each warns when called, naming its replacement); in __all__ so
-# that ``from dplab import *`` still finds them, marked ``__deprecated__`` for the registries.
-from .accounting import advanced_composition_tight, rdp_to_dp  # noqa: E402
-from .mechanisms import laplace_vs_gauss_error  # noqa: E402
-from .sensitivity import DEFAULT_BOUNDS  # noqa: E402
-
-__all__ += ["laplace_vs_gauss_error", "advanced_composition_tight", "rdp_to_dp", "DEFAULT_BOUNDS"]
-
-#: Deprecated name -> what replaces it (tests/unit/test_dplab_deprecated.py checks each).
-DEPRECATED = {
-    "laplace_vs_gauss_error": "laplace_vs_gauss_std",
-    "advanced_composition_tight": "advanced_composition(..., simplified=False)",
-    "rdp_to_dp": "rdp_to_epsilon(orders=..., rdp=..., delta=...)",
-    "DEFAULT_BOUNDS": "DEFAULT_CLIP_BOUNDS",
-    "BudgetAccountant.can_spend": "BudgetAccountant.check_spend",
-    "BudgetAccountant.spent": "BudgetAccountant.total_spent",
-    "BudgetAccountant.remaining": "BudgetAccountant.remaining_budget",
-    "BudgetAccountant.laplace_mech": "laplace_mech(..., accountant=acc)",
-    "advanced_composition(no simplified=)": "advanced_composition(..., simplified=True)",
-    "gaussian_rdp(alpha=)": "gaussian_rdp(orders=)",
-    "subsampled_gaussian_rdp(alphas=)": "subsampled_gaussian_rdp(orders=)",
-    "train_logistic(iterations=)": "train_logistic(steps=)",
-    "noisy_gradient_descent(iterations=)": "noisy_gradient_descent(steps=)",
-    "clip_rows_l2(bound=)": "clip_rows_l2(clip_bound=)",
-    "clipped_sum(bound=)": "clipped_sum(clip_bound=)",
-    "clipped_sum_error(bounds=)": "clipped_sum_error(clip_bounds=)",
-    "choose_clipping_bound(bounds=)": "choose_clipping_bound(clip_bounds=)",
-    "gaussian_epsilon(sensitivity by position)": "gaussian_epsilon(sigma, delta, sensitivity=...)",
-    "sequential_gaussian_epsilon(sensitivity by position)": "...(sigma, k, delta, sensitivity=...)",
-    "advanced_gaussian_epsilon(sensitivity by position)": "...(sigma, k, delta, sensitivity=..., simplified=...)",
-    "rdp_gaussian_epsilon(sensitivity by position)": "...(sigma, k, delta, sensitivity=...)",
-    "discrete_gaussian_epsilon(sensitivity by position)": "...(sigma, delta, sensitivity=...)",
-    "choose_clipping_bound(clip_bounds by position)": "choose_clipping_bound(values, epsilon, clip_bounds=...)",
-    "noisy_gradient_descent(steps by position)": "noisy_gradient_descent(X, y, epsilon, delta, steps=...)",
-    "dpsgd(delta=)": "dpsgd returns theta; dpsgd_epsilon(sample_rate, noise_multiplier, steps, delta)",
-}
-
 
 def __getattr__(name):
     # PEP 562: ``dplab.plots`` imports matplotlib only when first touched.

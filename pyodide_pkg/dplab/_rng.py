@@ -1,4 +1,5 @@
-"""One helper for randomness: fresh by default, reproducible on request."""
+"""Where every release's randomness comes from: fresh by default, reproducible on request,
+and drawn only once the release is paid for (:func:`charged_rng`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ from contextlib import contextmanager
 
 import numpy as np
 
-__all__ = ["make_rng", "noise_session"]
+from .accountant import BudgetAccountant
+
+__all__ = ["charged_rng", "make_rng", "noise_session"]
 
 
 class _Session:
@@ -73,3 +76,31 @@ def make_rng(rng=None) -> np.random.Generator:
         "rng must be None, an int seed >= 0 or a numpy.random.Generator, "
         f"got {rng!r} of type {type(rng).__name__}"
     )
+
+
+def _charge(accountant, epsilon, delta, label) -> None:
+    """Spend ``(epsilon, delta)`` from ``accountant`` (a :class:`dplab.BudgetAccountant`), if any.
+
+    Called after every argument is validated and before any noise is drawn: a refused release
+    (:class:`dplab.BudgetError`) draws nothing and spends nothing.
+    """
+    if accountant is None:
+        return
+    if not isinstance(accountant, BudgetAccountant):
+        raise TypeError(
+            f"accountant must be a BudgetAccountant or None, got {accountant!r} "
+            f"of type {type(accountant).__name__}"
+        )
+    accountant.spend(epsilon, delta, label)
+
+
+def charged_rng(rng, accountant=None, epsilon=0.0, delta=0.0, label="") -> np.random.Generator:
+    """The generator to draw from, once the release is paid for (see :func:`_charge`).
+
+    A seed or a Generator is checked first, so a bad ``rng`` spends nothing; ``rng=None`` is
+    resolved only after the budget is recorded, so a refused release does not even touch the
+    deck's noise session.
+    """
+    gen = None if rng is None else make_rng(rng)
+    _charge(accountant, epsilon, delta, label)
+    return make_rng(None) if gen is None else gen

@@ -32,6 +32,7 @@ import numpy as np
 
 __all__ = [
     "ParameterError",
+    "to_float",
     "check_real",
     "check_positive",
     "check_epsilon",
@@ -117,7 +118,7 @@ def _type_error(name: str, expected: str, value) -> TypeError:
     return TypeError(f"{name} must be {expected}, got {value!r} of type {type(value).__name__}")
 
 
-def _to_float(value, name: str, constraint: str) -> float:
+def to_float(value, name: str, constraint: str) -> float:
     """Return ``value`` as a float, or raise TypeError naming ``constraint``."""
     value = _as_scalar(value)
     if _is_bool(value) or not isinstance(value, numbers.Real):
@@ -127,7 +128,7 @@ def _to_float(value, name: str, constraint: str) -> float:
 
 def check_real(value, name: str) -> float:
     """A finite real number."""
-    x = _to_float(value, name, "finite")
+    x = to_float(value, name, "finite")
     if not math.isfinite(x):
         raise _range_error(f"{name} must be finite, got {x!r}", name, "finite", x)
     return x
@@ -135,7 +136,7 @@ def check_real(value, name: str) -> float:
 
 def check_positive(value, name: str) -> float:
     """A real number > 0 and finite (sensitivities, bounds, sigma, learning rates)."""
-    x = _to_float(value, name, "> 0 and finite")
+    x = to_float(value, name, "> 0 and finite")
     if not (x > 0 and math.isfinite(x)):
         raise _range_error(f"{name} must be > 0 and finite, got {x!r}", name, "positive", x)
     return x
@@ -148,7 +149,7 @@ def check_epsilon(value, name: str = "epsilon") -> float:
 
 def check_nonnegative(value, name: str) -> float:
     """A real number >= 0 and finite (a cost that may be zero)."""
-    x = _to_float(value, name, ">= 0 and finite")
+    x = to_float(value, name, ">= 0 and finite")
     if not (x >= 0 and math.isfinite(x)):
         raise _range_error(f"{name} must be >= 0 and finite, got {x!r}", name, "nonnegative", x)
     return x
@@ -175,7 +176,7 @@ def check_delta(value, name: str = "delta", n=None, allow_zero: bool = False) ->
     When the number of people ``n`` is known, warn if delta >= 1/n.
     """
     constraint = "in [0, 1)" if allow_zero else "in (0, 1)"
-    x = _to_float(value, name, constraint)
+    x = to_float(value, name, constraint)
     low_ok = x >= 0 if allow_zero else x > 0
     if not (low_ok and x < 1):  # NaN fails both comparisons
         raise _range_error(
@@ -227,7 +228,7 @@ def check_count(value, name: str) -> int:
 
 def check_sample_rate(value, name: str = "sample_rate") -> float:
     """A sampling probability q in (0, 1]."""
-    x = _to_float(value, name, "in (0, 1]")
+    x = to_float(value, name, "in (0, 1]")
     if not (0 < x <= 1):
         raise _range_error(f"{name} must be in (0, 1], got {x!r}", name, "interval", x, interval="(0, 1]")
     return x
@@ -235,7 +236,7 @@ def check_sample_rate(value, name: str = "sample_rate") -> float:
 
 def check_order(value, name: str = "alpha") -> float:
     """A Renyi order alpha > 1 and finite."""
-    x = _to_float(value, name, "> 1 and finite")
+    x = to_float(value, name, "> 1 and finite")
     if not (x > 1 and math.isfinite(x)):
         raise _range_error(f"{name} must be > 1 and finite, got {x!r}", name, "order", x)
     return x

@@ -31,9 +31,7 @@ import threading
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ._deprecation import warn_deprecated
 from ._validate import check_delta, check_epsilon, check_nonnegative
-from .mechanisms import laplace_mech
 
 __all__ = ["BudgetAccountant", "BudgetError", "Release", "add_observer", "remove_observer"]
 
@@ -216,18 +214,6 @@ class BudgetAccountant:
             )
 
     @property
-    def spent(self) -> tuple:
-        """Deprecated: use :attr:`total_spent`."""
-        warn_deprecated("BudgetAccountant.spent is deprecated; use BudgetAccountant.total_spent")
-        return self.total_spent
-
-    @property
-    def remaining(self) -> tuple:
-        """Deprecated: use :attr:`remaining_budget`."""
-        warn_deprecated("BudgetAccountant.remaining is deprecated; use BudgetAccountant.remaining_budget")
-        return self.remaining_budget
-
-    @property
     def history(self) -> tuple:
         """The recorded releases, oldest first."""
         with self._lock:
@@ -328,23 +314,6 @@ class BudgetAccountant:
             else:
                 parts.append(f"cuesta δ = {cost} y solo quedan {left} de {total}")
         return f"{what} fue rechazada: {'; y además '.join(parts)}. No se gastó nada del presupuesto."
-
-    def can_spend(self, epsilon, delta=0.0) -> bool:
-        """Deprecated: use :meth:`check_spend`."""
-        warn_deprecated("BudgetAccountant.can_spend is deprecated; use BudgetAccountant.check_spend")
-        return self.check_spend(epsilon, delta)
-
-    can_spend.__deprecated__ = "use BudgetAccountant.check_spend"
-
-    def laplace_mech(self, v, sensitivity, epsilon, rng=None, label: str = ""):
-        """Deprecated: use ``dplab.laplace_mech(v, sensitivity, epsilon, accountant=acc)``."""
-        warn_deprecated(
-            "BudgetAccountant.laplace_mech is deprecated; use "
-            "dplab.laplace_mech(v, sensitivity, epsilon, accountant=acc)"
-        )
-        return laplace_mech(v, sensitivity, epsilon, rng, accountant=self, label=label)
-
-    laplace_mech.__deprecated__ = "use dplab.laplace_mech(v, sensitivity, epsilon, accountant=acc)"
 
     def __repr__(self) -> str:
         eps, delta = self.total_spent

@@ -28,7 +28,7 @@ import warnings
 
 import numpy as np
 
-from ._deprecation import keyword_only, renamed_parameters, warn_deprecated
+from ._maths import classic_c, gaussian_rho, zcdp_epsilon
 from ._special import expm1, log_add, log_comb, log_comb_int, log_erfc, logsumexp
 from ._validate import (
     check_array,
@@ -40,7 +40,6 @@ from ._validate import (
     check_sample_rate,
     finite_result,
 )
-from .mechanisms import _classic_c
 
 __all__ = [
     "sequential_composition",
@@ -167,7 +166,7 @@ def advanced_composition_max_epsilon(k, delta_prime):
     return _advanced_max_epsilon(k, -math.log(delta_prime))
 
 
-def advanced_composition(epsilon, k, delta_prime, simplified=None):
+def advanced_composition(epsilon, k, delta_prime, *, simplified):
     """Advanced composition: the epsilon of k (eps, delta)-DP mechanisms composed (also adaptively).
 
     Dwork, Rothblum & Vadhan (2010); Dwork & Roth (2014), Theorem 3.20: k
@@ -192,9 +191,8 @@ def advanced_composition(epsilon, k, delta_prime, simplified=None):
         Number of mechanisms, >= 1.
     delta_prime : float
         Extra failure probability delta', in (0, 1), chosen freely.
-    simplified : bool
-        Which form (above). Required for one release: omitted, it warns
-        (``DeprecationWarning``) and gives the lecture's form, the old default.
+    simplified : bool, keyword-only, required
+        Which form (above): the caller says which guarantee it states.
 
     Returns
     -------
@@ -212,13 +210,6 @@ def advanced_composition(epsilon, k, delta_prime, simplified=None):
     UserWarning
         ``simplified=True`` where the simplified form is not valid.
     """
-    if simplified is None:
-        warn_deprecated(
-            "advanced_composition without simplified= is deprecated; pass simplified=True "
-            "(the lecture's 2 eps sqrt(2k ln(1/delta')), the old default) or simplified=False "
-            "(the theorem's bound, formerly advanced_composition_tight)"
-        )
-        simplified = True
     if not isinstance(simplified, (bool, np.bool_)):
         raise TypeError(f"simplified must be a bool, got {simplified!r} of type {type(simplified).__name__}")
     epsilon = check_epsilon(epsilon)
@@ -238,18 +229,6 @@ def advanced_composition(epsilon, k, delta_prime, simplified=None):
     )
 
 
-def advanced_composition_tight(epsilon, k, delta_prime):
-    """Deprecated: use ``advanced_composition(epsilon, k, delta_prime, simplified=False)``."""
-    warn_deprecated(
-        "dplab.advanced_composition_tight is deprecated; use "
-        "dplab.advanced_composition(epsilon, k, delta_prime, simplified=False)"
-    )
-    return advanced_composition(epsilon, k, delta_prime, simplified=False)
-
-
-advanced_composition_tight.__deprecated__ = "use dplab.advanced_composition(..., simplified=False)"
-
-
 # --- The Gaussian mechanism under three accountings ---------------------------------
 
 
@@ -261,7 +240,7 @@ def _classic_epsilon(sigma: float, sensitivity: float, log_inv_delta: float, /, 
     where the theorem holds. ``params`` name the caller's parameters in messages.
     """
     eps = finite_result(
-        sensitivity * _classic_c(log_inv_delta) / sigma,
+        sensitivity * classic_c(log_inv_delta) / sigma,
         "the per-release epsilon sensitivity sqrt(2 ln(1.25/delta)) / sigma",
         positive=True,
         **params,
@@ -274,24 +253,6 @@ def _classic_epsilon(sigma: float, sensitivity: float, log_inv_delta: float, /, 
     return eps
 
 
-def _gaussian_rho(sigma: float, sensitivity: float, /, **params) -> float:
-    """rho = Delta^2 / (2 sigma^2) (Bun & Steinke 2016, Prop. 1.6), checked finite and > 0.
-
-    Computed as (Delta/sigma)^2 / 2: Delta**2 alone raises OverflowError for Delta = 1e200.
-    A rho underflowing to 0 is refused: zcdp_to_dp requires rho > 0.
-    """
-    ratio = sensitivity / sigma
-    return finite_result(0.5 * ratio * ratio, "rho = sensitivity^2 / (2 sigma^2)", positive=True, **params)
-
-
-def _zcdp_to_dp(rho: float, delta: float, /, **params) -> float:
-    """The one zCDP -> (epsilon, delta) conversion, checked finite; ``params`` name the caller's."""
-    # Bun & Steinke (2016), Prop. 1.3: eps = rho + 2 sqrt(rho ln(1/delta)),
-    # as sqrt(rho) sqrt(L): rho L overflows for rho > 2.4e305 at delta = 1e-300.
-    epsilon = rho + 2.0 * math.sqrt(rho) * math.sqrt(-math.log(delta))
-    return finite_result(epsilon, "epsilon = rho + 2 sqrt(rho ln(1/delta))", **params)
-
-
 def _check_run(sigma, k, delta, sensitivity):
     """The validated (sigma, k, delta, sensitivity) of k Gaussian releases, and their names."""
     sigma = check_positive(sigma, "sigma")
@@ -301,7 +262,6 @@ def _check_run(sigma, k, delta, sensitivity):
     return sigma, k, delta, sensitivity, dict(sigma=sigma, k=k, delta=delta, sensitivity=sensitivity)
 
 
-@keyword_only("sensitivity")
 def gaussian_epsilon(sigma, delta, *, sensitivity=1):
     """Epsilon of one classic-Gaussian release: the inverse of :func:`gaussian_sigma`.
 
@@ -336,7 +296,6 @@ def gaussian_epsilon(sigma, delta, *, sensitivity=1):
     )
 
 
-@keyword_only("sensitivity")
 def sequential_gaussian_epsilon(sigma, k, delta, *, sensitivity=1):
     """Total epsilon of k Gaussian releases under sequential composition.
 
@@ -373,7 +332,6 @@ def sequential_gaussian_epsilon(sigma, k, delta, *, sensitivity=1):
     return k * eps_0
 
 
-@keyword_only("sensitivity", "simplified")
 def advanced_gaussian_epsilon(sigma, k, delta, *, sensitivity=1, simplified=False):
     """Total epsilon of k Gaussian releases under advanced composition.
 
@@ -425,7 +383,6 @@ def advanced_gaussian_epsilon(sigma, k, delta, *, sensitivity=1, simplified=Fals
     return min(_advanced_tight(eps_0, k, log_inv_delta_prime), k * eps_0)
 
 
-@renamed_parameters(alpha="orders")
 def gaussian_rdp(orders, sigma, sensitivity=1):
     """Renyi-DP curve of the Gaussian mechanism: eps_bar(alpha) = alpha Delta^2 / (2 sigma^2).
 
@@ -457,7 +414,7 @@ def gaussian_rdp(orders, sigma, sensitivity=1):
     sensitivity = check_positive(sensitivity, "sensitivity")
     names = dict(orders=orders, sigma=sigma, sensitivity=sensitivity)
     with np.errstate(over="ignore"):
-        rdp = alphas * _gaussian_rho(sigma, sensitivity, **names)  # Mironov (2017), Prop. 7: alpha rho
+        rdp = alphas * gaussian_rho(sigma, sensitivity, **names)  # Mironov (2017), Prop. 7: alpha rho
     return finite_result(rdp, "the RDP alpha sensitivity^2 / (2 sigma^2)", **names)
 
 
@@ -509,15 +466,6 @@ def rdp_to_epsilon(*, orders, rdp, delta, conversion="classic"):
     return epsilon, best_alpha
 
 
-def rdp_to_dp(rdp, alphas, delta, conversion="classic"):
-    """Deprecated: use ``rdp_to_epsilon(orders=alphas, rdp=rdp, delta=delta)`` (same result)."""
-    warn_deprecated("dplab.rdp_to_dp is deprecated; use dplab.rdp_to_epsilon(orders=..., rdp=..., delta=...)")
-    return rdp_to_epsilon(orders=alphas, rdp=rdp, delta=delta, conversion=conversion)
-
-
-rdp_to_dp.__deprecated__ = "use dplab.rdp_to_epsilon(orders=..., rdp=..., delta=...)"
-
-
 def _rdp_epsilon(r: np.ndarray, a: np.ndarray, log_inv_delta: float, conversion: str):
     """(epsilon, best order) for valid RDP values and orders; epsilon is inf if every order overflows."""
     with np.errstate(over="ignore"):
@@ -530,7 +478,6 @@ def _rdp_epsilon(r: np.ndarray, a: np.ndarray, log_inv_delta: float, conversion:
     return max(float(eps[best]), 0.0), float(a[best])
 
 
-@keyword_only("sensitivity")
 def rdp_gaussian_epsilon(sigma, k, delta, *, sensitivity=1):
     """Total epsilon of k Gaussian releases under Renyi-DP accounting.
 
@@ -568,8 +515,8 @@ def rdp_gaussian_epsilon(sigma, k, delta, *, sensitivity=1):
         or underflows (sigma = 5e-324, k = 1e308).
     """
     sigma, k, delta, sensitivity, names = _check_run(sigma, k, delta, sensitivity)
-    c = k * _gaussian_rho(sigma, sensitivity, **names)  # the k RDP curves add up: k rho
-    return _zcdp_to_dp(c, delta, **names)  # c + 2 sqrt(c L): the same form as zCDP
+    c = k * gaussian_rho(sigma, sensitivity, **names)  # the k RDP curves add up: k rho
+    return zcdp_epsilon(c, delta, **names)  # c + 2 sqrt(c L): the same form as zCDP
 
 
 def gaussian_zcdp(sigma, sensitivity=1):
@@ -600,7 +547,7 @@ def gaussian_zcdp(sigma, sensitivity=1):
     """
     sigma = check_positive(sigma, "sigma")
     sensitivity = check_positive(sensitivity, "sensitivity")
-    return _gaussian_rho(sigma, sensitivity, sigma=sigma, sensitivity=sensitivity)
+    return gaussian_rho(sigma, sensitivity, sigma=sigma, sensitivity=sensitivity)
 
 
 def zcdp_to_dp(rho, delta):
@@ -627,7 +574,7 @@ def zcdp_to_dp(rho, delta):
     """
     rho = check_positive(rho, "rho")
     delta = check_delta(delta)
-    return _zcdp_to_dp(rho, delta, rho=rho, delta=delta)
+    return zcdp_epsilon(rho, delta, rho=rho, delta=delta)
 
 
 # --- DP-SGD: the Poisson-subsampled Gaussian mechanism ------------------------------
@@ -729,7 +676,6 @@ def _subsampled_rdp(q: float, z: float, orders: np.ndarray) -> np.ndarray:
     return np.array([_rdp_at(q, z, float(alpha)) for alpha in orders])
 
 
-@renamed_parameters(alphas="orders")
 def subsampled_gaussian_rdp(sample_rate, noise_multiplier, orders=DEFAULT_RDP_ORDERS):
     """RDP of one step of the Poisson-subsampled Gaussian mechanism.
 

@@ -35,12 +35,12 @@ import numpy as np
 from ._rng import make_rng
 from ._special import betainc, betaincc
 from ._validate import (
-    _to_float,
     check_array,
     check_integer,
     check_positive,
     check_real,
     finite_result,
+    to_float,
 )
 
 __all__ = ["AuditResult", "audit_mechanism", "beta_quantile", "clopper_pearson"]
@@ -83,7 +83,7 @@ def _beta_bracket(q: float, a: float, b: float) -> tuple[float, float]:
 
 
 def _check_probability(value, name: str) -> float:
-    x = _to_float(value, name, "in (0, 1)")
+    x = to_float(value, name, "in (0, 1)")
     if not 0.0 < x < 1.0:  # NaN fails
         raise ValueError(f"{name} must be in (0, 1), got {x!r}")
     return x
@@ -118,7 +118,7 @@ def beta_quantile(q, a, b):
     ValueError
         If ``q`` is outside [0, 1] or NaN, or ``a`` or ``b`` is not > 0 and finite.
     """
-    qf = _to_float(q, "q", "in [0, 1]")
+    qf = to_float(q, "q", "in [0, 1]")
     if not 0.0 <= qf <= 1.0:
         raise ValueError(f"q must be in [0, 1], got {qf!r}")
     a = check_positive(a, "a")
@@ -332,7 +332,7 @@ def audit_mechanism(
     if trials > MAX_TRIALS:
         raise ValueError(f"trials must be an integer in [1, {MAX_TRIALS}], got {trials!r}")
     confidence = _check_probability(confidence, "confidence")
-    delta = _to_float(delta, "delta", "in [0, 1)")
+    delta = to_float(delta, "delta", "in [0, 1)")
     if not 0.0 <= delta < 1.0:
         raise ValueError(f"delta must be in [0, 1), got {delta!r}")
     gen = make_rng(rng)

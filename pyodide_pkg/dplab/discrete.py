@@ -33,7 +33,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from ._deprecation import keyword_only
+from ._maths import gaussian_rho, zcdp_epsilon
+from ._rng import charged_rng
 from ._validate import (
     check_delta,
     check_epsilon,
@@ -42,8 +43,6 @@ from ._validate import (
     check_positive,
     finite_result,
 )
-from .accounting import _gaussian_rho, _zcdp_to_dp
-from .mechanisms import _charged_rng
 
 __all__ = [
     "discrete_laplace_mech",
@@ -252,7 +251,7 @@ def discrete_laplace_mech(v, sensitivity, epsilon, rng=None, *, accountant=None,
     sensitivity = check_integer(sensitivity, "sensitivity")
     eps = _exact(epsilon, check_epsilon(epsilon))
     scale = Fraction(sensitivity) / eps  # t = Delta_1 / epsilon, exactly
-    src = _UniformIntegers(_charged_rng(rng, accountant, float(eps), 0.0, label))
+    src = _UniformIntegers(charged_rng(rng, accountant, float(eps), 0.0, label))
     # CKS Algorithm 2 samples P(z) ∝ exp(-|z| s/t'); s/t' = 1/scale.
     s, t = scale.denominator, scale.numerator
     return _add_noise(values, lambda: _discrete_laplace(src, s, t), sensitivity=sensitivity, epsilon=epsilon)
@@ -312,7 +311,6 @@ def discrete_gaussian_sigma(sensitivity, epsilon, delta):
     )
 
 
-@keyword_only("sensitivity")
 def discrete_gaussian_epsilon(sigma, delta, *, sensitivity=1):
     """epsilon of one discrete Gaussian release, at failure probability delta.
 
@@ -346,8 +344,8 @@ def discrete_gaussian_epsilon(sigma, delta, *, sensitivity=1):
     delta = check_delta(delta)
     sensitivity = check_positive(sensitivity, "sensitivity")
     names = dict(sigma=sigma, delta=delta, sensitivity=sensitivity)
-    rho = _gaussian_rho(sigma, sensitivity, **names)  # CKS (2020): rho = Delta^2 / (2 sigma^2)
-    return _zcdp_to_dp(rho, delta, **names)  # Bun & Steinke (2016), Prop. 1.3
+    rho = gaussian_rho(sigma, sensitivity, **names)  # CKS (2020): rho = Delta^2 / (2 sigma^2)
+    return zcdp_epsilon(rho, delta, **names)  # Bun & Steinke (2016), Prop. 1.3
 
 
 def discrete_gaussian_mech(
@@ -442,7 +440,7 @@ def discrete_gaussian_mech(
                 "sigma form states a zCDP guarantee, which a BudgetAccountant does not add up"
             )
     src = _UniformIntegers(
-        _charged_rng(
+        charged_rng(
             rng, accountant, *((0.0, 0.0) if sigma is not None else (float(epsilon), float(delta))), label
         )
     )

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from ._deprecation import keyword_only, renamed_parameters, warn_deprecated
+from ._maths import clip_rows, laplace_scale
 from ._rng import make_rng
 from ._special import sigmoid
 from ._validate import (
@@ -28,8 +28,7 @@ from ._validate import (
     check_sample_rate,
     finite_result,
 )
-from .mechanisms import _laplace_scale, analytic_gaussian_sigma, laplace_mech
-from .sensitivity import _clip_rows
+from .mechanisms import analytic_gaussian_sigma, laplace_mech
 
 __all__ = [
     "census_features",
@@ -219,7 +218,6 @@ def threshold_epsilon(epsilons, scores, level):
     return float(np.exp(np.log(epsilons[i]) + t * np.log(epsilons[i + 1] / epsilons[i])))
 
 
-@renamed_parameters(iterations="steps")
 def train_logistic(X, y, steps=500, learning_rate=DEFAULT_LEARNING_RATE):
     """Non-private logistic regression by full-batch gradient descent from theta = 0.
 
@@ -246,8 +244,6 @@ def train_logistic(X, y, steps=500, learning_rate=DEFAULT_LEARNING_RATE):
     return theta
 
 
-@keyword_only("steps", "clip_bound", "learning_rate", "rng")
-@renamed_parameters(iterations="steps")
 def noisy_gradient_descent(
     X,
     y,
@@ -325,7 +321,7 @@ def noisy_gradient_descent(
         positive=True,
         epsilon=epsilon,
     )
-    _laplace_scale(1.0, eps_count, epsilon=epsilon)
+    laplace_scale(1.0, eps_count, epsilon=epsilon)
     # sequential composition over T steps
     eps_step = finite_result(
         (1.0 - COUNT_BUDGET_SHARE) * epsilon / steps,
@@ -348,7 +344,7 @@ def noisy_gradient_descent(
     theta = np.zeros(X.shape[1])
     with np.errstate(over="ignore", invalid="ignore"):  # an overflowing theta is caught below
         for _ in range(steps):
-            grads = _clip_rows(_per_person_gradients(theta, X, y), clip_bound)  # sensitivity C
+            grads = clip_rows(_per_person_gradients(theta, X, y), clip_bound)  # sensitivity C
             noisy_sum = grads.sum(axis=0) + gen.normal(0.0, sigma, size=theta.shape)
             theta = theta - learning_rate * noisy_sum / noisy_n
     return finite_result(theta, "theta", learning_rate=learning_rate, **names)
@@ -362,7 +358,6 @@ def dpsgd(
     steps,
     clip_bound=DEFAULT_CLIP_BOUND,
     learning_rate=1.0,
-    delta=None,
     rng=None,
     lot_size=None,
 ):
@@ -402,9 +397,6 @@ def dpsgd(
         C, > 0.
     learning_rate : float, default 1.0
         Step size, > 0.
-    delta : None
-        Deprecated (dpsgd reported its epsilon at this delta): passing it warns;
-        use ``dpsgd_epsilon(sample_rate, noise_multiplier, steps, delta)``.
     rng : None, int or numpy.random.Generator, optional
         Source of randomness; fresh by default.
     lot_size : float, optional
@@ -430,12 +422,6 @@ def dpsgd(
     clip_bound = check_positive(clip_bound, "clip_bound")
     learning_rate = check_positive(learning_rate, "learning_rate")
     lot_size = None if lot_size is None else check_positive(lot_size, "lot_size")
-    if delta is not None:
-        check_delta(delta, n=X.shape[0])
-        warn_deprecated(
-            "dpsgd(delta=...) is deprecated: dpsgd returns theta alone; its epsilon is "
-            "dpsgd_epsilon(sample_rate, noise_multiplier, steps, delta)"
-        )
     names = dict(noise_multiplier=noise_multiplier, sample_rate=sample_rate, clip_bound=clip_bound)
     sigma = finite_result(
         noise_multiplier * clip_bound, "the noise std noise_multiplier * clip_bound", positive=True, **names
@@ -448,7 +434,7 @@ def dpsgd(
     with np.errstate(over="ignore", invalid="ignore"):  # an overflowing theta is caught below
         for _ in range(steps):
             batch = gen.random(n) < sample_rate  # Poisson sampling
-            grads = _clip_rows(_per_person_gradients(theta, X[batch], y[batch]), clip_bound)
+            grads = clip_rows(_per_person_gradients(theta, X[batch], y[batch]), clip_bound)
             noisy_sum = grads.sum(axis=0) + gen.normal(0.0, sigma, size=d)
             theta = theta - learning_rate * noisy_sum / expected_batch
     return finite_result(theta, "theta", learning_rate=learning_rate, **names)

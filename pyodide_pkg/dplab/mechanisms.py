@@ -9,6 +9,9 @@ Every noise scale is checked to be a finite, normal float before any noise is
 drawn (:func:`dplab._validate.finite_result`), and every noisy answer to be
 finite: parameters too extreme for floating point raise ``ValueError`` naming
 them, never return inf, NaN or a noiseless answer.
+
+The noise here is floating point, whose low-order bits can reveal the true answer
+(Mironov 2012); :mod:`dplab.discrete` has exact integer samplers for integer queries.
 """
 
 from __future__ import annotations
@@ -17,8 +20,8 @@ import math
 
 import numpy as np
 
-from ._deprecation import deprecated_alias
-from ._rng import make_rng
+from ._maths import classic_c, laplace_scale
+from ._rng import charged_rng
 from ._special import log_scaled_normal_tail, normal_cdf
 from ._validate import (
     check_array,
@@ -49,49 +52,6 @@ def _as_output(noisy, scalar_input: bool, scale_name: str, **params):
     """
     finite_result(noisy, f"the noisy answer v + noise of {scale_name}", **params)
     return float(noisy) if scalar_input else noisy
-
-
-def _laplace_scale(sensitivity: float, epsilon: float, /, **params) -> float:
-    """The Laplace scale b = sensitivity / epsilon, checked: finite and not underflowed.
-
-    ``params`` name the caller's parameters in the message (default: these two).
-    """
-    return finite_result(
-        sensitivity / epsilon,
-        "the noise scale sensitivity/epsilon",
-        positive=True,
-        **(params or dict(sensitivity=sensitivity, epsilon=epsilon)),
-    )
-
-
-def _charge(accountant, epsilon, delta, label) -> None:
-    """Spend ``(epsilon, delta)`` from ``accountant`` (a :class:`dplab.BudgetAccountant`), if any.
-
-    Called after every argument is validated and before any noise is drawn: a refused release
-    (:class:`dplab.BudgetError`) draws nothing and spends nothing.
-    """
-    if accountant is None:
-        return
-    from .accountant import BudgetAccountant  # accountant.py imports this module
-
-    if not isinstance(accountant, BudgetAccountant):
-        raise TypeError(
-            f"accountant must be a BudgetAccountant or None, got {accountant!r} "
-            f"of type {type(accountant).__name__}"
-        )
-    accountant.spend(epsilon, delta, label)
-
-
-def _charged_rng(rng, accountant=None, epsilon=0.0, delta=0.0, label="") -> np.random.Generator:
-    """The generator to draw from, once the release is paid for (see :func:`_charge`).
-
-    A seed or a Generator is checked first, so a bad ``rng`` spends nothing; ``rng=None`` is
-    resolved only after the budget is recorded, so a refused release does not even touch the
-    deck's noise session.
-    """
-    gen = None if rng is None else make_rng(rng)
-    _charge(accountant, epsilon, delta, label)
-    return make_rng(None) if gen is None else gen
 
 
 def laplace_mech(v, sensitivity, epsilon, rng=None, *, accountant=None, label=""):
@@ -131,26 +91,26 @@ def laplace_mech(v, sensitivity, epsilon, rng=None, *, accountant=None, label=""
         real noise), e.g. at ``epsilon = 5e-324``; or if the noisy answer overflows.
     BudgetError
         If ``accountant`` cannot pay ``epsilon``; nothing is released or spent then.
+
+    Warnings
+    --------
+    Floating-point noise. The double this returns is not drawn from the Laplace
+    distribution the guarantee is proved for, and its low-order bits can reveal
+    ``v``: Mironov (2012), "On significance of the least significant bits for
+    differential privacy" (CCS), attacks exactly this textbook sampler. Fine for
+    teaching; for an integer query (a count, a histogram) outside the classroom use
+    :func:`dplab.discrete_laplace_mech`, whose exact integer noise has no such bits
+    (Canonne, Kamath & Steinke 2020).
     """
     values = check_array(v, "v")
     sensitivity = check_positive(sensitivity, "sensitivity")
     epsilon = check_epsilon(epsilon)
-    scale = _laplace_scale(sensitivity, epsilon)
-    gen = _charged_rng(rng, accountant, epsilon, 0.0, label)
+    scale = laplace_scale(sensitivity, epsilon)
+    gen = charged_rng(rng, accountant, epsilon, 0.0, label)
     noisy = values + gen.laplace(loc=0.0, scale=scale, size=values.shape)
     return _as_output(
         noisy, values.ndim == 0, "scale sensitivity/epsilon", sensitivity=sensitivity, epsilon=epsilon
     )
-
-
-def _classic_c(log_inv_delta: float) -> float:
-    """c = sqrt(2 ln(1.25 / delta)) of Dwork & Roth (2014), Theorem A.1, from ln(1/delta).
-
-    Taking ln(1/delta) rather than delta keeps it finite for every delta > 0: 1.25 / 5e-324
-    overflows, ln(1.25) + ln(1/5e-324) = 744.7 does not; callers that split delta (delta/k)
-    add ln k instead of dividing.
-    """
-    return math.sqrt(2.0 * (math.log(1.25) + log_inv_delta))
 
 
 def _check_classic_epsilon(epsilon: float) -> None:
@@ -164,7 +124,7 @@ def _check_classic_epsilon(epsilon: float) -> None:
 def _classic_sigma(sensitivity: float, epsilon: float, delta: float, /, **params) -> float:
     """Classic sigma for valid parameters, checked finite and normal; ``params`` name them."""
     # Dwork & Roth (2014), Theorem A.1: sigma >= c * Delta_2 / eps, c^2 > 2 ln(1.25/delta).
-    sigma = sensitivity * _classic_c(-math.log(delta)) / epsilon
+    sigma = sensitivity * classic_c(-math.log(delta)) / epsilon
     return finite_result(
         sigma, "the noise std sigma = sensitivity sqrt(2 ln(1.25/delta)) / epsilon", positive=True, **params
     )
@@ -400,13 +360,20 @@ def gaussian_mech(v, sensitivity, epsilon, delta, rng=None, analytic=False, *, a
     TypeError, ValueError
         For a wrong type or out-of-range value (``epsilon >= 1`` without ``analytic``),
         when sigma leaves the float range, or when the noisy answer overflows.
+
+    Warnings
+    --------
+    Floating-point noise: as for :func:`laplace_mech` (Mironov 2012), the noisy double's
+    low-order bits can reveal ``v``. For an integer query outside the classroom use
+    :func:`dplab.discrete_gaussian_mech`, exact integer noise (Canonne, Kamath &
+    Steinke 2020).
     """
     values = check_array(v, "v")
     if not isinstance(analytic, (bool, np.bool_)):
         raise TypeError(f"analytic must be a bool, got {analytic!r} of type {type(analytic).__name__}")
     calibrate = analytic_gaussian_sigma if analytic else gaussian_sigma
     sigma = calibrate(sensitivity, epsilon, delta)
-    gen = _charged_rng(rng, accountant, epsilon, delta, label)
+    gen = charged_rng(rng, accountant, epsilon, delta, label)
     noisy = values + gen.normal(loc=0.0, scale=sigma, size=values.shape)
     return _as_output(
         noisy,
@@ -491,13 +458,18 @@ def exponential_mech(candidates, scores, sensitivity, epsilon, rng=None, *, acco
     TypeError, ValueError
         For a wrong type or out-of-range value, or mismatched lengths, or when the
         scale 2 sensitivity / epsilon overflows or underflows.
+
+    Warnings
+    --------
+    Its randomness is floating point (see :func:`laplace_mech`, Mironov 2012): the
+    guarantee is the idealised one. Fine for teaching.
     """
     candidates = list(candidates)
     sensitivity = check_positive(sensitivity, "sensitivity")
     epsilon = check_epsilon(epsilon)
     scale = _selection_scale(sensitivity, epsilon)
     score = _scores_array(candidates, scores)
-    gen = _charged_rng(rng, accountant, epsilon, 0.0, label)
+    gen = charged_rng(rng, accountant, epsilon, 0.0, label)
     # log weights epsilon score / (2 sensitivity), shifted by the maximum: exp() <= 1, no overflow.
     probabilities = np.exp(_standardized(score, scale))
     probabilities /= probabilities.sum()
@@ -512,14 +484,15 @@ def report_noisy_max(candidates, scores, sensitivity, epsilon, rng=None, *, acco
     counting queries; scale 2 sensitivity/epsilon covers arbitrary scores).
     Only the winner is released, not the noisy scores.
 
-    Parameters, return value and errors are as in :func:`exponential_mech`.
+    Parameters, return value and errors are as in :func:`exponential_mech`; its
+    noise is floating point, as there (Mironov 2012).
     """
     candidates = list(candidates)
     sensitivity = check_positive(sensitivity, "sensitivity")
     epsilon = check_epsilon(epsilon)
     scale = _selection_scale(sensitivity, epsilon)
     score = _scores_array(candidates, scores)
-    gen = _charged_rng(rng, accountant, epsilon, 0.0, label)
+    gen = charged_rng(rng, accountant, epsilon, 0.0, label)
     # argmax(score + Lap(scale)) = argmax((score - max) / scale + Lap(1)): the same winner,
     # computed where nothing overflows (score + noise can pass 1.8e308).
     noisy = _standardized(score, scale) + gen.laplace(scale=1.0, size=score.shape)
@@ -600,6 +573,3 @@ def laplace_gauss_crossover(delta):
     # 1.25 / delta overflows for delta < 7e-309.
     threshold = math.log(1.25) - math.log(delta)
     return int(math.floor(threshold)) + 1
-
-
-laplace_vs_gauss_error = deprecated_alias("laplace_vs_gauss_error", laplace_vs_gauss_std)

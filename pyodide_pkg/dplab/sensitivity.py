@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._deprecation import keyword_only, renamed_parameters
-from ._rng import make_rng
+from ._maths import clip_rows, laplace_scale
+from ._rng import charged_rng, make_rng
 from ._validate import check_array, check_bounds, check_epsilon, check_positive, finite_result
-from .mechanisms import _charged_rng, _laplace_scale, laplace_mech
+from .mechanisms import laplace_mech
 
 __all__ = [
     "clip",
@@ -28,16 +28,6 @@ __all__ = [
 #: Default search grid for :func:`choose_clipping_bound`: 1, 2, 4, ..., 2**20
 #: (about a million). Fixed in advance, so it reveals nothing about the data.
 DEFAULT_CLIP_BOUNDS = tuple(float(2**i) for i in range(21))
-DEFAULT_BOUNDS = DEFAULT_CLIP_BOUNDS  # the old name, kept one release
-
-
-def _clip_rows(rows: np.ndarray, clip_bound: float) -> np.ndarray:
-    """Unchecked core of :func:`clip_rows_l2` for a 2-d array: row * min(1, C / ||row||_2).
-
-    Written as C / max(||row||, C), so that a zero row stays zero (no 0/0).
-    """
-    norms = np.sqrt(np.einsum("ij,ij->i", rows, rows))[:, None]
-    return rows * (clip_bound / np.maximum(norms, clip_bound))
 
 
 def clip(values, lower, upper):
@@ -66,7 +56,6 @@ def clip(values, lower, upper):
     return float(out) if out.ndim == 0 else out
 
 
-@renamed_parameters(bound="clip_bound")
 def clip_rows_l2(rows, clip_bound):
     """Scale every row down so that its L2 norm is at most ``clip_bound``.
 
@@ -94,10 +83,9 @@ def clip_rows_l2(rows, clip_bound):
     """
     arr = check_array(rows, "rows", ndim=(1, 2))
     clip_bound = check_positive(clip_bound, "clip_bound")
-    return _clip_rows(np.atleast_2d(arr), clip_bound).reshape(arr.shape)
+    return clip_rows(np.atleast_2d(arr), clip_bound).reshape(arr.shape)
 
 
-@renamed_parameters(bound="clip_bound")
 def clipped_sum(values, clip_bound, epsilon, rng=None, *, accountant=None, label=""):
     """Noisy sum of the values clipped to [0, clip_bound].
 
@@ -134,7 +122,7 @@ def clipped_sum(values, clip_bound, epsilon, rng=None, *, accountant=None, label
     arr = check_array(values, "values", ndim=1)
     clip_bound = check_positive(clip_bound, "clip_bound")
     epsilon = check_epsilon(epsilon)
-    _laplace_scale(clip_bound, epsilon, clip_bound=clip_bound, epsilon=epsilon)
+    laplace_scale(clip_bound, epsilon, clip_bound=clip_bound, epsilon=epsilon)
     true_sum = np.clip(arr, 0.0, clip_bound).sum()
     # sensitivity = clip_bound, by the clipping
     return laplace_mech(true_sum, clip_bound, epsilon, rng, accountant=accountant, label=label)
@@ -177,15 +165,14 @@ def private_mean(values, upper, epsilon, rng=None, *, accountant=None, label="")
     upper = check_positive(upper, "upper")
     epsilon = check_epsilon(epsilon)
     half = finite_result(epsilon / 2.0, "the half budget epsilon/2", positive=True, epsilon=epsilon)
-    _laplace_scale(upper, half, upper=upper, epsilon=epsilon)  # the sum's noise
-    _laplace_scale(1.0, half, epsilon=epsilon)  # the count's noise
-    gen = _charged_rng(rng, accountant, epsilon, 0.0, label)
+    laplace_scale(upper, half, upper=upper, epsilon=epsilon)  # the sum's noise
+    laplace_scale(1.0, half, epsilon=epsilon)  # the count's noise
+    gen = charged_rng(rng, accountant, epsilon, 0.0, label)
     noisy_sum = clipped_sum(arr, upper, half, gen)  # epsilon/2, sensitivity = upper
     noisy_count = laplace_mech(float(arr.size), 1.0, half, gen)  # epsilon/2, sensitivity 1
     return noisy_sum / max(noisy_count, 1.0)
 
 
-@renamed_parameters(bounds="clip_bounds")
 def clipped_sum_error(values, clip_bounds, epsilon):
     """Expected squared error of :func:`clipped_sum` for each clipping bound (teaching aid).
 
@@ -232,8 +219,6 @@ def clipped_sum_error(values, clip_bounds, epsilon):
     return bias_squared, noise_variance, total
 
 
-@keyword_only("clip_bounds", "rng")
-@renamed_parameters(bounds="clip_bounds")
 def choose_clipping_bound(values, epsilon, *, clip_bounds=None, rng=None):
     """Choose a clipping bound privately: the book's search for the elbow.
 
@@ -299,7 +284,7 @@ def choose_clipping_bound(values, epsilon, *, clip_bounds=None, rng=None):
         **{"len(clip_bounds)": grid.size},
     )
     for b in (grid[0], grid[-1]):  # the smallest and the largest noise scale b / epsilon_each
-        _laplace_scale(b, epsilon_each, clip_bounds=grid.tolist(), epsilon=epsilon)
+        laplace_scale(b, epsilon_each, clip_bounds=grid.tolist(), epsilon=epsilon)
     gen = make_rng(rng)
     previous = clipped_sum(arr, grid[0], epsilon_each, gen)
     queries = 1

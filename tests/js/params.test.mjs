@@ -1,5 +1,5 @@
-// The page writes a slider's value exactly where the build bound it (deckbuild/schema.py
-// _binding ships the line and the text around the literal), or nowhere.
+// The page writes a slider's value exactly where the build bound it (deckbuild/cellcode.py
+// binding ships the line and the text around the literal), or nowhere.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { assignedValue, bindingLine, replaceAssignment } from "../../static/js/params.js";

@@ -239,7 +239,7 @@ class IntegersOnly:
 def test_samplers_draw_only_uniform_integers(monkeypatch, call):
     # Any float draw (random, laplace, normal, exponential, ...) would raise AttributeError here.
     fake = IntegersOnly(12)
-    monkeypatch.setattr(dplab.mechanisms, "make_rng", lambda rng: fake)  # via _charged_rng
+    monkeypatch.setattr(dplab._rng, "make_rng", lambda rng: fake)  # via charged_rng
     out = call(None)
     assert out.dtype == np.int64 and fake.calls >= 1
 

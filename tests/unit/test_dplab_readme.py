@@ -1,4 +1,4 @@
-"""pyodide_pkg/README.md documents every public name of dplab and every deprecated one."""
+"""pyodide_pkg/README.md documents every public name of dplab."""
 
 import re
 from pathlib import Path
@@ -11,12 +11,6 @@ README = (Path(__file__).resolve().parents[2] / "pyodide_pkg" / "README.md").rea
 def test_every_public_name_is_in_the_readme():
     missing = [name for name in dplab.__all__ if not re.search(rf"\b{name}\b", README)]
     assert not missing, f"document these in pyodide_pkg/README.md: {missing}"
-
-
-def test_every_deprecated_name_is_in_the_rename_table():
-    for old in dplab.DEPRECATED:
-        name = old.split("(")[0].split(".")[-1]
-        assert re.search(rf"\b{name}\b", README), old
 
 
 def test_the_bridge_table_has_a_row_for_the_mechanisms_and_the_accountant():

@@ -54,13 +54,13 @@ def test_every_public_function_with_rng_is_listed():
     with_rng = set()
     for name in dplab.__all__:
         obj = getattr(dplab, name)
-        members = [(name, obj)] if callable(obj) and not hasattr(obj, "__deprecated__") else []
+        members = [(name, obj)] if callable(obj) else []
         if inspect.isclass(obj):
             members += [
                 (f"{name}.{attr}", m)
                 for attr, m in vars(obj).items()
-                if not attr.startswith("_") and inspect.isfunction(m) and not hasattr(m, "__deprecated__")
-            ]  # forwards to a listed function
+                if not attr.startswith("_") and inspect.isfunction(m)
+            ]
         for label, func in members:
             try:
                 params = inspect.signature(func).parameters

@@ -165,17 +165,6 @@ CENSUS_SMALL = dplab.load_census(n=20)
 VALUES = np.array([1.0, 5.0, 20.0])
 
 
-def _quiet(func):
-    """``func`` with its DeprecationWarning silenced (a deprecated parameter, still validated)."""
-
-    def call(**kwargs):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)
-            return func(**kwargs)
-
-    return call
-
-
 # (label, function, valid keyword arguments, [(parameter, bad values), ...])
 CASES = [
     (
@@ -512,12 +501,6 @@ CASES = [
         dict(prior=0.1, epsilon=1.0),
         [("epsilon", POSITIVE_BAD)],
     ),
-    (
-        "dpsgd[delta]",
-        _quiet(dplab.dpsgd),  # deprecated (dpsgd returns theta alone), still validated
-        dict(X=X_SMALL, y=Y_SMALL, noise_multiplier=1.0, sample_rate=0.1, steps=2, delta=1e-5),
-        [("delta", [bad for bad in DELTA_BAD if bad[0] is not None])],
-    ),
 ]
 
 
@@ -533,20 +516,15 @@ PRIVACY_PARAMETERS = {
     "rdp",
     "rho",
     "sensitivity",
-    "bound",
-    "bounds",
     "clip_bound",
     "clip_bounds",
     "lower",
     "upper",
     "k",
     "steps",
-    "iterations",
     "sigma",
     "noise_multiplier",
     "sample_rate",
-    "alpha",
-    "alphas",
     "orders",
 }
 
@@ -565,14 +543,9 @@ def _public_callables():
                 continue
             yield name, obj
             for attr, member in vars(obj).items():
-                # a deprecated method only forwards to its replacement, which the table covers
-                if (
-                    not attr.startswith("_")
-                    and inspect.isfunction(member)
-                    and not hasattr(member, "__deprecated__")
-                ):
+                if not attr.startswith("_") and inspect.isfunction(member):
                     yield f"{name}.{attr}", member
-        elif callable(obj) and not hasattr(obj, "__deprecated__"):  # an alias forwards to a listed one
+        elif callable(obj):
             yield name, obj
 
 

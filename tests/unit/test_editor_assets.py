@@ -19,7 +19,7 @@ def test_index_lists_dplab_public_api_with_signatures_and_spanish_summaries():
     by_name = {e["name"]: e for e in index["names"]}
     import dplab
 
-    public = {n for n in dplab.__all__ if callable(getattr(dplab, n))} - set(dplab.DEPRECATED)
+    public = {n for n in dplab.__all__ if callable(getattr(dplab, n))}
     assert public <= set(by_name)
     missing = sorted(n for n in public if not by_name[n]["summary"])
     assert not missing, f"no Spanish summary in dplab/_docs_es.py for {missing}"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from test_deck_cells import _load_runner
 
-from deckbuild import exercise
+from deckbuild import cellcode, exercise
 from deckbuild.errors import DeckError
 from deckbuild.schema import load_deck
 
@@ -316,7 +316,7 @@ def test_the_program_leaves_no_names_behind():
 
 
 def test_blanks_are_the_names_assigned_ellipsis():
-    assert exercise.blanks("a = 1\nb = ...  # complete\nc: float = ...\nd, e = ..., 2") == ["b", "c"]
+    assert cellcode.blanks("a = 1\nb = ...  # complete\nc: float = ...\nd, e = ..., 2") == ["b", "c"]
 
 
 # --- the schema: a broken exercise names file, slide and field -----------------------------
@@ -407,7 +407,7 @@ def test_the_readmes_exercise_judges_as_it_says(judge):
     block = re.search(r"```yaml\n(  - kind: exercise\n.*?)```", text, re.S).group(1)
     raw = yaml.safe_load(block)[0]
     slide = type(EXERCISES[0])(
-        **{**EXERCISES[0].__dict__, "check": raw["check"], "blanks": exercise.blanks(raw["starter"])}
+        **{**EXERCISES[0].__dict__, "check": raw["check"], "blanks": cellcode.blanks(raw["starter"])}
     )
     assert judge(raw["solution"], slide)[1]["ok"]
     assert not judge("epsilon = 1.0\nescala = 1 / epsilon", slide)[1]["ok"]

@@ -1,6 +1,6 @@
 """The JSON Schema of the deck's YAML (deckbuild/jsonschema.py): every chapter of this deck
 passes it, the broken fixtures whose fault is one of structure are refused by it, and it says
-what the build's tables say (fields, kinds, descriptions)."""
+what the build's one table says (deckbuild/fields.py: fields, kinds, descriptions)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import jsonschema
 import pytest
 import yaml
 
-from deckbuild import schema
-from deckbuild.jsonschema import field_comments, schemas, write_schemas
+from deckbuild import fields
+from deckbuild.jsonschema import schemas, write_schemas
 
 ROOT = Path(__file__).resolve().parents[2]
 BAD = ROOT / "tests" / "fixtures" / "bad_chapters"
@@ -62,13 +62,14 @@ def test_every_fixture_is_sorted_into_one_list():
 
 def test_it_says_what_the_tables_say():
     slide = SCHEMAS["chapter.schema.json"]["properties"]["slides"]["items"]
-    assert set(slide["properties"]) == set(schema.SLIDE_DEFAULTS)
-    assert slide["properties"]["kind"]["enum"] == list(schema.SLIDE_KINDS)
+    assert list(slide["properties"]) == [f.name for f in fields.SLIDE_FIELDS]
+    assert slide["properties"]["kind"]["enum"] == list(fields.KINDS)
     assert slide["required"] == ["title"]
-    assert "Markdown" in slide["properties"]["body"]["description"]  # the comment in schema.py
-    docs = field_comments(Path(schema.__file__).read_text())
-    assert set(docs["SLIDE_DEFAULTS"]) == set(schema.SLIDE_DEFAULTS)
-    assert all(docs["SLIDE_DEFAULTS"].values()), "every slide field needs its comment in schema.py"
+    assert "Markdown" in slide["properties"]["body"]["description"]  # the field's doc
+    for f in (*fields.SLIDE_FIELDS, *fields.PARAM_FIELDS, *fields.TRY_FIELDS, *fields.DECK_FIELDS):
+        assert f.doc, f"every field needs its doc in deckbuild/fields.py: {f.name}"
+    needs = {name for rule in slide["allOf"] for name in rule["then"].get("required", ()) if name != "kind"}
+    assert needs == {f.name for f in fields.SLIDE_FIELDS if f.needed_by}
 
 
 def test_the_build_writes_them(tmp_path):
