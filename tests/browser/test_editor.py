@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import CELL, go_to_slide, open_deck, run_cell, wait_runtime_ready, wait_until
+from tests.support.browser import CELL, go_to_slide, open_deck, run_cell, wait_runtime_ready, wait_until
 
 FIRST_CELL = "el-dato-de-partida"
 TOOLTIP = ".cm-tooltip-autocomplete"

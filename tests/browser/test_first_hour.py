@@ -12,9 +12,17 @@ import re
 import pytest
 
 from deckbuild.browser import VIEWPORT
-
-from .conftest import ROOT, _instrument
-from .helpers import CELL, cell_output, go_to_slide, open_deck, run_cell, wait_runtime_ready, wait_until
+from tests.support.browser import (
+    CELL,
+    cell_output,
+    go_to_slide,
+    instrument,
+    open_deck,
+    run_cell,
+    wait_runtime_ready,
+    wait_until,
+)
+from tests.support.paths import ROOT
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 CODE_SLIDE = "el-mecanismo-de-laplace"
@@ -137,7 +145,7 @@ def code_px(page, cell_id: str) -> float:
 
 def test_code_zooms_on_a_projector(browser, deck_url):
     context = browser.new_context(viewport={"width": 1024, "height": 768})
-    page = _instrument(context, context.new_page())
+    page = instrument(context, context.new_page())
     open_deck(page, f"{deck_url}?noprerun#/{CODE_SLIDE}")
     scale = page.evaluate("window.deck.reveal.getScale()")
     assert scale < 0.8, scale
@@ -194,7 +202,7 @@ def test_axe_core_finds_no_violation_on_a_code_slide(browser, deck_url):
     """axe-core (devDependency) on a code slide whose cell has run: no violation at all (the
     slide number's contrast, under the → arrow, was the last one)."""
     context = browser.new_context(viewport=VIEWPORT, bypass_csp=True)
-    page = _instrument(context, context.new_page())
+    page = instrument(context, context.new_page())
     open_deck(page, f"{deck_url}?noprerun#/{CODE_SLIDE}")
     wait_runtime_ready(page)
     run_cell(page, CODE_SLIDE)

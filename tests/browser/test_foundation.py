@@ -8,8 +8,17 @@ import time
 
 import pytest
 
-from .conftest import ROOT, foreign_requests
-from .helpers import CELL, cell_output, go_to_slide, open_deck, run_cell, wait_runtime_ready, wait_until
+from tests.support.browser import (
+    CELL,
+    cell_output,
+    foreign_requests,
+    go_to_slide,
+    open_deck,
+    run_cell,
+    wait_runtime_ready,
+    wait_until,
+)
+from tests.support.paths import ROOT
 
 RESULTS = ROOT / "test-results"
 FIRST_CELL = "el-dato-de-partida"

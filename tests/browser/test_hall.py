@@ -10,9 +10,8 @@ import time
 import pytest
 
 from deckbuild.browser import VIEWPORT
-from tests.unit.hall_process import HallProcess
-
-from .helpers import open_deck, wait_until
+from tests.support.browser import open_deck, wait_until
+from tests.support.hall_process import HallProcess
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 # Python left out of these pages (a Worker that never starts): seven Pyodides booting at once on a

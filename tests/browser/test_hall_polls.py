@@ -15,17 +15,13 @@ import json
 import math
 import secrets
 import sqlite3
-import sys
-from pathlib import Path
 
 import dplab
 import pytest
 
-from .conftest import ROOT
-from .helpers import go_to_slide, open_deck, wait_runtime_ready, wait_until
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit"))
-from hall_process import HallProcess  # noqa: E402
+from tests.support.browser import go_to_slide, open_deck, wait_runtime_ready, wait_until
+from tests.support.hall_process import HallProcess
+from tests.support.paths import ROOT
 
 POLL = "encuesta-copiar"
 BOARD = f"#{POLL} .poll"

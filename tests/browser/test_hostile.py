@@ -12,9 +12,16 @@ import pytest
 from deckbuild.pyodide_dist import ON_DEMAND
 from deckbuild.serve import serve_in_thread
 from deckbuild.site import Project, build
-
-from .conftest import ROOT
-from .helpers import CELL, cell_output, go_to_slide, open_deck, run_cell, wait_runtime_ready, wait_until
+from tests.support.browser import (
+    CELL,
+    cell_output,
+    go_to_slide,
+    open_deck,
+    run_cell,
+    wait_runtime_ready,
+    wait_until,
+)
+from tests.support.paths import ROOT
 
 FIRST = "el-dato-de-partida"
 SECOND = "los-agregados-no-son-anonimos"
@@ -384,7 +391,7 @@ STOP_SLEEPING = """async (i) => {
 
 def test_stop_wakes_a_sleeping_cell_at_once_without_a_restart(ready_page):
     """time.sleep in a cell uses no CPU, and Stop ends it within 0,5 s by an interrupt."""
-    from .engines.drivers import WORKER_THREADS, cpu_use, procstat
+    from tests.browser.engines.drivers import WORKER_THREADS, cpu_use, procstat
 
     page = ready_page
     assert page.evaluate("window.deck.runtime.canInterrupt")

@@ -7,7 +7,14 @@ import time
 
 import pytest
 
-from .helpers import cell_output, go_to_slide, open_deck, run_cell, wait_runtime_ready, wait_until
+from tests.support.browser import (
+    cell_output,
+    go_to_slide,
+    open_deck,
+    run_cell,
+    wait_runtime_ready,
+    wait_until,
+)
 
 FIGURE = "que-tan-grande-es-e-varepsilon"  # "¿Qué tan grande es e^ε?": draws
 NUMPY = "el-mecanismo-de-laplace"  # "El mecanismo de Laplace": numpy only
@@ -88,7 +95,7 @@ def _notice(page) -> str:
         # a callback spins forever after the cell ended: the worker's event loop is wedged
         # (it says so to the page first, so the test asks for the next run only once it spins)
         "import js\nfrom pyodide.ffi import create_proxy\n"
-        "def atascar():\n    js.postMessage(js.JSON.parse('{\"type\": \"wedged\"}'))\n"
+        'def atascar():\n    js.postMessage(js.JSON.parse(\'{"type": "wedged"}\'))\n'
         "    while True: pass\n"
         "js.setTimeout(create_proxy(atascar), 50)\nprint('hasta luego')",
     ],

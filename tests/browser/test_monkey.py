@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import time
 
-from .helpers import open_deck, wait_until
+from tests.support.browser import open_deck, wait_until
 
 RUN_BOUND_S = 120.0
 FRAME_BOUND_S = 1.0

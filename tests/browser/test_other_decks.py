@@ -16,9 +16,8 @@ import pytest
 from deckbuild.scaffold import new_deck
 from deckbuild.serve import serve_in_thread
 from deckbuild.site import Project, build
-
-from .conftest import ROOT
-from .helpers import open_deck, run_cell, wait_runtime_ready, wait_until
+from tests.support.browser import open_deck, run_cell, wait_runtime_ready, wait_until
+from tests.support.paths import ROOT
 
 PUBLISHED = re.compile(r"Conteo publicado: -?\d{1,3}(\.\d{3})*,\d\n")
 

@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from .conftest import ROOT
-from .helpers import CELL, cell_output, wait_runtime_ready, wait_until
+from tests.support.browser import CELL, cell_output, wait_runtime_ready, wait_until
+from tests.support.paths import ROOT
 
 RESULTS = ROOT / "test-results"
 MIN_CODE_PX = 12.0

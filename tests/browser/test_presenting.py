@@ -9,8 +9,16 @@ import time
 
 import pytest
 
-from .conftest import ROOT
-from .helpers import CELL, cell_output, go_to_slide, open_deck, run_cell, wait_runtime_ready, wait_until
+from tests.support.browser import (
+    CELL,
+    cell_output,
+    go_to_slide,
+    open_deck,
+    run_cell,
+    wait_runtime_ready,
+    wait_until,
+)
+from tests.support.paths import ROOT
 
 FIRST_CELL = "el-dato-de-partida"
 

@@ -8,6 +8,7 @@ so we poll with ``page.evaluate`` (not subject to the page's CSP) instead of
 from __future__ import annotations
 
 import time
+from urllib.parse import urlparse
 
 CELL = ".cell[data-cell-id='{}']"
 
@@ -87,3 +88,26 @@ def go_to_slide(page, slide_id: str) -> None:
         slide_id,
     )
     wait_until(page, "(id) => window.deck.reveal.getCurrentSlide().id === id", 5, arg=slide_id)
+
+
+def instrument(context, page):
+    """Record every request of the page and its workers on ``page.requests`` (the service
+    worker's own on ``page.sw_requests``) and its uncaught errors on ``page.errors``."""
+    page.requests, page.sw_requests = [], []
+    page.errors = []
+    context.on(
+        "request",
+        lambda r: (page.requests if r.service_worker is None else page.sw_requests).append(r.url),
+    )
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    return page
+
+
+def foreign_requests(page, base_url: str) -> list[str]:
+    """The requests ``instrument`` recorded that went to another origin than ``base_url``'s."""
+    origin = urlparse(base_url).netloc
+    return [
+        u
+        for u in page.requests + page.sw_requests
+        if urlparse(u).scheme in ("http", "https", "ws", "wss") and urlparse(u).netloc != origin
+    ]

@@ -1,20 +1,23 @@
 """Suggested live edits (a code slide's ``try:``): the speaker view's buttons apply them in the
 main window and run them; every edit of the deck runs in Chromium, and what it shows is checked
-with the same claims as under CPython (tests/unit/test_try_edits.py's EDIT_CLAIMS, imported)."""
+with the same claims as under CPython (tests/support/edit_claims.py's EDIT_CLAIMS)."""
 
 from __future__ import annotations
 
 import json
-import sys
 import time
-from pathlib import Path
 
-from .conftest import _instrument
-from .helpers import CELL, cell_output, go_to_slide, open_deck, wait_runtime_ready, wait_until
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit"))  # as pytest does for them
-from test_deck_cells import not_spanish_numbers  # noqa: E402
-from test_try_edits import EDIT_CLAIMS, Shown  # noqa: E402
+from tests.support.browser import (
+    CELL,
+    cell_output,
+    go_to_slide,
+    instrument,
+    open_deck,
+    wait_runtime_ready,
+    wait_until,
+)
+from tests.support.deck_text import not_spanish_numbers
+from tests.support.edit_claims import EDIT_CLAIMS, Shown
 
 
 def _first_cell_with_edits(page) -> str:
@@ -34,7 +37,7 @@ def test_speaker_view_buttons_apply_an_edit_in_the_main_window_and_restore(conte
     # the projected window stays clean: no edit buttons there
     assert page.locator(CELL.format(cell_id) + " .cell-tries").count() == 0
 
-    copy = _instrument(context, context.new_page())
+    copy = instrument(context, context.new_page())
     open_deck(copy, _receiver_url(deck_url))
     assert copy.evaluate("window.deck.receiver && window.deck.runtime === null")
     tries = json.loads(copy.locator(CELL.format(cell_id)).get_attribute("data-try"))

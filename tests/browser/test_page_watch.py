@@ -18,9 +18,8 @@ import time
 import pytest
 
 from deckbuild.scaffold import new_deck
-
-from .conftest import ROOT
-from .helpers import open_deck, wait_until
+from tests.support.browser import open_deck, wait_until
+from tests.support.paths import ROOT
 
 TEXT_SLIDE = "el-mecanismo-de-laplace"
 CODE_SLIDE = "un-conteo-con-ruido"

@@ -7,13 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from deckbuild.browser import VIEWPORT
-
-from .conftest import _instrument
-from .helpers import (
+from tests.support.browser import (
     CELL,
     cell_index,
     cell_output,
     go_to_slide,
+    instrument,
     open_deck,
     run_cell,
     wait_runtime_ready,
@@ -96,7 +95,7 @@ def test_sequential_composition_meter_and_its_refusal(context, page, deck_url):
     assert row["texts"] == ["ε: 1 de 1,5"] and row["fills"] == [66.7] and row["refused"] is None
 
     # the speaker view's copy mirrors the meter (it is one of the cell's output items)
-    copy = _instrument(context, context.new_page())
+    copy = instrument(context, context.new_page())
     open_deck(copy, deck_url.rstrip("/") + "/?receiver")
     wait_until(
         copy,

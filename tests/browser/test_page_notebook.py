@@ -16,8 +16,7 @@ import nbformat
 import pytest
 
 from deckbuild.browser import VIEWPORT
-
-from .helpers import cell_index, open_deck, wait_until
+from tests.support.browser import cell_index, open_deck, wait_until
 
 EDIT = "print('editado en el navegador:', 6 * 7)"
 

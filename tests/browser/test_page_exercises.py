@@ -15,9 +15,15 @@ import pytest
 
 from deckbuild.browser import VIEWPORT
 from deckbuild.schema import load_deck
-
-from .conftest import _instrument
-from .helpers import CELL, go_to_slide, open_deck, run_cell, wait_runtime_ready, wait_until
+from tests.support.browser import (
+    CELL,
+    go_to_slide,
+    instrument,
+    open_deck,
+    run_cell,
+    wait_runtime_ready,
+    wait_until,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-results"
@@ -64,7 +70,7 @@ def exercise_index(page, ex_id: str) -> int:
 @pytest.fixture(scope="module")
 def ex_page(browser, deck_url):
     context = browser.new_context(viewport=VIEWPORT)
-    page = _instrument(context, context.new_page())
+    page = instrument(context, context.new_page())
     open_deck(page, deck_url + "?noprerun")
     wait_runtime_ready(page)
     page.evaluate("() => window.deck.reveal.configure({transition: 'none'})")
@@ -232,7 +238,7 @@ def test_progress_and_edits_survive_a_reload(page, deck_url):
 def test_speaker_view_counts_the_exercises_solved_in_the_main_window(context, page, deck_url):
     open_deck(page, deck_url + "?noprerun")
     wait_runtime_ready(page)
-    copy = _instrument(context, context.new_page())
+    copy = instrument(context, context.new_page())
     open_deck(copy, deck_url.rstrip("/") + "/?receiver")
     count = (
         "() => { const e = document.getElementById('exercise-count'); "
@@ -259,7 +265,7 @@ def test_speaker_view_counts_the_exercises_solved_in_the_main_window(context, pa
     SHOTS.mkdir(exist_ok=True)
     copy.screenshot(path=str(SHOTS / "exercise-speaker-copy.png"))
     # a copy opened later gets the count at once
-    late = _instrument(context, context.new_page())
+    late = instrument(context, context.new_page())
     open_deck(late, deck_url.rstrip("/") + "/?receiver")
     wait_until(late, "() => document.getElementById('exercise-count')?.dataset.solved === '2'", 10)
     assert not copy.errors and not late.errors and not page.errors
