@@ -18,7 +18,7 @@ import re
 import time
 from pathlib import Path
 
-from tests.support.browser import go_to_slide, open_deck, run_cell, wait_runtime_ready
+from tests.support.browser import go_to_slide, no_transitions, open_deck, run_cell, wait_runtime_ready
 from tests.support.edit_claims import EDIT_CLAIMS, Shown
 from tests.support.layout import LAYOUT_PROBLEMS, WRAPPED_LINES
 
@@ -47,7 +47,7 @@ def bounds(stdout: str) -> dict[str, tuple[float, float, str]]:
 
 def test_the_audit_refutes_the_broken_mechanism_only(deck_page):
     page = deck_page
-    page.evaluate("() => window.deck.reveal.configure({transition: 'none'})")
+    no_transitions(page)
     timings = []
     for _ in range(2):  # the first run may share the worker with the background pre-runs
         started = time.monotonic()

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from deckbuild.schema import load_deck
-from tests.support.browser import go_to_slide, run_cell, wait_until
+from tests.support.browser import current_slide, go_to_slide, no_transitions, run_cell, wait_until
 from tests.support.deck_text import DRAWS
 from tests.support.layout import LAYOUT_PROBLEMS
 
@@ -37,13 +37,13 @@ def numbers(text: str) -> list[float]:
 def test_walk_every_slide_run_every_cell(deck_page):
     """Arrow through all slides; run each cell; no error, figures present, nothing overflows."""
     page = deck_page
-    page.evaluate("() => window.deck.reveal.configure({transition: 'none'})")
+    no_transitions(page)
     page.evaluate("() => window.deck.reveal.slide(0, 0, 0)")
     page.locator("body").click(position={"x": 5, "y": 360})  # focus the deck, not a control
     failures, overflow, seen = [], [], []
     started = time.monotonic()
     for slide in DECK.slides:
-        current = page.evaluate("() => window.deck.reveal.getCurrentSlide().id")
+        current = current_slide(page)
         assert current == slide.id, f"expected slide {slide.index} {slide.id!r}, at {current!r}"
         seen.append(current)
         if slide.code:
@@ -69,7 +69,7 @@ def test_walk_every_slide_run_every_cell(deck_page):
         if slide is not DECK.slides[-1]:
             page.keyboard.press("ArrowRight")
             # past the last fragment, the arrow goes to the next slide
-            while page.evaluate("() => window.deck.reveal.getCurrentSlide().id") == slide.id:
+            while current_slide(page) == slide.id:
                 page.keyboard.press("ArrowRight")
     assert seen == [s.id for s in DECK.slides]
     assert not failures, "cells failed:\n" + "\n".join(failures)
@@ -85,7 +85,7 @@ def test_question_answer_appears_on_click(deck_page):
     assert hidden, "the answer shows before the click"
     page.keyboard.press("ArrowRight")
     wait_until(page, "() => document.querySelector('#pregunta .answer').classList.contains('visible')", 5)
-    assert page.evaluate("() => window.deck.reveal.getCurrentSlide().id") == "pregunta"
+    assert current_slide(page) == "pregunta"
 
 
 def test_live_budget_accounting_numbers(deck_page):

@@ -19,7 +19,7 @@ import sqlite3
 import dplab
 import pytest
 
-from tests.support.browser import go_to_slide, open_deck, wait_runtime_ready, wait_until
+from tests.support.browser import go_to_slide, hall_view, open_deck, wait_runtime_ready, wait_until
 from tests.support.hall_process import HallProcess
 from tests.support.paths import ROOT
 
@@ -71,7 +71,7 @@ def test_a_hall_poll_carries_and_keeps_only_randomized_answers(browser, hall, tm
     board.goto(hall.presenter.replace("#", "?noprerun#", 1))
     wait_until(board, "document.documentElement.dataset.deckReady === 'true'", 60)
     wait_runtime_ready(board, 180)
-    wait_until(board, "window.deck.hall.present && window.deck.hall.presenter", 30)
+    wait_until(board, lambda: (h := hall_view(board)) and h["present"] and h["presenter"], 30)
     go_to_slide(board, POLL)
     wait_until(board, f"document.querySelector('{BOARD}').dataset.mode === 'presenter'", 30)
 
