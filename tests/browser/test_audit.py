@@ -18,7 +18,14 @@ import re
 import time
 from pathlib import Path
 
-from tests.support.browser import go_to_slide, no_transitions, open_deck, run_cell, wait_runtime_ready
+from tests.support.browser import (
+    current_slide_element,
+    go_to_slide,
+    no_transitions,
+    open_deck,
+    run_cell,
+    wait_runtime_ready,
+)
 from tests.support.edit_claims import EDIT_CLAIMS, Shown
 from tests.support.layout import LAYOUT_PROBLEMS, WRAPPED_LINES
 
@@ -71,7 +78,7 @@ def test_the_audit_refutes_the_broken_mechanism_only(deck_page):
     problems = {}
     for slide in (SLIDE, THEORY):
         go_to_slide(page, slide)
-        section = page.evaluate_handle("() => window.deck.reveal.getCurrentSlide()")
+        section = current_slide_element(page)
         problems[slide] = page.evaluate(LAYOUT_PROBLEMS, section) + page.evaluate(WRAPPED_LINES, section)
     page.screenshot(path=str(SHOTS / "audit-theory.png"))
     assert not any(problems.values()), problems  # nothing spills out of 1280×720, no wrapped output

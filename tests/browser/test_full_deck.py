@@ -13,7 +13,14 @@ import time
 from pathlib import Path
 
 from deckbuild.schema import load_deck
-from tests.support.browser import current_slide, go_to_slide, no_transitions, run_cell, wait_until
+from tests.support.browser import (
+    current_slide,
+    current_slide_element,
+    go_to_slide,
+    no_transitions,
+    run_cell,
+    wait_until,
+)
 from tests.support.deck_text import DRAWS
 from tests.support.layout import LAYOUT_PROBLEMS
 
@@ -61,9 +68,7 @@ def test_walk_every_slide_run_every_cell(deck_page):
                 10,
             )
         show_all_fragments(page)
-        problems = page.evaluate(
-            LAYOUT_PROBLEMS, page.evaluate_handle("() => window.deck.reveal.getCurrentSlide()")
-        )
+        problems = page.evaluate(LAYOUT_PROBLEMS, current_slide_element(page))
         if problems:
             overflow.append(f"{slide.index} {slide.title}: {problems}")
         if slide is not DECK.slides[-1]:

@@ -19,9 +19,11 @@ from tests.support.browser import (
     run_cell,
     run_count,
     start_run,
+    wait_all_idle,
     wait_idle,
     wait_ran,
     wait_runtime_ready,
+    wait_settled,
     wait_until,
 )
 
@@ -33,7 +35,6 @@ RECORD_STATUS = """() => {
     window.__statuses = [window.deck.runtime.detail];
     window.deck.runtime.addEventListener('status', (e) => window.__statuses.push(e.detail.detail));
 }"""
-ALL_IDLE = "window.deck.cells.every(c => c.running === null)"
 
 
 def _idx(page, cell_id):
@@ -42,7 +43,7 @@ def _idx(page, cell_id):
 
 def _wait_listo(page, timeout):
     """The status settles on "Python: listo" (not "cargando…") and every cell is idle."""
-    wait_until(page, f"{ALL_IDLE} && window.deck.runtime.detail === 'Python: listo'", timeout)
+    wait_settled(page, timeout)
 
 
 def test_sequence_1_figure_then_numpy_cell_before_matplotlib(page, deck_url):
@@ -76,7 +77,7 @@ def test_sequence_2_restart_after_every_cell_ran(page, deck_url):
     open_deck(page, deck_url)
     wait_runtime_ready(page)
     wait_until(page, "document.documentElement.dataset.prerunDone === 'true'", 180)
-    wait_until(page, ALL_IDLE, 60)
+    wait_all_idle(page, 60)
     ran = sum(1 for c in cells(page) if c["ok"])
     assert ran == len(cell_ids(page))
     runs_before = [c["runs"] for c in cells(page)]

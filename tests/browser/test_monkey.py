@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import time
 
-from tests.support.browser import cell_ids, open_deck, set_code, wait_until
+from tests.support.browser import cell_ids, open_deck, set_code, wait_settled, wait_until
 
 RUN_BOUND_S = 120.0
 FRAME_BOUND_S = 1.0
@@ -179,13 +179,7 @@ class Monkey:
         """Wait until every run has ended and the status says "Python: listo"."""
         t0 = time.monotonic()
         try:
-            wait_until(
-                self.page,
-                "window.deck.cells.every(c => c.running === null) && "
-                "window.deck.runtime.detail === 'Python: listo'",
-                timeout,
-                interval=0.2,
-            )
+            wait_settled(self.page, timeout, interval=0.2)
         except TimeoutError as exc:
             raise AssertionError(self.report(f"never settled: {exc}; {self.page.evaluate(STATE)}")) from exc
         return time.monotonic() - t0

@@ -1,17 +1,20 @@
 """The page test API: how the browser tests open, drive and read the built deck.
 
-Tests reach the page through these functions, not through the page's internals: this module
-is the one place that reads ``window.deck`` (static/js/deck.js), and only the fields listed in
-docs/contributing.md ("The page test API"). A cell is named by ``ref``: its id (the slide's id,
-a str) or its index in the page's cells (an int).
+Tests reach the page through these functions rather than through its internals: this module
+reads ``window.deck`` (static/js/deck.js), only the fields docs/contributing.md lists ("The
+page test API"), so a change to them changes this module, not the tests. A cell is named by
+``ref``: its id (the slide's id, a str) or its index in the page's cells (an int).
 
 - cells: ``cell_index``, ``cell_ids``, ``cells`` (a snapshot of every cell), ``cell_code``,
-  ``authored_code``, ``last_code``, ``set_code``, ``run_count``, ``is_running``, ``cell_output``
+  ``authored_code``, ``last_code``, ``set_code``, ``run_count``, ``is_running``,
+  ``cell_output``
 - running: ``run_cell`` (the Run button, waited for), ``start_run`` (``cell.run()``, not
-  waited for), ``wait_idle``, ``wait_all_idle``, ``wait_ran``, ``wait_all_ran``, ``wait_running``,
-  ``reset_cell``
-- the runtime: ``wait_runtime_ready``, ``wait_runtime``, ``runtime_state``, ``can_interrupt``, ``runtime_detail``, ``restarts``
-- slides: ``open_deck``, ``go_to_slide``, ``current_slide``, ``slide_index``, ``no_transitions``
+  waited for), ``reset_cell``, ``wait_idle``, ``wait_all_idle``, ``wait_settled``,
+  ``wait_ran``, ``wait_all_ran``, ``wait_running``
+- the runtime: ``wait_runtime_ready``, ``wait_runtime``, ``runtime_state``,
+  ``runtime_detail``, ``can_interrupt``, ``restarts``
+- slides: ``open_deck``, ``go_to_slide``, ``current_slide``, ``current_slide_element``,
+  ``slide_index``, ``no_transitions``
 - the deck and its hall: ``deck_config``, ``hall_view``, ``wait_hall``
 - exercises: ``exercise_ids``, ``exercise_solved``
 - polling and instrumenting: ``wait_until``, ``instrument``, ``foreign_requests``
@@ -149,6 +152,16 @@ def wait_ran(page, ref: str | int, runs_before: int, timeout: float = 90.0) -> N
     wait_until(page, _on_cell("return c.runs > arg && c.running === null;"), timeout, arg=[ref, runs_before])
 
 
+def wait_settled(page, timeout: float = 180.0, interval: float = 0.05) -> None:
+    """Wait until every run has ended and the status says "Python: listo" (not "cargando…")."""
+    wait_until(
+        page,
+        "window.deck.cells.every(c => c.running === null) && window.deck.runtime.detail === 'Python: listo'",
+        timeout,
+        interval=interval,
+    )
+
+
 def wait_all_ran(page, runs_before: list[int], timeout: float = 240.0) -> None:
     """Wait until every cell ``i`` has finished more than ``runs_before[i]`` runs and all are
     idle (``runs_before``: ``[c["runs"] for c in cells(page)]``)."""
@@ -245,6 +258,11 @@ def exercise_solved(page, exercise_id: str) -> bool:
 def current_slide(page) -> str:
     """The id of the slide reveal.js shows."""
     return page.evaluate("window.deck.reveal.getCurrentSlide().id")
+
+
+def current_slide_element(page):
+    """A handle on the <section> of the slide reveal.js shows (for in-page probes)."""
+    return page.evaluate_handle("() => window.deck.reveal.getCurrentSlide()")
 
 
 def slide_index(page) -> int:
