@@ -28,7 +28,7 @@ STDLIB_ZIP = "/lib/python312.zip/"
 # Zip members stored, not deflated: the served archives are compressed whole (brotli, gzip
 # siblings), which finds the redundancy across members that per-member deflate cannot. For a
 # host that sends .whl/.zip files as they are (no siblings, no compression on the fly),
-# DPDECK_DEFLATE_ARCHIVES=1 deflates each member instead (14,5 MiB on a cold load vs 38).
+# DPDECK_DEFLATE_ARCHIVES=1 deflates each member instead (bench/README.md, "Stored zip members").
 STORED = os.environ.get("DPDECK_DEFLATE_ARCHIVES", "") in ("", "0")
 
 

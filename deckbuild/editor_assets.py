@@ -42,7 +42,8 @@ ENGINE_WHEELS = (
 
 
 # What the page never needs from jedi's wheel: typeshed's stubs of third-party packages (numpy
-# and matplotlib ship their own; the deck imports no other), Django's stubs. 2,6 of its 4,9 MB.
+# and matplotlib ship their own; the deck imports no other), Django's stubs (their size:
+# bench/README.md, "The editor's trimmed jedi").
 TRIMMED = ("jedi/third_party/typeshed/stubs/", "jedi/third_party/django-stubs/")
 
 

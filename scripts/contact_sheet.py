@@ -24,8 +24,8 @@ sys.path.insert(0, str(ROOT))
 from deckbuild.browser import VIEWPORT, launch  # noqa: E402
 from deckbuild.serve import serve_in_thread  # noqa: E402
 from deckbuild.site import Project, build  # noqa: E402
-from tests.browser.helpers import open_deck, wait_runtime_ready, wait_until  # noqa: E402
-from tests.browser.test_full_deck import LAYOUT_PROBLEMS, WRAPPED_LINES  # noqa: E402
+from tests.support.browser import open_deck, wait_runtime_ready, wait_until  # noqa: E402
+from tests.support.layout import LAYOUT_PROBLEMS, WRAPPED_LINES  # noqa: E402
 
 # Run every cell in deck order, as a presenter would; time each from the page's side.
 RUN_ALL = """async () => {

@@ -21,16 +21,9 @@ const PREFIX = "dpdeck-";
 const CACHE = PREFIX + VERSION;
 const MANIFEST = "offline.json";
 const ROOT = new URL("./", self.location.href).href;
-// pyodide.asm.wasm is cached and served like any versioned file. V8 keeps the machine code it
-// compiled from a .wasm beside the response it came from, and Chromium does so for a Response
-// from Cache Storage too (an entry of its own in the code cache). Measured on Chromium 156, one
-// build, local server: with a persistent profile over four visits, "Code Cache/wasm" grew from
-// 0.8 MB (wasm left to the HTTP cache: no respondWith while online) to 2.7 MB (wasm from Cache
-// Storage), and Python was ready in 2.6 / 1.8 / 2.2 s on visits 2-4 against 2.0 / 2.5 / 2.7 s.
-// bench/startup.py --profile local --reps 1, deck "core ready" warm / 3rd visit: wasm from Cache
-// Storage 1.72 / 1.77 s (quiet machine) and 2.48 / 2.20 s (busy), from the HTTP cache 2.62 /
-// 5.34 s (busy), ?nosw 1.42 / 1.52 s. Nothing measurable is lost, and offline it needs no HTTP
-// cache. What ?nosw saves on a warm start (~0.3 s) is this worker's own start and reads.
+// pyodide.asm.wasm is cached and served like any versioned file: V8 keeps the machine code it
+// compiled from a .wasm from Cache Storage too, so nothing measurable is lost, and offline it
+// needs no HTTP cache (measured: bench/README.md, "The wasm in the service worker's cache").
 
 /** The path of a URL below the deck's root ("" for the root itself), or null outside it. */
 function relative(url) {

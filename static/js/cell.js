@@ -5,7 +5,7 @@ import { buildControls } from "./params.js";
 
 const fmtSeconds = (s) => `${s.toLocaleString("es", { maximumFractionDigits: 2 })} s`;
 
-// While Python first loads (a cold deep link: up to ~10 s on a hall's Wi-Fi, README's start-up
+// While Python first loads (a cold deep link on a hall's Wi-Fi: docs/benchmark.md's start-up
 // table), a cell with nothing to show says what it waits for and for how long so far.
 const BOOT_SECONDS = 10;
 const booting = new Set();   // the cells showing the note

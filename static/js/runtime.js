@@ -37,8 +37,8 @@ import { errorRecord } from "./errors.js";
 /** The cell id of the page's own snippets (``evaluate``): no Cell has it. */
 export const PAGE_SNIPPET = "__page__";
 
-const STOP_GRACE_MS = 3000;   // after an interrupt, how long before we restart instead (a loaded
-                              // 2-core laptop can take over 1,5 s to deliver it; a restart costs more)
+const STOP_GRACE_MS = 3000;   // after an interrupt, how long before we restart instead
+                              // (measured: bench/README.md, "Stop's grace")
 
 /** An interrupt buffer for Stop, or null where this browser cannot share memory with the
  *  worker. Feature-detected, not inferred: cross-origin isolation is needed but not enough

@@ -8,7 +8,7 @@
 // cell's (Stop is the presenter's tool for a runaway cell), and no verdict is given.
 
 export const PING_MS = 1000;
-export const SILENT_MS = 5000;          // after boot: import steps last < 1.5 s on a slow phone
+export const SILENT_MS = 5000;          // after boot (measured: bench/README.md, "The watchdog's silence")
 export const BOOT_SILENT_MS = 30_000;   // booting has longer synchronous steps (start-up, prelude)
 export const MAX_RESTARTS = 3;          // watchdog restarts within RESTART_WINDOW_MS before
 export const RESTART_WINDOW_MS = 60_000; // giving up (a cell that kills Python every replay)

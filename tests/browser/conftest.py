@@ -8,17 +8,14 @@ the service worker's own (its offline fill, after the pre-run) on ``page.sw_requ
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
 
 from deckbuild.browser import VIEWPORT, launch
 from deckbuild.serve import serve_in_thread
 from deckbuild.site import Project, build
-
-from .helpers import open_deck, wait_runtime_ready
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.browser import instrument, open_deck, wait_runtime_ready
+from tests.support.paths import ROOT
 
 
 def pytest_collection_modifyitems(items):
@@ -64,17 +61,6 @@ def browser(playwright_instance):
     browser.close()
 
 
-def _instrument(context, page):
-    page.requests, page.sw_requests = [], []
-    page.errors = []
-    context.on(
-        "request",
-        lambda r: (page.requests if r.service_worker is None else page.sw_requests).append(r.url),
-    )
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    return page
-
-
 @pytest.fixture
 def context(browser):
     ctx = browser.new_context(viewport=VIEWPORT)
@@ -84,7 +70,7 @@ def context(browser):
 
 @pytest.fixture
 def page(context):
-    return _instrument(context, context.new_page())
+    return instrument(context, context.new_page())
 
 
 @pytest.fixture
@@ -93,12 +79,3 @@ def deck_page(page, deck_url):
     open_deck(page, deck_url)
     wait_runtime_ready(page)
     return page
-
-
-def foreign_requests(page, base_url: str) -> list[str]:
-    origin = urlparse(base_url).netloc
-    return [
-        u
-        for u in page.requests + page.sw_requests
-        if urlparse(u).scheme in ("http", "https", "ws", "wss") and urlparse(u).netloc != origin
-    ]

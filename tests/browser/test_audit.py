@@ -15,16 +15,21 @@ Probabilities (fresh noise; see tests/unit/test_dplab_audit.py for the arguments
 from __future__ import annotations
 
 import re
-import sys
 import time
 from pathlib import Path
 
-from tests.browser.helpers import go_to_slide, open_deck, run_cell, wait_runtime_ready
-from tests.browser.test_full_deck import LAYOUT_PROBLEMS, WRAPPED_LINES
+from tests.support.browser import (
+    current_slide_element,
+    go_to_slide,
+    no_transitions,
+    open_deck,
+    run_cell,
+    wait_runtime_ready,
+)
+from tests.support.edit_claims import EDIT_CLAIMS, Shown
+from tests.support.layout import LAYOUT_PROBLEMS, WRAPPED_LINES
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests" / "unit"))  # as pytest does for them
-from test_try_edits import EDIT_CLAIMS, Shown  # noqa: E402
 
 SHOTS = ROOT / "test-results"
 SLIDE = "apendice-la-auditoria-en-vivo"
@@ -49,7 +54,7 @@ def bounds(stdout: str) -> dict[str, tuple[float, float, str]]:
 
 def test_the_audit_refutes_the_broken_mechanism_only(deck_page):
     page = deck_page
-    page.evaluate("() => window.deck.reveal.configure({transition: 'none'})")
+    no_transitions(page)
     timings = []
     for _ in range(2):  # the first run may share the worker with the background pre-runs
         started = time.monotonic()
@@ -73,7 +78,7 @@ def test_the_audit_refutes_the_broken_mechanism_only(deck_page):
     problems = {}
     for slide in (SLIDE, THEORY):
         go_to_slide(page, slide)
-        section = page.evaluate_handle("() => window.deck.reveal.getCurrentSlide()")
+        section = current_slide_element(page)
         problems[slide] = page.evaluate(LAYOUT_PROBLEMS, section) + page.evaluate(WRAPPED_LINES, section)
     page.screenshot(path=str(SHOTS / "audit-theory.png"))
     assert not any(problems.values()), problems  # nothing spills out of 1280×720, no wrapped output
@@ -90,7 +95,7 @@ def test_the_bounds_parser():
 
 def test_the_appendix_edits_in_chromium(page, deck_url):
     """Each try: edit of the audit slide, applied the way the speaker view's button does, runs in
-    Chromium and shows what its claim in tests/unit/test_try_edits.py says (ruido a la mitad: the
+    Chromium and shows what its claim in tests/support/edit_claims.py says (ruido a la mitad: the
     count too is refuted; sensibilidad 10: both consistent; ...)."""
     open_deck(page, deck_url + "?noprerun")
     wait_runtime_ready(page)

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import CELL, go_to_slide, open_deck, run_cell, wait_runtime_ready, wait_until
+from tests.support.browser import (
+    CELL,
+    cell_code,
+    go_to_slide,
+    open_deck,
+    run_cell,
+    wait_runtime_ready,
+    wait_until,
+)
 
 FIRST_CELL = "el-dato-de-partida"
 TOOLTIP = ".cm-tooltip-autocomplete"
@@ -13,7 +21,7 @@ TOOLTIP = ".cm-tooltip-autocomplete"
 
 def _type_into(page, cell_id: str, code: str) -> None:
     """Replace the cell's code by ``code``, typed like a person (so completion reacts)."""
-    go_to_slide(page, page.evaluate("(id) => window.deck.cells.find(c => c.id === id).slide.id", cell_id))
+    go_to_slide(page, cell_id)
     page.locator(CELL.format(cell_id) + " .cm-content").click()
     page.keyboard.press("Control+a")
     page.keyboard.press("Delete")
@@ -59,7 +67,7 @@ def test_completes_dplab_names_keywords_and_census_attributes(live):
     assert "epsilon=" in _options(page, "epsilon=")
     page.wait_for_timeout(300)  # CodeMirror ignores Enter for a moment after the list opens
     page.keyboard.press("Enter")  # accept: the keyword is written into the code
-    assert page.evaluate("window.deck.cells[0].code").startswith("laplace_mech(10, sensitivity=1, epsilon=")
+    assert cell_code(page, 0).startswith("laplace_mech(10, sensitivity=1, epsilon=")
     _type_into(page, FIRST_CELL, "census.")  # typing after "." opens it by itself
     options = _options(page, "columns")
     assert "columns" in options and not any(o.startswith("__") for o in options), options

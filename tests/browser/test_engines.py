@@ -29,8 +29,8 @@ import json
 
 import pytest
 
-from .conftest import ROOT
-from .engines import drivers
+from tests.browser.engines import drivers
+from tests.support.paths import ROOT
 
 RESULTS = ROOT / "test-results" / "engines"
 DRIVER_TIMEOUT = 1500.0  # a backstop: the scenario's own per-step deadlines end it well before

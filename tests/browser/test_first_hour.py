@@ -12,9 +12,23 @@ import re
 import pytest
 
 from deckbuild.browser import VIEWPORT
-
-from .conftest import ROOT, _instrument
-from .helpers import CELL, cell_output, go_to_slide, open_deck, run_cell, wait_runtime_ready, wait_until
+from tests.support.browser import (
+    CELL,
+    cell_code,
+    cell_ids,
+    cell_output,
+    cells,
+    exercise_solved,
+    go_to_slide,
+    instrument,
+    no_transitions,
+    open_deck,
+    run_cell,
+    wait_runtime,
+    wait_runtime_ready,
+    wait_until,
+)
+from tests.support.paths import ROOT
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 CODE_SLIDE = "el-mecanismo-de-laplace"
@@ -24,7 +38,7 @@ EX = f"[data-exercise-id='{EXERCISE}']"
 
 def test_a_decimal_comma_is_said_in_spanish_at_the_students_line(deck_page):
     page = deck_page
-    code = page.evaluate("(id) => window.deck.cells.find(c => c.id === id).code", CODE_SLIDE)
+    code = cell_code(page, CODE_SLIDE)
     assert "laplace_mech(verdad, 1, 0.1)" in code
     out = run_cell(
         page, CODE_SLIDE, code.replace("laplace_mech(verdad, 1, 0.1)", "laplace_mech(verdad, 1, 0,1)")
@@ -50,7 +64,7 @@ def exercise_state(page) -> dict:
 def test_restaurar_takes_the_verdict_away_with_the_code_it_judged(page, deck_url):
     open_deck(page, deck_url + "?noprerun")
     wait_runtime_ready(page)
-    page.evaluate("() => window.deck.reveal.configure({transition: 'none'})")
+    no_transitions(page)
     go_to_slide(page, EXERCISE)
     page.locator(EX + " button.show-solution").click()
     page.locator(EX + " button.load-solution").click()
@@ -59,7 +73,7 @@ def test_restaurar_takes_the_verdict_away_with_the_code_it_judged(page, deck_url
     page.locator(CELL.format(EXERCISE) + " button.reset").click()
     assert exercise_state(page) == {"feedback": None, "badge": False, "solvedClass": False}
     # the progress stays (the exercise was solved once), and a reload of the starter shows no badge
-    assert page.evaluate("(id) => window.deck.exercises.find(e => e.id === id).solved", EXERCISE)
+    assert exercise_solved(page, EXERCISE)
     page.reload()
     wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 30)
     assert exercise_state(page) == {"feedback": None, "badge": False, "solvedClass": False}
@@ -77,14 +91,14 @@ def test_a_cold_cell_says_what_it_waits_for(page, deck_url):
     page.context.route("**/*.whl", hold)
     page.goto(f"{deck_url}?nosw&noprerun#/{CODE_SLIDE}")
     wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 30)
-    wait_until(page, "() => window.deck.runtime.state === 'loading'", 10)
+    wait_runtime(page, "loading", 10)
     note = page.locator(CELL.format(CODE_SLIDE) + " .cell-output .out-wait")
     wait_until(page, "(sel) => document.querySelector(sel)", 10, arg=CELL.format(CODE_SLIDE) + " .out-wait")
     text = note.inner_text()
     when = r"(la primera vez tarda unos 10 s; van \d+ s|van \d+ s, más que los 10 s habituales \(.+\))"
     assert re.match(rf"Esperando a Python \(cargando .+\): {when}\.$", text), text
     assert note.is_visible()
-    wait_until(page, "() => window.deck.runtime.state === 'loading'", 5)  # still held
+    wait_runtime(page, "loading", 5)  # still held
     released.append(True)
     for route in held:
         route.continue_()
@@ -96,7 +110,7 @@ def test_a_cold_cell_says_what_it_waits_for(page, deck_url):
 def test_run_all_shows_how_far_it_got(page, deck_url):
     open_deck(page, deck_url + "?noprerun")
     wait_runtime_ready(page)
-    total = page.evaluate("window.deck.cells.length")
+    total = len(cell_ids(page))
     button = page.locator("button[data-action='run-all']")
     button.click()
     # the progress and the button's text read together: the run goes on between two reads
@@ -111,7 +125,7 @@ def test_run_all_shows_how_far_it_got(page, deck_url):
     assert text.startswith(seen), (seen, text)
     wait_until(page, "() => !document.querySelector(\"button[data-action='run-all']\").dataset.progress", 300)
     assert button.locator(".glyph").inner_text() == "▶▶"
-    assert page.evaluate("window.deck.cells.every(c => c.runs > 0)")
+    assert all(c["runs"] > 0 for c in cells(page))
 
 
 def test_the_help_is_spanish_and_lists_the_editors_keys(page, deck_url):
@@ -137,7 +151,7 @@ def code_px(page, cell_id: str) -> float:
 
 def test_code_zooms_on_a_projector(browser, deck_url):
     context = browser.new_context(viewport={"width": 1024, "height": 768})
-    page = _instrument(context, context.new_page())
+    page = instrument(context, context.new_page())
     open_deck(page, f"{deck_url}?noprerun#/{CODE_SLIDE}")
     scale = page.evaluate("window.deck.reveal.getScale()")
     assert scale < 0.8, scale
@@ -194,7 +208,7 @@ def test_axe_core_finds_no_violation_on_a_code_slide(browser, deck_url):
     """axe-core (devDependency) on a code slide whose cell has run: no violation at all (the
     slide number's contrast, under the → arrow, was the last one)."""
     context = browser.new_context(viewport=VIEWPORT, bypass_csp=True)
-    page = _instrument(context, context.new_page())
+    page = instrument(context, context.new_page())
     open_deck(page, f"{deck_url}?noprerun#/{CODE_SLIDE}")
     wait_runtime_ready(page)
     run_cell(page, CODE_SLIDE)

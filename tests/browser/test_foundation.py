@@ -8,15 +8,33 @@ import time
 
 import pytest
 
-from .conftest import ROOT, foreign_requests
-from .helpers import CELL, cell_output, go_to_slide, open_deck, run_cell, wait_runtime_ready, wait_until
+from tests.support.browser import (
+    CELL,
+    authored_code,
+    can_interrupt,
+    cell_code,
+    cell_ids,
+    cell_output,
+    foreign_requests,
+    go_to_slide,
+    open_deck,
+    run_cell,
+    run_count,
+    slide_index,
+    start_run,
+    wait_idle,
+    wait_running,
+    wait_runtime_ready,
+    wait_until,
+)
+from tests.support.paths import ROOT
 
 RESULTS = ROOT / "test-results"
 FIRST_CELL = "el-dato-de-partida"
 
 
 def _first_cells(page, n=2) -> list[str]:
-    return page.evaluate("(n) => window.deck.cells.slice(0, n).map(c => c.id)", n)
+    return cell_ids(page)[:n]
 
 
 def test_cold_start_first_cell_result(page, deck_url):
@@ -42,10 +60,10 @@ def test_status_indicator_and_keyboard_navigation(page, deck_url):
     assert status.get_attribute("data-state") in ("loading", "ready")
     page.locator(".reveal").click(position={"x": 640, "y": 360})
     page.keyboard.press("ArrowRight")
-    wait_until(page, "window.deck.reveal.getIndices().h === 1", 5)
+    wait_until(page, lambda: slide_index(page) == 1, 5)
     assert page.evaluate("location.hash") != ""
     page.keyboard.press("ArrowLeft")
-    wait_until(page, "window.deck.reveal.getIndices().h === 0", 5)
+    wait_until(page, lambda: slide_index(page) == 0, 5)
     wait_runtime_ready(page)
     assert status.get_attribute("data-state") in ("ready", "running")  # the pre-run may be busy
     text = status.inner_text()
@@ -55,7 +73,7 @@ def test_status_indicator_and_keyboard_navigation(page, deck_url):
 def test_edit_rerun_reset_and_shift_enter(page, deck_url):
     open_deck(page, deck_url)
     go_to_slide(page, FIRST_CELL)
-    authored = page.evaluate("window.deck.cells[0].authored")
+    authored = authored_code(page, 0)
     out = run_cell(page, FIRST_CELL, code="x = 6 * 7\nprint('resultado', x)\nx + 1")
     assert out["stdout"].strip() == "resultado 42" and out["value"] == "43", out
     assert page.locator(CELL.format(FIRST_CELL)).evaluate("e => e.classList.contains('edited')")
@@ -64,19 +82,19 @@ def test_edit_rerun_reset_and_shift_enter(page, deck_url):
     editor.click()
     page.keyboard.press("Control+End")
     page.keyboard.type("\nx * 2")
-    runs = page.evaluate("window.deck.cells[0].runs")
+    runs = run_count(page, 0)
     page.keyboard.press("Shift+Enter")
-    wait_until(page, "(n) => window.deck.cells[0].runs > n", 30, arg=runs)
+    wait_until(page, lambda: run_count(page, 0) > runs, 30)
     assert cell_output(page, FIRST_CELL)["value"] == "84"
     # arrow keys edit code while the editor has focus: the slide does not change
-    slide_before = page.evaluate("window.deck.reveal.getIndices().h")
+    slide_before = slide_index(page)
     page.keyboard.press("ArrowLeft")
-    assert page.evaluate("window.deck.reveal.getIndices().h") == slide_before
+    assert slide_index(page) == slide_before
     # Escape leaves the editor; then the deck's keys work again
     page.keyboard.press("Escape")
     assert not page.evaluate("document.activeElement.closest('.cm-editor')")
     page.locator(CELL.format(FIRST_CELL) + " button.reset").click()
-    assert page.evaluate("window.deck.cells[0].code") == authored
+    assert cell_code(page, 0) == authored
     assert not page.locator(CELL.format(FIRST_CELL)).evaluate("e => e.classList.contains('edited')")
 
 
@@ -139,19 +157,13 @@ def test_stop_a_runaway_cell(page, deck_url, deck_url_plain, isolated):
     wait_runtime_ready(page)
     first, second = _first_cells(page, 2)
     go_to_slide(page, first)
-    wait_until(page, "window.deck.cells[0].running === null", 60)
-    page.evaluate(
-        "() => { window.deck.cells[0].code = 'i = 0\\nwhile True:\\n    i += 1\\n    print(i)'; window.deck.cells[0].run(); }"
-    )
-    wait_until(
-        page,
-        "window.deck.cells[0].running !== null && window.deck.runtime.current === window.deck.cells[0].running",
-        60,
-    )
+    wait_idle(page, 0, 60)
+    start_run(page, 0, "i = 0\nwhile True:\n    i += 1\n    print(i)")
+    wait_running(page, 0, 60)
     time.sleep(0.5)
     t0 = time.monotonic()
     page.locator(CELL.format(first) + " button.stop").click()
-    wait_until(page, "window.deck.cells[0].running === null", 5)
+    wait_idle(page, 0, 5)
     stopped = time.monotonic() - t0
     assert stopped < 2.0, f"stop took {stopped:.2f} s"
     err = cell_output(page, first)["error"]
@@ -187,4 +199,4 @@ def test_service_worker_isolates_a_static_host(page, deck_url_plain):
     wait_until(page, "self.crossOriginIsolated === true", 20)
     wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 20)
     wait_runtime_ready(page)
-    assert page.evaluate("window.deck.runtime.canInterrupt") is True
+    assert can_interrupt(page) is True

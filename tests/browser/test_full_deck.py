@@ -13,61 +13,20 @@ import time
 from pathlib import Path
 
 from deckbuild.schema import load_deck
-from tests.browser.helpers import go_to_slide, run_cell, wait_until
+from tests.support.browser import (
+    current_slide,
+    current_slide_element,
+    go_to_slide,
+    no_transitions,
+    run_cell,
+    wait_until,
+)
+from tests.support.deck_text import DRAWS
+from tests.support.layout import LAYOUT_PROBLEMS
 
 ROOT = Path(__file__).resolve().parents[2]
 DECK = load_deck(ROOT / "deck" / "deck.yaml")
 CODE_SLIDES = [s for s in DECK.slides if s.code]
-DRAWS = re.compile(r"\b(plt|figure)\b")  # cells that make a matplotlib figure
-
-# What a slide must not do at 1280×720, measured in the page. Returns a list of problems:
-# content taller than the slide, an element outside the slide's box, a scrollbar in the code
-# editor or the output (text that cannot be read without scrolling), a figure squeezed too small.
-LAYOUT_PROBLEMS = """(section) => {
-    const s = section;
-    const box = s.getBoundingClientRect();
-    const scale = box.width / s.offsetWidth;            // reveal.js scales the 1280×720 slide
-    const problems = [];
-    if (s.scrollHeight > s.clientHeight + 1)
-        problems.push(`content height ${s.scrollHeight} px > slide ${s.clientHeight} px`);
-    for (const el of s.querySelectorAll('*')) {
-        if (el.closest('aside.notes, .katex-mathml, .katex svg, .cm-editor')) continue;
-        const st = getComputedStyle(el);
-        if (st.display === 'none' || st.visibility === 'hidden') continue;
-        const r = el.getBoundingClientRect();
-        if (r.width === 0 || r.height === 0) continue;
-        const out = r.bottom > box.bottom + 2 || r.right > box.right + 2
-                 || r.left < box.left - 2 || r.top < box.top - 2;
-        if (out) {
-            const what = el.className || el.tagName.toLowerCase();
-            problems.push(`${what} outside the slide (bottom ${Math.round((r.bottom - box.top) / scale)}, ` +
-                          `right ${Math.round((r.right - box.left) / scale)})`);
-            break;
-        }
-    }
-    for (const el of s.querySelectorAll('.cm-scroller, .cell-output, .cell-output pre')) {
-        if (el.scrollHeight > el.clientHeight + 2)
-            problems.push(`${el.className}: ${el.scrollHeight - el.clientHeight} px of text hidden (vertical)`);
-        if (el.scrollWidth > el.clientWidth + 2)
-            problems.push(`${el.className}: ${el.scrollWidth - el.clientWidth} px of text hidden (horizontal)`);
-    }
-    for (const img of s.querySelectorAll('img.out-figure')) {
-        const h = img.getBoundingClientRect().height / scale;
-        if (img.complete && h < 220) problems.push(`figure only ${Math.round(h)} px high`);
-    }
-    return problems;
-}"""
-
-# Output lines that wrap (too wide for their column): not an error, but they read badly.
-WRAPPED_LINES = """(section) => {
-    const found = [];
-    for (const pre of section.querySelectorAll('.cell-output pre')) {
-        const lines = pre.textContent.replace(/\\n$/, '').split('\\n').length;
-        const lh = parseFloat(getComputedStyle(pre).lineHeight);
-        if (pre.scrollHeight > (lines + 0.5) * lh) found.push(pre.textContent.slice(0, 60));
-    }
-    return found;
-}"""
 
 
 def slide_handle(page, index: int):
@@ -85,13 +44,13 @@ def numbers(text: str) -> list[float]:
 def test_walk_every_slide_run_every_cell(deck_page):
     """Arrow through all slides; run each cell; no error, figures present, nothing overflows."""
     page = deck_page
-    page.evaluate("() => window.deck.reveal.configure({transition: 'none'})")
+    no_transitions(page)
     page.evaluate("() => window.deck.reveal.slide(0, 0, 0)")
     page.locator("body").click(position={"x": 5, "y": 360})  # focus the deck, not a control
     failures, overflow, seen = [], [], []
     started = time.monotonic()
     for slide in DECK.slides:
-        current = page.evaluate("() => window.deck.reveal.getCurrentSlide().id")
+        current = current_slide(page)
         assert current == slide.id, f"expected slide {slide.index} {slide.id!r}, at {current!r}"
         seen.append(current)
         if slide.code:
@@ -109,15 +68,13 @@ def test_walk_every_slide_run_every_cell(deck_page):
                 10,
             )
         show_all_fragments(page)
-        problems = page.evaluate(
-            LAYOUT_PROBLEMS, page.evaluate_handle("() => window.deck.reveal.getCurrentSlide()")
-        )
+        problems = page.evaluate(LAYOUT_PROBLEMS, current_slide_element(page))
         if problems:
             overflow.append(f"{slide.index} {slide.title}: {problems}")
         if slide is not DECK.slides[-1]:
             page.keyboard.press("ArrowRight")
             # past the last fragment, the arrow goes to the next slide
-            while page.evaluate("() => window.deck.reveal.getCurrentSlide().id") == slide.id:
+            while current_slide(page) == slide.id:
                 page.keyboard.press("ArrowRight")
     assert seen == [s.id for s in DECK.slides]
     assert not failures, "cells failed:\n" + "\n".join(failures)
@@ -133,7 +90,7 @@ def test_question_answer_appears_on_click(deck_page):
     assert hidden, "the answer shows before the click"
     page.keyboard.press("ArrowRight")
     wait_until(page, "() => document.querySelector('#pregunta .answer').classList.contains('visible')", 5)
-    assert page.evaluate("() => window.deck.reveal.getCurrentSlide().id") == "pregunta"
+    assert current_slide(page) == "pregunta"
 
 
 def test_live_budget_accounting_numbers(deck_page):
@@ -170,7 +127,7 @@ def test_live_differential_attack(deck_page):
 def test_live_privacy_utility_regime(deck_page):
     """'El compromiso privacidad–utilidad', in Chromium: with 1 000 people the model reaches the
     majority line near ε ≈ 0,2 (the seed's sentence); with the whole census far lower."""
-    from tests.unit.test_deck_cells import tradeoff_curves
+    from tests.support.deck_text import tradeoff_curves
 
     out = run_cell(deck_page, "el-compromiso-privacidad-utilidad")
     assert out["state"] == "done", out["error"]

@@ -12,10 +12,9 @@ import time
 import pytest
 
 from deckbuild.browser import VIEWPORT
-from tests.unit.hall_process import HallProcess
-
-from .engines import drivers
-from .helpers import open_deck, wait_until
+from tests.browser.engines import drivers
+from tests.support.browser import hall_view, open_deck, wait_hall, wait_until
+from tests.support.hall_process import HallProcess
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 # Python left out of these pages (a Worker that never starts): seven Pyodides booting at once on a
@@ -44,7 +43,7 @@ def _open(browser, url: str, phone: bool = False):
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     open_deck(page, url, timeout=60)
-    wait_until(page, "window.deck.hall.state === 'live'", 30)
+    wait_hall(page, "live", 30)
     return page
 
 
@@ -68,10 +67,10 @@ def _press(page, key, times=1):
 def test_the_hall_follows_the_presenter_pauses_and_survives_a_kill_9(browser, hall):
     presenter = _open(browser, hall.audience + "?noprerun&nosw#presenter=" + hall.token)
     assert hall.token not in presenter.url  # the fragment is gone once read
-    assert presenter.evaluate("window.deck.hall.presenter") is True
+    assert hall_view(presenter)["presenter"] is True
     students = [_open(browser, hall.audience + "?noprerun&nosw", phone=i >= 4) for i in range(6)]
     for s in students:
-        assert s.evaluate("window.deck.hall.presenter") is False
+        assert hall_view(s)["presenter"] is False
         wait_until(
             s, "document.querySelector('#hall-status .label').textContent.includes('7 dispositivos')", 5
         )
@@ -107,7 +106,7 @@ def _following(presenter, students):
         for s in students:
             _at(s, presenter)  # phones too: their scroll view scrolls to the fragment
         # measured in each page: from the presenter's publish (its seq is its clock) to applied
-        lags = [s.evaluate("window.deck.hall.lastDelayMs") for s in students]
+        lags = [hall_view(s)["last_delay_ms"] for s in students]
         assert max(lags) < 1000, lags
 
 
@@ -115,7 +114,7 @@ def _pausing_and_returning(presenter, students):
     """Moving away pauses following; the presenter's next moves leave this student alone."""
     away, others = students[0], students[1:4]
     _press(away, "ArrowRight", 6)
-    assert away.evaluate("window.deck.hall.following") is False
+    assert hall_view(away)["following"] is False
     back = away.locator("#hall-status .hall-return")
     assert back.is_visible()
     mine = away.evaluate(HERE)
@@ -129,7 +128,7 @@ def _pausing_and_returning(presenter, students):
     assert back.text_content() == f"Volver con el profesor (diapositiva {number})"
     back.click()
     _at(away, presenter, 1.0)
-    assert away.evaluate("window.deck.hall.following") is True and not back.is_visible()
+    assert hall_view(away)["following"] is True and not back.is_visible()
 
 
 def _a_phone_pauses_and_returns(presenter, phone):
@@ -141,7 +140,7 @@ def _a_phone_pauses_and_returns(presenter, phone):
         time.sleep(0.1)
         if phone.evaluate(HERE)[0] != start_h:
             break
-    wait_until(phone, "window.deck.hall.following === false", 3)
+    wait_until(phone, lambda: hall_view(phone)["following"] is False, 3)
     phone.locator(".hall-return").click()
     _at(phone, presenter, 2.0)  # and its fragment
 
@@ -160,14 +159,14 @@ def _a_student_moves_nobody(hall, presenter, students):
     _press(students[1], "ArrowLeft", 2)
     time.sleep(1.0)
     assert [s.evaluate(HERE) for s in students[2:]] == before[2:]
-    assert presenter.evaluate("window.deck.hall.presenter") is True
+    assert hall_view(presenter)["presenter"] is True
 
 
 def _back_after_kill_9(hall, presenter, followers):
     """kill -9 the hall, start it again on the same port: the followers are back within 5 s."""
     hall.kill9()
     for s in followers:
-        wait_until(s, "window.deck.hall.state === 'offline'", 5)
+        wait_hall(s, "offline", 5)
     hall.start()
     started = time.monotonic()
     _press(presenter, "ArrowRight", 1)
@@ -180,9 +179,9 @@ def test_the_static_deck_shows_no_hall_and_no_error(page, deck_url):
     console = []
     page.on("console", lambda m: console.append((m.type, m.text)))
     open_deck(page, deck_url + "?noprerun")
-    wait_until(page, "window.deck.hall !== undefined")
+    wait_until(page, lambda: hall_view(page) is not None)
     time.sleep(3)  # long enough for any retry to show
-    assert page.evaluate("window.deck.hall.present") is False
+    assert hall_view(page)["present"] is False
     assert page.locator("#hall-status").count() == 0 and page.locator(".hall-join").count() == 0
     assert [u for u in page.requests if "/_hall/" in u] == [
         deck_url + "_hall/hello"

@@ -15,17 +15,13 @@ import json
 import math
 import secrets
 import sqlite3
-import sys
-from pathlib import Path
 
 import dplab
 import pytest
 
-from .conftest import ROOT
-from .helpers import go_to_slide, open_deck, wait_runtime_ready, wait_until
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit"))
-from hall_process import HallProcess  # noqa: E402
+from tests.support.browser import go_to_slide, hall_view, open_deck, wait_runtime_ready, wait_until
+from tests.support.hall_process import HallProcess
+from tests.support.paths import ROOT
 
 POLL = "encuesta-copiar"
 BOARD = f"#{POLL} .poll"
@@ -75,7 +71,7 @@ def test_a_hall_poll_carries_and_keeps_only_randomized_answers(browser, hall, tm
     board.goto(hall.presenter.replace("#", "?noprerun#", 1))
     wait_until(board, "document.documentElement.dataset.deckReady === 'true'", 60)
     wait_runtime_ready(board, 180)
-    wait_until(board, "window.deck.hall.present && window.deck.hall.presenter", 30)
+    wait_until(board, lambda: (h := hall_view(board)) and h["present"] and h["presenter"], 30)
     go_to_slide(board, POLL)
     wait_until(board, f"document.querySelector('{BOARD}').dataset.mode === 'presenter'", 30)
 

@@ -12,9 +12,24 @@ import pytest
 from deckbuild.pyodide_dist import ON_DEMAND
 from deckbuild.serve import serve_in_thread
 from deckbuild.site import Project, build
-
-from .conftest import ROOT
-from .helpers import CELL, cell_output, go_to_slide, open_deck, run_cell, wait_runtime_ready, wait_until
+from tests.support.browser import (
+    CELL,
+    can_interrupt,
+    cell_index,
+    cell_output,
+    deck_config,
+    go_to_slide,
+    open_deck,
+    restarts,
+    run_cell,
+    start_run,
+    wait_idle,
+    wait_running,
+    wait_runtime,
+    wait_runtime_ready,
+    wait_until,
+)
+from tests.support.paths import ROOT
 
 FIRST = "el-dato-de-partida"
 SECOND = "los-agregados-no-son-anonimos"
@@ -63,20 +78,14 @@ def test_a_50_mb_string_is_cut(ready_page):
 def test_stop_a_loop_that_prints_in_a_tight_loop(ready_page):
     page = ready_page
     go_to_slide(page, FIRST)
-    wait_until(page, "window.deck.cells[0].running === null", 120)
-    page.evaluate(
-        "() => { window.deck.cells[0].code = 'while True:\\n    print(\"sin fin\")'; window.deck.cells[0].run(); }"
-    )
-    wait_until(
-        page,
-        "window.deck.cells[0].running !== null && window.deck.runtime.current === window.deck.cells[0].running",
-        60,
-    )
+    wait_idle(page, 0, 120)
+    start_run(page, 0, 'while True:\n    print("sin fin")')
+    wait_running(page, 0, 60)
     time.sleep(1.0)
     assert _responsive(page) < 1.0
     t0 = time.monotonic()
     page.locator(CELL.format(FIRST) + " button.stop").click()
-    wait_until(page, "window.deck.cells[0].running === null", 5)
+    wait_idle(page, 0, 5)
     assert time.monotonic() - t0 < 2.0
     assert "KeyboardInterrupt" in cell_output(page, FIRST)["error"]
     assert run_cell(page, SECOND, code="print(len(census))")["stdout"] == "5000\n"
@@ -104,7 +113,7 @@ def test_killing_the_runtime_restarts_it_and_says_so(ready_page):
     assert "El intérprete de Python terminó" in out["error"]
     assert "Python se reinició" in out["meta"]
     wait_runtime_ready(page)
-    assert page.evaluate("window.deck.runtime.restarts") == 1
+    assert restarts(page) == 1
     assert "reinició" in page.locator("#announcer").inner_text()
     # the prelude ran again: census is there
     assert run_cell(page, SECOND, code="print(len(census))")["stdout"] == "5000\n"
@@ -145,13 +154,13 @@ def test_a_new_version_replaces_a_cached_old_one(page, tmp_path):
     server, url = serve_in_thread(site)
     try:
         open_deck(page, url)
-        v1 = page.evaluate("window.deck.config.version")
+        v1 = deck_config(page)["version"]
         css = project / "static" / "css" / "deck.css"
         css.write_text(css.read_text() + "\n:root { --v2-marker: 1; }\n")
         build(Project(project), dist=site)
         page.reload()
         wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 30)
-        v2 = page.evaluate("window.deck.config.version")
+        v2 = deck_config(page)["version"]
         assert v2 != v1
         marker = page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--v2-marker')")
         assert marker.strip() == "1"
@@ -170,7 +179,7 @@ def test_a_broken_prelude_is_shown_under_the_cells(page, tmp_path):
     server, url = serve_in_thread(site)
     try:
         open_deck(page, url)
-        wait_until(page, "window.deck.runtime.state === 'error'", 60)
+        wait_runtime(page, "error", 60)
         out = run_cell(page, "una-celda")
         assert out["state"] == "error"
         assert "El preludio del mazo" in out["error"] and "ZeroDivisionError" in out["error"]
@@ -369,7 +378,7 @@ def test_a_memory_error_under_the_limit_undoes_the_cells_names_without_a_restart
     assert out["state"] == "error" and "MemoryError" in out["error"], out["error"][-500:]
     assert "se deshizo lo que esta celda había asignado (antes)" in out["error"]
     assert "Python sigue en marcha" in out["error"]
-    assert page.evaluate("window.deck.runtime.restarts") == 0
+    assert restarts(page) == 0
     assert run_cell(page, SECOND, code="print('antes' in globals(), len(census))")["stdout"] == "False 5000\n"
 
 
@@ -384,21 +393,19 @@ STOP_SLEEPING = """async (i) => {
 
 def test_stop_wakes_a_sleeping_cell_at_once_without_a_restart(ready_page):
     """time.sleep in a cell uses no CPU, and Stop ends it within 0,5 s by an interrupt."""
-    from .engines.drivers import WORKER_THREADS, cpu_use, procstat
+    from tests.browser.engines.drivers import WORKER_THREADS, cpu_use, procstat
 
     page = ready_page
-    assert page.evaluate("window.deck.runtime.canInterrupt")
+    assert can_interrupt(page)
     t0 = time.monotonic()
     assert run_cell(page, SECOND, code="import time\ntime.sleep(0.4)\nprint('ok')")["stdout"] == "ok\n"
     assert time.monotonic() - t0 >= 0.4
     bad = run_cell(page, SECOND, code="import time\ntime.sleep(-1)")
     assert "ValueError" in bad["error"] and "non-negative" in bad["error"]
-    i = page.evaluate("(id) => window.deck.cells.findIndex(c => c.id === id)", FIRST)
+    i = cell_index(page, FIRST)
     go_to_slide(page, FIRST)
-    page.evaluate(
-        "(i) => { const c = window.deck.cells[i]; c.code = 'import time\\ntime.sleep(30)'; c.run(); }", i
-    )
-    wait_until(page, "(i) => window.deck.runtime.current === window.deck.cells[i].running", 30, arg=i)
+    start_run(page, i, "import time\ntime.sleep(30)")
+    wait_running(page, i, 30)
     time.sleep(0.5)
     use = cpu_use(procstat.descendants(os.getpid()) - {os.getpid()}, seconds=2.0)
     busy = [t for t in use["threads"] if t[0].startswith(WORKER_THREADS) and t[1] >= 0.3]
@@ -406,5 +413,5 @@ def test_stop_wakes_a_sleeping_cell_at_once_without_a_restart(ready_page):
     stopped = page.evaluate(STOP_SLEEPING, i)
     assert not stopped["restarted"] and stopped["error"]["type"] == "KeyboardInterrupt", stopped
     assert stopped["ms"] < 500, f"Stop took {stopped['ms']:.0f} ms"
-    assert page.evaluate("window.deck.runtime.restarts") == 0
+    assert restarts(page) == 0
     assert run_cell(page, SECOND, code="print(len(census))")["stdout"] == "5000\n"

@@ -7,7 +7,25 @@ import time
 
 import pytest
 
-from .helpers import cell_output, go_to_slide, open_deck, run_cell, wait_runtime_ready, wait_until
+from tests.support.browser import (
+    cell_code,
+    cell_ids,
+    cell_index,
+    cell_output,
+    cells,
+    go_to_slide,
+    open_deck,
+    restarts,
+    run_cell,
+    run_count,
+    start_run,
+    wait_all_idle,
+    wait_idle,
+    wait_ran,
+    wait_runtime_ready,
+    wait_settled,
+    wait_until,
+)
 
 FIGURE = "que-tan-grande-es-e-varepsilon"  # "¿Qué tan grande es e^ε?": draws
 NUMPY = "el-mecanismo-de-laplace"  # "El mecanismo de Laplace": numpy only
@@ -17,16 +35,15 @@ RECORD_STATUS = """() => {
     window.__statuses = [window.deck.runtime.detail];
     window.deck.runtime.addEventListener('status', (e) => window.__statuses.push(e.detail.detail));
 }"""
-ALL_IDLE = "window.deck.cells.every(c => c.running === null)"
 
 
 def _idx(page, cell_id):
-    return page.evaluate("(id) => window.deck.cells.findIndex(c => c.id === id)", cell_id)
+    return cell_index(page, cell_id)
 
 
 def _wait_listo(page, timeout):
     """The status settles on "Python: listo" (not "cargando…") and every cell is idle."""
-    wait_until(page, f"{ALL_IDLE} && window.deck.runtime.detail === 'Python: listo'", timeout)
+    wait_settled(page, timeout)
 
 
 def test_sequence_1_figure_then_numpy_cell_before_matplotlib(page, deck_url):
@@ -60,10 +77,10 @@ def test_sequence_2_restart_after_every_cell_ran(page, deck_url):
     open_deck(page, deck_url)
     wait_runtime_ready(page)
     wait_until(page, "document.documentElement.dataset.prerunDone === 'true'", 180)
-    wait_until(page, ALL_IDLE, 60)
-    ran = page.evaluate("window.deck.cells.filter(c => c.lastResult && c.lastResult.ok).length")
-    assert ran == page.evaluate("window.deck.cells.length")
-    runs_before = page.evaluate("window.deck.cells.map(c => c.runs)")
+    wait_all_idle(page, 60)
+    ran = sum(1 for c in cells(page) if c["ok"])
+    assert ran == len(cell_ids(page))
+    runs_before = [c["runs"] for c in cells(page)]
     t0 = time.monotonic()
     page.locator("button[data-action='restart']").click()
     wait_until(
@@ -71,7 +88,7 @@ def test_sequence_2_restart_after_every_cell_ran(page, deck_url):
     )
     _wait_listo(page, 30)
     elapsed = time.monotonic() - t0
-    states = page.evaluate("window.deck.cells.map(c => c.root.dataset.state)")
+    states = [c["state"] for c in cells(page)]
     assert states.count("done") == len(states), states
     print(f"sequence 2: {len(states)} cells replayed in {elapsed:.1f} s")
 
@@ -116,7 +133,7 @@ def test_watchdog_restarts_a_silent_worker_and_replays(page, deck_url, killer):
         "window.deck.cells[i].run().then(r => { window.__r = r; }); }",
         second,
     )
-    wait_until(page, "window.deck.runtime.restarts === 1", 20)
+    wait_until(page, lambda: restarts(page) == 1, 20)
     noticed = time.monotonic() - t0
     assert noticed < 10, f"the watchdog took {noticed:.1f} s"
     assert "dejó de responder" in _notice(page)
@@ -134,9 +151,9 @@ def test_watchdog_restarts_a_silent_worker_and_replays(page, deck_url, killer):
     assert cell_output(page, NUMPY)["stdout"].endswith("43\n")
     assert "esperó a que volviera" in cell_output(page, "los-agregados-no-son-anonimos")["stderr"]
     # the cell that ran before was replayed first (its state is back); the suspect is not
-    assert page.evaluate("(i) => window.deck.cells[i].runs", _idx(page, FIRST)) >= 2
-    assert page.evaluate("window.deck.runtime.restarts") == 1
-    assert page.evaluate("(i) => window.deck.cells[i].runs", third) == 2  # the suspect: asked, not replayed
+    assert run_count(page, _idx(page, FIRST)) >= 2
+    assert restarts(page) == 1
+    assert run_count(page, third) == 2  # the suspect: asked, not replayed
     _wait_listo(page, 30)
     print(f"watchdog ({killer.splitlines()[-1]}): noticed and restarted in {noticed:.1f} s")
 
@@ -150,31 +167,21 @@ def test_restart_gives_a_working_deck_after_an_edit_broke_it(page, deck_url):
     assert run_cell(page, FIRST, code=breaker)["state"] == "done"
     broken = run_cell(page, "los-agregados-no-son-anonimos")
     assert broken["state"] == "error" and "NameError" in broken["error"], broken
-    runs = page.evaluate("window.deck.cells.map(c => c.runs)")
+    runs = [c["runs"] for c in cells(page)]
     page.locator("button[data-action='restart']").click()
     second = _idx(page, "los-agregados-no-son-anonimos")
-    wait_until(
-        page,
-        "([i, n]) => window.deck.cells[i].runs > n && window.deck.cells[i].running === null",
-        90,
-        arg=[second, runs[second]],
-    )
+    wait_ran(page, second, runs[second], 90)
     fixed = cell_output(page, "los-agregados-no-son-anonimos")
     assert fixed["state"] == "done" and "Conteo con todos" in fixed["stdout"], fixed
     i = _idx(page, FIRST)
-    assert page.evaluate("(i) => window.deck.cells[i].code", i) == breaker
-    assert page.evaluate("(i) => window.deck.cells[i].runs", i) == runs[i]  # not replayed
+    assert cell_code(page, i) == breaker
+    assert run_count(page, i) == runs[i]  # not replayed
     assert "no se volvió a correr" in cell_output(page, FIRST)["meta"]
     assert run_cell(page, NUMPY, code="print(len(census))")["stdout"] == "5000\n"
     # a later restart (here a Stop without interrupt would do the same) does not bring it back
     page.locator("button[data-action='restart']").click()
-    wait_until(
-        page,
-        "([i, n]) => window.deck.cells[i].runs > n + 1 && window.deck.cells[i].running === null",
-        90,
-        arg=[second, runs[second]],
-    )
-    assert page.evaluate("(i) => window.deck.cells[i].runs", i) == runs[i]
+    wait_ran(page, second, runs[second] + 1, 90)
+    assert run_count(page, i) == runs[i]
     assert "Conteo con todos" in cell_output(page, "los-agregados-no-son-anonimos")["stdout"]
 
 
@@ -184,9 +191,7 @@ def test_stop_pressed_as_the_run_starts_still_stops(page, deck_url):
     wait_runtime_ready(page)
     go_to_slide(page, FIRST)
     i = _idx(page, FIRST)
-    page.evaluate(
-        "(i) => { const c = window.deck.cells[i]; c.code = 'while True:\\n    pass'; c.run(); c.stop(); }", i
-    )
-    wait_until(page, "(i) => window.deck.cells[i].running === null", 10, arg=i)
+    start_run(page, i, "while True:\n    pass", stop=True)
+    wait_idle(page, i, 10)
     assert cell_output(page, FIRST)["state"] == "error"
     assert run_cell(page, FIRST, code="print('sigue')")["stdout"] == "sigue\n"

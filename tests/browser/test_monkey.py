@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import time
 
-from .helpers import open_deck, wait_until
+from tests.support.browser import cell_ids, open_deck, set_code, wait_settled, wait_until
 
 RUN_BOUND_S = 120.0
 FRAME_BOUND_S = 1.0
@@ -63,7 +63,7 @@ class Monkey:
         self.running_since: dict[tuple[int, int], float] = {}  # (cell, run id) → first seen
 
     def n_cells(self) -> int:
-        return self.page.evaluate("window.deck.cells.length")
+        return len(cell_ids(self.page))
 
     def cell(self) -> int:
         """A random cell, on the current slide half of the time (where the presenter is)."""
@@ -102,13 +102,13 @@ class Monkey:
                 self.click(i, "button.stop")
             elif name == "edit":
                 code = self.random.choice(EDITS)
-                page.evaluate("([i, c]) => { window.deck.cells[i].code = c; }", [i, code])
+                set_code(page, i, code)
                 if self.random.random() < 0.7:
                     self.click(i, "button.run")
                 return f"edit {i} {code!r}"
             elif name == "runaway":  # a loop that never ends, then ■ Detener and ↺ Restaurar
                 # (a runaway left in an editor would be run again by ▶▶: only Stop ends it)
-                page.evaluate("(i) => { window.deck.cells[i].code = 'while True:\\n    pass'; }", i)
+                set_code(page, i, "while True:\n    pass")
                 self.click(i, "button.run")
                 time.sleep(self.random.uniform(0.0, 1.5))
                 self.click(i, "button.stop")
@@ -179,13 +179,7 @@ class Monkey:
         """Wait until every run has ended and the status says "Python: listo"."""
         t0 = time.monotonic()
         try:
-            wait_until(
-                self.page,
-                "window.deck.cells.every(c => c.running === null) && "
-                "window.deck.runtime.detail === 'Python: listo'",
-                timeout,
-                interval=0.2,
-            )
+            wait_settled(self.page, timeout, interval=0.2)
         except TimeoutError as exc:
             raise AssertionError(self.report(f"never settled: {exc}; {self.page.evaluate(STATE)}")) from exc
         return time.monotonic() - t0

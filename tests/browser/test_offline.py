@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import json
 
-from tests.browser.conftest import ROOT
-from tests.browser.helpers import open_deck, run_cell, wait_runtime_ready, wait_until
-from tests.browser.test_full_deck import CODE_SLIDES, DRAWS
+from deckbuild.schema import load_deck
+from tests.support.browser import open_deck, run_cell, wait_runtime_ready, wait_until
+from tests.support.deck_text import DRAWS
+from tests.support.paths import LECTURE, ROOT
 
+CODE_SLIDES = [s for s in load_deck(LECTURE).slides if s.code]
 STATUS = "#runtime-status"
 CONTOUR = (
     "import matplotlib.pyplot as plt\n"

@@ -16,9 +16,20 @@ import pytest
 from deckbuild.scaffold import new_deck
 from deckbuild.serve import serve_in_thread
 from deckbuild.site import Project, build
-
-from .conftest import ROOT
-from .helpers import open_deck, run_cell, wait_runtime_ready, wait_until
+from tests.support.browser import (
+    cell_code,
+    cell_ids,
+    deck_config,
+    exercise_ids,
+    exercise_solved,
+    open_deck,
+    run_cell,
+    run_count,
+    wait_ran,
+    wait_runtime_ready,
+    wait_until,
+)
+from tests.support.paths import ROOT
 
 PUBLISHED = re.compile(r"Conteo publicado: -?\d{1,3}(\.\d{3})*,\d\n")
 
@@ -40,8 +51,8 @@ def test_a_new_deck_runs_its_cells(other_deck, page):
     package, url = other_deck
     open_deck(page, url)
     wait_runtime_ready(page)
-    assert page.evaluate("window.deck.config.packageName") == package
-    assert page.evaluate("window.deck.cells.length") == 2  # the code cell and the exercise
+    assert deck_config(page)["packageName"] == package
+    assert len(cell_ids(page)) == 2  # the code cell and the exercise
     out = run_cell(page, "un-conteo-con-ruido")
     assert out["error"] == "" and out["state"] != "error", out
     assert PUBLISHED.fullmatch(out["stdout"]), out["stdout"]
@@ -55,20 +66,18 @@ def test_the_slider_reruns_and_the_exercise_judges(other_deck, page):
     package, url = other_deck
     open_deck(page, url + "#/un-conteo-con-ruido")
     wait_runtime_ready(page)
-    wait_until(page, "window.deck.cells[0].runs > 0 && window.deck.cells[0].running === null", 90)
-    runs = page.evaluate("window.deck.cells[0].runs")
+    wait_ran(page, 0, 0, 90)
+    runs = run_count(page, 0)
     slider = page.locator(".cell[data-cell-id='un-conteo-con-ruido'] input[type=range]")
     slider.focus()
     slider.press("ArrowLeft")
-    wait_until(
-        page, "(n) => window.deck.cells[0].runs > n && window.deck.cells[0].running === null", 90, arg=runs
-    )
-    assert "epsilon = 1.0\n" not in page.evaluate("window.deck.cells[0].code")
-    ex = page.evaluate("window.deck.exercises.findIndex(e => e.id === 'ejercicio-la-escala-del-ruido')")
-    assert ex >= 0
+    wait_ran(page, 0, runs, 90)
+    assert "epsilon = 1.0\n" not in cell_code(page, 0)
+    ex = "ejercicio-la-escala-del-ruido"
+    assert ex in exercise_ids(page)
     starter = run_cell(page, "ejercicio-la-escala-del-ruido")
-    assert not page.evaluate("(i) => window.deck.exercises[i].solved", ex), starter
+    assert not exercise_solved(page, ex), starter
     run_cell(page, "ejercicio-la-escala-del-ruido", "epsilon = 0.5\nescala = 1 / epsilon\n")
-    wait_until(page, "(i) => window.deck.exercises[i].solved", 30, arg=ex)
+    wait_until(page, lambda: exercise_solved(page, ex), 30)
     menu = page.evaluate("document.querySelector('[data-download=wheel]').textContent")
     assert f"Paquete {package}" in menu

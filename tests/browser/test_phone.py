@@ -14,8 +14,18 @@ import time
 
 import pytest
 
-from .conftest import ROOT
-from .helpers import CELL, cell_output, wait_runtime_ready, wait_until
+from tests.support.browser import (
+    CELL,
+    cell_code,
+    cell_ids,
+    cell_index,
+    cell_output,
+    run_count,
+    wait_ran,
+    wait_runtime_ready,
+    wait_until,
+)
+from tests.support.paths import ROOT
 
 RESULTS = ROOT / "test-results"
 MIN_CODE_PX = 12.0
@@ -122,7 +132,7 @@ def test_code_is_legible_and_never_cut_off(phone, deck_url):
                 px: parseFloat(getComputedStyle(el).fontSize) * scale,
                 hidden: scroller.scrollWidth - scroller.clientWidth};
     })""")
-    assert len(sizes) == phone.evaluate("window.deck.cells.length") and sizes
+    assert len(sizes) == len(cell_ids(phone)) and sizes
     small = [s for s in sizes if s["px"] < MIN_CODE_PX]
     assert not small, f"code under {MIN_CODE_PX} px on screen: {small[:3]}"
     cut = [s for s in sizes if s["hidden"] > 1]  # long lines wrap: nothing off to the side
@@ -144,15 +154,10 @@ def test_run_is_in_reach_and_runs(phone, deck_url):
     assert box and box["y"] >= 0 and box["y"] + box["height"] <= where["height"], box
     assert box["height"] >= 32, box  # a finger's worth
     wait_runtime_ready(phone)
-    i = phone.evaluate("(id) => window.deck.cells.findIndex(c => c.id === id)", CODE_SLIDE)
-    runs = phone.evaluate("(i) => window.deck.cells[i].runs", i)
+    i = cell_index(phone, CODE_SLIDE)
+    runs = run_count(phone, i)
     run.tap()  # a real tap: nothing covers the button
-    wait_until(
-        phone,
-        "([i, n]) => window.deck.cells[i].runs > n && window.deck.cells[i].running === null",
-        120,
-        arg=[i, runs],
-    )
+    wait_ran(phone, i, runs, 120)
     out = cell_output(phone, CODE_SLIDE)
     assert out["state"] == "done" and out["figures"] >= 1 and not out["error"], out
     # the figure fits the phone's width
@@ -270,13 +275,12 @@ def test_a_vertical_swipe_on_a_slider_scrolls_and_leaves_its_value(phone, deck_u
     wait_landed(phone, SLIDER_SLIDE)
     slider = phone.locator(CELL.format(SLIDER_SLIDE) + " input[type=range]")
     slider.scroll_into_view_if_needed()
-    code = "(id) => window.deck.cells.find(c => c.id === id).code"
-    before = (slider.input_value(), phone.evaluate(code, SLIDER_SLIDE))
+    before = (slider.input_value(), cell_code(phone, SLIDER_SLIDE))
     box = slider.bounding_box()
     # a thumb that lands on the slider's right part and goes up the screen, drifting a little
     swipe(phone, box["x"] + box["width"] * 0.8, box["y"] + box["height"] / 2, 12, -220)
     phone.wait_for_timeout(400)
-    assert (slider.input_value(), phone.evaluate(code, SLIDER_SLIDE)) == before
+    assert (slider.input_value(), cell_code(phone, SLIDER_SLIDE)) == before
     # a sideways swipe still moves it, and writes the code (the slider brought back into view
     # first, below the phone's bar: the vertical swipe may have scrolled it under the bar)
     # (after the fling of the vertical swipe has ended: a scroll asked for during it is undone)
@@ -285,11 +289,6 @@ def test_a_vertical_swipe_on_a_slider_scrolls_and_leaves_its_value(phone, deck_u
     box = _settled(slider)
     assert box["y"] > 0, box
     swipe(phone, box["x"] + box["width"] * 0.5, box["y"] + box["height"] / 2, -80, 4)
-    wait_until(
-        phone,
-        "([id, c]) => window.deck.cells.find(x => x.id === id).code !== c",
-        5,
-        arg=[SLIDER_SLIDE, before[1]],
-    )
+    wait_until(phone, lambda: cell_code(phone, SLIDER_SLIDE) != before[1], 5)
     assert slider.input_value() != before[0]
     assert not phone.errors, phone.errors

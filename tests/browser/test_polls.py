@@ -14,8 +14,8 @@ import math
 import dplab
 import pytest
 
-from .conftest import ROOT
-from .helpers import open_deck, wait_runtime_ready, wait_until
+from tests.support.browser import open_deck, wait_runtime_ready, wait_until
+from tests.support.paths import ROOT
 
 POLL = "encuesta-copiar"
 LN3 = math.log(3)

@@ -9,8 +9,30 @@ import time
 
 import pytest
 
-from .conftest import ROOT
-from .helpers import CELL, cell_output, go_to_slide, open_deck, run_cell, wait_runtime_ready, wait_until
+from tests.support.browser import (
+    CELL,
+    authored_code,
+    cell_code,
+    cell_ids,
+    cell_index,
+    cell_output,
+    cells,
+    current_slide,
+    go_to_slide,
+    last_code,
+    open_deck,
+    restarts,
+    run_cell,
+    run_count,
+    set_code,
+    wait_all_ran,
+    wait_idle,
+    wait_ran,
+    wait_running,
+    wait_runtime_ready,
+    wait_until,
+)
+from tests.support.paths import ROOT
 
 FIRST_CELL = "el-dato-de-partida"
 
@@ -18,23 +40,21 @@ FIRST_CELL = "el-dato-de-partida"
 def test_edit_survives_reload_and_reset_all_restores(page, deck_url):
     page.on("dialog", lambda d: d.accept())
     open_deck(page, deck_url)
-    ids = page.evaluate("window.deck.cells.slice(0, 2).map(c => c.id)")
-    page.evaluate(
-        "() => { window.deck.cells[0].code = '# mi versión\\nprint(1)'; "
-        "window.deck.cells[1].code = '# otra\\nprint(2)'; }"
-    )
+    ids = cell_ids(page)[:2]
+    set_code(page, 0, "# mi versión\nprint(1)")
+    set_code(page, 1, "# otra\nprint(2)")
     page.reload()
     wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 20)
-    assert page.evaluate("window.deck.cells[0].code") == "# mi versión\nprint(1)"
+    assert cell_code(page, 0) == "# mi versión\nprint(1)"
     assert page.locator(CELL.format(ids[0])).evaluate("e => e.classList.contains('edited')")
     go_to_slide(page, ids[0])
     page.locator(CELL.format(ids[0]) + " button.reset").click()
-    assert page.evaluate("window.deck.cells[0].code === window.deck.cells[0].authored")
+    assert cell_code(page, 0) == authored_code(page, 0)
     page.locator("button[data-action='reset-all']").click()
-    assert page.evaluate("window.deck.cells.every(c => c.code === c.authored)")
+    assert all(c["code"] == c["authored"] for c in cells(page))
     page.reload()
     wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 20)
-    assert page.evaluate("window.deck.cells.every(c => c.code === c.authored)")
+    assert all(c["code"] == c["authored"] for c in cells(page))
 
 
 def test_slider_reruns_and_the_last_value_wins(page, deck_url):
@@ -44,12 +64,10 @@ def test_slider_reruns_and_the_last_value_wins(page, deck_url):
         "[...document.querySelectorAll('.cell-params input[type=range]')]"
         ".find(e => !e.closest('details')).closest('.cell').dataset.cellId"  # a code slide's, not a poll's lab
     )
-    i = page.evaluate("(id) => window.deck.cells.findIndex(c => c.id === id)", cell_id)
+    i = cell_index(page, cell_id)
     go_to_slide(page, cell_id)
-    wait_until(
-        page, "(i) => window.deck.cells[i].runs > 0 && window.deck.cells[i].running === null", 120, arg=i
-    )
-    runs_before = page.evaluate("(i) => window.deck.cells[i].runs", i)
+    wait_ran(page, i, 0, 120)
+    runs_before = run_count(page, i)
     slider = page.locator(CELL.format(cell_id) + " .cell-params input[type=range]").first
     name = slider.get_attribute("data-param")
     for position in (100, 300, 500, 700, 900):  # five quick moves
@@ -63,9 +81,9 @@ def test_slider_reruns_and_the_last_value_wins(page, deck_url):
         60,
         arg=i,
     )
-    code = page.evaluate("(i) => window.deck.cells[i].lastCode", i)
+    code = last_code(page, i)
     assert f"{name} = {shown}" in code, (shown, code)
-    runs = page.evaluate("(i) => window.deck.cells[i].runs", i) - runs_before
+    runs = run_count(page, i) - runs_before
     assert 1 <= runs < 5, f"{runs} runs for five quick moves: not debounced"
     out = cell_output(page, cell_id)
     assert out["state"] == "done" and out["figures"] >= 1, out
@@ -81,7 +99,7 @@ def test_slider_writes_only_its_bound_line_and_says_when_it_is_gone(page, deck_u
         "[...document.querySelectorAll('.cell-params input[type=range]')]"
         ".find(e => !e.closest('details')).closest('.cell').dataset.cellId"  # a code slide's, not a poll's lab
     )
-    i = page.evaluate("(id) => window.deck.cells.findIndex(c => c.id === id)", cell_id)
+    i = cell_index(page, cell_id)
     go_to_slide(page, cell_id)
     slider = page.locator(CELL.format(cell_id) + " .cell-params input[type=range]").first
     label = page.locator(CELL.format(cell_id) + " .cell-params .param").first
@@ -94,7 +112,7 @@ def test_slider_writes_only_its_bound_line_and_says_when_it_is_gone(page, deck_u
     )
     slider.evaluate(move, "900")
     shown = page.locator(CELL.format(cell_id) + " .param-value").first.inner_text()
-    code = page.evaluate("(i) => window.deck.cells[i].code", i)
+    code = cell_code(page, i)
     assert f"    {name} = 123\n" in code and f"\n{name} = {shown}" in code, code
     assert not label.evaluate("e => e.classList.contains('param-unbound')")
     # the reload shows what the code holds, not the authored value
@@ -108,9 +126,9 @@ def test_slider_writes_only_its_bound_line_and_says_when_it_is_gone(page, deck_u
         ".filter(l => !l.startsWith(n + ' =')).join('\\n'); }",
         [i, name],
     )
-    before = page.evaluate("(i) => window.deck.cells[i].code", i)
+    before = cell_code(page, i)
     slider.evaluate(move, "100")
-    assert page.evaluate("(i) => window.deck.cells[i].code", i) == before
+    assert cell_code(page, i) == before
     assert label.evaluate("e => e.classList.contains('param-unbound')")
     assert "↺ Restaurar" in label.get_attribute("title")
     page.locator(CELL.format(cell_id) + " button.reset").click()
@@ -125,7 +143,7 @@ def test_later_slides_are_computed_before_they_are_visited(page, deck_url):
         const cells = [...document.querySelectorAll('.cell')];
         return cells.reverse().find(c => /plt|plots|fig/.test(
             window.deck.cells.find(x => x.id === c.dataset.cellId).code)).dataset.cellId; }""")
-    visited = page.evaluate("window.deck.reveal.getCurrentSlide().id")
+    visited = current_slide(page)
     wait_until(
         page,
         "(id) => document.querySelector(`.cell[data-cell-id='${id}'] img.out-figure`)",
@@ -149,11 +167,9 @@ def test_noise_resample_and_seed_lock(page, deck_url):
     lock_btn.click()
     assert lock_btn.get_attribute("aria-pressed") == "true"
     assert run_cell(page, FIRST_CELL)["value"] == first  # locked: the same draw
-    runs = page.evaluate("window.deck.cells[0].runs")
+    runs = run_count(page, 0)
     noise_btn.click()  # new noise, locked onto it
-    wait_until(
-        page, "(n) => window.deck.cells[0].runs > n && window.deck.cells[0].running === null", 30, arg=runs
-    )
+    wait_ran(page, 0, runs, 30)
     second = cell_output(page, FIRST_CELL)["value"]
     assert second != first
     assert run_cell(page, FIRST_CELL)["value"] == second
@@ -166,17 +182,13 @@ def test_escape_in_the_editor_stops_a_running_cell(page, deck_url):
     open_deck(page, deck_url)
     wait_runtime_ready(page)
     go_to_slide(page, FIRST_CELL)
-    wait_until(page, "window.deck.cells[0].running === null", 60)
-    page.evaluate("window.deck.cells[0].code = 'while True:\\n    pass'")
+    wait_idle(page, 0, 60)
+    set_code(page, 0, "while True:\n    pass")
     page.locator(CELL.format(FIRST_CELL) + " .cm-content").click()
     page.keyboard.press("Shift+Enter")
-    wait_until(
-        page,
-        "window.deck.cells[0].running !== null && window.deck.runtime.current === window.deck.cells[0].running",
-        60,
-    )
+    wait_running(page, 0, 60)
     page.keyboard.press("Escape")
-    wait_until(page, "window.deck.cells[0].running === null", 6)  # the page restarts after 3 s
+    wait_idle(page, 0, 6)  # the page restarts after 3 s
     assert "KeyboardInterrupt" in cell_output(page, FIRST_CELL)["error"]
 
 
@@ -188,14 +200,12 @@ def test_restart_replays_the_authored_cells_and_keeps_the_edited_ones(page, deck
     authored = "los-agregados-no-son-anonimos"
     run_cell(page, FIRST_CELL, code="secreto = 41")
     run_cell(page, authored)
-    runs = page.evaluate("(id) => window.deck.cells.find(c => c.id === id).runs", authored)
+    runs = run_count(page, authored)
     page.locator("button[data-action='restart']").click()
-    wait_until(
-        page, "([id, n]) => window.deck.cells.find(c => c.id === id).runs > n", 120, arg=[authored, runs]
-    )
-    assert page.evaluate("window.deck.runtime.restarts") == 1
-    assert page.evaluate("window.deck.cells[0].code") == "secreto = 41"  # the edit is kept
-    probe = page.evaluate("window.deck.cells[2].id")
+    wait_until(page, lambda: run_count(page, authored) > runs, 120)
+    assert restarts(page) == 1
+    assert cell_code(page, 0) == "secreto = 41"  # the edit is kept
+    probe = cell_ids(page)[2]
     out = run_cell(page, probe, code="print('secreto' in globals())")
     assert out["state"] == "done" and out["stdout"].strip() == "False", out
 
@@ -204,12 +214,10 @@ def test_run_all_runs_every_cell(page, deck_url):
     open_deck(page, deck_url)
     wait_runtime_ready(page)
     wait_until(page, "document.documentElement.dataset.prerunDone === 'true'", 240)
-    before = page.evaluate("window.deck.cells.map(c => c.runs)")
+    before = [c["runs"] for c in cells(page)]
     page.locator("button[data-action='run-all']").click()
-    wait_until(
-        page, "(b) => window.deck.cells.every((c, i) => c.runs > b[i] && c.running === null)", 240, arg=before
-    )
-    errors = page.evaluate("window.deck.cells.filter(c => !c.lastResult.ok).map(c => c.id)")
+    wait_all_ran(page, before, 240)
+    errors = [c["id"] for c in cells(page) if not c["ok"]]
     assert errors == []
 
 

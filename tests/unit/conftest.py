@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from deckbuild.cellrun import load_runner
+from deckbuild.schema import load_deck
+from deckbuild.site import Project, build
+from tests.support.deck_text import run_cells
+from tests.support.paths import FIXTURES, LECTURE, ROOT
 
 
 @pytest.fixture
@@ -14,3 +20,24 @@ def runner():
     module.NAMESPACE.clear()
     module.NAMESPACE["__name__"] = "__main__"
     return module
+
+
+@pytest.fixture(scope="module")
+def deck():
+    """The lecture (deck/deck.yaml), loaded."""
+    return load_deck(LECTURE)
+
+
+@pytest.fixture(scope="module")
+def ran(deck):
+    """Every cell of the lecture run on its own after the prelude, under CPython:
+    {cell id: what it showed} (tests.support.deck_text.run_cells)."""
+    return run_cells(deck)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """A real build of the small test deck (tests/fixtures/good), once per module."""
+    out = tmp_path_factory.mktemp("site") / "dist"
+    build(Project(ROOT), deck_file=FIXTURES / "good" / "deck.yaml", dist=out)
+    return out

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bench import hall, stats
-from tests.unit import bench_fakes as fakes
+from tests.support import bench_fakes as fakes
 
 
 def doc(**medians) -> dict:

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from bench import milestones, stats
-from tests.unit import bench_fakes as fakes
+from tests.support import bench_fakes as fakes
 
 
 def test_stats_ignores_missing_values_and_gives_median_min_max():

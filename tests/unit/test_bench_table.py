@@ -7,7 +7,7 @@ import json
 import pytest
 
 from bench import startup, stats, table
-from tests.unit import bench_fakes as fakes
+from tests.support import bench_fakes as fakes
 
 
 def test_fmt_stat_shows_the_spread_only_for_several_values():

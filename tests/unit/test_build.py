@@ -15,9 +15,8 @@ import pytest
 from deckbuild.errors import DeckError
 from deckbuild.schema import load_deck
 from deckbuild.site import Project, build, check
+from tests.support.paths import FIXTURES, ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = ROOT / "tests" / "fixtures"
 BAD = sorted((FIXTURES / "bad_chapters").glob("*.yaml"))
 
 
@@ -79,13 +78,6 @@ def test_try_edits_ship_with_their_cell(built: Path):
         {"label": "x = 5", "replace": ["x = 1", "x = 5"]},
         {"label": "<b>doble</b>", "replace": ["x + 1", "2 * x"]},
     ]
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("site") / "dist"
-    build(Project(ROOT), deck_file=FIXTURES / "good" / "deck.yaml", dist=out)
-    return out
 
 
 def test_build_writes_slides_in_order_with_math_and_boxes(built: Path):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import importlib
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -11,18 +11,27 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _load(name: str, patch: pytest.MonkeyPatch):
+    """static/py/<name>.py as the top-level module ``name``, as Pyodide imports it (the folder
+    is not a package, and completion.py itself does ``import cellrunner``), in ``sys.modules``
+    until ``patch`` is undone."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "static" / "py" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    patch.setitem(sys.modules, name, module)
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.fixture(scope="module")
 def engine():
-    sys.path.insert(0, str(ROOT / "static" / "py"))
-    try:
-        cellrunner = importlib.import_module("cellrunner")
+    # both modules live in sys.modules only while this module's tests run
+    with pytest.MonkeyPatch.context() as patch:
+        cellrunner = _load("cellrunner", patch)
         exec(
             "import numpy as np\nfrom dplab import *\ncensus = load_census()\nverdad = 42",
             cellrunner.NAMESPACE,
         )
-        yield importlib.import_module("completion")
-    finally:
-        sys.path.remove(str(ROOT / "static" / "py"))
+        yield _load("completion", patch)
 
 
 def _labels(engine, code, line=None, column=None):

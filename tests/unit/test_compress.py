@@ -11,7 +11,6 @@ from pathlib import Path
 
 import brotli
 import pytest
-from test_build import built  # noqa: F401  (fixture: a real build)
 
 from deckbuild import compress
 from deckbuild.serve import accepted_codings, choose_encoding, serve_in_thread
@@ -122,7 +121,7 @@ def test_no_compress_env(tmp_path, cache, monkeypatch):
     assert not list(root.rglob("*.br")) and not list(root.rglob("*.gz")) and not cache.exists()
 
 
-def test_real_build_ships_brotli_wasm(built: Path):  # noqa: F811
+def test_real_build_ships_brotli_wasm(built: Path):
     (wasm,) = built.glob("vendor/pyodide-*/pyodide.asm.wasm")
     br = wasm.with_name(wasm.name + ".br")
     assert br.exists() and br.stat().st_size < 0.5 * wasm.stat().st_size

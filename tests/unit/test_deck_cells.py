@@ -8,17 +8,17 @@ cell printed, with tolerances for the noise, which is fresh on every run.
 
 from __future__ import annotations
 
-import math
 import re
-from pathlib import Path
 
 import pytest
 
-from deckbuild.cellrun import Session, load_runner
-from deckbuild.schema import load_deck
-
-ROOT = Path(__file__).resolve().parents[2]
-DRAWS = re.compile(r"\b(plt|figure)\b")  # a cell that makes a matplotlib figure
+from tests.support.deck_text import (
+    DRAWS,
+    not_spanish_numbers,
+    number_after,
+    spanish_number,
+    tradeoff_curves,
+)
 
 # The slide titles of the seed, in order (privacidad-diferencial.txt, from the title slide to
 # "Referencias"); the deck must show exactly these.
@@ -79,64 +79,8 @@ SEED_TITLES = [
 ]
 
 
-# static/py/cellrunner.py as a fresh module (test_cellrunner, test_meter, test_exercises use it)
-_load_runner = load_runner
-
-
-@pytest.fixture(scope="module")
-def deck():
-    return load_deck(ROOT / "deck" / "deck.yaml")
-
-
-@pytest.fixture(scope="module")
-def ran(deck):
-    """Run the prelude, then every cell on its own (deckbuild.cellrun, as `build.py check --run`
-    does); {cell id: what it showed}."""
-    session = Session(deck.prelude)
-    assert session.prelude_run.ok, session.prelude_run.error
-    outputs = {}
-    for slide in deck.slides:
-        if not slide.code:
-            continue
-        run = session.run(slide.code, slide.id)  # nothing left over from the previous cell
-        outputs[slide.id] = {
-            "result": run.result,
-            "seconds": run.seconds,
-            "stdout": run.stdout,
-            "stderr": run.stderr,
-            "figures": run.figures,
-            "slide": slide,
-        }
-    return outputs
-
-
 def out(ran, cell_id: str) -> str:
     return ran[cell_id]["stdout"]
-
-
-def spanish_number(text: str) -> float:
-    """A number as the deck prints it: '5.164.200' or '0,5' (dplab.fmt)."""
-    return float(text.replace(".", "").replace(",", "."))
-
-
-def number_after(text: str, label: str) -> float:
-    """The first number after ``label``, printed the Spanish way (1.234,5)."""
-    match = re.search(re.escape(label) + r"\s*(-?[\d.]*,?\d+)", text)
-    assert match, f"no number after {label!r} in:\n{text}"
-    return spanish_number(match.group(1))
-
-
-# A number token, and the two ways the audience may read one: '5.000' / '1.234,5' (grouped)
-# or '37' / '0,833' (no thousands). '5,164,200', '0.5', '2.50' or '22026' are not Spanish.
-NUMBER_TOKEN = re.compile(r"(?<![\w.,])\d[\d.,]*(?<=\d)")
-SPANISH_NUMBER = re.compile(r"[1-9]\d{0,2}(?:\.\d{3})+(?:,\d+)?|\d{1,4}(?:,\d+)?")
-ENGLISH_THOUSANDS = re.compile(r"(?<![\d,])[1-9]\d{0,2}(?:,\d{3})+(?!\d)")
-
-
-def not_spanish_numbers(text: str) -> list[str]:
-    """The number tokens in ``text`` an audience reading Spanish would misread."""
-    bad = [t for t in NUMBER_TOKEN.findall(text) if not SPANISH_NUMBER.fullmatch(t)]
-    return bad + ENGLISH_THOUSANDS.findall(text)
 
 
 # --- the deck as a whole ------------------------------------------------------------------
@@ -431,25 +375,6 @@ def test_noisy_gradient_descent_at_epsilon_1(ran):
     _, nonprivate = _baselines(ran)
     accuracy = number_after(out(ran, "descenso-de-gradiente-privado"), "exactitud privada (ε = 1):")
     assert accuracy == pytest.approx(nonprivate, abs=0.02)
-
-
-TRADEOFF_ROW = re.compile(r"n = ([\d.]+): umbral ε ≈ ([\d.,]+|∞); en ε = ([\d.,]+): ([\d,]+)")
-
-
-def tradeoff_curves(text: str) -> dict[int, tuple[float, float, float]]:
-    """What "El compromiso privacidad–utilidad" prints, per sample size n: (the ε from which
-    the mean accuracy stays over the majority line, the largest ε of the grid, the mean
-    accuracy there)."""
-    rows = {
-        int(spanish_number(n)): (
-            math.inf if e0 == "∞" else spanish_number(e0),
-            spanish_number(top),
-            spanish_number(acc),
-        )
-        for n, e0, top, acc in TRADEOFF_ROW.findall(text)
-    }
-    assert rows, f"no curve printed in:\n{text}"
-    return rows
 
 
 # The thresholds vary from run to run (20 trainings per point): over 150 runs under CPython,

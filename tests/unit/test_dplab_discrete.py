@@ -12,10 +12,11 @@ from fractions import Fraction
 import dplab
 import numpy as np
 import pytest
-from dp_checks import empirical_privacy_violation, integer_edges, karen_counts
 from dplab import discrete
 from dplab._rng import noise_session
 from scipy import stats
+
+from tests.support.dp_checks import empirical_privacy_violation, integer_edges, karen_counts
 
 ALPHA = 1e-3  # significance level of the chi-square, binomial and moment tests
 Z = stats.norm.isf(ALPHA / 2)  # two-sided z for the moment tests

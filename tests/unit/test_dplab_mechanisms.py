@@ -10,8 +10,9 @@ import math
 import dplab
 import numpy as np
 import pytest
-from dp_checks import empirical_privacy_violation, karen_counts
 from scipy import stats
+
+from tests.support.dp_checks import empirical_privacy_violation, karen_counts
 
 ALPHA = 1e-3  # significance level of the KS and chi-square tests
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_deck_cells import _load_runner
 
 from deckbuild import cellcode, exercise
+from deckbuild.cellrun import load_runner
 from deckbuild.errors import DeckError
 from deckbuild.schema import load_deck
 
@@ -87,7 +87,7 @@ WRONG = {
 @pytest.fixture(scope="module")
 def judge():
     """judge(code, slide) → (run result, verdict or None), in a namespace fresh from the prelude."""
-    runner = _load_runner()
+    runner = load_runner()
     result = runner.run_cell(DECK.prelude, "__prelude__", lambda k, p: None)
     assert result["ok"], result.get("error")
     after_prelude = dict(runner.NAMESPACE)
@@ -309,7 +309,7 @@ def test_student_code_that_raises_gives_no_verdict(judge):
 
 
 def test_the_program_leaves_no_names_behind():
-    runner = _load_runner()
+    runner = load_runner()
     result = runner.run_cell("x = 1\n" + exercise.program("return True", []), "t", lambda k, p: None)
     assert result["ok"] and exercise.read_verdict(result["value"])["ok"]
     assert "__dpdeck_exercise__" not in runner.NAMESPACE

@@ -14,8 +14,8 @@ import pytest
 
 from deckbuild.hall.net import audience_urls
 from deckbuild.hall.token import bearer_matches, load_or_create
-from tests.unit.hall_fixtures import DEV, make_dist
-from tests.unit.hall_process import HallProcess
+from tests.support.hall_fixtures import DEV, make_dist
+from tests.support.hall_process import HallProcess
 
 
 def _request(url, body=None, token=None, context=None):

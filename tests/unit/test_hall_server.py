@@ -11,7 +11,7 @@ import logging
 import sqlite3
 
 from deckbuild.hall.limits import Limits, Rate
-from tests.unit.hall_fixtures import DEV, TOKEN, bearer, make_hall, read_events, run_with_client
+from tests.support.hall_fixtures import DEV, TOKEN, bearer, make_hall, read_events, run_with_client
 
 STATE = {"seq": 10, "indexh": 3, "indexv": 0, "indexf": 1}
 

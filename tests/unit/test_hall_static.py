@@ -9,7 +9,7 @@ import os
 import pytest
 
 from deckbuild.hall.static import MAX_PATH, HostilePath, resolve
-from tests.unit.hall_fixtures import make_dist, make_hall, run_async, run_with_client
+from tests.support.hall_fixtures import make_dist, make_hall, run_async, run_with_client
 
 HOSTILE = [
     "/a\x00b",

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 from dplab import BudgetAccountant, BudgetError, accountant, laplace_mech
-from test_deck_cells import _load_runner
+
+from deckbuild.cellrun import load_runner
 
 
 @pytest.fixture
 def runner():
-    module = _load_runner()
+    module = load_runner()
     module.NAMESPACE.clear()
     module.NAMESPACE.update(
         {

@@ -20,8 +20,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_deck_cells import deck, ran, spanish_number  # noqa: F401  (fixtures)
-from test_try_edits import run_edits
+
+from tests.support.deck_text import spanish_number
+from tests.support.edit_claims import run_edits
 
 REL_TOL = 0.10  # a quoted result is the printed one, rounded ("unos 1400" for 1.443,7)
 
@@ -131,13 +132,13 @@ def close(a: float, b: float) -> bool:
 
 
 @pytest.fixture(scope="module")
-def edited(deck):  # noqa: F811
+def edited(deck):
     """{(slide id, label): what the edited cell showed}."""
     result = run_edits(deck)
     return result[0] if isinstance(result, tuple) else result  # (edited, authored)
 
 
-def unaccounted(deck, ran, edited):  # noqa: F811
+def unaccounted(deck, ran, edited):
     """({slide id: [number token, ...]} of the numbers in code slides' notes nobody accounts
     for, {(slide id, allowed number)} of the allowlist entries that were needed)."""
     missing, used = {}, set()  # used: the allowlist entries a number needed
@@ -163,7 +164,7 @@ def unaccounted(deck, ran, edited):  # noqa: F811
     return missing, used
 
 
-def test_every_number_in_the_notes_is_accounted_for(deck, ran, edited):  # noqa: F811
+def test_every_number_in_the_notes_is_accounted_for(deck, ran, edited):
     missing, _ = unaccounted(deck, ran, edited)
     assert not missing, (
         "numbers in the notes that the slide neither writes nor prints "
@@ -171,7 +172,7 @@ def test_every_number_in_the_notes_is_accounted_for(deck, ran, edited):  # noqa:
     )
 
 
-def test_the_allowlist_is_needed(deck):  # noqa: F811
+def test_the_allowlist_is_needed(deck):
     """An allowed number that the notes no longer quote, or that the slide now writes, leaves
     the list. (Whether a cell happens to print it too is left to chance: noisy outputs.)"""
     by_id = {s.id: s for s in deck.slides}
@@ -201,7 +202,7 @@ WORDS = {
 }
 
 
-def test_notes_say_diapositiva_and_exactitud(deck):  # noqa: F811
+def test_notes_say_diapositiva_and_exactitud(deck):
     bad = [(s.id, why) for s in deck.slides for word, why in WORDS.items() if re.search(word, s.notes, re.I)]
     assert not bad, bad
 
@@ -210,7 +211,7 @@ def test_notes_say_diapositiva_and_exactitud(deck):  # noqa: F811
 QUOTES = {"$\\varepsilon$ determina la sensibilidad"}  # the seed's title, 'ε determina la dispersión'
 
 
-def test_live_edits_in_the_notes_are_the_slides_buttons(deck):  # noqa: F811
+def test_live_edits_in_the_notes_are_the_slides_buttons(deck):
     """A note proposes a live edit by its button (tested in test_try_edits.py), not in prose
     the presenter would type and that nobody ran."""
     titles = {s.title for s in deck.slides}

@@ -17,7 +17,7 @@ import pytest
 
 from deckbuild import bytecode, precompile, pyodide_dist
 from deckbuild.site import Project, build
-from tests.unit.test_build import FIXTURES, ROOT, built  # noqa: F401 - the built-deck fixture
+from tests.support.paths import FIXTURES, ROOT
 
 LOCK = json.loads((ROOT / "node_modules" / "pyodide" / "pyodide-lock.json").read_text())
 
@@ -35,7 +35,7 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def test_no_source_beside_its_bytecode(built: Path):  # noqa: F811
+def test_no_source_beside_its_bytecode(built: Path):
     for archive in _archives(_index(built)):
         names = set(zipfile.ZipFile(archive).namelist())
         pycs = {n for n in names if n.endswith(".pyc")}
@@ -49,7 +49,7 @@ def test_no_source_beside_its_bytecode(built: Path):  # noqa: F811
     assert "json/__init__.pyc" in stdlib and "json/__init__.py" not in stdlib
 
 
-def test_the_deck_own_code_keeps_its_sources(built: Path):  # noqa: F811
+def test_the_deck_own_code_keeps_its_sources(built: Path):
     (wheel,) = built.glob("static-*/wheels/dplab-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert "dplab/__init__.py" in names and not [n for n in names if n.endswith(".pyc")]
@@ -57,7 +57,7 @@ def test_the_deck_own_code_keeps_its_sources(built: Path):  # noqa: F811
     assert runner.is_file()
 
 
-def test_unused_files_are_not_shipped(built: Path):  # noqa: F811
+def test_unused_files_are_not_shipped(built: Path):
     index = _index(built)
     for archive in _archives(index):
         names = zipfile.ZipFile(archive).namelist()
@@ -86,7 +86,7 @@ def test_unused_files_are_not_shipped(built: Path):  # noqa: F811
     }
 
 
-def test_manifest_ties_each_served_file_to_its_verified_original(built: Path):  # noqa: F811
+def test_manifest_ties_each_served_file_to_its_verified_original(built: Path):
     index = _index(built)
     manifest = json.loads((index / pyodide_dist.MANIFEST).read_text())
     assert manifest["pyodide"] == LOCK["info"]["version"]
@@ -106,7 +106,7 @@ def test_manifest_ties_each_served_file_to_its_verified_original(built: Path):  
     assert mpl["fontlist"] == pyodide_dist.FONT_LIST and mpl["trimmed"] > 0
 
 
-def test_two_builds_give_the_same_bytes(built: Path, tmp_path: Path):  # noqa: F811
+def test_two_builds_give_the_same_bytes(built: Path, tmp_path: Path):
     again = tmp_path / "dist"
     build(Project(ROOT), deck_file=FIXTURES / "good" / "deck.yaml", dist=again)
     first, second = _index(built), _index(again)

@@ -7,14 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from deckbuild.browser import VIEWPORT
-
-from .conftest import _instrument
-from .helpers import (
+from tests.support.browser import (
     CELL,
+    authored_code,
     cell_index,
     cell_output,
+    cells,
     go_to_slide,
+    instrument,
     open_deck,
+    reset_cell,
     run_cell,
     wait_runtime_ready,
     wait_until,
@@ -96,7 +98,7 @@ def test_sequential_composition_meter_and_its_refusal(context, page, deck_url):
     assert row["texts"] == ["ε: 1 de 1,5"] and row["fills"] == [66.7] and row["refused"] is None
 
     # the speaker view's copy mirrors the meter (it is one of the cell's output items)
-    copy = _instrument(context, context.new_page())
+    copy = instrument(context, context.new_page())
     open_deck(copy, deck_url.rstrip("/") + "/?receiver")
     wait_until(
         copy,
@@ -123,9 +125,9 @@ def test_sequential_composition_meter_and_its_refusal(context, page, deck_url):
         20,
         arg=SEQUENTIAL,
     )
-    assert copy.evaluate("window.deck.cells.every(c => c.runs === 0)")
+    assert all(c["runs"] == 0 for c in cells(copy))
     copy.close()
-    page.evaluate("(i) => window.deck.cells[i].reset()", cell_index(page, SEQUENTIAL))
+    reset_cell(page, cell_index(page, SEQUENTIAL))
     assert not page.errors, page.errors
 
 
@@ -140,7 +142,7 @@ def test_choosing_b_meter_and_an_overspending_edit(page, deck_url):
     shoot(page, "elegir-b")
 
     # a code edit that spends more than what is left: refused, in Spanish, in red, beside it
-    authored = page.evaluate("(i) => window.deck.cells[i].authored", cell_index(page, CHOOSE_B))
+    authored = authored_code(page, cell_index(page, CHOOSE_B))
     assert authored.count("resto = presupuesto.remaining_budget[0]") == 1
     out = run_cell(
         page, CHOOSE_B, authored.replace("resto = presupuesto.remaining_budget[0]", "resto = 0.75")
@@ -174,7 +176,7 @@ def test_choosing_b_meter_and_an_overspending_edit(page, deck_url):
     assert 1 <= page.evaluate("window.__budgetMessages") < 1000
 
     # the deck keeps working: the authored code runs again, and so does another slide's cell
-    page.evaluate("(i) => window.deck.cells[i].reset()", cell_index(page, CHOOSE_B))
+    reset_cell(page, cell_index(page, CHOOSE_B))
     out = run_cell(page, CHOOSE_B)
     assert out["state"] == "done" and meter(page, CHOOSE_B)["rows"][0]["refused"] is None
     other = run_cell(page, "post-procesamiento")

@@ -15,9 +15,25 @@ import pytest
 
 from deckbuild.browser import VIEWPORT
 from deckbuild.schema import load_deck
-
-from .conftest import _instrument
-from .helpers import CELL, go_to_slide, open_deck, run_cell, wait_runtime_ready, wait_until
+from tests.support.browser import (
+    CELL,
+    cell_code,
+    cell_ids,
+    cell_index,
+    exercise_ids,
+    exercise_solved,
+    go_to_slide,
+    instrument,
+    no_transitions,
+    open_deck,
+    run_cell,
+    set_code,
+    start_run,
+    wait_idle,
+    wait_running,
+    wait_runtime_ready,
+    wait_until,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-results"
@@ -57,17 +73,13 @@ def visible_hints(page, ex_id: str) -> int:
     return page.locator(EX.format(ex_id) + " .exercise-hint:not([hidden])").count()
 
 
-def exercise_index(page, ex_id: str) -> int:
-    return page.evaluate("(id) => window.deck.exercises.findIndex(e => e.id === id)", ex_id)
-
-
 @pytest.fixture(scope="module")
 def ex_page(browser, deck_url):
     context = browser.new_context(viewport=VIEWPORT)
-    page = _instrument(context, context.new_page())
+    page = instrument(context, context.new_page())
     open_deck(page, deck_url + "?noprerun")
     wait_runtime_ready(page)
-    page.evaluate("() => window.deck.reveal.configure({transition: 'none'})")
+    no_transitions(page)
     yield page
     context.close()
 
@@ -75,12 +87,10 @@ def ex_page(browser, deck_url):
 def test_every_exercise_is_a_cell_with_its_controls(ex_page):
     page = ex_page
     assert len(EXERCISES) >= 5
-    assert page.evaluate("window.deck.exercises.length") == len(EXERCISES)
+    assert len(exercise_ids(page)) == len(EXERCISES)
     for slide in EXERCISES:
-        assert page.evaluate("(id) => window.deck.cells.some(c => c.id === id)", slide.id)
-        assert page.evaluate(
-            "(id) => window.deck.cells.find(c => c.id === id).code", slide.id
-        ) == slide.starter.rstrip("\n")
+        assert slide.id in cell_ids(page)
+        assert cell_code(page, slide.id) == slide.starter.rstrip("\n")
         assert feedback(page, slide.id)["hidden"]
         assert visible_hints(page, slide.id) == 0
         assert page.locator(EX.format(slide.id) + " .exercise-solution").is_hidden()
@@ -104,7 +114,7 @@ def test_wrong_then_hints_then_solution_passes(ex_page, slide):
     fb = feedback(page, slide.id)
     assert fb["state"] == "wrong" and "✗" in fb["text"] and word in fb["text"], fb
     assert page.locator(ex + " .exercise-badge").is_hidden()
-    assert not page.evaluate("(i) => window.deck.exercises[i].solved", exercise_index(page, slide.id))
+    assert not exercise_solved(page, slide.id)
     assert out["value"] == ""  # the verdict is not shown as a value
 
     # hints: one per click, then the button says there are no more
@@ -126,8 +136,8 @@ def test_wrong_then_hints_then_solution_passes(ex_page, slide):
     shown = page.locator(ex + " .exercise-solution-code").inner_text()
     assert shown.strip() == slide.solution.strip()
     page.locator(ex + " button.load-solution").click()
-    i = page.evaluate("(id) => window.deck.cells.findIndex(c => c.id === id)", slide.id)
-    assert page.evaluate("(i) => window.deck.cells[i].code", i) == slide.solution.rstrip("\n")
+    i = cell_index(page, slide.id)
+    assert cell_code(page, i) == slide.solution.rstrip("\n")
     out = run_cell(page, slide.id)
     assert out["state"] == "done", out
     fb = feedback(page, slide.id)
@@ -142,8 +152,8 @@ def test_screenshot_of_an_exercise_passed(ex_page):
     assert (SHOTS / "exercise-wrong.png").exists()  # taken above: a wrong answer, one hint
     slide = EXERCISES[3]
     go_to_slide(page, slide.id)
-    i = page.evaluate("(id) => window.deck.cells.findIndex(c => c.id === id)", slide.id)
-    run_cell(page, slide.id, page.evaluate("(i) => window.deck.cells[i].code", i))
+    i = cell_index(page, slide.id)
+    run_cell(page, slide.id, cell_code(page, i))
     assert feedback(page, slide.id)["state"] == "ok"
     page.screenshot(path=str(SHOTS / "exercise-right.png"))
     # the accountant's exercise: its solution spends through the accountant, under the verdict
@@ -171,19 +181,11 @@ def test_a_check_that_raises_and_code_that_loops_do_not_break_the_deck(ex_page):
     fb = feedback(page, slide.id)
     assert fb["state"] == "error" and "ZeroDivisionError" in fb["text"], fb
     # code that loops: Stop ends it, the verdict says it was stopped, and the exercise works after
-    i = page.evaluate("(id) => window.deck.cells.findIndex(c => c.id === id)", slide.id)
-    page.evaluate(
-        "(i) => { window.deck.cells[i].code = 'while True:\\n    pass'; window.deck.cells[i].run(); }", i
-    )
-    wait_until(
-        page,
-        "(i) => window.deck.cells[i].running !== null && "
-        "window.deck.runtime.current === window.deck.cells[i].running",
-        60,
-        arg=i,
-    )
+    i = cell_index(page, slide.id)
+    start_run(page, i, "while True:\n    pass")
+    wait_running(page, i, 60)
     page.locator(CELL.format(slide.id) + " button.stop").click()
-    wait_until(page, "(i) => window.deck.cells[i].running === null", 30, arg=i)
+    wait_idle(page, i, 30)
     assert feedback(page, slide.id)["state"] == "stopped"
     wait_runtime_ready(page)
     run_cell(page, slide.id, slide.solution)
@@ -201,38 +203,28 @@ def test_progress_and_edits_survive_a_reload(page, deck_url):
     run_cell(page, slide.id)
     assert feedback(page, slide.id)["state"] == "ok"
     other = EXERCISES[2]
-    page.evaluate(
-        "([id, c]) => { window.deck.cells.find(x => x.id === id).code = c; }",
-        [other.id, "b = 100\nsensibilidad = 7"],
-    )
+    set_code(page, other.id, "b = 100\nsensibilidad = 7")
     page.reload()
     wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 20)
-    assert page.evaluate("(id) => window.deck.exercises.find(e => e.id === id).solved", slide.id)
+    assert exercise_solved(page, slide.id)
     assert page.locator(EX.format(slide.id)).evaluate("e => e.classList.contains('is-solved')")
-    assert not page.evaluate("(id) => window.deck.exercises.find(e => e.id === id).solved", other.id)
+    assert not exercise_solved(page, other.id)
     # the student's code too, as any edit
-    assert page.evaluate(
-        "(id) => window.deck.cells.find(c => c.id === id).code", slide.id
-    ) == slide.solution.rstrip("\n")
-    assert (
-        page.evaluate("(id) => window.deck.cells.find(c => c.id === id).code", other.id)
-        == "b = 100\nsensibilidad = 7"
-    )
+    assert cell_code(page, slide.id) == slide.solution.rstrip("\n")
+    assert cell_code(page, other.id) == "b = 100\nsensibilidad = 7"
     # "undo all edits" brings the starters back, and leaves the progress alone
     page.once("dialog", lambda d: d.accept())
     page.locator("button[data-action='reset-all']").click()
-    assert page.evaluate(
-        "(id) => window.deck.cells.find(c => c.id === id).code", slide.id
-    ) == slide.starter.rstrip("\n")
+    assert cell_code(page, slide.id) == slide.starter.rstrip("\n")
     page.reload()
     wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 20)
-    assert page.evaluate("(id) => window.deck.exercises.find(e => e.id === id).solved", slide.id)
+    assert exercise_solved(page, slide.id)
 
 
 def test_speaker_view_counts_the_exercises_solved_in_the_main_window(context, page, deck_url):
     open_deck(page, deck_url + "?noprerun")
     wait_runtime_ready(page)
-    copy = _instrument(context, context.new_page())
+    copy = instrument(context, context.new_page())
     open_deck(copy, deck_url.rstrip("/") + "/?receiver")
     count = (
         "() => { const e = document.getElementById('exercise-count'); "
@@ -259,7 +251,7 @@ def test_speaker_view_counts_the_exercises_solved_in_the_main_window(context, pa
     SHOTS.mkdir(exist_ok=True)
     copy.screenshot(path=str(SHOTS / "exercise-speaker-copy.png"))
     # a copy opened later gets the count at once
-    late = _instrument(context, context.new_page())
+    late = instrument(context, context.new_page())
     open_deck(late, deck_url.rstrip("/") + "/?receiver")
     wait_until(late, "() => document.getElementById('exercise-count')?.dataset.solved === '2'", 10)
     assert not copy.errors and not late.errors and not page.errors

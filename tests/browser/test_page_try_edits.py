@@ -1,20 +1,30 @@
 """Suggested live edits (a code slide's ``try:``): the speaker view's buttons apply them in the
 main window and run them; every edit of the deck runs in Chromium, and what it shows is checked
-with the same claims as under CPython (tests/unit/test_try_edits.py's EDIT_CLAIMS, imported)."""
+with the same claims as under CPython (tests/support/edit_claims.py's EDIT_CLAIMS)."""
 
 from __future__ import annotations
 
 import json
-import sys
 import time
-from pathlib import Path
 
-from .conftest import _instrument
-from .helpers import CELL, cell_output, go_to_slide, open_deck, wait_runtime_ready, wait_until
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit"))  # as pytest does for them
-from test_deck_cells import not_spanish_numbers  # noqa: E402
-from test_try_edits import EDIT_CLAIMS, Shown  # noqa: E402
+from tests.support.browser import (
+    CELL,
+    authored_code,
+    cell_code,
+    cell_index,
+    cell_output,
+    cells,
+    go_to_slide,
+    instrument,
+    last_code,
+    open_deck,
+    run_count,
+    wait_ran,
+    wait_runtime_ready,
+    wait_until,
+)
+from tests.support.deck_text import not_spanish_numbers
+from tests.support.edit_claims import EDIT_CLAIMS, Shown
 
 
 def _first_cell_with_edits(page) -> str:
@@ -29,12 +39,12 @@ def test_speaker_view_buttons_apply_an_edit_in_the_main_window_and_restore(conte
     open_deck(page, deck_url + "?noprerun")
     wait_runtime_ready(page)
     cell_id = _first_cell_with_edits(page)
-    i = page.evaluate("(id) => window.deck.cells.findIndex(c => c.id === id)", cell_id)
+    i = cell_index(page, cell_id)
     go_to_slide(page, cell_id)
     # the projected window stays clean: no edit buttons there
     assert page.locator(CELL.format(cell_id) + " .cell-tries").count() == 0
 
-    copy = _instrument(context, context.new_page())
+    copy = instrument(context, context.new_page())
     open_deck(copy, _receiver_url(deck_url))
     assert copy.evaluate("window.deck.receiver && window.deck.runtime === null")
     tries = json.loads(copy.locator(CELL.format(cell_id)).get_attribute("data-try"))
@@ -43,29 +53,19 @@ def test_speaker_view_buttons_apply_an_edit_in_the_main_window_and_restore(conte
     assert [buttons.nth(k).inner_text() for k in range(len(tries))] == [t["label"] for t in tries]
 
     old, new = tries[0]["replace"]
-    authored = page.evaluate("(i) => window.deck.cells[i].authored", i)
-    runs = page.evaluate("(i) => window.deck.cells[i].runs", i)
+    authored = authored_code(page, i)
+    runs = run_count(page, i)
     # the copy's slide is not shown: click it through the DOM, as the speaker does in its iframe
     buttons.nth(0).dispatch_event("click")
-    wait_until(
-        page,
-        "([i, n]) => window.deck.cells[i].runs > n && window.deck.cells[i].running === null",
-        120,
-        arg=[i, runs],
-    )
-    assert page.evaluate("(i) => window.deck.cells[i].code", i) == authored.replace(old, new, 1)
-    assert page.evaluate("(i) => window.deck.cells[i].lastCode", i) == authored.replace(old, new, 1)
+    wait_ran(page, i, runs, 120)
+    assert cell_code(page, i) == authored.replace(old, new, 1)
+    assert last_code(page, i) == authored.replace(old, new, 1)
     edited = cell_output(page, cell_id)
     assert edited["state"] == "done", edited
     assert edited["stdout"] or edited["figures"] or edited["value"], edited
     assert page.locator(CELL.format(cell_id)).evaluate("e => e.classList.contains('edited')")
     # the copy mirrors the edited code and marks the edit shown
-    wait_until(
-        copy,
-        "([id, c]) => window.deck.cells.find(x => x.id === id).code === c",
-        10,
-        arg=[cell_id, authored.replace(old, new, 1)],
-    )
+    wait_until(copy, lambda: cell_code(copy, cell_id) == authored.replace(old, new, 1), 10)
     wait_until(
         copy,
         "(id) => document.querySelector(`.cell[data-cell-id='${id}'] button.try`)"
@@ -74,16 +74,11 @@ def test_speaker_view_buttons_apply_an_edit_in_the_main_window_and_restore(conte
         arg=cell_id,
     )
 
-    runs = page.evaluate("(i) => window.deck.cells[i].runs", i)
+    runs = run_count(page, i)
     copy.locator(CELL.format(cell_id) + " .cell-tries button.try-restore").dispatch_event("click")
-    wait_until(
-        page,
-        "([i, n]) => window.deck.cells[i].runs > n && window.deck.cells[i].running === null",
-        120,
-        arg=[i, runs],
-    )
-    assert page.evaluate("(i) => window.deck.cells[i].code", i) == authored
-    assert page.evaluate("(i) => window.deck.cells[i].lastCode", i) == authored
+    wait_ran(page, i, runs, 120)
+    assert cell_code(page, i) == authored
+    assert last_code(page, i) == authored
     assert cell_output(page, cell_id)["state"] == "done"
     assert not page.locator(CELL.format(cell_id)).evaluate("e => e.classList.contains('edited')")
     wait_until(
@@ -94,7 +89,7 @@ def test_speaker_view_buttons_apply_an_edit_in_the_main_window_and_restore(conte
         arg=cell_id,
     )
     # nothing ran in the copy, and no second interpreter started
-    assert copy.evaluate("window.deck.cells.every(c => c.runs === 0)")
+    assert all(c["runs"] == 0 for c in cells(copy))
     assert len([w for p in context.pages for w in p.workers if "worker.js" in w.url]) == 1
     assert not page.errors and not copy.errors, (page.errors, copy.errors)
     copy.close()
@@ -156,6 +151,6 @@ def test_every_try_edit_runs_in_chromium(page, deck_url):
         except (AssertionError, LookupError, AttributeError, ValueError) as exc:
             failed[key] = f"{type(exc).__name__}: {exc}\n{after['stdout']}"
     assert not failed, "\n\n".join(f"{key}: {why}" for key, why in failed.items())
-    assert page.evaluate("window.deck.cells.every(c => c.code === c.authored)")
+    assert all(c["code"] == c["authored"] for c in cells(page))
     assert not page.errors, page.errors
     print(f"{len(authored)} cells and {len(edits)} edits in {seconds:.0f} s")

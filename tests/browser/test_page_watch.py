@@ -18,9 +18,8 @@ import time
 import pytest
 
 from deckbuild.scaffold import new_deck
-
-from .conftest import ROOT
-from .helpers import open_deck, wait_until
+from tests.support.browser import cell_code, current_slide, open_deck, wait_until
+from tests.support.paths import ROOT
 
 TEXT_SLIDE = "el-mecanismo-de-laplace"
 CODE_SLIDE = "un-conteo-con-ruido"
@@ -66,7 +65,7 @@ def test_a_saved_text_slide_swaps_in_place_and_a_slip_shows_its_message(watched,
     took = time.monotonic() - saved
     assert took <= 3.0, f"the new text took {took:.1f} s"
     assert page.evaluate("window.__before_save") == "still here"  # no reload: Python kept
-    assert page.evaluate("window.deck.reveal.getCurrentSlide().id") == TEXT_SLIDE
+    assert current_slide(page) == TEXT_SLIDE
 
     _save(chapter, authored.replace("    notes: Lo que", "    nots: Lo que"))
     wait_until(
@@ -89,7 +88,7 @@ def test_a_saved_code_slide_reloads_onto_the_same_slide(watched, page):
     try:
         _save(chapter, authored.replace("verdad = 120", "verdad = 121"))
         wait_until(page, "!window.__before_save && document.documentElement.dataset.deckReady === 'true'", 20)
-        wait_until(page, "window.deck.cells[0].code.includes('verdad = 121')", 10)
-        assert page.evaluate("window.deck.reveal.getCurrentSlide().id") == CODE_SLIDE
+        wait_until(page, lambda: "verdad = 121" in cell_code(page, 0), 10)
+        assert current_slide(page) == CODE_SLIDE
     finally:
         _save(chapter, authored)

@@ -16,8 +16,16 @@ import nbformat
 import pytest
 
 from deckbuild.browser import VIEWPORT
-
-from .helpers import cell_index, open_deck, wait_until
+from tests.support.browser import (
+    cell_code,
+    cell_ids,
+    cell_index,
+    cells,
+    deck_config,
+    open_deck,
+    set_code,
+    wait_until,
+)
 
 EDIT = "print('editado en el navegador:', 6 * 7)"
 
@@ -47,16 +55,14 @@ def downloads(browser, deck_url, built_deck, tmp_path_factory):
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
         open_deck(page, deck_url + "?noprerun")
-        config = page.evaluate("window.deck.config")
-        first = page.evaluate("window.deck.cells[0].id")
+        config = deck_config(page)
+        first = cell_ids(page)[0]
         i = cell_index(page, first)
-        page.evaluate(
-            "([i, e]) => { const c = window.deck.cells[i]; c.code = c.code + '\\n' + e; }", [i, EDIT]
-        )
+        set_code(page, i, cell_code(page, i) + "\n" + EDIT)
         # a cell with a slider: the line the slider rewrites is exported as shown
         slid = page.evaluate("window.deck.cells.findIndex(c => c.root.querySelector('input[type=range]'))")
         assert slid >= 0
-        slid_id = page.evaluate("(i) => window.deck.cells[i].id", slid)
+        slid_id = cell_ids(page)[slid]
         page.evaluate(
             """(id) => { const r = document.querySelector(`.cell[data-cell-id='${id}'] input[type=range]`);
                           r.value = String(Number(r.value) > 500 ? 100 : 900);
@@ -67,7 +73,7 @@ def downloads(browser, deck_url, built_deck, tmp_path_factory):
         solved = page.evaluate("""() => window.deck.cells.filter(c => c.root.closest('.exercise')).map(c => {
             c.code = c.slide.querySelector('.exercise-solution-code').textContent.replace(/\\n$/, '');
             return c.id; })""")
-        codes = page.evaluate("window.deck.cells.map(c => ({id: c.id, code: c.code, authored: c.authored}))")
+        codes = [{k: c[k] for k in ("id", "code", "authored")} for c in cells(page)]
         assert codes[slid]["code"] != codes[slid]["authored"]
         files = {kind: _download(page, kind, folder) for kind in ("ipynb", "py", "wheel")}
         assert not errors, errors

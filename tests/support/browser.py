@@ -1,0 +1,323 @@
+"""The page test API: how the browser tests open, drive and read the built deck.
+
+Tests reach the page through these functions rather than through its internals: this module
+reads ``window.deck`` (static/js/deck.js), only the fields docs/contributing.md lists ("The
+page test API"), so a change to them changes this module, not the tests. A cell is named by
+``ref``: its id (the slide's id, a str) or its index in the page's cells (an int).
+
+- cells: ``cell_index``, ``cell_ids``, ``cells`` (a snapshot of every cell), ``cell_code``,
+  ``authored_code``, ``last_code``, ``set_code``, ``run_count``, ``is_running``,
+  ``cell_output``
+- running: ``run_cell`` (the Run button, waited for), ``start_run`` (``cell.run()``, not
+  waited for), ``reset_cell``, ``wait_idle``, ``wait_all_idle``, ``wait_settled``,
+  ``wait_ran``, ``wait_all_ran``, ``wait_running``
+- the runtime: ``wait_runtime_ready``, ``wait_runtime``, ``runtime_state``,
+  ``runtime_detail``, ``can_interrupt``, ``restarts``
+- slides: ``open_deck``, ``go_to_slide``, ``current_slide``, ``current_slide_element``,
+  ``slide_index``, ``no_transitions``
+- the deck and its hall: ``deck_config``, ``hall_view``, ``wait_hall``
+- exercises: ``exercise_ids``, ``exercise_solved``
+- polling and instrumenting: ``wait_until``, ``instrument``, ``foreign_requests``
+
+The page's Content-Security-Policy forbids ``eval``, which Playwright's string predicates use,
+so we poll with ``page.evaluate`` (not subject to the page's CSP) instead of
+``page.wait_for_function``.
+"""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import urlparse
+
+CELL = ".cell[data-cell-id='{}']"
+
+
+def wait_until(page, expression, timeout: float = 60.0, arg=None, interval: float = 0.05):
+    """Poll a JS expression (or arrow function taking ``arg``) in the page, or a Python
+    callable of no argument (built on this API's readers), until it is truthy; return it."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        try:
+            if callable(expression):
+                last = expression()
+            else:
+                last = page.evaluate(expression, arg) if arg is not None else page.evaluate(expression)
+        except Exception as exc:  # a navigation (the Service Worker's one reload) is not failure
+            if "context was destroyed" not in str(exc) and "navigat" not in str(exc):
+                raise
+            last = None
+        if last:
+            return last
+        time.sleep(interval)
+    raise TimeoutError(f"not true after {timeout} s: {expression} (last value {last!r})")
+
+
+def open_deck(page, url: str, timeout: float = 20.0) -> None:
+    page.goto(url)
+    wait_until(page, "document.documentElement.dataset.deckReady === 'true'", timeout)
+
+
+def wait_runtime_ready(page, timeout: float = 90.0) -> None:
+    wait_until(page, "['ready','running'].includes(window.deck.runtime.state)", timeout)
+
+
+# A cell of the page by ``ref`` (its id or its index), inside a page function of ``[ref, ...]``.
+_CELL = "(typeof r === 'number' ? window.deck.cells[r] : window.deck.cells.find(c => c.id === r))"
+
+
+def _on_cell(body: str) -> str:
+    """A page function of ``[ref, arg]`` with ``c`` the cell ``ref`` names."""
+    return f"([r, arg]) => {{ const c = {_CELL}; {body} }}"
+
+
+def cell_index(page, cell_id: str) -> int:
+    """The index of cell ``cell_id`` in the page's cells (-1: none)."""
+    return page.evaluate("(id) => window.deck.cells.findIndex(c => c.id === id)", cell_id)
+
+
+def cell_ids(page) -> list[str]:
+    """The ids of the page's cells, in deck order."""
+    return page.evaluate("window.deck.cells.map(c => c.id)")
+
+
+def cells(page) -> list[dict]:
+    """A snapshot of every cell: ``id``, ``code`` (the editor's), ``authored``, ``last_code``
+    (of the last run started), ``runs`` (runs finished), ``running`` (a run under way),
+    ``ok`` (the last run's result: True, False, or None before any), ``state`` (the cell's
+    ``data-state``)."""
+    return page.evaluate(
+        """() => window.deck.cells.map(c => ({
+            id: c.id, code: c.code, authored: c.authored, last_code: c.lastCode ?? null,
+            runs: c.runs, running: c.running !== null,
+            ok: c.lastResult ? Boolean(c.lastResult.ok) : null, state: c.root.dataset.state}))"""
+    )
+
+
+def cell_code(page, ref: str | int) -> str:
+    """The code in cell ``ref``'s editor."""
+    return page.evaluate(_on_cell("return c.code;"), [ref, None])
+
+
+def authored_code(page, ref: str | int) -> str:
+    """Cell ``ref``'s code as the deck's author wrote it."""
+    return page.evaluate(_on_cell("return c.authored;"), [ref, None])
+
+
+def last_code(page, ref: str | int) -> str | None:
+    """The code cell ``ref``'s last run started with (None before any)."""
+    return page.evaluate(_on_cell("return c.lastCode ?? null;"), [ref, None])
+
+
+def set_code(page, ref: str | int, code: str) -> None:
+    """Put ``code`` in cell ``ref``'s editor, as typing it would (without running it)."""
+    page.evaluate(_on_cell("c.code = arg;"), [ref, code])
+
+
+def run_count(page, ref: str | int) -> int:
+    """How many runs of cell ``ref`` have finished."""
+    return page.evaluate(_on_cell("return c.runs;"), [ref, None])
+
+
+def is_running(page, ref: str | int) -> bool:
+    """Whether a run of cell ``ref`` is queued or under way."""
+    return page.evaluate(_on_cell("return c.running !== null;"), [ref, None])
+
+
+def start_run(page, ref: str | int, code: str | None = None, stop: bool = False) -> None:
+    """Start a run of cell ``ref`` (with ``code`` put in its editor first, if given) as the
+    page's own ``cell.run()`` does, without waiting for it; ``stop``: and ask for it to stop
+    at once, in the same task of the page."""
+    body = "if (arg.code !== null) c.code = arg.code; c.run(); if (arg.stop) c.stop();"
+    page.evaluate(_on_cell(body), [ref, {"code": code, "stop": stop}])
+
+
+def reset_cell(page, ref: str | int) -> None:
+    """Cell ``ref``'s ↺: its authored code back, and run."""
+    page.evaluate(_on_cell("c.reset();"), [ref, None])
+
+
+def wait_idle(page, ref: str | int, timeout: float = 60.0) -> None:
+    """Wait until no run of cell ``ref`` is queued or under way."""
+    wait_until(page, _on_cell("return c.running === null;"), timeout, arg=[ref, None])
+
+
+def wait_all_idle(page, timeout: float = 60.0) -> None:
+    """Wait until no cell has a run queued or under way."""
+    wait_until(page, "window.deck.cells.every(c => c.running === null)", timeout)
+
+
+def wait_ran(page, ref: str | int, runs_before: int, timeout: float = 90.0) -> None:
+    """Wait until cell ``ref`` has finished more than ``runs_before`` runs and is idle."""
+    wait_until(page, _on_cell("return c.runs > arg && c.running === null;"), timeout, arg=[ref, runs_before])
+
+
+def wait_settled(page, timeout: float = 180.0, interval: float = 0.05) -> None:
+    """Wait until every run has ended and the status says "Python: listo" (not "cargando…")."""
+    wait_until(
+        page,
+        "window.deck.cells.every(c => c.running === null) && window.deck.runtime.detail === 'Python: listo'",
+        timeout,
+        interval=interval,
+    )
+
+
+def wait_all_ran(page, runs_before: list[int], timeout: float = 240.0) -> None:
+    """Wait until every cell ``i`` has finished more than ``runs_before[i]`` runs and all are
+    idle (``runs_before``: ``[c["runs"] for c in cells(page)]``)."""
+    wait_until(
+        page,
+        "(b) => window.deck.cells.every((c, i) => c.runs > b[i] && c.running === null)",
+        timeout,
+        arg=runs_before,
+    )
+
+
+def wait_running(page, ref: str | int, timeout: float = 30.0) -> None:
+    """Wait until cell ``ref``'s run is the one Python is running (not only queued)."""
+    body = "return c.running !== null && window.deck.runtime.current === c.running;"
+    wait_until(page, _on_cell(body), timeout, arg=[ref, None])
+
+
+def run_cell(page, cell_id: str, code: str | None = None, timeout: float = 90.0) -> dict:
+    """Run a cell (optionally with new code) the way the Run button does; return its result."""
+    i = cell_index(page, cell_id)
+    assert i >= 0, f"no cell {cell_id}"
+    if code is not None:
+        set_code(page, i, code)
+    go_to_slide(page, page.evaluate("(i) => window.deck.cells[i].slide.id", i))
+    # a cell folded away (a poll's lab, in a <details>) is opened first, as a person would
+    page.evaluate("(i) => window.deck.cells[i].root.closest('details')?.setAttribute('open', '')", i)
+    wait_idle(page, i, timeout)
+    before = run_count(page, i)
+    # Playwright waits for the button to be enabled: if a background pre-run of this cell was
+    # under way, the click starts a new run after it ended; wait for whichever run is last
+    page.locator(CELL.format(cell_id) + " button.run").click()
+    wait_ran(page, i, before, timeout)
+    return cell_output(page, cell_id)
+
+
+def runtime_state(page) -> str:
+    """The Python runtime's state: 'loading', 'ready', 'running', 'error', …"""
+    return page.evaluate("window.deck.runtime.state")
+
+
+def wait_runtime(page, state: str, timeout: float = 60.0) -> None:
+    """Wait until the Python runtime's state is ``state``."""
+    wait_until(page, "(s) => window.deck.runtime.state === s", timeout, arg=state)
+
+
+def runtime_detail(page) -> str:
+    """The runtime's status line as the page shows it (e.g. 'Python: listo')."""
+    return page.evaluate("window.deck.runtime.detail")
+
+
+def can_interrupt(page) -> bool:
+    """Whether Python can be interrupted in place (a SharedArrayBuffer: the page is served
+    isolated), rather than restarted, by Stop."""
+    return page.evaluate("window.deck.runtime.canInterrupt")
+
+
+def restarts(page) -> int:
+    """How many times the page has restarted Python (a wedged or crashed worker)."""
+    return page.evaluate("window.deck.runtime.restarts")
+
+
+def hall_view(page) -> dict | None:
+    """The live hall as this page sees it (None before the page made one): ``state``
+    ('live', 'offline', …), ``present`` (a hall is there), ``presenter`` (this page presents),
+    ``following`` (the page follows the presenter's slide), ``last_delay_ms`` (of the last
+    slide change heard)."""
+    return page.evaluate(
+        """() => { const h = window.deck.hall; return h === undefined ? null : {state: h.state,
+            present: h.present, presenter: h.presenter, following: h.following,
+            last_delay_ms: h.lastDelayMs ?? null}; }"""
+    )
+
+
+def wait_hall(page, state: str, timeout: float = 30.0) -> None:
+    """Wait until the page's live hall is in ``state``."""
+    wait_until(page, "(s) => window.deck.hall?.state === s", timeout, arg=state)
+
+
+def deck_config(page) -> dict:
+    """The deck's configuration as the page read it (deckbuild/config.py, static/js/types.js)."""
+    return page.evaluate("window.deck.config")
+
+
+def exercise_ids(page) -> list[str]:
+    """The ids of the page's exercises (their slides' ids), in deck order."""
+    return page.evaluate("window.deck.exercises.map(e => e.id)")
+
+
+def exercise_solved(page, exercise_id: str) -> bool:
+    """Whether the exercise on slide ``exercise_id`` is marked solved."""
+    return page.evaluate("(id) => window.deck.exercises.find(e => e.id === id).solved", exercise_id)
+
+
+def current_slide(page) -> str:
+    """The id of the slide reveal.js shows."""
+    return page.evaluate("window.deck.reveal.getCurrentSlide().id")
+
+
+def current_slide_element(page):
+    """A handle on the <section> of the slide reveal.js shows (for in-page probes)."""
+    return page.evaluate_handle("() => window.deck.reveal.getCurrentSlide()")
+
+
+def slide_index(page) -> int:
+    """The horizontal index of the slide reveal.js shows."""
+    return page.evaluate("window.deck.reveal.getIndices().h")
+
+
+def no_transitions(page) -> None:
+    """Slides change at once (no reveal.js transition), so a screenshot or a probe sees the
+    new one."""
+    page.evaluate("() => window.deck.reveal.configure({transition: 'none'})")
+
+
+def cell_output(page, cell_id: str) -> dict:
+    return page.evaluate(
+        """(id) => {
+        const el = document.querySelector(`.cell[data-cell-id='${id}']`);
+        const out = el.querySelector('.cell-output');
+        const text = (cls) => [...out.querySelectorAll(cls)].map(e => e.textContent).join('');
+        return {state: el.dataset.state, stdout: text('.out-stdout'), stderr: text('.out-stderr'),
+                value: text('.out-value'), error: text('.out-error'),
+                figures: out.querySelectorAll('img.out-figure, svg').length,
+                meta: el.querySelector('.cell-meta').textContent};
+    }""",
+        cell_id,
+    )
+
+
+def go_to_slide(page, slide_id: str) -> None:
+    page.evaluate(
+        "(id) => { const s = document.getElementById(id); "
+        "window.deck.reveal.slide(...Object.values(window.deck.reveal.getIndices(s))); }",
+        slide_id,
+    )
+    wait_until(page, "(id) => window.deck.reveal.getCurrentSlide().id === id", 5, arg=slide_id)
+
+
+def instrument(context, page):
+    """Record every request of the page and its workers on ``page.requests`` (the service
+    worker's own on ``page.sw_requests``) and its uncaught errors on ``page.errors``."""
+    page.requests, page.sw_requests = [], []
+    page.errors = []
+    context.on(
+        "request",
+        lambda r: (page.requests if r.service_worker is None else page.sw_requests).append(r.url),
+    )
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    return page
+
+
+def foreign_requests(page, base_url: str) -> list[str]:
+    """The requests ``instrument`` recorded that went to another origin than ``base_url``'s."""
+    origin = urlparse(base_url).netloc
+    return [
+        u
+        for u in page.requests + page.sw_requests
+        if urlparse(u).scheme in ("http", "https", "ws", "wss") and urlparse(u).netloc != origin
+    ]
