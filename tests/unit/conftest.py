@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from deckbuild.cellrun import load_runner
+from deckbuild.cellrun import new_session
 
 
 @pytest.fixture
 def runner():
-    """The cell runner (static/py/cellrunner.py) as a fresh module with an empty namespace."""
-    module = load_runner()
-    module.NAMESPACE.clear()
-    module.NAMESPACE["__name__"] = "__main__"
-    return module
+    """A fresh ``cellrunner.Session`` (the cell runner, pyodide_pkg/cellrunner): an empty namespace."""
+    return new_session()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -13,14 +14,20 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def engine():
+    """completion's two calls over a session's namespace, as the worker makes them."""
+    from cellrunner import Session
+
     sys.path.insert(0, str(ROOT / "static" / "py"))
     try:
-        cellrunner = importlib.import_module("cellrunner")
-        exec(
-            "import numpy as np\nfrom dplab import *\ncensus = load_census()\nverdad = 42",
-            cellrunner.NAMESPACE,
+        session = Session()
+        code = "import numpy as np\nfrom dplab import *\ncensus = load_census()\nverdad = 42"
+        assert session.run(code, "prueba", lambda kind, payload: None)["ok"]
+        completion = importlib.import_module("completion")
+        yield SimpleNamespace(
+            answer=lambda *query: completion.answer(*query, session.namespace),
+            warm_ups=lambda: completion.warm_ups(session.namespace),
+            MAX_WARM_UPS=completion.MAX_WARM_UPS,
         )
-        yield importlib.import_module("completion")
     finally:
         sys.path.remove(str(ROOT / "static" / "py"))
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from deckbuild.cellrun import Session, load_runner
+from deckbuild.cellrun import Session
 from deckbuild.schema import load_deck
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,10 +77,6 @@ SEED_TITLES = [
     "Lo que no cubrimos",
     "Referencias",
 ]
-
-
-# static/py/cellrunner.py as a fresh module (test_cellrunner, test_meter, test_exercises use it)
-_load_runner = load_runner
 
 
 @pytest.fixture(scope="module")
