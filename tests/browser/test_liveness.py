@@ -88,7 +88,7 @@ def _notice(page) -> str:
         # a callback spins forever after the cell ended: the worker's event loop is wedged
         # (it says so to the page first, so the test asks for the next run only once it spins)
         "import js\nfrom pyodide.ffi import create_proxy\n"
-        "def atascar():\n    js.postMessage(js.JSON.parse('{\"type\": \"wedged\"}'))\n"
+        'def atascar():\n    js.postMessage(js.JSON.parse(\'{"type": "wedged"}\'))\n'
         "    while True: pass\n"
         "js.setTimeout(create_proxy(atascar), 50)\nprint('hasta luego')",
     ],
