@@ -1,4 +1,4 @@
-"""The deck's prelude and cells under CPython, as the worker runs them (static/py/cellrunner.py).
+"""The deck's prelude and cells under CPython, as the worker runs them (pyodide_pkg/cellrunner).
 
     python bench/cpython.py SNAPSHOT [--classify]     # one run, in this process: JSON on stdout
 
@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DRAWING_WORDS = re.compile(r"\b(matplotlib|pyplot|plt|plots)\b")
 
 
-def run_one(cellrunner, code: str, cell_id: str) -> dict:
+def run_one(session, code: str, cell_id: str) -> dict:
     """One cell through the runner: its own ``seconds``, the wall time, figures, error."""
     figures = [0]
 
@@ -30,7 +30,7 @@ def run_one(cellrunner, code: str, cell_id: str) -> dict:
         figures[0] += kind == "figure"
 
     t0 = time.perf_counter()
-    result = cellrunner.run_cell(code, cell_id, emit)
+    result = session.run(code, cell_id, emit)
     wall = time.perf_counter() - t0
     err = result.get("error") or {}
     return {
@@ -43,17 +43,17 @@ def run_one(cellrunner, code: str, cell_id: str) -> dict:
     }
 
 
-def probe_candidates(cellrunner, prelude: str | None, cells: list[dict]) -> list[str]:
+def probe_candidates(session, prelude: str | None, cells: list[dict]) -> list[str]:
     """Cells that draw nothing, name no plotting module and run twice right after the prelude."""
     found = []
     for cell in cells:
         if cell["figures"] or not cell["ok"] or DRAWING_WORDS.search(cell["code"]):
             continue
-        cellrunner.NAMESPACE.clear()
-        cellrunner.NAMESPACE["__name__"] = "__main__"
+        session.namespace.clear()
+        session.namespace["__name__"] = "__main__"
         if prelude:
-            run_one(cellrunner, prelude, "__prelude__")
-        a, b = (run_one(cellrunner, cell["code"], cell["id"]) for _ in range(2))
+            run_one(session, prelude, "__prelude__")
+        a, b = (run_one(session, cell["code"], cell["id"]) for _ in range(2))
         if a["ok"] and b["ok"] and not a["figures"]:
             found.append(cell["id"])
     return found
@@ -63,27 +63,43 @@ def child(snap: Path, classify: bool) -> dict:
     """Run the prelude and every cell as the deck does (call in a fresh process)."""
     os.environ["MPLBACKEND"] = "agg"
     sys.path[:0] = [str(ROOT), str(snap / "static" / "py"), str(snap / "pyodide_pkg")]
-    import cellrunner
     import numpy
 
     from deckbuild.schema import load_deck
 
     deck = load_deck(snap / "deck" / "deck.yaml")
     out: dict = {"python": platform.python_version(), "numpy": numpy.__version__}
-    out["prelude"] = run_one(cellrunner, deck.prelude, "__prelude__") if deck.prelude else None
+    session = _session()
+    out["prelude"] = run_one(session, deck.prelude, "__prelude__") if deck.prelude else None
     t0 = time.perf_counter()
-    cellrunner.prepare_matplotlib()
+    session.prepare_matplotlib()
     out["prepare_matplotlib_s"] = time.perf_counter() - t0
     import matplotlib
 
     out["matplotlib"] = matplotlib.__version__
     out["cells"] = [
-        run_one(cellrunner, s.code, s.id) | {"code": s.code} for s in deck.slides if s.code is not None
+        run_one(session, s.code, s.id) | {"code": s.code} for s in deck.slides if s.code is not None
     ]
     out["modules"] = sorted({m.split(".")[0] for m in sys.modules})
     if classify:
-        out["probe_candidates"] = probe_candidates(cellrunner, deck.prelude, out["cells"])
+        out["probe_candidates"] = probe_candidates(session, deck.prelude, out["cells"])
     return out
+
+
+def _session():
+    """The snapshot's cell runner: a ``cellrunner.Session``, or, in a snapshot from before the
+    runner was a package (static/py/cellrunner.py), that module seen through the same calls."""
+    import cellrunner
+
+    if hasattr(cellrunner, "Session"):
+        return cellrunner.Session()
+    from types import SimpleNamespace
+
+    return SimpleNamespace(
+        run=cellrunner.run_cell,
+        namespace=cellrunner.NAMESPACE,
+        prepare_matplotlib=cellrunner.prepare_matplotlib,
+    )
 
 
 def run_cpython(snap: Path, reps: int, classify: bool = False) -> list[dict]:

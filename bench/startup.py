@@ -18,7 +18,7 @@ local):
   a third time too (its service worker serves from its own cache from then on), and last with
   the network off (offline: every cell must run from the service worker's cache);
 - bytes per file type and per wheel, counted by the server as sent (compressed or not);
-- the deck's prelude and cells under CPython through static/py/cellrunner.py, in a fresh process
+- the deck's prelude and cells under CPython through pyodide_pkg/cellrunner, in a fresh process
   per repetition, for the browser/CPython ratio of the cells' own run time.
 
 Prints, per profile, the README's table and the details behind it, then the hall's targets

@@ -1,18 +1,19 @@
 """The deck's cells under CPython, as the page's worker runs them in Pyodide.
 
 One machinery for `build.py check --run` and the tests (tests/unit/test_deck_cells.py,
-test_try_edits.py, test_exercises.py): the page's own cell runner (static/py/cellrunner.py,
-loaded as a fresh module: its own namespace), the deck's prelude run once, matplotlib prepared
-as the worker prepares it, and then every cell run on its own in a namespace reset to what the
-prelude left (a presenter may jump straight to any slide). The ``dplab`` imported is the one in
-the project's ``pyodide_pkg/``, the package the build ships to the page.
+test_try_edits.py, test_exercises.py): the page's own cell runner (the ``cellrunner`` package in
+``pyodide_pkg/``: a fresh ``cellrunner.Session``, its own namespace), the deck's prelude run
+once, matplotlib prepared as the worker prepares it, and then every cell run on its own in a
+namespace reset to what the prelude left (a presenter may jump straight to any slide). The
+``dplab`` imported is the one in the project's ``pyodide_pkg/``, the package the build ships to
+the page.
 """
 
 from __future__ import annotations
 
 import builtins
 import difflib
-import importlib.util
+import importlib
 import re
 import sys
 import time
@@ -20,23 +21,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-RUNNER = ROOT / "static" / "py" / "cellrunner.py"
-PACKAGE_SRC = ROOT / "pyodide_pkg"
+PACKAGE_SRC = ROOT / "pyodide_pkg"  # dplab and the cell runner, as the build ships them
 
 
-def load_runner(path: Path = RUNNER):
-    """static/py/cellrunner.py as a fresh module (its own namespace), as the worker loads it."""
-    spec = importlib.util.spec_from_file_location("deck_cellrunner_under_test", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def new_session():
+    """A fresh ``cellrunner.Session`` (an empty namespace), as the worker makes one. The runner
+    is always the project's, whichever package the deck calls."""
+    if str(PACKAGE_SRC) not in sys.path:
+        sys.path.append(str(PACKAGE_SRC))
+    return importlib.import_module("cellrunner").Session()
 
 
 @dataclass
 class Run:
     """What one run of a cell showed: the runner's result (``ok``, ``error``, ``value``), the
-    text it printed on stdout and stderr, its figures (``{"svg" or "png", "alt"}``) and the
-    wall-clock seconds it took."""
+    text it printed on stdout and stderr, its figures (``{"svg" or "png", "alt"}``), an
+    exercise's verdict (``{"ok", "message"}`` or None) and the wall-clock seconds it took."""
 
     code: str
     cell_id: str
@@ -45,6 +45,7 @@ class Run:
     stdout: str = ""
     stderr: str = ""
     figures: list = field(default_factory=list)
+    verdict: dict | None = None
     names: tuple[str, ...] = ()  # the names the cell's namespace held when it ended
 
     @property
@@ -82,18 +83,18 @@ class Session:
     that holds ``dplab`` (put first on ``sys.path``).
     """
 
-    def __init__(self, prelude: str, package_src: Path = PACKAGE_SRC, runner=None):
+    def __init__(self, prelude: str, package_src: Path = PACKAGE_SRC):
         if str(package_src) not in sys.path:
             sys.path.insert(0, str(package_src))
-        self.runner = runner or load_runner()
+        self.runner = new_session()
         self.prelude_run = self._run(prelude or "", "__prelude__")
         self.runner.prepare_matplotlib()  # as the worker does, after the prelude
-        self._after_prelude = dict(self.runner.NAMESPACE)
+        self._after_prelude = dict(self.runner.namespace)
 
     def _run(self, code: str, cell_id: str) -> Run:
         shown: list[tuple[str, object]] = []
         started = time.perf_counter()
-        result = self.runner.run_cell(code, cell_id, lambda kind, payload: shown.append((kind, payload)))
+        result = self.runner.run(code, cell_id, lambda kind, payload: shown.append((kind, payload)))
         return Run(
             code=code,
             cell_id=cell_id,
@@ -102,11 +103,12 @@ class Session:
             stdout="".join(p for k, p in shown if k == "stdout"),
             stderr="".join(p for k, p in shown if k == "stderr"),
             figures=[p for k, p in shown if k == "figure"],
-            names=tuple(self.runner.NAMESPACE),
+            verdict=next((p for k, p in shown if k == "verdict"), None),
+            names=tuple(self.runner.namespace),
         )
 
     def run(self, code: str, cell_id: str) -> Run:
         """Run ``code`` in a namespace reset to what the prelude left (nothing from other cells)."""
-        self.runner.NAMESPACE.clear()
-        self.runner.NAMESPACE.update(self._after_prelude)
+        self.runner.namespace.clear()
+        self.runner.namespace.update(self._after_prelude)
         return self._run(code, cell_id)

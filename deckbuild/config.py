@@ -56,7 +56,7 @@ class EditorInfo:
 class DeckConfig:
     """The JSON embedded in the page (``#deck-config``). One field, one fact."""
 
-    version: str  # digest of static/ and the deck's package: names the BroadcastChannel (mirror.js)
+    version: str  # digest of static/, the package and the runner: names the BroadcastChannel (mirror.js)
     deckId: str  # the deck's title: keys the edits and progress in localStorage
     assets: Assets  # where each group of files is (see Assets)
     pyodideIndex: str  # Pyodide's indexURL, relative to the page (= assets.pyodide)
@@ -66,7 +66,7 @@ class DeckConfig:
     slideSize: dict[str, int]  # {"width", "height"} reveal.js lays slides out at (layout.py)
     wheel: str  # the deck's package's wheel (dplab's, or the deck's own), relative to the page
     packageName: str  # that package's import name ("dplab"): what the download menu calls it
-    runner: str  # static/py/cellrunner.py, relative to the page
+    runner: str  # the cell runner's wheel (pyodide_pkg/cellrunner), relative to the page
     prelude: str  # Python the worker runs once after boot, before any cell
     notebook: NotebookInfo  # titles and text of the code slides, for the download
     editor: EditorInfo  # what the editor's completion loads on the first request

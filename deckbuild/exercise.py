@@ -20,23 +20,21 @@ blank of the starter (a name assigned ``...``) that still holds ``...`` fails wi
 any other error of the check fails with its Spanish description, never a crash.
 
 :func:`program` turns a check into the Python appended to the student's code. The run's last
-expression is ``"DPDECK-EXERCISE:" + base64(JSON {"ok", "message"})``: the page
-(``static/js/exercise.js``) reads the verdict from the run's value. The same text runs under
-CPython in the tests (``tests/unit/test_exercises.py``).
+value is a ``cellrunner.Verdict(ok, message)``, which the cell runner sends as a ``verdict``
+message, never as a value (PROTOCOL.md): the page (``static/js/exercise.js``) shows it under the
+exercise. The same text runs under CPython in the tests (``tests/unit/test_exercises.py``) and in
+``build.py check --run``, which read the verdict from the runner's messages too.
 """
 
 from __future__ import annotations
 
 import ast
-import base64
-import json
 import textwrap
-
-MARKER = "DPDECK-EXERCISE:"
 
 _PROGRAM = """
 def __dpdeck_exercise__():
-    import base64 as _b64, json as _json, math as _math
+    import math as _math
+    from cellrunner import Verdict as _Verdict
     _blanks = {blanks}
 
     def close(x, objetivo, rel=1e-6, abs=1e-9):
@@ -88,8 +86,7 @@ def __dpdeck_exercise__():
     _ok, _message = _verdict()
     if not _message:
         _message = "¡Correcto!" if _ok else "Todavía no."
-    _data = _json.dumps({{"ok": _ok, "message": _message}}, ensure_ascii=True)
-    return {marker!r} + _b64.b64encode(_data.encode()).decode()
+    return _Verdict(_ok, _message)
 globals().pop("__dpdeck_exercise__")()
 """
 
@@ -107,12 +104,4 @@ def check_body_error(check: str) -> SyntaxError | None:
 def program(check: str, blank_names: list[str]) -> str:
     """The Python run after the student's code: it ends with the verdict as its value."""
     body = textwrap.indent(check.rstrip() + "\n", " " * 8) + "        return None"
-    return _PROGRAM.format(blanks=repr(tuple(blank_names)), body=body, marker=MARKER)
-
-
-def read_verdict(value: str | None) -> dict | None:
-    """The verdict from a run's value (the repr of the marker string), or None."""
-    if not value or MARKER not in value:
-        return None
-    encoded = value.split(MARKER, 1)[1].strip("'\"")
-    return json.loads(base64.b64decode(encoded).decode())
+    return _PROGRAM.format(blanks=repr(tuple(blank_names)), body=body)

@@ -3,8 +3,8 @@
 ``offline.json`` at the deck's root: ``{"version": ..., "files": [...]}``. ``files``: the URL
 paths (relative to the root) of index.html, vendor/**, static-<hash>/** and assets/**, without
 the .br/.gz siblings a compress step may add (the browser asks for the plain URL) and without the
-benchmark's files. ``version``: the config's version (a digest of static/ and dplab) plus a
-digest of the list and of every listed file's bytes, so any shipped change (a slide's text, a
+benchmark's files. ``version``: the config's version (a digest of static/, dplab and the cell
+runner) plus a digest of the list and of every listed file's bytes, so any shipped change (a slide's text, a
 vendored package, an image) makes a new version. The same version is stamped into the root's
 ``sw.js``: its bytes change with every deploy, which is what makes a browser install the new
 Service Worker, whose activation deletes the caches of the other versions. (So the build copies

@@ -114,7 +114,7 @@ def _check_exercise(session: Session, slide: Slide, report: RunReport, run) -> N
     program = "\n" + exercise.program(slide.check, slide.blanks)
     report.exercises += 1
     solved = run(slide.solution + program, slide.id)
-    verdict = exercise.read_verdict(solved.result.get("value")) if solved.ok else None
+    verdict = solved.verdict if solved.ok else None
     if not solved.ok:
         report.failures.append(_failure(slide, "solution", "the solution", solved, slide.line))
     elif not verdict or not verdict["ok"]:

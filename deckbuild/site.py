@@ -115,12 +115,14 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
         # Our own code: one folder named after its content, so a new version never mixes
         # with an old one a browser cached.
         package = deck.package or project.package_src / "dplab"
-        version = _tree_digest([project.static, package])
+        runner_src = project.package_src / "cellrunner"  # the cell runner, whichever package
+        version = _tree_digest([project.static, package, runner_src])
         static_dir = f"static-{version}/"
         shutil.copytree(
             project.static, staging / static_dir, ignore=shutil.ignore_patterns("__pycache__", "sw.js")
         )
         wheel = build_wheel(package.parent, package.name, staging / static_dir / "wheels")
+        runner = build_wheel(runner_src.parent, runner_src.name, staging / static_dir / "wheels", requires=())
         assets["static"] = static_dir
         editor = EditorInfo(
             engine=f"{static_dir}py/completion.py",
@@ -133,6 +135,7 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
             lock,
             version,
             wheel=f"{static_dir}wheels/{wheel.name}",
+            runner=f"{static_dir}wheels/{runner.name}",
             package=package,
             editor=editor,
         )
@@ -156,7 +159,14 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
 
 
 def _page_config(
-    deck: Deck, assets: dict, lock: dict, version: str, wheel: str, package: Path, editor: EditorInfo
+    deck: Deck,
+    assets: dict,
+    lock: dict,
+    version: str,
+    wheel: str,
+    runner: str,
+    package: Path,
+    editor: EditorInfo,
 ) -> DeckConfig:
     """What the page, the runtime and the worker are told (config.py): one fact, one field."""
     return DeckConfig(
@@ -172,7 +182,7 @@ def _page_config(
         slideSize=dict(SLIDE_SIZE),
         wheel=wheel,
         packageName=package.name,
-        runner=f"{assets['static']}py/cellrunner.py",
+        runner=runner,
         prelude=deck.prelude,
         notebook=NotebookInfo(
             title=deck.title,

@@ -1,4 +1,5 @@
-"""Build the DP package in pyodide_pkg/ into a pure-Python wheel that the page loads."""
+"""Build a package of pyodide_pkg/ (dplab, the cell runner) into a pure-Python wheel that the
+page loads."""
 
 from __future__ import annotations
 
@@ -25,8 +26,9 @@ def _record_hash(data: bytes) -> str:
     return f"sha256={digest}"
 
 
-def build_wheel(src_root: Path, name: str, out_dir: Path) -> Path:
-    """Zip ``src_root/name`` into ``name-VERSION-py3-none-any.whl`` in ``out_dir``."""
+def build_wheel(src_root: Path, name: str, out_dir: Path, requires: tuple[str, ...] = ("numpy",)) -> Path:
+    """Zip ``src_root/name`` into ``name-VERSION-py3-none-any.whl`` in ``out_dir``; its metadata
+    names ``requires`` as its dependencies."""
     pkg_dir = src_root / name
     if not (pkg_dir / "__init__.py").exists():
         raise BuildEnvironmentError(f"{pkg_dir} is not a Python package (no __init__.py)")
@@ -39,7 +41,8 @@ def build_wheel(src_root: Path, name: str, out_dir: Path) -> Path:
         files[path.relative_to(src_root).as_posix()] = path.read_bytes()
     files[f"{dist_info}/METADATA"] = (
         f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
-        f"Summary: {name}, the Python package of a live deck\nRequires-Dist: numpy\n"
+        f"Summary: {name}, the Python package of a live deck\n"
+        + "".join(f"Requires-Dist: {dep}\n" for dep in requires)
     ).encode()
     files[f"{dist_info}/WHEEL"] = (
         b"Wheel-Version: 1.0\nGenerator: deckbuild\nRoot-Is-Purelib: true\nTag: py3-none-any\n"

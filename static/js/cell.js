@@ -281,6 +281,8 @@ export class Cell extends EventTarget {
         this.output.add({ kind: "budget", accountants, more });
         this.changed();
       },
+      // an exercise's verdict (exercise.js listens): before the run's result, never a value
+      onVerdict: ({ ok, message }) => this.dispatchEvent(new CustomEvent("verdict", { detail: { ok, message } })),
     }, { seed: this.seed, background });
     const result = await this.pendingRun;
     this.runtime.removeEventListener("status", onStatus);

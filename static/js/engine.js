@@ -63,16 +63,17 @@ export class Engine {
    * failure is a null answer.
    * @param {any} pyodide
    * @param {{kind: string, code: string, line: number, column: number}} query
+   * @param {any} namespace  the cells' namespace (``cellrunner.Session.namespace``, a PyProxy)
    */
-  answer(pyodide, query) {
+  answer(pyodide, query, namespace) {
     if (!this.usable) return null;
     try {
       if (!this.module) {
         this.module = pyodide.pyimport("completion");
         this.state = "ready";
       }
-      if (query.kind === "load") return this.module.warm_ups().toJs();   // the worker queues them
-      const proxy = this.module.answer(query.kind, query.code, query.line, query.column);
+      if (query.kind === "load") return this.module.warm_ups(namespace).toJs();   // the worker queues them
+      const proxy = this.module.answer(query.kind, query.code, query.line, query.column, namespace);
       if (proxy === undefined || proxy === null) return null;
       if (typeof proxy !== "object" || typeof proxy.toJs !== "function") return proxy;
       const value = proxy.toJs({ dict_converter: Object.fromEntries });

@@ -3,14 +3,14 @@
 // An exercise's editor is an ordinary Cell (edits kept, Stop, watchdog, mirrored to the speaker
 // view). When the presenter or a student runs it (▶ Ejecutar, Shift+Enter: not the background
 // pre-runs, "run all" or the replay after a restart), the build's check program is appended to
-// the code: one run, so Stop and the watchdog apply to the check too. The run's value carries
-// the verdict ("DPDECK-EXERCISE:" + base64 JSON {ok, message}); it is shown under the exercise
-// as ✓ or ✗ with the check's Spanish message. Solved exercises are remembered in the browser
+// the code: one run, so Stop and the watchdog apply to the check too. The check ends with the
+// verdict, which the worker sends as a message of its own ({type: "verdict", ok, message}: the
+// Cell's "verdict" event) before the run's result; it is shown under the exercise as ✓ or ✗
+// with the check's Spanish message. Solved exercises are remembered in the browser
 // (ProgressStore), and the speaker view shows how many the main window has solved.
 
-const MARKER = "DPDECK-EXERCISE:";
-
 /** @typedef {import("./types.js").Feedback} Feedback */
+/** @typedef {{ok: boolean, message: string}} Verdict */
 /** @typedef {import("./types.js").ExerciseSnapshot} ExerciseSnapshot */
 /** @typedef {import("./types.js").ExerciseSummary} ExerciseSummary */
 /**
@@ -30,23 +30,11 @@ function button(label, text, cls, onClick) {
   return b;
 }
 
-/** The verdict carried by a run's value (the repr of the marker string), or null. */
-export function readVerdict(value) {
-  if (typeof value !== "string") return null;
-  const at = value.indexOf(MARKER);
-  if (at < 0) return null;
-  const encoded = value.slice(at + MARKER.length).replace(/['"]/g, "").trim();
-  try {
-    const bytes = Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0));
-    const verdict = JSON.parse(new TextDecoder().decode(bytes));
-    return typeof verdict?.ok === "boolean" ? { ok: verdict.ok, message: String(verdict.message ?? "") } : null;
-  } catch { return null; }
-}
-
 /** What to show under the exercise after a judged run: {state, message}.
  *  @param {import("./types.js").RunResult} result
+ *  @param {Verdict | null} verdict  the run's verdict message, if it sent one
  *  @returns {Feedback} */
-export function feedbackFor(result) {
+export function feedbackFor(result, verdict) {
   if (result.restarted || result.cancelled) {
     return { state: "stopped", message: "Ejecución detenida: no se comprobó nada." };
   }
@@ -56,7 +44,6 @@ export function feedbackFor(result) {
     if (type === "KeyboardInterrupt") return { state: "stopped", message: "Ejecución detenida: no se comprobó nada." };
     return { state: "error", message: `Su código lanzó un error (${type}): corríjalo y vuelva a ejecutar.` };
   }
-  const verdict = readVerdict(result.value);
   if (!verdict) return { state: "error", message: "No se pudo comprobar la respuesta." };
   return { state: verdict.ok ? "ok" : "wrong", message: verdict.message };
 }
@@ -101,6 +88,8 @@ export class Exercise extends EventTarget {
     /** @type {Feedback | null} of the last judged run */
     this.feedback = null;
     this.judging = false;
+    /** @type {Verdict | null} what the judged run sent (its "verdict" message) */
+    this.verdict = null;
     // the editor shows the blank starter again (↺ Restaurar, or a reload after it): the progress
     // is kept (the count), but «resuelto» is not shown under code that solves nothing
     this.restarted = !cell.edited;
@@ -124,6 +113,9 @@ export class Exercise extends EventTarget {
     if (!readOnly) {
       // the Cell asks for the program to append (only on a run that is to be judged)
       cell.exercise = this;
+      cell.addEventListener("verdict", (/** @type {CustomEvent} */ e) => {
+        if (this.judging) this.verdict = e.detail;
+      });
       cell.addEventListener("ran", (/** @type {CustomEvent} */ e) => {
         if (!this.judging) return;
         this.judging = false;
@@ -139,11 +131,13 @@ export class Exercise extends EventTarget {
   /** The code a judged run sends: the student's, then the check. Called by Cell.run. */
   judgedCode(code) {
     this.judging = true;
+    this.verdict = null;
     return `${code}\n${this.program}`;
   }
 
   judge(result) {
-    this.setFeedback(feedbackFor(result));
+    this.setFeedback(feedbackFor(result, this.verdict));
+    this.verdict = null;
     if (this.feedback.state === "ok") {
       this.restarted = false;
       if (!this.solved) {

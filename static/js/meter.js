@@ -1,6 +1,6 @@
 // The privacy-budget meter under a cell: one bar per budget (ε, and δ where the accountant has
 // one) with "ε: 1 de 1,5", and the accountant's refusal, in red, beside it. Drawn from an output
-// item {kind: "budget", accountants: [...], more} (cellrunner's _BudgetMeter; PROTOCOL.md): the
+// item {kind: "budget", accountants: [...], more} (cellrunner.meter.BudgetWatcher; PROTOCOL.md): the
 // numbers come formatted in Spanish from Python (dplab.accountant.show_budget), so the main
 // window and the speaker view's mirror show the same text. Text nodes only, never HTML.
 

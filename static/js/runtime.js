@@ -10,6 +10,7 @@ import { errorRecord } from "./errors.js";
 /** @typedef {import("./types.js").RuntimeState} RuntimeState */
 /** @typedef {import("./types.js").FigureMessage} FigureMessage */
 /** @typedef {import("./types.js").BudgetMessage} BudgetMessage */
+/** @typedef {import("./types.js").VerdictMessage} VerdictMessage */
 
 /**
  * What a run tells its cell as it goes (each optional).
@@ -19,6 +20,7 @@ import { errorRecord } from "./errors.js";
  * @property {(kind: "stdout" | "stderr", text: string) => void} [onText]
  * @property {(msg: FigureMessage) => void} [onFigure]
  * @property {(msg: BudgetMessage) => void} [onBudget]
+ * @property {(msg: VerdictMessage) => void} [onVerdict]
  */
 
 /**
@@ -145,6 +147,7 @@ export class Runtime extends EventTarget {
     else if (msg.type === "stdout" || msg.type === "stderr") job.handlers.onText?.(msg.type, msg.text);
     else if (msg.type === "figure") job.handlers.onFigure?.(msg);
     else if (msg.type === "budget") job.handlers.onBudget?.(msg);
+    else if (msg.type === "verdict") job.handlers.onVerdict?.(msg);
     else if (msg.type === "result") {
       this.pending.delete(msg.id);
       if (this.current === msg.id) this.current = null;

@@ -36,7 +36,7 @@
 /**
  * The build's config, embedded in the page as JSON (deckbuild/config.py, DeckConfig).
  * @typedef {object} DeckConfig
- * @property {string} version            digest of static/ and dplab; names the mirror's channel
+ * @property {string} version            digest of static/, dplab and the runner; names the mirror's channel
  * @property {string} deckId             keys the edits and progress in localStorage
  * @property {Assets} assets
  * @property {string} pyodideIndex       Pyodide's indexURL, relative to the page
@@ -46,7 +46,7 @@
  * @property {{width: number, height: number}} slideSize  reveal.js's slide size (layout.py)
  * @property {string} wheel              the deck's package's wheel (dplab's or its own), relative to the page
  * @property {string} packageName        that package's import name ("dplab")
- * @property {string} runner             cellrunner.py, relative to the page
+ * @property {string} runner             the cell runner's wheel (pyodide_pkg/cellrunner), relative to the page
  * @property {string} prelude            Python run once after boot, before any cell
  * @property {NotebookInfo} notebook     titles and text of the code slides, for the download
  * @property {EditorInfo} editor         what the editor's completion loads on the first request
@@ -94,7 +94,7 @@
 // --- the privacy-budget meter -----------------------------------------------------------------
 
 /**
- * One `dplab.BudgetAccountant` as the meter shows it (cellrunner._BudgetMeter).
+ * One `dplab.BudgetAccountant` as the meter shows it (cellrunner.meter.BudgetWatcher).
  * @typedef {object} AccountantState
  * @property {string | null} name
  * @property {number} epsilon_spent
@@ -137,6 +137,7 @@
  * @typedef {{type: "stdout" | "stderr", id: number, text: string}} TextMessage
  * @typedef {{type: "figure", id: number, svg?: string, png?: string, alt: string, note?: string}} FigureMessage
  * @typedef {{type: "budget", id: number, accountants: AccountantState[], more: number}} BudgetMessage
+ * @typedef {{type: "verdict", id: number, ok: boolean, message: string}} VerdictMessage
  * @typedef {{type: "result", id: number} & RunResult} ResultMessage
  * @typedef {{type: "started", id: number}} StartedMessage
  * @typedef {{type: "rerun", id: number, reason: string}} RerunMessage
@@ -144,9 +145,9 @@
  * @typedef {{type: "fatal", error: ErrorRecord}} FatalMessage
  * @typedef {{type: "pong", n: number}} PongMessage
  * @typedef {{type: "completion", id: number, ready: boolean, answer: any}} CompletionMessage
- * @typedef {StatusMessage | TextMessage | FigureMessage | BudgetMessage | ResultMessage
- *           | StartedMessage | RerunMessage | CrashedMessage | FatalMessage | PongMessage
- *           | CompletionMessage} FromWorker
+ * @typedef {StatusMessage | TextMessage | FigureMessage | BudgetMessage | VerdictMessage
+ *           | ResultMessage | StartedMessage | RerunMessage | CrashedMessage | FatalMessage
+ *           | PongMessage | CompletionMessage} FromWorker
  */
 
 // --- speaker view ⇄ main window (mirror.js, one BroadcastChannel) ------------------------------

@@ -19,13 +19,17 @@ const BOOT_TIMEOUT_MS = 180_000;       // interpreter + numpy + dplab + prelude,
 const WHEELS_TIMEOUT_MS = 180_000;     // matplotlib's wheels, fetched in the background
 const PACKAGE_TIMEOUT_MS = 60_000;     // a package a cell needs, loaded on demand
 // After a MemoryError: a heap this big (wasm memory never shrinks; Pyodide's limit is 4 GiB) is
-// handed back to the browser by restarting Python, even when cellrunner could free the cell's names.
+// handed back to the browser by restarting Python, even when the cell runner could free the cell's names.
 const MEMORY_RESTART_BYTES = 2 ** 30;
 
 /** @type {PyodideInterface | null} */
 let pyodide = null;
 /** @type {any} */
-let runner = null;           // the cellrunner module (a PyProxy)
+let runner = null;           // the cellrunner package (a PyProxy; pyodide_pkg/cellrunner)
+/** @type {any} */
+let session = null;          // its Session: the cells' namespace, and run()
+/** @type {any} */
+let namespace = null;        // session.namespace, for the editor's completion
 /** @type {Int32Array | null} */
 let interruptBuffer = null;
 /** @type {Record<string, string>} */
@@ -85,10 +89,11 @@ async function boot(config, base) {
   pyodide.setInterruptBuffer(interruptBuffer ?? new Int32Array(1));
   scheduler.bootProgress(`Python: cargando ${config.packages.join(", ")} y dplab…`);
   publishStatus();
-  await pyodide.loadPackage([...config.packages, new URL(config.wheel, base).href], quiet);
-  const source = await (await fetch(new URL(config.runner, base))).text();
-  pyodide.FS.writeFile("/home/pyodide/cellrunner.py", source);
+  const wheels = [config.wheel, config.runner].map((path) => new URL(path, base).href);
+  await pyodide.loadPackage([...config.packages, ...wheels], quiet);
   runner = pyodide.pyimport("cellrunner");
+  session = runner.Session();
+  namespace = session.namespace;
   if (interruptBuffer) runner.install_sleep(sleepUntilStop);   // time.sleep: no CPU, Stop wakes it
   steps = [...runner.MATPLOTLIB_STEPS.toJs(), null];   // null: prepare pyplot
   if (config.prelude) {
@@ -102,7 +107,7 @@ async function boot(config, base) {
 }
 
 /**
- * Run code through cellrunner; its output goes to the page as the run ``id`` (none if null).
+ * Run code through the cell runner's session; its output goes to the page as the run ``id`` (none if null).
  * @param {string} cellId @param {string} code @param {number | null} id
  * @param {string | number | null} [seed]
  * @returns {RunResult}
@@ -110,15 +115,15 @@ async function boot(config, base) {
 function runCell(cellId, code, id, seed = null) {
   const emit = (kind, payload) => {
     if (id === null) return;
-    if (kind === "figure" || kind === "budget") {
+    if (kind === "figure" || kind === "budget" || kind === "verdict") {
       const data = payload.toJs({ dict_converter: Object.fromEntries });
       payload.destroy();
-      post({ ...data, type: kind, id });   // figure: svg or png, alt, note; budget: accountants, more (PROTOCOL.md)
+      post({ ...data, type: kind, id });   // figure: svg or png, alt, note; budget: accountants, more; verdict: ok, message (PROTOCOL.md)
     } else {
       post({ type: kind, id, text: payload });
     }
   };
-  const proxy = runner.run_cell(code, cellId, emit, seed);
+  const proxy = session.run(code, cellId, emit, seed);
   const result = proxy.toJs({ dict_converter: Object.fromEntries });
   proxy.destroy();
   return result;
@@ -208,7 +213,7 @@ async function runJob(job) {
 /** @param {number} index */
 function runStep(index) {
   const name = steps[index];
-  if (name === null) runner.prepare_matplotlib();
+  if (name === null) session.prepare_matplotlib();
   else runner.import_step(name);
 }
 
@@ -237,7 +242,7 @@ async function pump() {
         if (action.kind === "step") {
           failMatplotlib(e);
         } else {
-          // run_cell never raises: an exception here means the interpreter itself died
+          // session.run never raises: an exception here means the interpreter itself died
           // (os._exit, a fatal wasm error). Report it on the cell; the page restarts us.
           const info = errorFromException(e);
           post({ type: "result", id: action.job.id, ok: false, crashed: true, seconds: null,
@@ -299,7 +304,7 @@ function onComplete(msg) {
 
 /** @param {{id: number, kind: string, code?: string, line?: number, column?: number}} query */
 function answerQuery(query) {
-  const answer = scheduler.python === "ready" ? engine.answer(pyodide, /** @type {any} */ (query)) : null;
+  const answer = scheduler.python === "ready" ? engine.answer(pyodide, /** @type {any} */ (query), namespace) : null;
   if (query.id >= 0) post({ type: "completion", id: query.id, ready: engine.usable, answer });
   else if (query.kind === "load" && Array.isArray(answer)) {   // warm jedi up, one gap each
     for (const code of answer) scheduler.submitQuery({ id: -1, kind: "complete", code, line: 1, column: code.length });

@@ -23,12 +23,6 @@ jedi.settings.case_insensitive_completion = False
 jedi.settings.add_bracket_after_function = False
 
 
-def _namespace() -> dict:
-    import cellrunner
-
-    return cellrunner.NAMESPACE
-
-
 def _first_paragraph(text: str) -> str:
     para = text.strip().split("\n\n")[0].strip()
     return para if len(para) <= MAX_DOC_CHARS else para[: MAX_DOC_CHARS - 1] + "…"
@@ -50,11 +44,11 @@ def _kind(value) -> str:
     return "function" if callable(value) else "instance"
 
 
-def _global_names(prefix: str) -> list[dict]:
+def _global_names(prefix: str, namespace: dict) -> list[dict]:
     """Names of the namespace, builtins and keywords starting with ``prefix``: read off the live
     dicts, no inference (jedi's global completion checks every builtin's stub: seconds in wasm)."""
     seen, items = set(), []
-    sources = ((_namespace(), None), (vars(builtins), "builtins"))
+    sources = ((namespace, None), (vars(builtins), "builtins"))
     for names, module in sources:
         for name, value in names.items():
             if (
@@ -78,11 +72,11 @@ def _keyword_arguments(script, line: int, column: int, prefix: str) -> list[dict
     return items
 
 
-def complete(script, line: int, column: int, before: str) -> dict:
+def complete(script, line: int, column: int, before: str, namespace: dict) -> dict:
     typed = _TYPED.search(before)
     if not typed.group(1):  # a name, not an attribute: the live names, and a call's keywords
         prefix = typed.group(2) or ""
-        items = _keyword_arguments(script, line, column, prefix) + _global_names(prefix)
+        items = _keyword_arguments(script, line, column, prefix) + _global_names(prefix, namespace)
         return {"items": items[:MAX_COMPLETIONS]}
     items = []
     for c in script.complete(line, column)[:MAX_COMPLETIONS]:
@@ -124,16 +118,16 @@ def hover(script, line: int, column: int, before: str) -> dict | None:
     }
 
 
-KINDS = {"complete": complete, "signature": signature, "hover": hover}
+KINDS = {"signature": signature, "hover": hover}  # and "complete", which reads the namespace
 MAX_WARM_UPS = 4
 
 
-def warm_ups() -> list[str]:
+def warm_ups(namespace: dict) -> list[str]:
     """Attribute completions to run once, each in a gap of its own, after jedi is imported: one
     per module and per data object the session has (``np.``, ``census.``), so that the first one
     a person asks for does not pay for parsing its stubs (a second or more in wasm)."""
     codes = []
-    for name, value in list(_namespace().items()):
+    for name, value in list(namespace.items()):
         if (
             name.startswith("_")
             or inspect.isclass(value)
@@ -145,12 +139,15 @@ def warm_ups() -> list[str]:
     return codes[:MAX_WARM_UPS]
 
 
-def answer(kind: str, code: str, line: int, column: int):
-    """The answer to one request (``kind``: complete, signature or hover), or None."""
+def answer(kind: str, code: str, line: int, column: int, namespace: dict):
+    """The answer to one request (``kind``: complete, signature or hover) over ``namespace`` (the
+    cells' shared one: ``cellrunner.Session.namespace``), or None."""
     try:
         line, column = int(line), int(column)
-        script = jedi.Interpreter(code, [_namespace()])
+        script = jedi.Interpreter(code, [namespace])
         before = code.split("\n")[line - 1][:column]  # the line's text up to the cursor
+        if kind == "complete":
+            return complete(script, line, column, before, namespace)
         return KINDS[kind](script, line, column, before)
     except Exception:  # noqa: BLE001 - a completion must never break the editor
         return None

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from deckbuild.cellrun import load_runner
+from deckbuild.cellrun import new_session
 from deckbuild.schema import load_deck
 from deckbuild.site import Project, build
 from tests.support.deck_text import run_cells
@@ -15,11 +15,8 @@ from tests.support.paths import FIXTURES, LECTURE, ROOT
 
 @pytest.fixture
 def runner():
-    """The cell runner (static/py/cellrunner.py) as a fresh module with an empty namespace."""
-    module = load_runner()
-    module.NAMESPACE.clear()
-    module.NAMESPACE["__name__"] = "__main__"
-    return module
+    """A fresh ``cellrunner.Session`` (the cell runner, pyodide_pkg/cellrunner): an empty namespace."""
+    return new_session()
 
 
 @pytest.fixture(scope="module")

@@ -6,11 +6,13 @@ import base64
 import struct
 
 import pytest
+from cellrunner import display, output
+from cellrunner.figures import MAX_FIGURES, MAX_SVG_CHARS, MAX_SVG_FIGURES, PNG_MAX_PIXELS, PNG_MAX_SIDE
 
 
 def run(runner, code, seed=None):
     events = []
-    result = runner.run_cell(code, "prueba", lambda kind, payload: events.append((kind, payload)), seed)
+    result = runner.run(code, "prueba", lambda kind, payload: events.append((kind, payload)), seed)
     text = "".join(p for k, p in events if k == "stdout")
     return result, text, events
 
@@ -45,13 +47,13 @@ def test_error_deep_in_dplab_still_shows_the_users_line(runner):
 def test_output_is_capped(runner):
     result, text, events = run(runner, "for i in range(10**6):\n    print(i)")
     assert result["ok"]
-    assert len(text) == runner.MAX_OUTPUT_CHARS
+    assert len(text) == output.MAX_OUTPUT_CHARS
     assert any(k == "stderr" and "recortada" in p for k, p in events)
 
 
 def test_long_repr_is_capped(runner):
     result, _, _ = run(runner, "'x' * 10**6")
-    assert len(result["value"]) < runner.MAX_REPR_CHARS + 200 and "recortado" in result["value"]
+    assert len(result["value"]) < display.MAX_REPR_CHARS + 200 and "recortado" in result["value"]
 
 
 def test_figures_come_out_as_svg_with_alt_text(runner):
@@ -99,8 +101,8 @@ def test_a_huge_scatter_comes_out_as_png_with_a_note(runner):
     [figure] = _figures(events)
     assert "svg" not in figure
     width, height = _png_size(figure["png"])
-    assert 0 < width <= runner.PNG_MAX_SIDE and 0 < height <= runner.PNG_MAX_SIDE
-    assert width * height <= runner.PNG_MAX_PIXELS
+    assert 0 < width <= PNG_MAX_SIDE and 0 < height <= PNG_MAX_SIDE
+    assert width * height <= PNG_MAX_PIXELS
     assert figure["alt"].startswith("Figura: eje x: x (de ")
     assert figure["note"] == "(figura de más de 0,2 MB en SVG: se muestra como PNG)"
     assert result["seconds"] < 20  # the SVG was cut short, not written in full
@@ -115,7 +117,7 @@ def test_a_huge_figure_size_gives_a_capped_png(runner):
     result, _, events = run(runner, code)
     [figure] = _figures(events)
     width, height = _png_size(figure["png"])
-    assert width <= runner.PNG_MAX_SIDE and width * height <= runner.PNG_MAX_PIXELS
+    assert width <= PNG_MAX_SIDE and width * height <= PNG_MAX_PIXELS
     assert width > 1000  # still a useful picture
 
 
@@ -123,7 +125,7 @@ def test_the_svg_budget_is_per_run(runner):
     """Small figures add up (each costs the page ~15 ms): past MAX_SVG_FIGURES or MAX_SVG_CHARS
     in one run they come as PNG, each with its note; the next run starts afresh."""
     runner.prepare_matplotlib()
-    n = runner.MAX_SVG_FIGURES + 2
+    n = MAX_SVG_FIGURES + 2
     result, _, events = run(
         runner,
         f"import matplotlib.pyplot as plt\nfor i in range({n}):\n"
@@ -133,7 +135,7 @@ def test_the_svg_budget_is_per_run(runner):
     assert result["ok"] and len(figures) == n
     assert all("svg" in f and "note" not in f for f in figures[:-2])
     assert all("png" in f and "figuras en SVG" in f["note"] for f in figures[-2:])
-    assert figures[-1]["note"].startswith(f"(más de {runner.MAX_SVG_FIGURES} figuras")
+    assert figures[-1]["note"].startswith(f"(más de {MAX_SVG_FIGURES} figuras")
     # a mid-sized figure after another: together they pass the budget
     code = (
         "import matplotlib.pyplot as plt\nrng = np.random.default_rng(0)\n"
@@ -143,7 +145,7 @@ def test_the_svg_budget_is_per_run(runner):
     run(runner, "import numpy as np")
     _, _, events = run(runner, code)
     first, second = _figures(events)
-    assert 0.3 * runner.MAX_SVG_CHARS < len(first["svg"]) < runner.MAX_SVG_CHARS
+    assert 0.3 * MAX_SVG_CHARS < len(first["svg"]) < MAX_SVG_CHARS
     assert "png" in second and second["note"] == (
         "(las figuras de esta celda pasan de 0,2 MB en SVG: esta se muestra como PNG)"
     )
@@ -155,16 +157,16 @@ def test_the_svg_budget_is_per_run(runner):
 @pytest.mark.parametrize("show", [False, True], ids=["left-open", "plt.show-in-a-loop"])
 def test_figures_per_run_are_capped(runner, show):
     runner.prepare_matplotlib()
-    n = runner.MAX_FIGURES + 15
+    n = MAX_FIGURES + 15
     code = (
         f"import matplotlib.pyplot as plt\nfor i in range({n}):\n"
         f"    plt.figure(); plt.plot([0, i]){'; plt.show()' if show else ''}\nprint('fin')"
     )
     result, text, events = run(runner, code)
     assert result["ok"] and text == "fin\n"
-    assert len(_figures(events)) == runner.MAX_FIGURES
+    assert len(_figures(events)) == MAX_FIGURES
     note = "".join(p for k, p in events if k == "stderr")
-    assert f"se muestran las primeras {runner.MAX_FIGURES} de {n}" in note
+    assert f"se muestran las primeras {MAX_FIGURES} de {n}" in note
     import matplotlib.pyplot as plt
 
     assert plt.get_fignums() == []  # the rest were closed, not left for the next cell
@@ -199,3 +201,50 @@ def test_outside_the_deck_noise_stays_fresh():
 
     assert _session is None
     assert laplace_mech(0.0, 1, 1.0) != laplace_mech(0.0, 1, 1.0)
+
+
+# --- the session and its watchers -------------------------------------------------------------
+
+
+def test_sessions_share_nothing():
+    from cellrunner import Session
+
+    a, b = Session(), Session()
+    assert a.run("x = 1", "a", lambda kind, payload: None)["ok"]
+    result = b.run("x", "b", lambda kind, payload: None)
+    assert result["error"]["type"] == "NameError" and "x" not in b.namespace
+
+
+def test_a_verdict_is_a_message_never_a_value(runner):
+    result, _, events = run(runner, "from cellrunner import Verdict\nVerdict(False, 'Todavía no.')")
+    assert result["ok"] and result["value"] is None
+    assert [p for k, p in events if k == "verdict"] == [{"ok": False, "message": "Todavía no."}]
+    result, _, events = run(runner, "raise ValueError('mal')\nVerdict(True, '')")
+    assert not result["ok"] and not [k for k, _ in events if k == "verdict"]
+
+
+def test_a_watcher_that_breaks_is_the_cells_error_and_the_others_still_finish():
+    import sys
+
+    from cellrunner import WATCHERS, Session, Watcher
+
+    class Broken(Watcher):
+        def finish(self, run):
+            raise RuntimeError("roto al terminar")
+
+    session = Session(watchers=(*WATCHERS, Broken))
+    stdout = sys.stdout
+    events = []
+    result = session.run("print('hola')\n1", "p", lambda kind, payload: events.append((kind, payload)))
+    assert not result["ok"] and result["error"]["message"] == "roto al terminar"
+    assert sys.stdout is stdout  # the output watcher finished
+    assert "".join(p for k, p in events if k == "stdout") == "hola\n"
+
+
+def test_a_seed_that_is_no_number_fails_the_run_without_raising(runner):
+    import sys
+
+    stdout = sys.stdout
+    result, _, _ = run(runner, "1", seed="no es un número")
+    assert not result["ok"] and result["error"]["type"] == "ValueError"
+    assert sys.stdout is stdout

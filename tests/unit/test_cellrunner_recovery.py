@@ -1,4 +1,4 @@
-"""cellrunner's recovery (issue 19) under CPython: after a MemoryError the run's bindings are
+"""The cell runner's recovery (issue 19) under CPython: after a MemoryError the run's bindings are
 undone and the memory checked; a cell's time.sleep, once installed on the worker's waiter,
 sleeps in slices and ends with KeyboardInterrupt when the waiter reports a Stop."""
 
@@ -8,10 +8,12 @@ import math
 import time
 
 import pytest
+from cellrunner import memory
+from cellrunner.sleep import SLEEP_SLICE_SECONDS, install_sleep
 
 
 def run(runner, code):
-    return runner.run_cell(code, "prueba", lambda kind, payload: None)
+    return runner.run(code, "prueba", lambda kind, payload: None)
 
 
 def test_a_memory_error_undoes_what_the_run_bound(runner):
@@ -19,28 +21,28 @@ def test_a_memory_error_undoes_what_the_run_bound(runner):
     result = run(runner, "b = bytearray(10**6)\na = 2\nraise MemoryError('simulada')")
     assert not result["ok"] and result["error"]["type"] == "MemoryError"
     assert result["memory"] == {"released": ["a", "b"], "left": True}
-    assert runner.NAMESPACE["a"] == 1 and runner.NAMESPACE["keep"] == "x" and "b" not in runner.NAMESPACE
+    assert runner.namespace["a"] == 1 and runner.namespace["keep"] == "x" and "b" not in runner.namespace
 
 
 def test_a_memory_error_raised_from_or_during_another_counts(runner):
     code = "c = 3\ntry:\n    raise MemoryError\nexcept MemoryError:\n    raise ValueError('sin memoria')"
     result = run(runner, code)
     assert result["error"]["type"] == "ValueError" and result["memory"]["released"] == ["c"]
-    assert "c" not in runner.NAMESPACE
+    assert "c" not in runner.namespace
 
 
 def test_other_errors_keep_the_runs_names(runner):
     result = run(runner, "d = 4\n1 / 0")
-    assert "memory" not in result and runner.NAMESPACE["d"] == 4
+    assert "memory" not in result and runner.namespace["d"] == 4
 
 
 def test_memory_not_back_is_reported(runner, monkeypatch):
-    monkeypatch.setattr(runner, "MEMORY_PROBE_BYTES", 2**62)  # more than any machine has
+    monkeypatch.setattr(memory, "MEMORY_PROBE_BYTES", 2**62)  # more than any machine has
     assert run(runner, "raise MemoryError")["memory"] == {"released": [], "left": False}
 
 
 @pytest.fixture
-def sleep_with(monkeypatch, runner):
+def sleep_with(monkeypatch):
     """install_sleep with a fake waiter: (the patched time.sleep, the waits it asked for in ms)."""
     real = time.sleep
     monkeypatch.setattr(time, "sleep", real)  # restored after the test
@@ -54,18 +56,18 @@ def sleep_with(monkeypatch, runner):
             real(ms / 1000)
             return False
 
-        runner.install_sleep(wait)
+        install_sleep(wait)
         return time.sleep, waits
 
     return install
 
 
-def test_sleep_waits_in_slices(sleep_with, runner):
+def test_sleep_waits_in_slices(sleep_with):
     sleep, waits = sleep_with()
     t0 = time.monotonic()
     sleep(0.6)
     assert time.monotonic() - t0 >= 0.6
-    assert len(waits) >= 3 and max(waits) <= runner.SLEEP_SLICE_SECONDS * 1000
+    assert len(waits) >= 3 and max(waits) <= SLEEP_SLICE_SECONDS * 1000
     sleep(0)
     assert len(waits) <= 5
 

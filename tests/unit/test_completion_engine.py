@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from cellrunner import Session
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.paths import ROOT
 
 
 def _load(name: str, patch: pytest.MonkeyPatch):
-    """static/py/<name>.py as the top-level module ``name``, as Pyodide imports it (the folder
-    is not a package, and completion.py itself does ``import cellrunner``), in ``sys.modules``
-    until ``patch`` is undone."""
+    """static/py/<name>.py as the top-level module ``name``, as the worker imports it (the folder
+    is not a package), in ``sys.modules`` until ``patch`` is undone."""
     spec = importlib.util.spec_from_file_location(name, ROOT / "static" / "py" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     patch.setitem(sys.modules, name, module)
@@ -24,14 +24,18 @@ def _load(name: str, patch: pytest.MonkeyPatch):
 
 @pytest.fixture(scope="module")
 def engine():
-    # both modules live in sys.modules only while this module's tests run
+    """completion's two calls over a session's namespace, as the worker makes them (completion.py
+    in sys.modules only while this module's tests run)."""
+    session = Session()
+    code = "import numpy as np\nfrom dplab import *\ncensus = load_census()\nverdad = 42"
+    assert session.run(code, "prueba", lambda kind, payload: None)["ok"]
     with pytest.MonkeyPatch.context() as patch:
-        cellrunner = _load("cellrunner", patch)
-        exec(
-            "import numpy as np\nfrom dplab import *\ncensus = load_census()\nverdad = 42",
-            cellrunner.NAMESPACE,
+        completion = _load("completion", patch)
+        yield SimpleNamespace(
+            answer=lambda *query: completion.answer(*query, session.namespace),
+            warm_ups=lambda: completion.warm_ups(session.namespace),
+            MAX_WARM_UPS=completion.MAX_WARM_UPS,
         )
-        yield _load("completion", patch)
 
 
 def _labels(engine, code, line=None, column=None):

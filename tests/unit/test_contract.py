@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 JS = ROOT / "static" / "js"
 PROTOCOL = JS / "PROTOCOL.md"
 TYPES = JS / "types.js"
-RUNNER = ROOT / "static" / "py" / "cellrunner.py"
+RUNNER = ROOT / "pyodide_pkg" / "cellrunner"  # the cell runner: what it emits, the worker sends
 # the modules that talk across a boundary: to/from the worker, and over the mirror's channel
 TALKERS = ("worker.js", "runtime.js", "mirror.js")
 
@@ -102,10 +102,10 @@ def _sent_and_handled() -> dict[str, set[str]]:
         for pattern in patterns:
             for kind in re.findall(pattern, text):
                 found.setdefault(kind, set()).add(name)
-    # the worker forwards what cellrunner emits as messages of that type (worker.js, runCell)
-    runner = RUNNER.read_text(encoding="utf-8")
-    for kind in re.findall(r'\b(?:emit|_Stream)\("(\w+)"', runner):
-        found.setdefault(kind, set()).add("cellrunner.py")
+    # the worker forwards what the cell runner emits as messages of that type (worker.js, runCell)
+    for path in sorted(RUNNER.glob("*.py")):
+        for kind in re.findall(r'\b(?:emit|_Stream)\("(\w+)"', path.read_text(encoding="utf-8")):
+            found.setdefault(kind, set()).add(f"cellrunner/{path.name}")
     return found
 
 
@@ -127,6 +127,7 @@ def test_the_scan_finds_the_known_messages():
         "stderr",
         "figure",
         "budget",
+        "verdict",
         "result",
         "started",
         "rerun",

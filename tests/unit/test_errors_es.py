@@ -2,7 +2,7 @@
 
 dplab raises :class:`dplab._validate.ParameterError` (a ``ValueError`` whose ``str()`` stays
 English for CPython users) carrying the parameter, the constraint and the value; the cell runner
-(``cellrunner.format_error``) says it in Spanish and drops dplab's own frames.
+(``cellrunner.format_error``, ``cellrunner.errors_es``) says it in Spanish and drops dplab's own frames.
 """
 
 from __future__ import annotations
@@ -12,11 +12,12 @@ import re
 
 import numpy as np
 import pytest
+from cellrunner import errors_es
 from dplab import _validate as v
 
 
 def error_of(runner, code: str) -> dict:
-    result = runner.run_cell(code, "prueba", lambda kind, payload: None)
+    result = runner.run(code, "prueba", lambda kind, payload: None)
     assert not result["ok"], result
     return result["error"]
 
@@ -100,9 +101,9 @@ def test_every_constraint_carries_its_facts_and_keeps_its_english_str():
 
 
 @pytest.mark.parametrize("constraint", sorted(CALLS))
-def test_every_constraint_is_said_in_spanish(runner, constraint):
+def test_every_constraint_is_said_in_spanish(constraint):
     with pytest.raises(v.ParameterError) as info:
         CALLS[constraint]()
-    text = runner._es_parameter_error(info.value)
+    text = errors_es.parameter_message(info.value)
     assert text and "{" not in text and "must" not in text, text
     assert info.value.parameter in text, text

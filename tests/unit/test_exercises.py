@@ -2,7 +2,7 @@
 
 Every exercise of the deck: its solution passes its own check, and its starter (the blanks
 unfilled) runs without error but does not pass; common wrong answers fail with a message. All
-through the real cell runner (static/py/cellrunner.py) and the very program the page appends to
+through the real cell runner (pyodide_pkg/cellrunner) and the very program the page appends to
 the student's code (deckbuild/exercise.py), after the deck's prelude. And the schema refuses a
 broken exercise naming file, slide and field.
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from deckbuild import cellcode, exercise
-from deckbuild.cellrun import load_runner
+from deckbuild.cellrun import new_session
 from deckbuild.errors import DeckError
 from deckbuild.schema import load_deck
 
@@ -87,17 +87,16 @@ WRONG = {
 @pytest.fixture(scope="module")
 def judge():
     """judge(code, slide) → (run result, verdict or None), in a namespace fresh from the prelude."""
-    runner = load_runner()
-    result = runner.run_cell(DECK.prelude, "__prelude__", lambda k, p: None)
+    runner = new_session()
+    result = runner.run(DECK.prelude, "__prelude__", lambda k, p: None)
     assert result["ok"], result.get("error")
-    after_prelude = dict(runner.NAMESPACE)
+    after_prelude = dict(runner.namespace)
 
     def run(code: str, slide) -> tuple[dict, dict | None]:
-        runner.NAMESPACE.clear()
-        runner.NAMESPACE.update(after_prelude)
+        runner.namespace.clear()
+        runner.namespace.update(after_prelude)
         program = exercise.program(slide.check, slide.blanks)
-        result = runner.run_cell(code + "\n" + program, slide.id, lambda k, p: None)
-        return result, exercise.read_verdict(result.get("value"))
+        return judged(runner, code + "\n" + program, slide.id)
 
     return run
 
@@ -308,11 +307,19 @@ def test_student_code_that_raises_gives_no_verdict(judge):
     assert not result["ok"] and verdict is None
 
 
-def test_the_program_leaves_no_names_behind():
-    runner = load_runner()
-    result = runner.run_cell("x = 1\n" + exercise.program("return True", []), "t", lambda k, p: None)
-    assert result["ok"] and exercise.read_verdict(result["value"])["ok"]
-    assert "__dpdeck_exercise__" not in runner.NAMESPACE
+def judged(runner, code: str, cell_id: str) -> tuple[dict, dict | None]:
+    """Run ``code``: (its result, the verdict it sent, or None); a second verdict fails."""
+    verdicts = []
+    result = runner.run(code, cell_id, lambda k, p: verdicts.append(p) if k == "verdict" else None)
+    assert len(verdicts) <= 1, verdicts
+    return result, (verdicts[0] if verdicts else None)
+
+
+def test_the_program_leaves_no_names_behind(runner):
+    result, verdict = judged(runner, "x = 1\n" + exercise.program("return True", []), "t")
+    assert result["ok"] and verdict == {"ok": True, "message": "¡Correcto!"}
+    assert result["value"] is None  # the verdict is a message, never a value
+    assert "__dpdeck_exercise__" not in runner.namespace
 
 
 def test_blanks_are_the_names_assigned_ellipsis():

@@ -4,29 +4,22 @@ cell runner's budget messages (the meter under a cell), under CPython."""
 from __future__ import annotations
 
 import pytest
+from cellrunner import meter
 from dplab import BudgetAccountant, BudgetError, accountant, laplace_mech
-
-from deckbuild.cellrun import load_runner
 
 
 @pytest.fixture
-def runner():
-    module = load_runner()
-    module.NAMESPACE.clear()
-    module.NAMESPACE.update(
-        {
-            "__name__": "__main__",
-            "BudgetAccountant": BudgetAccountant,
-            "BudgetError": BudgetError,
-            "laplace_mech": laplace_mech,
-        }
+def runner(runner):
+    """A fresh session whose namespace holds what the cells here use."""
+    runner.namespace.update(
+        {"BudgetAccountant": BudgetAccountant, "BudgetError": BudgetError, "laplace_mech": laplace_mech}
     )
-    return module
+    return runner
 
 
 def run(runner, code):
     events = []
-    result = runner.run_cell(code, "prueba", lambda kind, payload: events.append((kind, payload)))
+    result = runner.run(code, "prueba", lambda kind, payload: events.append((kind, payload)))
     budgets = [p for k, p in events if k == "budget"]
     return result, budgets, events
 
@@ -183,13 +176,13 @@ def test_uncaught_refusal_fails_the_cell_with_the_same_reason(runner):
 
 def test_ten_thousand_spends_are_throttled(runner, monkeypatch):
     clock = [0.0]
-    monkeypatch.setattr(runner.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(meter.time, "monotonic", lambda: clock[0])
     code = "acc = BudgetAccountant(10_000.0)\nfor i in range(10_000):\n    acc.spend(1.0)\n    tick()\n"
-    runner.NAMESPACE["tick"] = lambda: clock.__setitem__(0, clock[0] + 0.001)  # 1 ms a spend
+    runner.namespace["tick"] = lambda: clock.__setitem__(0, clock[0] + 0.001)  # 1 ms a spend
     result, budgets, _ = run(runner, code)
     assert result["ok"]
     # 10 s of spending at one update per BUDGET_SECONDS (0,1 s): ~100, not 10 000
-    assert 50 <= len(budgets) <= 10 / runner.BUDGET_SECONDS + 2, len(budgets)
+    assert 50 <= len(budgets) <= 10 / meter.BUDGET_SECONDS + 2, len(budgets)
     spent = [b["accountants"][0]["epsilon_spent"] for b in budgets]
     assert spent == sorted(spent) and spent[-1] == 10_000.0  # the last state always arrives
 
@@ -215,7 +208,7 @@ def test_fresh_per_run_and_earlier_accountants_count_when_used(runner):
 def test_many_accountants_are_capped(runner):
     result, budgets, _ = run(runner, "for i in range(50):\n    BudgetAccountant(1.0).spend(0.1)\n")
     last = budgets[-1]
-    assert len(last["accountants"]) == runner.MAX_METERS
+    assert len(last["accountants"]) == meter.MAX_METERS
     assert last["more"] > 0
 
 

@@ -53,8 +53,9 @@ def test_the_deck_own_code_keeps_its_sources(built: Path):
     (wheel,) = built.glob("static-*/wheels/dplab-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert "dplab/__init__.py" in names and not [n for n in names if n.endswith(".pyc")]
-    (runner,) = built.glob("static-*/py/cellrunner.py")
-    assert runner.is_file()
+    (runner,) = built.glob("static-*/wheels/cellrunner-*.whl")
+    names = zipfile.ZipFile(runner).namelist()
+    assert "cellrunner/session.py" in names and not [n for n in names if n.endswith(".pyc")]
 
 
 def test_unused_files_are_not_shipped(built: Path):

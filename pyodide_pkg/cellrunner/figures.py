@@ -1,0 +1,158 @@
+"""A run's matplotlib figures: ``emit("figure", {"svg": text, "alt": text})`` for each figure
+the cell shows (``plt.show()``) or leaves open, or ``{"png": base64 text, "alt": text, "note":
+text}`` once the run's SVG would cost the page too much to draw (the note says so in Spanish);
+at most :data:`MAX_FIGURES` a run, the rest closed unseen with a note on stderr. Every figure
+is closed once sent: nothing is left for the next cell.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import sys
+
+from .run import Run, Watcher
+
+# Figure caps: no output may freeze the page. Chromium parses and lays out an <img> of SVG on the
+# page's main thread, at a cost that grows with the SVG's elements; a PNG decodes off it.
+# Measured on this project's CI machine kind (2 cores, headless Chromium 156, the deck page, the
+# deck's style at 10 x 5.2 in), figures given to a cell's Output: main-thread CPU time between
+# two animation frames after they arrive (a Chrome trace; median of 3-5; CPU time, because other
+# jobs shared the 2 cores: wall-clock frame gaps were 1-4x that, ~15 ms more on an idle machine):
+#   SVG of a scatter   69 kB: 30 ms, 122 kB: 53, 175 kB: 80, 207 kB: 68, 229 kB: 96, 335 kB: 177
+#   SVG of text       127 kB: 46 ms, 186 kB: 63, 245 kB: 99, 497 kB: 229  (the worst kinds per kB)
+#   SVG of lines      145 kB: 17 ms, 276 kB: 29, 537 kB: 31;  bars 213 kB: 39, 415 kB: 76
+#   a deck figure (24-46 kB; 32 kB here) 15 ms; 6 at once 47 ms, 20 at once 143 ms (no frame
+#   between their loads); 10 small scatters (21 kB) at once 61 ms
+#   PNG: a deck figure 5 ms, 20 at once 14 ms; 2000 x 2000 px of noise (1.2 MB) 7 ms
+#   wall clock: a 0.5 MB scatter 160-170 ms, 1 MB 0.3-0.5 s, 2 MB 0.9-1.3 s, 8.5 MB 3-5 s, and
+#   21 MB (plt.scatter of 200 000 points) froze the deck for 18.8 s (test_hostile, without caps).
+# So a run's SVG figures together stay under MAX_SVG_CHARS and MAX_SVG_FIGURES (at most ~70 ms
+# of main thread measured, ~120 ms in the worst sample: under the 200 ms within which the page
+# must answer a frame after any output); the figures past them are drawn by Agg as PNG.
+MAX_SVG_CHARS = 200_000  # per run, all its SVG figures together (matplotlib's SVG is ASCII)
+MAX_SVG_FIGURES = 10  # per run
+MAX_FIGURES = 20  # per run; the figures after them are closed unseen, with a note
+PNG_DPI = 150  # sharp on a projector; lowered for a big figure:
+PNG_MAX_SIDE = 2000  # pixels
+PNG_MAX_PIXELS = 2_000_000
+
+
+def _figure_alt(fig) -> str:
+    """A short text alternative: what the figure plots (titles and axis labels)."""
+    custom = getattr(fig, "alt_text", None)
+    if custom:
+        return str(custom)
+    parts = []
+    if fig._suptitle is not None and fig._suptitle.get_text():
+        parts.append(fig._suptitle.get_text())
+    for ax in fig.get_axes():
+        bits = [ax.get_title()]
+        if ax.get_xlabel():
+            lo, hi = ax.get_xlim()
+            bits.append(f"eje x: {ax.get_xlabel()} (de {lo:.3g} a {hi:.3g})")
+        if ax.get_ylabel():
+            lo, hi = ax.get_ylim()
+            bits.append(f"eje y: {ax.get_ylabel()} (de {lo:.3g} a {hi:.3g})")
+        legend = ax.get_legend()
+        if legend is not None:
+            names = [t.get_text() for t in legend.get_texts() if t.get_text()]
+            if names:
+                bits.append("series: " + ", ".join(names))
+        parts.append(", ".join(b for b in bits if b))
+    text = "; ".join(p for p in parts if p)
+    return f"Figura: {text}" if text else "Figura"
+
+
+class _SvgTooBig(Exception):
+    """The SVG being written passed its cap (raised from inside ``savefig``, to stop early)."""
+
+
+class _CappedText(io.StringIO):
+    """A text file that refuses to grow past ``cap`` characters: a 200 000-point scatter stops
+    after its first few thousand markers instead of writing 21 MB for nothing."""
+
+    def __init__(self, cap: int):
+        super().__init__()
+        self.cap = cap
+
+    def write(self, text) -> int:
+        n = super().write(text)  # TypeError for bytes: matplotlib then knows it takes text
+        if self.tell() > self.cap:
+            raise _SvgTooBig
+        return n
+
+
+def _mb(chars: int) -> str:
+    return f"{chars / 1e6:.1f}".replace(".", ",") + " MB"  # the lecture's decimal comma
+
+
+def _png_base64(fig) -> str:
+    """The figure drawn by Agg, at ``PNG_DPI`` unless that makes it too many pixels."""
+    width, height = fig.get_size_inches()
+    dpi = min(
+        PNG_DPI, PNG_MAX_SIDE / max(width, height, 1e-3), (PNG_MAX_PIXELS / max(width * height, 1e-6)) ** 0.5
+    )
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=max(dpi, 1), bbox_inches="tight")
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+class FigureWatcher(Watcher):
+    """Sends the figures open at ``plt.show()`` and at the end of the run, within the caps."""
+
+    def start(self, run: Run) -> None:
+        self.shown = 0  # figures sent
+        self.dropped = 0  # figures past MAX_FIGURES, closed unseen
+        self.svg_chars = 0  # the SVG sent so far, which the page will have to draw
+        self.svg_figures = 0
+
+    def show(self, run: Run) -> None:
+        """Send every open figure (up to the run's cap), then close them all."""
+        pyplot = sys.modules.get("matplotlib.pyplot")
+        if pyplot is None:
+            return
+        try:
+            for num in pyplot.get_fignums():
+                if self.shown >= MAX_FIGURES:
+                    self.dropped += 1
+                    continue
+                run.emit("figure", self._render(pyplot.figure(num)))
+                self.shown += 1
+        finally:
+            pyplot.close("all")
+
+    def finish(self, run: Run) -> None:
+        try:
+            self.show(run)
+        finally:
+            if self.dropped:
+                run.emit(
+                    "stderr",
+                    f"\n… figuras recortadas: se muestran las primeras {MAX_FIGURES} de "
+                    f"{MAX_FIGURES + self.dropped}.\n",
+                )
+
+    def _render(self, fig) -> dict:
+        """One figure as SVG while the run's SVG budget lasts, else as PNG with a note."""
+        alt = _figure_alt(fig)
+        room = MAX_SVG_CHARS - self.svg_chars
+        if self.svg_figures < MAX_SVG_FIGURES and room > 0:
+            buf = _CappedText(room)
+            try:
+                fig.savefig(buf, format="svg", bbox_inches="tight")
+            except _SvgTooBig:
+                pass
+            else:
+                self.svg_chars += buf.tell()
+                self.svg_figures += 1
+                return {"svg": buf.getvalue(), "alt": alt}
+        if self.svg_figures >= MAX_SVG_FIGURES:
+            note = f"(más de {MAX_SVG_FIGURES} figuras en SVG en esta celda: esta se muestra como PNG)"
+        elif self.svg_figures:
+            note = (
+                f"(las figuras de esta celda pasan de {_mb(MAX_SVG_CHARS)} en SVG: esta se muestra como PNG)"
+            )
+        else:
+            note = f"(figura de más de {_mb(MAX_SVG_CHARS)} en SVG: se muestra como PNG)"
+        return {"png": _png_base64(fig), "alt": alt, "note": note}
