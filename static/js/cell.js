@@ -231,8 +231,9 @@ export class Cell extends EventTarget {
     this.dispatchEvent(new Event("change"));
   }
 
-  /** The runtime's id of the run under way (what Stop stops), or null: from ``state``. */
-  get running() { return activeRun(this.state); }
+  /** The runtime's id of the run under way (what Stop stops), or null: from ``state``. A
+   *  speaker-view copy runs nothing: its state is the main window's, the id is not its own. */
+  get running() { return this.readOnly ? null : activeRun(this.state); }
 
   /** Whether a run is asked for and not ended (``running`` may not know its id yet). */
   get active() { return this.state.phase === "waiting" || this.state.phase === "running"; }
