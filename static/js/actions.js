@@ -2,6 +2,7 @@
 // and take the cells home (notebook.js: a notebook, a script, the dplab wheel); and where one is
 // in the deck (n / 60), which reveal.js's own slide number does not show on a phone.
 import { notebookAction } from "./notebook.js";
+import { say } from "./phrases.js";
 
 // a word under each sign (shown on phones, where there is no hover for the tooltip): ⟲ and ↺
 // look alike, "Python" and "código" do not
@@ -60,7 +61,7 @@ export function installActions({ cells, runtime, store, announce }) {
   chrome?.setAttribute("aria-label", "Estado de Python y acciones de la presentación");
   const runAllBtn = action("Ejecutar todas las celdas, en orden", "▶▶", () => runAll(runAllBtn, cells, announce));
   const restart = action("Reiniciar Python (se vuelven a correr las celdas originales ya ejecutadas; las editadas, al pulsar ▶)", "⟲",
-                         () => runtime.restart("Python reiniciado a pedido"));
+                         () => runtime.restart(say({ code: "restart-manual" })));
   const resetAll = action("Deshacer todas las ediciones (volver al código original)", "↺", () => {
     if (!confirm("¿Volver al código original en todas las celdas?")) return;
     store.clearAll();

@@ -2,8 +2,8 @@
 import { createEditor } from "./editor.js";
 import { Output } from "./output.js";
 import { buildControls } from "./params.js";
-
-const fmtSeconds = (s) => `${s.toLocaleString("es", { maximumFractionDigits: 2 })} s`;
+import { cellMeta } from "./phrases.js";
+import { IDLE, activeRun, afterRun, dataState } from "./cellstate.js";
 
 // While Python first loads (a cold deep link on a hall's Wi-Fi: docs/benchmark.md's start-up
 // table), a cell with nothing to show says what it waits for and for how long so far.
@@ -77,7 +77,8 @@ export class Cell extends EventTarget {
     const source = root.querySelector(".cell-source");
     this.authored = source.textContent.replace(/\n$/, "");
     this.output = new Output(root.querySelector(".cell-output"));
-    this.running = null;       // the runtime's id of the run under way
+    /** @type {import("./types.js").CellState} the one notion of where the cell is (cellstate.js) */
+    this.state = IDLE;
     this.runs = 0;
     this.lastResult = null;
     this.seed = null;          // a locked seed, or null for fresh noise
@@ -222,8 +223,7 @@ export class Cell extends EventTarget {
   /** Python went silent right after this cell ran: say so (it is not replayed). */
   markSuspect() {
     this.lastResult = { ...this.lastResult, crashed: true };
-    this.meta.textContent = "Python dejó de responder después de esta celda: no se volvió a correr";
-    this.root.dataset.state = "error";
+    if (!this.active) this.setState({ phase: "suspect" });   // (a run asked for since will say how it went)
     this.changed();
   }
 
@@ -231,10 +231,32 @@ export class Cell extends EventTarget {
     this.dispatchEvent(new Event("change"));
   }
 
+  /** The runtime's id of the run under way (what Stop stops), or null: from ``state``. A
+   *  speaker-view copy runs nothing: its state is the main window's, the id is not its own. */
+  get running() { return this.readOnly ? null : activeRun(this.state); }
+
+  /** Whether a run is asked for and not ended (``running`` may not know its id yet). */
+  get active() { return this.state.phase === "waiting" || this.state.phase === "running"; }
+
+  /** Enter ``state``; its ``data-state`` and the text beside the buttons follow from it.
+   *  @param {import("./types.js").CellState} state */
+  setState(state) {
+    this.state = state;
+    this.meta.textContent = cellMeta(state);
+    this.root.dataset.state = dataState(state);
+  }
+
+  /** After ⟲: the cell is edited, so it was not run again (deck.js, ``replay``); it says so. */
+  markNotReplayed() {
+    const ok = Boolean(this.lastResult?.ok);
+    this.lastResult = { ...this.lastResult, restarted: true };   // its state is gone with Python
+    if (!this.active) this.setState({ phase: "not-replayed", ok });   // beside «editada»
+    this.changed();
+  }
+
   /** @returns {import("./types.js").CellSnapshot} */
   snapshot() {
-    return { id: this.id, code: this.code, items: this.output.items, meta: this.meta.textContent,
-             state: this.root.dataset.state || "", edited: this.edited };
+    return { id: this.id, code: this.code, items: this.output.items, state: this.state, edited: this.edited };
   }
 
   /** Show what another window computed (the speaker view's mirror).
@@ -242,8 +264,7 @@ export class Cell extends EventTarget {
   restore(snap) {
     if (snap.code !== this.code) this.code = snap.code;
     this.output.replace(snap.items);
-    this.meta.textContent = snap.meta;
-    this.root.dataset.state = snap.state;
+    this.setState(snap.state);
     this.root.classList.toggle("edited", snap.edited);
     this.tryButtons.forEach((b, i) => b.setAttribute("aria-pressed", String(snap.code === this.triedCode(i))));
   }
@@ -251,18 +272,17 @@ export class Cell extends EventTarget {
   /** Run the cell's current code; resolves with the worker's result. */
   async run({ background = false, replay = false } = {}) {
     if (this.readOnly) return null;
-    if (this.running !== null) return this.pendingRun;
+    if (this.active) return this.pendingRun;
     this.output.clear();
     this.root.classList.remove("has-error");
     this.root.classList.add("is-running");
-    this.root.dataset.state = "running";
     this.runBtn.disabled = true;
     this.stopBtn.disabled = false;
     const waiting = this.runtime.state === "loading";
-    this.meta.textContent = waiting ? "esperando a Python…" : "ejecutando…";
+    this.setState({ phase: waiting ? "waiting" : "running", runId: null });
     if (waiting) showBootNote(this);
     const onStatus = (e) => {
-      if (e.detail.state === "running" && this.meta.textContent === "esperando a Python…") this.meta.textContent = "ejecutando…";
+      if (e.detail.state === "running" && this.state.phase === "waiting") this.setState({ phase: "running", runId: this.state.runId });
     };
     this.runtime.addEventListener("status", onStatus);
     this.lastCode = this.code;
@@ -270,7 +290,7 @@ export class Cell extends EventTarget {
     const judged = Boolean(this.exercise) && !background && !replay;
     const code = judged ? this.exercise.judgedCode(this.code) : this.code;
     this.pendingRun = this.runtime.run(this.id, code, {
-      onQueued: (id) => { this.running = id; },
+      onQueued: (id) => { if (this.state.phase === "waiting" || this.state.phase === "running") this.state = { ...this.state, runId: id }; },
       onRerun: (reason) => { this.output.clear(); this.output.add({ kind: "stderr", text: `(${reason})\n` }); },
       onText: (kind, text) => { this.output.add({ kind, text }); this.changed(); },
       onFigure: ({ svg, png, alt, note }) => {   // SVG, or PNG (base64) with a note saying why
@@ -286,7 +306,7 @@ export class Cell extends EventTarget {
     }, { seed: this.seed, background });
     const result = await this.pendingRun;
     this.runtime.removeEventListener("status", onStatus);
-    this.running = null;
+    const endedAt = Date.now();
     this.runs += 1;
     this.lastResult = result;
     this.lastRunAt = performance.now();
@@ -301,11 +321,7 @@ export class Cell extends EventTarget {
     }
     this.output.flush();
     if (result.noise) this.showNoiseControls(true);
-    const when = new Date().toLocaleTimeString("es", { hour12: false });
-    this.meta.textContent = result.crashed ? `Python se reinició ${when}`
-      : result.restarted || result.cancelled ? `detenida ${when}`
-      : result.seconds == null ? `error ${when}` : `calculado ${when} · ${fmtSeconds(result.seconds)}`;
-    this.root.dataset.state = result.ok ? "done" : "error";
+    this.setState(afterRun(result, endedAt));
     this.changed();
     if (!background && !replay) {
       const alts = this.output.items.filter((i) => i.kind === "figure").map((i) => i.alt).join(". ");

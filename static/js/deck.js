@@ -78,10 +78,8 @@ function replay(all, { suspect = null, manual = false } = {}) {
                  .sort((a, b) => a.lastRunAt - b.lastRunAt);
   all.find((c) => c.id === suspect)?.markSuspect();
   for (const cell of ran) {
-    if (!manual || !cell.edited) { cell.run({ replay: true }); continue; }
-    cell.lastResult = { ...cell.lastResult, restarted: true };   // its state is gone with Python
-    cell.meta.textContent = "no se volvió a correr al reiniciar Python (▶ para ejecutarla)";   // beside «editada»
-    cell.changed();
+    if (!manual || !cell.edited) cell.run({ replay: true });
+    else cell.markNotReplayed();
   }
 }
 

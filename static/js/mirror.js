@@ -4,6 +4,8 @@
 // suggested edits (``try:``) ask the main window, over the same channel, to apply and run them.
 // Messages: PROTOCOL.md, "Speaker view ⇄ main window".
 
+import { assertNever } from "./never.js";
+
 const THROTTLE_MS = 100;
 
 /** @typedef {import("./types.js").CopyToMain} CopyToMain */
@@ -40,13 +42,19 @@ export function publish(version, cells, runtime, exercises = null) {
   const byId = new Map(cells.map((c) => [c.id, c]));
   channel.onmessage = (/** @type {MessageEvent<CopyToMain>} */ e) => {
     const msg = e.data;
-    if (msg?.type === "hello") {
-      post({ type: "status", state: runtime.state, detail: runtime.detail });
-      for (const cell of cells) send(cell);
-      if (exercises) sendExercises();
-    } else if (msg?.type === "try") {
-      const cell = byId.get(msg.id);
-      if (cell && (msg.index === null || Number.isInteger(msg.index))) cell.applyTry(msg.index);
+    switch (msg?.type) {
+      case "hello":
+        post({ type: "status", state: runtime.state, detail: runtime.detail });
+        for (const cell of cells) send(cell);
+        if (exercises) sendExercises();
+        return;
+      case "try": {
+        const cell = byId.get(msg.id);
+        if (cell && (msg.index === null || Number.isInteger(msg.index))) cell.applyTry(msg.index);
+        return;
+      }
+      default:   // not a message of ours: dropped
+        assertNever(msg, { ignore: true });
     }
   };
 }
@@ -78,9 +86,12 @@ export function subscribe(version, cells, onStatus, exercises = null) {
   const byId = new Map(cells.map((c) => [c.id, c]));
   channel.onmessage = (/** @type {MessageEvent<MainToCopies>} */ e) => {
     const msg = e.data;
-    if (msg?.type === "cell") byId.get(msg.snap.id)?.restore(msg.snap);
-    else if (msg?.type === "status") onStatus(msg);
-    else if (msg?.type === "exercises") exercises?.restore(msg);
+    switch (msg?.type) {
+      case "cell": byId.get(msg.snap.id)?.restore(msg.snap); return;
+      case "status": onStatus(msg); return;
+      case "exercises": exercises?.restore(msg); return;
+      default: assertNever(msg, { ignore: true });   // not a message of ours: dropped
+    }
   };
   for (const cell of cells) {
     cell.addEventListener("try", (/** @type {CustomEvent} */ e) => post({ type: "try", id: cell.id, index: e.detail.index }));

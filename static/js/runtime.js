@@ -2,6 +2,8 @@
 // notice a worker that died in silence (watchdog.js). Protocol: see PROTOCOL.md. One per page.
 import { PING_MS, Watchdog } from "./watchdog.js";
 import { errorRecord } from "./errors.js";
+import { say } from "./phrases.js";
+import { assertNever } from "./never.js";
 
 /** @typedef {import("./types.js").DeckConfig} DeckConfig */
 /** @typedef {import("./types.js").FromWorker} FromWorker */
@@ -11,6 +13,7 @@ import { errorRecord } from "./errors.js";
 /** @typedef {import("./types.js").FigureMessage} FigureMessage */
 /** @typedef {import("./types.js").BudgetMessage} BudgetMessage */
 /** @typedef {import("./types.js").VerdictMessage} VerdictMessage */
+/** @typedef {Extract<FromWorker, {id: number}>} RunReply  a message about one run or query */
 
 /**
  * What a run tells its cell as it goes (each optional).
@@ -60,6 +63,9 @@ export function makeInterruptBuffer() {
  * "fatal" (detail: the ErrorRecord of a boot failure).
  */
 export class Runtime extends EventTarget {
+  /** @type {Worker} the Python worker: made by ``start()`` (in the constructor), again at each restart */
+  worker;
+
   /** @param {DeckConfig} config @param {string} baseURL the page's folder */
   constructor(config, baseURL) {
     super();
@@ -95,7 +101,7 @@ export class Runtime extends EventTarget {
     this.worker.onmessageerror = () => this.watchdog.heard(performance.now());
     this.worker.onerror = (e) => {   // a worker that cannot even load would fail at every start:
       e.preventDefault?.();           // the same cap as for silence keeps it from looping
-      this.restartOrGiveUp(`el proceso de Python falló (${e.message || "error desconocido"}); se reinició`);
+      this.restartOrGiveUp(say({ code: "restart-worker-error", message: e.message }));
     };
     /** @param {ToWorker} msg */
     const send = (msg) => this.worker.postMessage(msg);
@@ -108,7 +114,7 @@ export class Runtime extends EventTarget {
       this.interruptBuffer = null;
       send({ ...init, interruptBuffer: null });
     }
-    this.setStatus("loading", "Python: cargando…");
+    this.setStatus("loading", say({ code: "boot" }));
   }
 
   /** Whether Stop can interrupt Python (else it restarts the worker). */
@@ -121,38 +127,75 @@ export class Runtime extends EventTarget {
     this.dispatchEvent(new CustomEvent("status", { detail: { state, detail } }));
   }
 
-  /** @param {FromWorker} msg */
+  /** One case per message the worker sends (types.js, `FromWorker`): `tsc` checks that none is
+   *  left out (`assertNever`). PROTOCOL.md, "Worker → page".
+   *  @param {FromWorker} msg */
   onMessage(msg) {
-    if (msg.type === "status") { this.setStatus(msg.state, msg.detail); return; }
-    if (msg.type === "pong") return;   // it was heard: that is all a pong is for
-    if (msg.type === "completion") { this.queries.get(msg.id)?.(msg); return; }
-    if (msg.type === "crashed") {
-      this.restart(msg.reason ?? `Python terminó inesperadamente (${msg.error.message.split("\n")[0]}): se reinició y se volvió a correr el preludio`,
-                   { manual: false });
-      return;
+    switch (msg.type) {
+      case "status":
+        this.setStatus(msg.state, msg.detail);
+        return;
+      case "pong":
+        return;   // it was heard: that is all a pong is for
+      case "completion":
+        this.queries.get(msg.id)?.(msg);
+        return;
+      case "crashed":
+        this.restart(msg.reason ?? say({ code: "restart-crashed", message: msg.error.message }), { manual: false });
+        return;
+      case "fatal":
+        this.setStatus("error", say({ code: "fatal" }));
+        this.dispatchEvent(new CustomEvent("fatal", { detail: msg.error }));
+        return;
+      case "started":
+      case "rerun":
+      case "stdout":
+      case "stderr":
+      case "figure":
+      case "budget":
+      case "verdict":
+      case "result":
+        this.onRunMessage(msg);
+        return;
+      default:   // a message of no known type (a cell's code can post one): dropped
+        assertNever(msg, { ignore: true });
     }
-    if (msg.type === "fatal") {
-      this.setStatus("error", "Python: error");
-      this.dispatchEvent(new CustomEvent("fatal", { detail: msg.error }));
-      return;
-    }
+  }
+
+  /** A message about one pending run (ignored if a restart abandoned it).
+   *  @param {Exclude<RunReply, {type: "completion"}>} msg */
+  onRunMessage(msg) {
     const job = this.pending.get(msg.id);
     if (!job) return;   // a message of a run that was abandoned by a restart
-    if (msg.type === "started") {
-      this.current = msg.id;
-      if (job.stopAsked) this.stop(msg.id);   // Stop was pressed while "started" was on its way
-      return;
-    }
-    if (msg.type === "rerun") job.handlers.onRerun?.(msg.reason);
-    else if (msg.type === "stdout" || msg.type === "stderr") job.handlers.onText?.(msg.type, msg.text);
-    else if (msg.type === "figure") job.handlers.onFigure?.(msg);
-    else if (msg.type === "budget") job.handlers.onBudget?.(msg);
-    else if (msg.type === "verdict") job.handlers.onVerdict?.(msg);
-    else if (msg.type === "result") {
-      this.pending.delete(msg.id);
-      if (this.current === msg.id) this.current = null;
-      this.lastResultCell = job.cellId;
-      job.resolve(msg);
+    switch (msg.type) {
+      case "started":
+        this.current = msg.id;
+        if (job.stopAsked) this.stop(msg.id);   // Stop was pressed while "started" was on its way
+        return;
+      case "rerun":
+        job.handlers.onRerun?.(msg.reason);
+        return;
+      case "stdout":
+      case "stderr":
+        job.handlers.onText?.(msg.type, msg.text);
+        return;
+      case "figure":
+        job.handlers.onFigure?.(msg);
+        return;
+      case "budget":
+        job.handlers.onBudget?.(msg);
+        return;
+      case "verdict":
+        job.handlers.onVerdict?.(msg);
+        return;
+      case "result":
+        this.pending.delete(msg.id);
+        if (this.current === msg.id) this.current = null;
+        this.lastResultCell = job.cellId;
+        job.resolve(msg);
+        return;
+      default:
+        assertNever(msg, { ignore: true });
     }
   }
 
@@ -194,7 +237,7 @@ export class Runtime extends EventTarget {
   async evaluate(expression, handlers = {}) {
     const code = `__import__("base64").b64encode(__import__("json").dumps(${expression}, default=str).encode()).decode()`;
     const result = await this.run(PAGE_SNIPPET, code, handlers);
-    if (!result.ok) return { ok: false, error: result.error };
+    if (!result.ok) return { ok: false, error: result.error ?? errorRecord("Error", "sin detalle") };
     try {
       const bytes = Uint8Array.from(atob(String(result.value).replace(/^'|'$/g, "")), (c) => c.charCodeAt(0));
       return { ok: true, value: JSON.parse(new TextDecoder().decode(bytes)) };
@@ -241,8 +284,7 @@ export class Runtime extends EventTarget {
       pending: this.pending.size, cellRunning: this.current != null, booting: this.state === "loading" });
     if (verdict.ping) this.worker.postMessage(/** @type {ToWorker} */ ({ type: "ping", n: verdict.ping }));
     if (!verdict.dead) return;
-    this.restartOrGiveUp("Python dejó de responder: se reinició y se volvieron a correr las celdas",
-                         { suspect: this.lastResultCell });
+    this.restartOrGiveUp(say({ code: "restart-silent" }), { suspect: this.lastResultCell });
   }
 
   /** Restart for a failure the page noticed itself; after too many in a row, stop and say so.
@@ -252,10 +294,10 @@ export class Runtime extends EventTarget {
       this.restart(reason, { ...options, manual: false });
       return;
     }
-    this.gaveUp = "Python falló varias veces seguidas: pulse ⟲ para reiniciarlo";
+    this.gaveUp = say({ code: "restart-gave-up" });
     this.abandon(this.gaveUp);
     this.worker.terminate();
-    this.setStatus("error", "Python: no responde · pulse ⟲");
+    this.setStatus("error", say({ code: "gave-up" }));
   }
 
   /** Stop the run ``id``: cancel it if it has not started; interrupt it if it runs; restart
@@ -273,10 +315,10 @@ export class Runtime extends EventTarget {
       this.interruptBuffer[0] = 2;   // SIGINT: Python raises KeyboardInterrupt in the cell
       Atomics.notify(this.interruptBuffer, 0);   // and a cell in time.sleep wakes at once
       setTimeout(() => {
-        if (this.pending.has(id)) this.restart("la celda no respondía a la interrupción: se reinició Python", { manual: false });
+        if (this.pending.has(id)) this.restart(say({ code: "restart-interrupt-ignored" }), { manual: false });
       }, STOP_GRACE_MS);
     } else {
-      this.restart("celda detenida: se reinició Python (aquí el navegador no permite interrumpirla)", { manual: false });
+      this.restart(say({ code: "restart-no-interrupt" }), { manual: false });
     }
   }
 
@@ -314,7 +356,7 @@ export class Runtime extends EventTarget {
     this.dispatchEvent(new CustomEvent("restart", { detail: { reason, suspect, manual } }));
     for (const job of waiting) {   // after the replay the listeners queued: they may need its state
       this.pending.set(job.id, job);
-      job.handlers.onRerun?.("Python se reinició: esta celda esperó a que volviera");
+      job.handlers.onRerun?.(say({ code: "waited-for-restart" }));
       this.send(job);
     }
   }

@@ -1,7 +1,15 @@
 // What the Python worker does next: a pure state machine, with no Pyodide, no timers and no
 // I/O, so that node's test runner can drive it through thousands of interleavings
 // (tests/js/scheduler.test.mjs). The worker (worker.js) feeds it events and executes the
-// actions it returns. Its rules and invariants: PROTOCOL.md, "Scheduling".
+// actions it returns. Its rules and invariants: PROTOCOL.md, "Scheduling". It says what it is
+// doing in codes (types.js, `StatusPhrase`); their Spanish is in phrases.js.
+
+/** @typedef {import("./types.js").StatusPhrase} StatusPhrase */
+/** @typedef {import("./types.js").SchedulerStatus} SchedulerStatus */
+/** A queued run: the `run` message, with what the scheduler learnt from its code.
+ *  @typedef {import("./types.js").RunMessage & {needsMpl: boolean, binds: Set<string>}} Job */
+/** What ``next()`` says to do: run a job, import a step of matplotlib, or answer a query.
+ *  @typedef {{kind: "job", job: Job} | {kind: "step", index: number} | {kind: "query", query: any}} Action */
 
 /** Code that draws: it waits until matplotlib is imported. */
 const NEEDS_MATPLOTLIB = /\b(plt|matplotlib|pyplot|plots|figure|fig)\b/;
@@ -53,11 +61,14 @@ export class Scheduler {
   constructor() {
     this.loaderSteps = 0;        // matplotlib's import steps, known once Python is up
     this.python = "booting";     // booting → ready | failed
-    this.bootDetail = "Python: cargando…";
+    /** @type {StatusPhrase} what booting does now */
+    this.bootStep = { code: "boot" };
     this.mpl = "fetching";       // fetching → importing → ready; or failed at any point
     this.stepsDone = 0;
-    this.jobs = [];              // queued, in request order: {id, code, background, needsMpl, binds}
-    this.busy = null;            // the action under way, or null
+    /** @type {Job[]} queued, in request order */
+    this.jobs = [];
+    /** @type {Action | null} the action under way */
+    this.busy = null;
     this.lastKind = null;        // "job" | "step": the loader and the jobs take turns
     this.queries = [];           // the editor's completion requests, in order: {id, …}
     this.lastWasQuery = false;   // a query never follows a query while a job or step can go
@@ -65,7 +76,9 @@ export class Scheduler {
 
   // --- events -------------------------------------------------------------------------------
 
-  /** A run is asked for. Returns the jobs to answer at once with an error ([] or [job]). */
+  /** A run is asked for. Returns the jobs to answer at once with an error ([] or [job]).
+   *  @param {import("./types.js").RunMessage} run
+   *  @returns {Job[]} */
   submit({ id, code, background = false, ...rest }) {
     const job = { ...rest, id, code, background: Boolean(background),
                   needsMpl: needsMatplotlib(code), binds: boundNames(code) };
@@ -95,9 +108,9 @@ export class Scheduler {
     return index < 0 ? null : this.queries.splice(index, 1)[0];
   }
 
-  /** Booting goes on: ``detail`` says what loads now. */
-  bootProgress(detail) {
-    this.bootDetail = detail;
+  /** Booting goes on: ``step`` says what loads now. @param {StatusPhrase} step */
+  bootProgress(step) {
+    this.bootStep = step;
   }
 
   /**
@@ -173,16 +186,18 @@ export class Scheduler {
       return this.busy;
     }
     const presenterWaitsForMpl = this.jobs.some((job) => !job.background && job.needsMpl);
+    /** @type {Action | null} */
     let action = null;
-    if (canStep && (fg || bg)) {
+    const job = fg ?? bg;
+    if (canStep && job) {
       // take turns, except that the presenter's numpy-only cells go first while none of the
       // presenter's cells waits for matplotlib
       const stepTurn = this.lastKind === "job" && (!fg || presenterWaitsForMpl);
-      action = stepTurn ? { kind: "step", index: this.stepsDone } : { kind: "job", job: fg ?? bg };
+      action = stepTurn ? { kind: "step", index: this.stepsDone } : { kind: "job", job };
     } else if (canStep) {
       action = { kind: "step", index: this.stepsDone };
-    } else if (fg || bg) {
-      action = { kind: "job", job: fg ?? bg };
+    } else if (job) {
+      action = { kind: "job", job };
     }
     if (!action) return null;
     if (action.kind === "job") this.jobs.splice(this.jobs.indexOf(action.job), 1);
@@ -194,16 +209,17 @@ export class Scheduler {
 
   // --- what the status indicator says ------------------------------------------------------
 
-  /** ``{state, detail}`` for the page's status indicator, derived from the state alone.
-   *  @returns {{state: import("./types.js").RuntimeState, detail: string}} */
+  /** ``{state, code, …}`` for the page's status indicator, derived from the state alone
+   *  (the worker says it in Spanish: phrases.js).
+   *  @returns {SchedulerStatus} */
   status() {
-    if (this.python === "booting") return { state: "loading", detail: this.bootDetail };
-    if (this.python === "failed") return { state: "error", detail: "Python: error al iniciar" };
-    if (this.busy?.kind === "job") return { state: "running", detail: "Python: ejecutando…" };
-    if (this.mpl === "failed") return { state: "ready", detail: "Python: listo · matplotlib no se pudo cargar" };
+    if (this.python === "booting") return { state: "loading", ...this.bootStep };
+    if (this.python === "failed") return { state: "error", code: "boot-failed" };
+    if (this.busy?.kind === "job") return { state: "running", code: "running" };
+    if (this.mpl === "failed") return { state: "ready", code: "mpl-failed" };
     if (this.mpl !== "ready" && this.jobs.some((job) => job.needsMpl)) {
-      return { state: "ready", detail: "Python: listo · cargando matplotlib…" };
+      return { state: "ready", code: "mpl-loading" };
     }
-    return { state: "ready", detail: "Python: listo" };
+    return { state: "ready", code: "ready" };
   }
 }

@@ -150,6 +150,41 @@
  *           | PongMessage | CompletionMessage} FromWorker
  */
 
+// --- what the pure modules decide, as codes (their Spanish: phrases.js) ----------------------
+
+/**
+ * A sentence about Python the page may show, as a code and its parameters. The pure modules
+ * return these (scheduler.js's `status()`); the edge that writes text (the worker's `status`
+ * message, the runtime's `restart` event) says it in Spanish with phrases.js's `say`.
+ * @typedef {{code: "boot"} | {code: "boot-interpreter"} | {code: "boot-packages", packages: string[]}
+ *   | {code: "loading-package", name: string} | {code: "boot-failed"} | {code: "running"}
+ *   | {code: "ready"} | {code: "mpl-loading"} | {code: "mpl-failed"} | {code: "fatal"}
+ *   | {code: "gave-up"}} StatusPhrase  the status indicator's text (a `status` message's `detail`)
+ * @typedef {{code: "restart-manual"} | {code: "restart-crashed", message: string}
+ *   | {code: "restart-worker-error", message: string} | {code: "restart-silent"}
+ *   | {code: "restart-gave-up"} | {code: "restart-interrupt-ignored"} | {code: "restart-no-interrupt"}
+ *   | {code: "restart-memory"}} RestartPhrase  why Python restarted (a `restart` event's `reason`)
+ * @typedef {{code: "waited-for-restart"} | {code: "rerun-package", name: string}
+ *   | {code: "memory-freed", names: string[]} | {code: "memory-restart", gigabytes: number}} RunPhrase
+ *   notes on a run: a `rerun`'s `reason`, the line added to a traceback after a MemoryError
+ * @typedef {StatusPhrase | RestartPhrase | RunPhrase} Phrase
+ * @typedef {{state: RuntimeState} & StatusPhrase} SchedulerStatus  what the indicator shows
+ */
+
+/**
+ * A cell's state: the one notion the page has of where a cell is (`Cell.state`, cell.js). Its
+ * `data-state` and `Cell.running` follow from it (cellstate.js), and so does the text beside its
+ * buttons (phrases.js, `cellMeta`); PROTOCOL.md, "A cell's state", has the table.
+ * `runId`: the runtime's id of the run (null when the runtime refused it at once); `at`: when it
+ * ended (ms since the epoch); `seconds`: how long the code ran, null when it never ran to an end.
+ * @typedef {{phase: "idle"}
+ *   | {phase: "waiting" | "running", runId: number | null}
+ *   | {phase: "done" | "error", at: number, seconds: number | null}
+ *   | {phase: "stopped" | "crashed", at: number}
+ *   | {phase: "suspect"}
+ *   | {phase: "not-replayed", ok: boolean}} CellState
+ */
+
 // --- speaker view ⇄ main window (mirror.js, one BroadcastChannel) ------------------------------
 
 /**
@@ -158,8 +193,7 @@
  * @property {string} id
  * @property {string} code
  * @property {OutputItem[]} items
- * @property {string} meta     the text beside the buttons ("calculado 10:02:03 · 0,1 s")
- * @property {string} state    "" | "running" | "done" | "error"
+ * @property {CellState} state the cell's state: the copy derives its text and `data-state` from it
  * @property {boolean} edited
  */
 

@@ -5,6 +5,8 @@ import { Scheduler } from "./scheduler.js";
 import { errorFromException, errorRecord } from "./errors.js";
 import { prefetch } from "./prefetch.js";
 import { Engine } from "./engine.js";
+import { say } from "./phrases.js";
+import { assertNever } from "./never.js";
 
 /** @typedef {import("./types.js").DeckConfig} DeckConfig */
 /** @typedef {import("./types.js").ToWorker} ToWorker */
@@ -48,10 +50,11 @@ let engine = null;           // the editor's completion: loaded on its first req
 const post = (msg) => self.postMessage(msg);
 const quiet = { messageCallback: () => {}, errorCallback: () => {} };
 
-/** Tell the page what the scheduler's state means, once per change.
- *  @param {{state: import("./types.js").RuntimeState, detail: string} | null} [override] */
+/** Tell the page what the scheduler's state means, in Spanish (phrases.js), once per change.
+ *  @param {import("./types.js").SchedulerStatus | null} [override] */
 function publishStatus(override = null) {
-  const { state, detail } = override ?? scheduler.status();
+  const status = override ?? scheduler.status();
+  const { state } = status, detail = say(status);
   const key = `${state}|${detail}`;
   if (key === lastStatus) return;
   lastStatus = key;
@@ -75,7 +78,7 @@ function withTimeout(promise, ms, what) {
 
 /** @param {DeckConfig} config @param {string} base */
 async function boot(config, base) {
-  scheduler.bootProgress("Python: cargando el intérprete…");
+  scheduler.bootProgress({ code: "boot-interpreter" });
   publishStatus();
   const { loadPyodide } = await import(new URL(config.pyodideIndex + "pyodide.mjs", base).href);
   pyodide = await loadPyodide({
@@ -87,7 +90,7 @@ async function boot(config, base) {
   // Python call into JS every few dozen bytecodes: that is what lets WebKitGTK's terminate()
   // end a worker spinning in a loop (else the stopped cell goes on burning a core).
   pyodide.setInterruptBuffer(interruptBuffer ?? new Int32Array(1));
-  scheduler.bootProgress(`Python: cargando ${config.packages.join(", ")} y dplab…`);
+  scheduler.bootProgress({ code: "boot-packages", packages: config.packages });
   publishStatus();
   const wheels = [config.wheel, config.runner].map((path) => new URL(path, base).href);
   await pyodide.loadPackage([...config.packages, ...wheels], quiet);
@@ -156,17 +159,15 @@ function heapBytes() {
 function answerMemoryError(job, result) {
   const { memory, ...rest } = result;
   const heap = heapBytes();
-  const names = memory.released.length ? ` (${memory.released.join(", ")})` : "";
-  const gb = (heap / 2 ** 30).toLocaleString("es", { maximumFractionDigits: 1 });
   if (memory.left && heap < MEMORY_RESTART_BYTES) {
-    const note = `\nMemoria agotada: se deshizo lo que esta celda había asignado${names} y se liberó; Python sigue en marcha.`;
+    const note = say({ code: "memory-freed", names: memory.released });
     post({ type: "result", id: job.id, ...rest, error: { ...rest.error, traceback: rest.error.traceback + note } });
     return false;
   }
-  const note = `\nMemoria agotada (Python ocupaba ${gb} GB): se reinicia Python para liberarla y se vuelven a correr las demás celdas; esta no.`;
+  const note = say({ code: "memory-restart", gigabytes: heap / 2 ** 30 });
   const error = { ...rest.error, traceback: rest.error.traceback + note };
   post({ type: "result", id: job.id, ...rest, error, crashed: true });
-  post({ type: "crashed", error, reason: "Python se quedó sin memoria: se reinició y se volvieron a correr las celdas, menos la que la agotó" });
+  post({ type: "crashed", error, reason: say({ code: "restart-memory" }) });
   return true;
 }
 
@@ -195,10 +196,10 @@ async function runJob(job) {
   if (missing) {
     // matplotlib needed a package the cold load left out (e.g. contourpy for ax.contour):
     // load it and run the cell again, once, from a clean output
-    publishStatus({ state: "loading", detail: `Python: cargando ${missing}…` });
+    publishStatus({ state: "loading", code: "loading-package", name: missing });
     try {
       await withTimeout(pyodide.loadPackage([missing], quiet), PACKAGE_TIMEOUT_MS, `cargar ${missing}`);
-      post({ type: "rerun", id: job.id, reason: `se cargó ${missing}; la celda se ejecutó de nuevo` });
+      post({ type: "rerun", id: job.id, reason: say({ code: "rerun-package", name: missing }) });
       publishStatus();
       result = runCell(job.cellId, job.code, job.id, job.seed ?? null);
     } catch (e) {
@@ -241,6 +242,9 @@ async function pump() {
       } catch (e) {
         if (action.kind === "step") {
           failMatplotlib(e);
+        } else if (action.kind === "query") {   // (engine.answer catches Python's errors itself)
+          console.warn("completion:", e);
+          if (action.query.id >= 0) post({ type: "completion", id: action.query.id, ready: false, answer: null });
         } else {
           // session.run never raises: an exception here means the interpreter itself died
           // (os._exit, a fatal wasm error). Report it on the cell; the page restarts us.
@@ -311,32 +315,51 @@ function answerQuery(query) {
   }
 }
 
-/** @param {MessageEvent<ToWorker>} event */
+/** Boot: the first message. @param {import("./types.js").InitMessage} msg */
+function onInit(msg) {
+  interruptBuffer = msg.interruptBuffer || null;
+  onDemand = msg.config.onDemand || {};
+  scheduler = new Scheduler();
+  engine = new Engine(msg.config.editor, msg.base);
+  if (msg.prefetch) prefetch(msg.config, msg.base);   // numpy's wheels, then matplotlib's, meanwhile
+  start(msg.config, msg.base);
+}
+
+/** Drop a run that has not started; answer it cancelled. @param {number} id */
+function onCancel(id) {
+  if (!scheduler.cancel(id)) return;   // started, or ended: Stop reaches it otherwise
+  post({ type: "result", id, ok: false, cancelled: true, seconds: null,
+         error: errorRecord("Cancelada", "ejecución cancelada", "Ejecución cancelada antes de empezar.") });
+  publishStatus();
+}
+
+/** One case per message the page sends (types.js, `ToWorker`): `tsc` checks that none is left
+ *  out (`assertNever`). PROTOCOL.md, "Page → worker".
+ *  @param {MessageEvent<ToWorker>} event */
 self.onmessage = (event) => {
   const msg = event.data;
-  if (msg.type === "ping") {
-    post({ type: "pong", n: msg.n });   // the page's watchdog: this event loop still turns
-  } else if (msg.type === "init") {
-    interruptBuffer = msg.interruptBuffer || null;
-    onDemand = msg.config.onDemand || {};
-    scheduler = new Scheduler();
-    engine = new Engine(msg.config.editor, msg.base);
-    if (msg.prefetch) prefetch(msg.config, msg.base);   // numpy's wheels, then matplotlib's, meanwhile
-    start(msg.config, msg.base);
-  } else if (msg.type === "run") {
-    for (const job of scheduler.submit(msg)) answerWithError(job, bootError ?? mplError);
-    publishStatus();
-    pump();
-  } else if (msg.type === "cancel") {
-    const job = scheduler.cancel(msg.id);
-    if (job) {
-      post({ type: "result", id: msg.id, ok: false, cancelled: true, seconds: null,
-             error: errorRecord("Cancelada", "ejecución cancelada", "Ejecución cancelada antes de empezar.") });
+  switch (msg.type) {
+    case "ping":
+      post({ type: "pong", n: msg.n });   // the page's watchdog: this event loop still turns
+      return;
+    case "init":
+      onInit(msg);
+      return;
+    case "run":
+      for (const job of scheduler.submit(msg)) answerWithError(job, bootError ?? mplError);
       publishStatus();
-    }
-  } else if (msg.type === "complete") {
-    onComplete(msg);
-  } else if (msg.type === "complete-cancel") {
-    if (scheduler.cancelQuery(msg.id)) post({ type: "completion", id: msg.id, ready: engine.usable, answer: null });
+      pump();
+      return;
+    case "cancel":
+      onCancel(msg.id);
+      return;
+    case "complete":
+      onComplete(msg);
+      return;
+    case "complete-cancel":
+      if (scheduler.cancelQuery(msg.id)) post({ type: "completion", id: msg.id, ready: engine.usable, answer: null });
+      return;
+    default:   // only the page posts here, with the types above; anything else is dropped
+      assertNever(msg, { ignore: true });
   }
 };

@@ -2,8 +2,9 @@
 
 - the JSON the build embeds in the page has exactly the fields of ``deckbuild.config.DeckConfig``
   (and its nested dataclasses), and ``static/js/types.js``'s typedefs name the same fields;
-- every message type the JS sends or handles (page ⇄ worker, main window ⇄ speaker view) is in
-  ``static/js/PROTOCOL.md``'s tables and in ``types.js``, and every documented one is used.
+- every message type of ``types.js``'s unions (page ⇄ worker, main window ⇄ speaker view, page ⇄
+  service worker) is in ``static/js/PROTOCOL.md``'s tables, and every documented one is typed; that
+  the JS sends only these and handles each one is proved by ``tsc`` (test_js_types.py).
 """
 
 from __future__ import annotations
@@ -25,8 +26,6 @@ JS = ROOT / "static" / "js"
 PROTOCOL = JS / "PROTOCOL.md"
 TYPES = JS / "types.js"
 RUNNER = ROOT / "pyodide_pkg" / "cellrunner"  # the cell runner: what it emits, the worker sends
-# the modules that talk across a boundary: to/from the worker, and over the mirror's channel
-TALKERS = ("worker.js", "runtime.js", "mirror.js")
 
 
 def _fields(cls) -> set[str]:
@@ -86,42 +85,68 @@ def test_protocol_documents_the_config_fields():
 
 
 # --- message types ----------------------------------------------------------------------------
+# The message types are read from types.js's unions. That the code handles each one is `tsc`'s to
+# prove, not a scan's: runtime.js, worker.js and mirror.js dispatch with a `switch` over the
+# union ending in `assertNever` (test_js_types.py), and what they send is typed by the same
+# unions. What remains to check here is that the unions and PROTOCOL.md's tables agree.
+
+# every union of messages that crosses a boundary (PROTOCOL.md has a table for each)
+UNIONS = ("ToWorker", "FromWorker", "CopyToMain", "MainToCopies", "OfflineFill", "OfflineProgress")
 
 
-def _sent_and_handled() -> dict[str, set[str]]:
-    """Message type → the files that send or handle it."""
-    found: dict[str, set[str]] = {}
-    for name in TALKERS:
-        text = (JS / name).read_text(encoding="utf-8")
-        text = re.sub(r"new Worker\([^)]*\)", "", text)  # {type: "module"}: an option, no message
-        patterns = (
-            r'\btype: "(\w+)"',  # a message literal it sends
-            r'\bmsg\??\.type === "(\w+)"',  # a message it handles
-            r'\bcase "(\w+)"',
-        )
-        for pattern in patterns:
-            for kind in re.findall(pattern, text):
-                found.setdefault(kind, set()).add(name)
-    # the worker forwards what the cell runner emits as messages of that type (worker.js, runCell)
+def _typedefs() -> dict[str, str]:
+    """Typedef name → its type text, for every ``@typedef {…} Name`` in types.js."""
+    text = re.sub(r"\n\s*\*\s*", " ", TYPES.read_text(encoding="utf-8"))  # one line per comment
+    found = {}
+    for match in re.finditer(r"@typedef \{", text):
+        depth, i = 1, match.end()
+        while depth:  # the type runs to its matching brace
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        name = re.match(r"\s*(\w+)", text[i:])
+        if name:
+            found[name.group(1)] = text[match.end() : i - 1]
+    return found
+
+
+def _message_types(name: str, typedefs: dict[str, str]) -> set[str]:
+    """The ``type`` literals of typedef ``name``, through the typedefs its union names."""
+    body = typedefs[name]
+    kinds = {
+        kind
+        for union in re.findall(r'\btype: ((?:"[\w-]+"(?: \| )?)+)', body)
+        for kind in re.findall(r'"([\w-]+)"', union)
+    }
+    for member in re.findall(r"\b([A-Z]\w*Message|OfflineFill|OfflineProgress)\b", body):
+        if member != name and member in typedefs:
+            kinds |= _message_types(member, typedefs)
+    return kinds
+
+
+def _typed() -> dict[str, set[str]]:
+    """Union name → the message types it has."""
+    typedefs = _typedefs()
+    return {name: _message_types(name, typedefs) for name in UNIONS}
+
+
+def _emitted() -> set[str]:
+    """What cellrunner emits, which the worker forwards as messages of that type (runCell)."""
+    found = set()
     for path in sorted(RUNNER.glob("*.py")):
-        for kind in re.findall(r'\b(?:emit|_Stream)\("(\w+)"', path.read_text(encoding="utf-8")):
-            found.setdefault(kind, set()).add(f"cellrunner/{path.name}")
+        found |= set(re.findall(r'\b(?:emit|_Stream)\("(\w+)"', path.read_text(encoding="utf-8")))
     return found
 
 
 def _documented() -> set[str]:
     rows = [line for line in PROTOCOL.read_text(encoding="utf-8").splitlines() if line.startswith("|")]
-    return {kind for row in rows for kind in re.findall(r'\{type: "(\w+)"', row)}
+    return {kind for row in rows for kind in re.findall(r'\{type: "([\w-]+)"', row)}
 
 
-def test_the_scan_finds_the_known_messages():
-    # a guard on the scan itself: if these go missing, the patterns above no longer match the code
-    found = _sent_and_handled()
-    for kind in (
-        "init",
-        "run",
-        "cancel",
-        "ping",
+def test_the_unions_have_the_known_messages():
+    # a guard on the parse itself: if these go missing, the patterns above no longer match types.js
+    typed = _typed()
+    assert {"init", "run", "cancel", "ping", "complete", "complete-cancel"} <= typed["ToWorker"]
+    assert {
         "status",
         "stdout",
         "stderr",
@@ -134,30 +159,36 @@ def test_the_scan_finds_the_known_messages():
         "crashed",
         "fatal",
         "pong",
-        "hello",
-        "cell",
-        "try",
-        "exercises",
-    ):
-        assert kind in found, kind
+        "completion",
+    } <= typed["FromWorker"]
+    assert typed["CopyToMain"] == {"hello", "try"}
+    assert typed["MainToCopies"] == {"status", "cell", "exercises"}
+    assert typed["OfflineFill"] == {"offline-fill"} and typed["OfflineProgress"] == {"offline-progress"}
 
 
-def test_every_message_the_js_uses_is_in_protocol_md():
-    found, documented = _sent_and_handled(), _documented()
-    missing = {kind: sorted(files) for kind, files in found.items() if kind not in documented}
+def test_every_message_type_is_in_protocol_md():
+    documented = _documented()
+    missing = {name: sorted(kinds - documented) for name, kinds in _typed().items() if kinds - documented}
     assert not missing, f"message types not in PROTOCOL.md's tables: {missing}"
 
 
-def test_every_documented_message_is_used():
-    unused = _documented() - set(_sent_and_handled())
-    assert not unused, f"PROTOCOL.md documents message types nothing sends or handles: {unused}"
+def test_every_documented_message_is_typed():
+    typed = set().union(*_typed().values())
+    assert _documented() <= typed, (
+        f"PROTOCOL.md documents message types types.js has not: {_documented() - typed}"
+    )
 
 
-def test_every_message_has_a_typedef():
-    text = TYPES.read_text(encoding="utf-8")
-    typed = {
-        kind
-        for union in re.findall(r'\btype: ((?:"\w+"(?: \| )?)+)', text)
-        for kind in re.findall(r'"(\w+)"', union)
-    }
-    assert set(_sent_and_handled()) <= typed, set(_sent_and_handled()) - typed
+def test_every_output_cellrunner_emits_is_a_message_of_the_worker():
+    emitted = _emitted()
+    assert {"stdout", "stderr", "figure", "budget", "verdict"} <= emitted, emitted
+    assert emitted <= _typed()["FromWorker"], emitted - _typed()["FromWorker"]
+
+
+def test_the_dispatch_is_a_switch_that_tsc_checks():
+    # the exhaustiveness proof is tsc's (test_js_types.py); this checks that it applies: every
+    # handler of a union is a switch whose default is assertNever, not an if chain tsc cannot check
+    for name in ("worker.js", "runtime.js", "mirror.js"):
+        text = (JS / name).read_text(encoding="utf-8")
+        assert not re.search(r'\bmsg\??\.type === "', text), f"{name}: an if chain over msg.type"
+        assert re.search(r"switch \(msg\??\.type\)", text) and "assertNever(msg" in text, name
