@@ -14,22 +14,9 @@ import sys
 from .run import Run, Watcher
 
 # Figure caps: no output may freeze the page. Chromium parses and lays out an <img> of SVG on the
-# page's main thread, at a cost that grows with the SVG's elements; a PNG decodes off it.
-# Measured on this project's CI machine kind (2 cores, headless Chromium 156, the deck page, the
-# deck's style at 10 x 5.2 in), figures given to a cell's Output: main-thread CPU time between
-# two animation frames after they arrive (a Chrome trace; median of 3-5; CPU time, because other
-# jobs shared the 2 cores: wall-clock frame gaps were 1-4x that, ~15 ms more on an idle machine):
-#   SVG of a scatter   69 kB: 30 ms, 122 kB: 53, 175 kB: 80, 207 kB: 68, 229 kB: 96, 335 kB: 177
-#   SVG of text       127 kB: 46 ms, 186 kB: 63, 245 kB: 99, 497 kB: 229  (the worst kinds per kB)
-#   SVG of lines      145 kB: 17 ms, 276 kB: 29, 537 kB: 31;  bars 213 kB: 39, 415 kB: 76
-#   a deck figure (24-46 kB; 32 kB here) 15 ms; 6 at once 47 ms, 20 at once 143 ms (no frame
-#   between their loads); 10 small scatters (21 kB) at once 61 ms
-#   PNG: a deck figure 5 ms, 20 at once 14 ms; 2000 x 2000 px of noise (1.2 MB) 7 ms
-#   wall clock: a 0.5 MB scatter 160-170 ms, 1 MB 0.3-0.5 s, 2 MB 0.9-1.3 s, 8.5 MB 3-5 s, and
-#   21 MB (plt.scatter of 200 000 points) froze the deck for 18.8 s (test_hostile, without caps).
-# So a run's SVG figures together stay under MAX_SVG_CHARS and MAX_SVG_FIGURES (at most ~70 ms
-# of main thread measured, ~120 ms in the worst sample: under the 200 ms within which the page
-# must answer a frame after any output); the figures past them are drawn by Agg as PNG.
+# page's main thread (a PNG decodes off it), so a run's SVG figures together stay under
+# MAX_SVG_CHARS and MAX_SVG_FIGURES and the figures past them are drawn by Agg as PNG. The
+# measurements behind the numbers: bench/README.md, "Figure caps".
 MAX_SVG_CHARS = 200_000  # per run, all its SVG figures together (matplotlib's SVG is ASCII)
 MAX_SVG_FIGURES = 10  # per run
 MAX_FIGURES = 20  # per run; the figures after them are closed unseen, with a note

@@ -9,7 +9,7 @@ import os
 from collections.abc import Callable
 
 # pyplot's import, cut into steps the worker takes one at a time, so that a cell the presenter
-# runs meanwhile waits for one step (the longest is ~0.3 s in Pyodide), never for all (~1.5 s).
+# runs meanwhile waits for one step, never for all (bench/README.md, "matplotlib's import in steps").
 MATPLOTLIB_STEPS = (
     "pyparsing",
     "PIL.Image",
