@@ -85,6 +85,20 @@ function replay(all, { suspect = null, manual = false } = {}) {
   }
 }
 
+/** Editors only where the viewer is: the cells of the current slide and of its neighbours get
+ *  theirs (cell.js builds them one per task), the rest keep their static code until then.
+ *  @param {any} reveal @param {import("./cell.js").Cell[]} all */
+function buildNearEditors(reveal, all) {
+  const near = () => {
+    const slides = reveal.getSlides();
+    const at = slides.indexOf(reveal.getCurrentSlide());
+    const around = new Set([slides[at], slides[at - 1], slides[at + 1]]);
+    for (const cell of all) if (around.has(cell.slide)) cell.wantEditor();
+  };
+  reveal.on("slidechanged", near);
+  near();
+}
+
 /** A visible notice beside the status indicator (what the announcer reads aloud), for a while. */
 let noticeTimer = 0;
 function notify(text) {
@@ -157,7 +171,8 @@ const deck = new Reveal({
 await deck.initialize();
 showWhere(deck);
 installSpanishHelp(deck);
-installZoom(deck, { announce, changed: () => { for (const c of cells) remeasure(c.editor.view); } });
+installZoom(deck, { announce, changed: () => { for (const c of cells) if (c.editor) remeasure(c.editor.view); } });
+buildNearEditors(deck, cells);
 const hall = startHall(deck, { base, token: hallToken, receiver });   // live.js: the live hall, if a server is here
 
 // ``?noprerun``: cells run only when asked (for tests, and to watch a cold cell compute)
