@@ -287,6 +287,7 @@ export function installCompletion(cells, runtime, config, base) {
   const equip = (cell) => {   // the editors are built when their slide comes near (cell.js)
     cell.editor.view.dispatch({ effects: StateEffect.appendConfig.of(extensions(runtime)) });
     cell.editor.view.contentDOM.addEventListener("focus", warm, { once: true });
+    if (cell.editor.view.hasFocus) warm();   // focused before this module had loaded
     if (cell.lastResult) markLine(cell, cell.lastResult);   // a run before the editor was built
   };
   for (const cell of cells) {

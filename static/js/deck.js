@@ -52,7 +52,13 @@ if (receiver) {
   });
   runtime.addEventListener("fatal", (/** @type {CustomEvent} */ e) => { statusEl.title = e.detail.traceback || e.detail.message; });
   installActions({ cells, runtime, store, announce });
-  import("./completion.js").then(({ installCompletion }) => installCompletion(cells, runtime, config, base));
+  // completion (more of CodeMirror) is loaded with the first editor, not with the page
+  const withCompletion = () => import("./completion.js").then(({ installCompletion }) => installCompletion(cells, runtime, config, base));
+  if (cells.some((c) => c.editor)) withCompletion();
+  else for (const c of cells) c.addEventListener("editor", function first() {
+    for (const other of cells) other.removeEventListener("editor", first);
+    withCompletion();
+  });
   publish(config.version, cells, runtime, exercises);
   showStatus({ state: runtime.state, detail: runtime.detail });   // what it said while we loaded
 }
