@@ -54,11 +54,12 @@ if (receiver) {
   installActions({ cells, runtime, store, announce });
   // completion (more of CodeMirror) is loaded with the first editor, not with the page
   const withCompletion = () => import("./completion.js").then(({ installCompletion }) => installCompletion(cells, runtime, config, base));
-  if (cells.some((c) => c.editor)) withCompletion();
-  else for (const c of cells) c.addEventListener("editor", function first() {
-    for (const other of cells) other.removeEventListener("editor", first);
+  const first = () => {   // one handler for all the cells: the first editor loads it, once
+    for (const c of cells) c.removeEventListener("editor", first);
     withCompletion();
-  });
+  };
+  if (cells.some((c) => c.editor)) withCompletion();
+  else for (const c of cells) c.addEventListener("editor", first);
   publish(config.version, cells, runtime, exercises);
   showStatus({ state: runtime.state, detail: runtime.detail });   // what it said while we loaded
 }
