@@ -92,18 +92,21 @@ function replay(all, { suspect = null, manual = false } = {}) {
   }
 }
 
-/** Editors only where the viewer is: the cells of the current slide and of its neighbours get
- *  theirs (cell.js builds them one per task), the rest keep their static code until then.
+/** Editors only where the viewer is: the cells of the current slide and then of its neighbours
+ *  get theirs (cell.js builds them one per task), the rest keep their static code until then.
+ *  Resolves once the current slide's editors are built.
  *  @param {any} reveal @param {import("./cell.js").Cell[]} all */
 function buildNearEditors(reveal, all) {
   const near = () => {
     const slides = reveal.getSlides();
     const at = slides.indexOf(reveal.getCurrentSlide());
-    const around = new Set([slides[at], slides[at - 1], slides[at + 1]]);
-    for (const cell of all) if (around.has(cell.slide)) cell.wantEditor();
+    const [here, ...around] = [slides[at], slides[at - 1], slides[at + 1]].map((s) => all.filter((c) => c.slide === s));
+    const ready = Promise.all(here.map((c) => c.wantEditor()));
+    for (const cell of around.flat()) cell.wantEditor();
+    return ready;
   };
   reveal.on("slidechanged", near);
-  near();
+  return near();
 }
 
 /** A visible notice beside the status indicator (what the announcer reads aloud), for a while. */
@@ -179,7 +182,7 @@ await deck.initialize();
 showWhere(deck);
 installSpanishHelp(deck);
 installZoom(deck, { announce, changed: () => { for (const c of cells) if (c.editor) remeasure(c.editor.view); } });
-buildNearEditors(deck, cells);
+await buildNearEditors(deck, cells);   // a link to a code slide: its editor is there when the page is ready
 const hall = startHall(deck, { base, token: hallToken, receiver });   // live.js: the live hall, if a server is here
 
 // ``?noprerun``: cells run only when asked (for tests, and to watch a cold cell compute)
