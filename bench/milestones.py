@@ -113,12 +113,26 @@ def deck_cells(v: dict, first: dict[str, dict]) -> list[dict]:
     return cells
 
 
+LONG_TASK_MS = 50  # a task longer than this blocks input (the "long task" of the web's APIs)
+
+
+def blocking(long_tasks: list, start: float | None, end: float | None) -> tuple[float | None, float | None]:
+    """Total blocking time (the sum of each task's excess over 50 ms) and the longest task, in
+    ms, of the main thread's long tasks ``[start, duration]`` that began in [start, end]."""
+    if start is None or end is None:
+        return None, None
+    inside = [d for t, d in long_tasks if start <= t <= end]
+    return sum(max(0.0, d - LONG_TASK_MS) for d in inside), max(inside, default=0.0)
+
+
 def deck_milestones(v: dict) -> dict:
     """A deck visit's milestones (ms since navigation) and its cells' first results."""
     ids, first = v.get("cellIds") or [], first_results(v)
     gen1 = [s for s in v["statuses"] if s.get("gen", 1) == 1]
     ready = v["marks"].get("ready")
     first_fig = min(v["figures"], key=lambda f: f["t"]) if v["figures"] else {}
+    all_done = max(first[i]["result"] for i in ids) if ids and set(ids) <= set(first) else None
+    tbt, longest = blocking(v.get("longTasks") or [], v["marks"].get("deckReady"), all_done)
     return {
         "zero": 0.0,
         "deck_ready": v["marks"].get("deckReady"),
@@ -127,7 +141,9 @@ def deck_milestones(v: dict) -> dict:
         "first_cell": first[ids[0]]["result"] if ids and ids[0] in first else None,
         "first_figure": first_fig.get("t"),
         "first_figure_cell": first_fig.get("cellId"),
-        "all_done": max(first[i]["result"] for i in ids) if ids and set(ids) <= set(first) else None,
+        "all_done": all_done,
+        "tbt": tbt,
+        "longest_task": longest,
         "mpl_ready": mpl_ready_time(v["runs"], v["figures"], ready),
         "cells": deck_cells(v, first),
         "error": v.get("error") or v.get("fatal"),

@@ -7,8 +7,10 @@ folder, so the browser and CPython run the same code while others edit the tree.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,6 +24,19 @@ def snapshot_project(work: Path) -> Path:
     snap.mkdir()
     for name in SNAPSHOT:
         shutil.copytree(ROOT / name, snap / name, ignore=shutil.ignore_patterns("__pycache__"))
+    (snap / "node_modules").symlink_to(ROOT / "node_modules")
+    return snap
+
+
+def snapshot_ref(work: Path, ref: str) -> Path:
+    """The same folders as ``snapshot_project``, as git commit ``ref`` has them (the deck
+    "before", built by the same build code and measured in the same run)."""
+    snap = work / "project-before"
+    snap.mkdir()
+    archive = subprocess.run(
+        ["git", "archive", ref, *SNAPSHOT], cwd=ROOT, capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(snap)], input=archive, check=True)
     (snap / "node_modules").symlink_to(ROOT / "node_modules")
     return snap
 
@@ -49,6 +64,48 @@ def read_lock(site: Path, config: dict) -> dict:
     return json.loads((site / config["pyodideIndex"] / "pyodide-lock.json").read_text())
 
 
+def next_pyodide(version: str) -> Path:
+    """npm's ``pyodide@version`` in the benchmark's cache (not in the project's package.json):
+    its core only (the wheels are not on npm)."""
+    from deckbuild import pyodide_dist
+
+    prefix = pyodide_dist.cache_dir() / f"bench-pyodide-{version}"
+    core = prefix / "node_modules" / "pyodide"
+    if not (core / "pyodide.asm.wasm").exists():
+        print(f"installing npm pyodide@{version} into {prefix} (the benchmark's cache)…", flush=True)
+        prefix.mkdir(parents=True, exist_ok=True)
+        npm = [
+            "npm",
+            "install",
+            "--no-save",
+            "--no-package-lock",
+            "--ignore-scripts",
+            "--prefix",
+            str(prefix),
+        ]
+        subprocess.run(
+            [*npm, f"pyodide@{version}"], check=True, env=os.environ | {"npm_config_fund": "false"}
+        )
+    return core
+
+
+def install_next_pyodide(site: Path, config: dict, version: str, timeout_ms: int) -> str:
+    """A newer bare Pyodide (its core, from npm) and the baseline page for it, in
+    ``<site>/bench-baseline-<version>/``; its visits time core ready (numpy's wheels are not
+    among the files npm ships, so the later steps fail and are not counted)."""
+    from deckbuild import compress, pyodide_dist
+
+    core = next_pyodide(version)
+    index = f"vendor/pyodide-official-{version}/"
+    folder = site / index
+    folder.mkdir(parents=True)
+    for f in core.iterdir():
+        if f.suffix in {".mjs", ".js", ".wasm", ".zip", ".json"} and f.name != "package.json":
+            shutil.copy2(f, folder / f.name)
+    compress.precompress(folder, pyodide_dist.cache_dir())
+    return install_baseline(site, config, timeout_ms, index, f"bench-baseline-{version}")
+
+
 def install_official_pyodide(site: Path) -> str:
     """Bare Pyodide as its release ships it, next to the deck's files: the official core,
     stdlib and lock, and the original wheels (the deck serves them with added bytecode)."""
@@ -69,18 +126,22 @@ def install_official_pyodide(site: Path) -> str:
     return index
 
 
-def install_baseline(site: Path, config: dict, timeout_ms: int) -> None:
-    """bench/baseline.html and its worker into ``<site>/bench-baseline/``."""
-    folder = site / "bench-baseline"
+def install_baseline(
+    site: Path, config: dict, timeout_ms: int, index: str | None = None, name: str = "bench-baseline"
+) -> str:
+    """bench/baseline.html and its worker into ``<site>/<name>/`` (by default for the official
+    Pyodide the deck is built from); returns the folder's name."""
+    folder = site / name
     folder.mkdir()
     bench_config = {k: config.get(k) for k in ("wheel", "prelude")}
-    bench_config["pyodideIndex"] = install_official_pyodide(site)
+    bench_config["pyodideIndex"] = index or install_official_pyodide(site)
     bench_config["timeoutMs"] = timeout_ms
     text = json.dumps(bench_config, ensure_ascii=False).replace("</", "<\\/")
     html = (BENCH / "baseline.html").read_text(encoding="utf-8").replace("__BENCH_CONFIG__", text)
     (folder / "index.html").write_text(html, encoding="utf-8")
-    for name in ("baseline.js", "baseline-worker.js"):
-        shutil.copy2(BENCH / name, folder / name)
+    for script in ("baseline.js", "baseline-worker.js"):
+        shutil.copy2(BENCH / script, folder / script)
+    return name
 
 
 def worker_regex(site: Path, config: dict) -> str | None:

@@ -48,6 +48,19 @@ def add_common_args(ap: argparse.ArgumentParser, profiles: tuple[str, ...] = ("l
         help="open the deck as index.html?QUERY (e.g. nosw: without its service worker)",
     )
     ap.add_argument(
+        "--before",
+        metavar="REF",
+        help="also measure the deck as git commit REF has it (e.g. main), built the same way, "
+        "cold and warm, beside this tree's: before and after in one run",
+    )
+    ap.add_argument(
+        "--next-pyodide",
+        metavar="VERSION",
+        default="314.0.7",
+        help="also time a newer bare Pyodide's core ready (npm pyodide@VERSION, installed into "
+        "the benchmark's cache; default 314.0.7; '' skips it)",
+    )
+    ap.add_argument(
         "--nice",
         type=int,
         default=0,
@@ -82,6 +95,16 @@ class Session:
         q = self.args.deck_query
         return self.url + "index.html" + (f"?{q}" if q else "")
 
+    @property
+    def before_url(self) -> str:
+        """The deck as ``--before`` has it (built into ``before/``, a sub-path of the same site)."""
+        q = self.args.deck_query
+        return self.url + "before/index.html" + (f"?{q}" if q else "")
+
+    @property
+    def next_url(self) -> str:
+        return self.url + f"bench-baseline-{self.args.next_pyodide}/index.html"
+
     def folder(self, name: str) -> Path:
         """A browser profile folder that does not exist yet: the next visit in it is cold."""
         path = self.work / f"profile-{name}"
@@ -106,13 +129,27 @@ def build(work: Path, args) -> tuple[Path, Path, dict, dict]:
         raise SystemExit(f"error: the build failed: {exc}") from exc
     config = prepare.read_deck_config(site)
     prepare.install_baseline(site, config, int(args.timeout * 1000))
+    if getattr(args, "before", None):
+        print(f"building the deck as {args.before} has it (before)…", flush=True)
+        prepare.build_site(prepare.snapshot_ref(work, args.before), site / "before", None)
+    if getattr(args, "next_pyodide", None):
+        prepare.install_next_pyodide(site, config, args.next_pyodide, int(args.timeout * 1000))
     return snap, site, config, prepare.read_lock(site, config)
 
 
 @contextlib.contextmanager
 def session(args):
     """Build, serve and open the browser; clean everything up afterwards."""
-    from playwright.sync_api import sync_playwright
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        raise SystemExit(
+            "error: the benchmark needs the test extras (Playwright, numpy, matplotlib), which "
+            "`scripts/serve.sh` alone does not install. Run\n"
+            "    scripts/setup.sh\n"
+            "(or: .venv/bin/pip install -e '.[test]'), then\n"
+            "    .venv/bin/python bench/startup.py"
+        ) from None
 
     renice(args.nice)
     started, work = time.time(), Path(tempfile.mkdtemp(prefix="dpdeck-bench-"))

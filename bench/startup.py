@@ -44,6 +44,27 @@ ROOT = HERE.parent
 # import bench's modules as bench.*, never by their bare names from the script's folder
 sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != HERE]
 
+
+def require_extras() -> None:
+    """The benchmark drives a browser and runs the cells under CPython: say what to install
+    when the test extras are missing (after `scripts/serve.sh` alone, say)."""
+    import importlib.util
+
+    missing = [
+        m for m in ("playwright", "numpy", "matplotlib", "jinja2") if importlib.util.find_spec(m) is None
+    ]
+    if missing:
+        venv = ROOT / ".venv" / "bin" / "python"
+        raise SystemExit(
+            f"error: {sys.executable} lacks {', '.join(missing)}: the benchmark needs the test "
+            "extras. Run\n    scripts/setup.sh\nthen\n"
+            f"    {venv if venv.exists() else '.venv/bin/python'} bench/startup.py"
+        )
+
+
+if __name__ == "__main__":
+    require_extras()
+
 from bench import hall, milestones, prepare, stats, table  # noqa: E402
 from bench.cpython import run_cpython  # noqa: E402
 from bench.profiles import PROFILES  # noqa: E402
@@ -118,12 +139,16 @@ def make_meta(s, cpython: list[dict]) -> dict:
         "deck_query": s.args.deck_query,
         "profile": s.browser.profile.name,
         "reps": s.args.reps,
+        "before": s.args.before,
+        "next_pyodide": s.args.next_pyodide or None,
+        "load_average": os.getloadavg(),
     }
 
 
 def visit_kinds(target: str, args) -> tuple[str, ...]:
-    """The baseline: cold, warm. The deck: cold, warm, third, then offline (the network off
-    from before navigation: what its service worker cached in the visits before)."""
+    """The baselines and the deck before: cold, warm. The deck: cold, warm, third, then offline
+    (the network off from before navigation: what its service worker cached in the visits
+    before)."""
     if target != "deck":
         return ("cold", "warm")
     return (
@@ -136,15 +161,16 @@ def visit_target(s, target: str, rep: int, results: dict) -> None:
     folder = s.folder(f"{target}-{rep}")
     for kind in visit_kinds(target, s.args):
         print(f"rep {rep + 1}/{s.args.reps}: {target} {kind}…", end=" ", flush=True)
-        if target == "baseline":
-            v = s.browser.visit(folder, s.base_url, s.log)
+        if target in ("baseline", "next"):
+            v = s.browser.visit(folder, s.base_url if target == "baseline" else s.next_url, s.log)
         else:
             cfg = {
                 "mode": "presenter",
                 "timeoutMs": s.timeout_ms,
                 "diag": DIAG_CODE if kind == "warm" else "",
             }
-            v = s.browser.visit(folder, s.deck_url, s.log, cfg, offline=kind == "offline")
+            url = s.deck_url if target == "deck" else s.before_url
+            v = s.browser.visit(folder, url, s.log, cfg, offline=kind == "offline")
         results[target][kind].append(v)
         print(visit_note(v), flush=True)
 
@@ -158,6 +184,9 @@ def measure_all(s) -> dict:
         s.browser.profile = PROFILES[name]
         print(f"profile {name}: {s.browser.profile.description}", flush=True)
         runs[name] = measure(s, cpython)
+        if s.args.before:  # the deck before, against the same baseline visits: its own tables
+            meta = runs[name]["meta"] | {"profile": f"{name}, the deck before ({s.args.before})"}
+            runs[f"{name}:before"] = runs[name] | {"deck": runs[name].pop("before"), "meta": meta}
     return runs
 
 
@@ -170,11 +199,20 @@ def measure(s, cpython: list[dict]) -> dict:
         "worker_regex": prepare.worker_regex(s.site, s.config),
         "baseline": {"cold": [], "warm": []},
         "deck": {"cold": [], "warm": [], "third": [], "offline": []},
+        "before": {"cold": [], "warm": []},
+        "next": {"cold": [], "warm": []},
     }
+    targets = (
+        ["baseline", "deck"]
+        + (["before"] if s.args.before else [])
+        + (["next"] if s.args.next_pyodide else [])
+    )
     for rep in range(s.args.reps):
         # alternate the order, so neither side always runs on a machine warmed by the other
-        for target in ("baseline", "deck") if rep % 2 == 0 else ("deck", "baseline"):
+        for target in targets if rep % 2 == 0 else targets[::-1]:
             visit_target(s, target, rep, results)
+    if not s.args.before:
+        del results["before"]
     results["meta"]["elapsed_s"] = round(time.time() - s.started, 1)
     return results
 
@@ -214,7 +252,13 @@ def report(runs: dict, out: Path | None, compare_with: Path | None) -> None:
     if "meta" in runs:
         runs = {runs["meta"].get("profile", "local"): runs}
     docs = {p: stats.summarize(r) for p, r in runs.items()}
-    hall_verdicts = hall.verdicts(docs)
+    hall_verdicts = hall.verdicts({p: d for p, d in docs.items() if ":" not in p})
+    before = {p.split(":")[0]: d for p, d in docs.items() if p.endswith(":before")}
+    if before:
+        hall_verdicts["before"] = hall.verdicts(before)
+    nxt = hall.next_pyodide({p: d for p, d in docs.items() if ":" not in p}, s_next(runs))
+    if nxt:
+        hall_verdicts["next_pyodide"] = nxt
     text = table.render_profiles(
         {p: (docs[p], r["meta"], r["cpython"][0] if r["cpython"] else {}) for p, r in runs.items()},
         hall_verdicts,
@@ -233,6 +277,11 @@ def report(runs: dict, out: Path | None, compare_with: Path | None) -> None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(rounded(payload | {"table": text}), ensure_ascii=False, indent=1) + "\n")
         print(f"\nwrote {out}")
+
+
+def s_next(runs: dict) -> str | None:
+    """The newer Pyodide's version the run measured, if any."""
+    return next((r["meta"].get("next_pyodide") for r in runs.values() if r["meta"].get("next_pyodide")), None)
 
 
 def reprint(path: Path, compare_with: Path | None) -> None:

@@ -14,7 +14,17 @@ from bench import milestones as ms
 
 VISITS = {"baseline": ("cold", "warm"), "deck": ("cold", "warm", "third", "offline")}
 BASELINE_KEYS = ("core", "numpy", "matplotlib", "figure")
-DECK_KEYS = ("deck_ready", "core_ready", "ready", "first_cell", "first_figure", "all_done", "mpl_ready")
+DECK_KEYS = (
+    "deck_ready",
+    "core_ready",
+    "ready",
+    "first_cell",
+    "first_figure",
+    "all_done",
+    "mpl_ready",
+    "tbt",
+    "longest_task",
+)
 RATIOS = (("core_ready", "core"), ("ready", "numpy"), ("first_figure", "figure"))
 CPU_RATIO_LIMIT = 3.0  # target 5
 
@@ -204,6 +214,8 @@ def summarize(results: dict) -> dict:
     rows = cell_rows(deck, results["cpython"])
     sums = cell_sums(rows)
     summary = {"foreign_cores": foreign_load(results)} | time_summary(base, deck) | s | cells_summary(sums)
+    for kind, visits in results.get("next", {}).items():  # a newer bare Pyodide: its core ready
+        summary[f"next.{kind}.core"] = stats(seconds([ms.baseline_milestones(v) for v in visits], "core"))
     doc = {
         "summary": {k: v for k, v in summary.items() if v},
         "cells": rows,

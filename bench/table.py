@@ -26,6 +26,8 @@ DECK_ROWS = (
     ("first figure", "first_figure"),
     ("all cells done", "all_done"),
     ("matplotlib ready (inferred)", "mpl_ready"),
+    ("main thread blocking, ready → all done (TBT)", "tbt"),
+    ("main thread's longest task, ready → all done", "longest_task"),
 )
 RATIO_ROWS = (
     ("core ready / core ready", "core_ready"),
@@ -217,9 +219,17 @@ def targets(t: Table, doc: dict) -> None:
 
 def hall_targets(t: Table, verdicts: dict) -> None:
     t.title("The hall's targets (both profiles)")
+    before = verdicts.get("before", {})
     for key, v in verdicts.items():
+        if key not in hall.TARGETS:
+            continue
         word = {True: "HOLDS", False: "MISSES"}.get(v["ok"], "n/a  ")
         t.text(f"  ({key}) {word}  {hall.TARGETS[key]}: {v['detail']}")
+        if key in before:
+            was = {True: "held", False: "missed"}.get(before[key]["ok"], "n/a")
+            t.text(f"        before: {was}: {before[key]['detail']}")
+    for line in verdicts.get("next_pyodide", []):
+        t.text(f"  bare Pyodide, newer release: {line}")
 
 
 def render_profiles(runs: dict, verdicts: dict) -> str:

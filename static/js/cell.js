@@ -1,9 +1,9 @@
 // One code cell on a slide: editor, buttons, live parameters, noise controls, output.
-import { createEditor } from "./editor.js";
 import { Output } from "./output.js";
 import { buildControls } from "./params.js";
 import { cellMeta } from "./phrases.js";
 import { IDLE, activeRun, afterRun, dataState } from "./cellstate.js";
+import { paintCode, staticCode } from "./static-code.js";
 
 // While Python first loads (a cold deep link on a hall's Wi-Fi: docs/benchmark.md's start-up
 // table), a cell with nothing to show says what it waits for and for how long so far.
@@ -44,6 +44,30 @@ function showBootNote(cell) {
   };
   runtime.addEventListener("status", onStatus);
   bootTimer = setInterval(onStatus, 1000);
+}
+
+// Editors are built when their slide comes near (deck.js), or when something needs one (a
+// click or Tab into the code, a change of ``cell.code``), one per task so that no task is long:
+// building one takes ~30 ms here and 4× that on a slow laptop. editor.js (CodeMirror) is
+// loaded on the first request.
+/** @type {Promise<typeof import("./editor.js")> | null} */
+let editorModule = null;
+const loadEditor = () => (editorModule ??= import("./editor.js"));
+const wanted = new Set();   // cells waiting for their editor, in the order asked
+let building = false;
+
+/** Build the waiting editors, one per task, until none waits. */
+async function buildEditors() {
+  if (building) return;
+  building = true;
+  const { createEditor } = await loadEditor();
+  for (const cell of wanted) {
+    wanted.delete(cell);
+    cell.buildEditor(createEditor);
+    await new Promise((resolve) => setTimeout(resolve, 0));   // let the page answer in between
+  }
+  building = false;
+  if (wanted.size) buildEditors();
 }
 
 function button(label, text, cls, onClick) {
@@ -87,15 +111,17 @@ export class Cell extends EventTarget {
     this.exercise = null;
 
     const input = root.querySelector(".cell-input");
-    source.remove();
-    const saved = store?.load(this.id, this.authored);
-    this.editor = createEditor(input, saved ?? this.authored, {
-      onRun: () => this.run(),
-      onEscape: () => { if (this.running !== null) { this.stop(); return true; } return false; },
-      onChange: (code) => { this.store?.save(this.id, this.authored, code); this.markEdited(); },
-      label: `Código de la celda ${this.id}`,
-      readOnly,
-    });
+    /** @type {ReturnType<typeof import("./editor.js").createEditor> | null} built when wanted (wantEditor) */
+    this.editor = null;
+    this.text = store?.load(this.id, this.authored) ?? this.authored;   // the code while there is no editor
+    this.staticView = staticCode(this.id, this.text);
+    source.replaceWith(this.staticView);
+    const now = (/** @type {Event} */ e) => {   // a click or Tab into the code: the editor, focused
+      e.preventDefault();
+      this.wantEditor({ focus: true });
+    };
+    this.staticView.addEventListener("mousedown", now);
+    this.staticView.addEventListener("focus", now);
     this.markEdited();
 
     const bar = document.createElement("div");
@@ -165,8 +191,51 @@ export class Cell extends EventTarget {
     return this.run();
   }
 
-  get code() { return this.editor.code; }
-  set code(text) { this.editor.code = text; }
+  /** Build this cell's editor soon (one per task, see buildEditors); ``focus``: now if
+   *  CodeMirror is loaded, and give it the keyboard. Resolves with the editor.
+   *  @param {{focus?: boolean}} [options] */
+  async wantEditor({ focus = false } = {}) {
+    if (!this.editor) {
+      if (focus) this.buildEditor((await loadEditor()).createEditor);
+      else {
+        wanted.add(this);
+        buildEditors();
+        await new Promise((resolve) => this.addEventListener("editor", resolve, { once: true }));
+      }
+    }
+    if (focus) this.editor.focus();
+    return this.editor;
+  }
+
+  /** Replace the static view by the editor, with the code as it is now (edits included);
+   *  "editor" tells completion.js and the rest. @param {typeof import("./editor.js").createEditor} createEditor */
+  buildEditor(createEditor) {
+    if (this.editor) return;
+    wanted.delete(this);
+    const holder = document.createDocumentFragment();
+    this.editor = createEditor(holder, this.text, {
+      onRun: () => this.run(),
+      onEscape: () => { if (this.running !== null) { this.stop(); return true; } return false; },
+      onChange: (code) => { this.store?.save(this.id, this.authored, code); this.markEdited(); },
+      label: `Código de la celda ${this.id}`,
+      readOnly: this.readOnly,
+    });
+    this.staticView.replaceWith(this.editor.view.dom);
+    this.staticView = null;
+    this.text = null;
+    this.dispatchEvent(new Event("editor"));
+  }
+
+  get code() { return this.editor ? this.editor.code : this.text; }
+  set code(text) {
+    if (this.editor) { this.editor.code = text; return; }
+    if (text === this.text) return;
+    this.text = text;   // as the editor would: kept, stored, marked; shown at once
+    paintCode(this.staticView, text);
+    this.store?.save(this.id, this.authored, text);
+    this.markEdited();
+    this.wantEditor();
+  }
   get edited() { return this.code !== this.authored; }
 
   markEdited() {

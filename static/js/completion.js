@@ -255,25 +255,27 @@ function extensions(runtime) {
 
 /** Mark the failing line of ``cell`` after a run (and clear it after a good one). */
 function markErrors(cell) {
-  cell.addEventListener("ran", (/** @type {CustomEvent} */ e) => {
-    const result = e.detail;
-    const view = cell.editor.view;
-    const line = !result.ok && !result.restarted && !result.cancelled && errorLine(result.error, cell.id);
-    const diagnostics = [];
-    if (line && line <= view.state.doc.lines) {
-      const at = view.state.doc.line(line);
-      const from = at.from + (at.text.length - at.text.trimStart().length);
-      diagnostics.push({ from, to: Math.max(at.to, from), severity: "error", source: result.error.type,
-                         message: explain(result.error, shared.index), markClass: "cm-failing-line" });
-    }
-    view.dispatch(setDiagnostics(view.state, diagnostics));
-  });
+  cell.addEventListener("ran", (/** @type {CustomEvent} */ e) => { if (cell.editor) markLine(cell, e.detail); });
+}
+
+/** Mark (or clear) the failing line of ``result`` in ``cell``'s editor. */
+function markLine(cell, result) {
+  const view = cell.editor.view;
+  const line = !result.ok && !result.restarted && !result.cancelled && errorLine(result.error, cell.id);
+  const diagnostics = [];
+  if (line && line <= view.state.doc.lines) {
+    const at = view.state.doc.line(line);
+    const from = at.from + (at.text.length - at.text.trimStart().length);
+    diagnostics.push({ from, to: Math.max(at.to, from), severity: "error", source: result.error.type,
+                       message: explain(result.error, shared.index), markClass: "cm-failing-line" });
+  }
+  view.dispatch(setDiagnostics(view.state, diagnostics));
 }
 
 /**
  * Give every cell's editor completion, signatures, docs and marked errors. Not for the speaker
  * view's copies (no runtime): they run no Python.
- * @param {({editor: {view: EditorView}, id: string} & EventTarget)[]} cells
+ * @param {({editor: {view: EditorView} | null, id: string, lastResult: any} & EventTarget)[]} cells
  * @param {Runtime} runtime @param {DeckConfig} config @param {string} base
  */
 export function installCompletion(cells, runtime, config, base) {
@@ -282,9 +284,14 @@ export function installCompletion(cells, runtime, config, base) {
     loadIndex(config, base);
     if (!shared.warmed) { shared.warmed = true; runtime.query("load", "", 1, 0, QUERY_MS); }
   };
-  for (const cell of cells) {
+  const equip = (cell) => {   // the editors are built when their slide comes near (cell.js)
     cell.editor.view.dispatch({ effects: StateEffect.appendConfig.of(extensions(runtime)) });
     cell.editor.view.contentDOM.addEventListener("focus", warm, { once: true });
+    if (cell.editor.view.hasFocus) warm();   // focused before this module had loaded
+    if (cell.lastResult) markLine(cell, cell.lastResult);   // a run before the editor was built
+  };
+  for (const cell of cells) {
+    if (cell.editor) equip(cell); else cell.addEventListener("editor", () => equip(cell), { once: true });
     markErrors(cell);
   }
   // a new worker has no engine: it loads again in that worker's gaps (after the replay)

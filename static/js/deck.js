@@ -52,7 +52,14 @@ if (receiver) {
   });
   runtime.addEventListener("fatal", (/** @type {CustomEvent} */ e) => { statusEl.title = e.detail.traceback || e.detail.message; });
   installActions({ cells, runtime, store, announce });
-  import("./completion.js").then(({ installCompletion }) => installCompletion(cells, runtime, config, base));
+  // completion (more of CodeMirror) is loaded with the first editor, not with the page
+  const withCompletion = () => import("./completion.js").then(({ installCompletion }) => installCompletion(cells, runtime, config, base));
+  const first = () => {   // one handler for all the cells: the first editor loads it, once
+    for (const c of cells) c.removeEventListener("editor", first);
+    withCompletion();
+  };
+  if (cells.some((c) => c.editor)) withCompletion();
+  else for (const c of cells) c.addEventListener("editor", first);
   publish(config.version, cells, runtime, exercises);
   showStatus({ state: runtime.state, detail: runtime.detail });   // what it said while we loaded
 }
@@ -81,6 +88,23 @@ function replay(all, { suspect = null, manual = false } = {}) {
     if (!manual || !cell.edited) cell.run({ replay: true });
     else cell.markNotReplayed();
   }
+}
+
+/** Editors only where the viewer is: the cells of the current slide and then of its neighbours
+ *  get theirs (cell.js builds them one per task), the rest keep their static code until then.
+ *  Resolves once the current slide's editors are built.
+ *  @param {any} reveal @param {import("./cell.js").Cell[]} all */
+function buildNearEditors(reveal, all) {
+  const near = () => {
+    const slides = reveal.getSlides();
+    const at = slides.indexOf(reveal.getCurrentSlide());
+    const [here, ...around] = [slides[at], slides[at - 1], slides[at + 1]].map((s) => all.filter((c) => c.slide === s));
+    const ready = Promise.all(here.map((c) => c.wantEditor()));
+    for (const cell of around.flat()) cell.wantEditor();
+    return ready;
+  };
+  reveal.on("slidechanged", near);
+  return near();
 }
 
 /** A visible notice beside the status indicator (what the announcer reads aloud), for a while. */
@@ -155,7 +179,8 @@ const deck = new Reveal({
 await deck.initialize();
 showWhere(deck);
 installSpanishHelp(deck);
-installZoom(deck, { announce, changed: () => { for (const c of cells) remeasure(c.editor.view); } });
+installZoom(deck, { announce, changed: () => { for (const c of cells) if (c.editor) remeasure(c.editor.view); } });
+await buildNearEditors(deck, cells);   // a link to a code slide: its editor is there when the page is ready
 const hall = startHall(deck, { base, token: hallToken, receiver });   // live.js: the live hall, if a server is here
 
 // ``?noprerun``: cells run only when asked (for tests, and to watch a cold cell compute)

@@ -35,9 +35,12 @@ export class Output {
     this.textBlock = null;
     this.queue = [];     // items not drawn yet: drawn once per frame, however fast they come
     this.frame = 0;
+    this.urls = new Set();   // figures' blob URLs not loaded yet (a lazy image may never be)
   }
 
   clear() {
+    for (const url of this.urls) URL.revokeObjectURL(url);
+    this.urls.clear();
     this.items = [];
     this.queue = [];
     this.el.replaceChildren();
@@ -91,8 +94,13 @@ export class Output {
       img.className = "out-figure";
       img.alt = item.alt || "Figura";
       img.decoding = "async";
+      // parsed and drawn only once its slide is shown or near: an SVG image is parsed and
+      // styled on the main thread, which a run of every cell must not fill (figures of slides
+      // far away, e.g. the background pre-run's)
+      img.loading = "lazy";
       const url = URL.createObjectURL(figureBlob(item));
-      const revoke = () => URL.revokeObjectURL(url);
+      const revoke = () => { URL.revokeObjectURL(url); this.urls.delete(url); };
+      this.urls.add(url);
       img.addEventListener("load", revoke, { once: true });
       img.addEventListener("error", revoke, { once: true });
       img.src = url;

@@ -125,9 +125,10 @@ def test_the_url_follows_the_scroll_and_a_reload_stays(phone, deck_url):
 def test_code_is_legible_and_never_cut_off(phone, deck_url):
     open_at(phone, deck_url, CODE_SLIDE, "?noprerun")
     wait_landed(phone, CODE_SLIDE)
-    sizes = phone.evaluate("""() => [...document.querySelectorAll('.cell .cm-content')].map(el => {
+    # every cell's code: an editor (its slide is near), or the static code shown until then
+    sizes = phone.evaluate("""() => [...document.querySelectorAll('.cell .cm-content, .cell .cell-static')].map(el => {
         const scale = el.getBoundingClientRect().width / el.offsetWidth;   // reveal.js's scaling
-        const scroller = el.closest('.cm-scroller');
+        const scroller = el.closest('.cm-scroller, .cell-static');
         return {cell: el.closest('.cell').dataset.cellId,
                 px: parseFloat(getComputedStyle(el).fontSize) * scale,
                 hidden: scroller.scrollWidth - scroller.clientWidth};

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bench import hall, stats
+from bench import hall, milestones, stats
 from tests.support import bench_fakes as fakes
 
 
@@ -27,21 +27,47 @@ def test_aula_ratios_use_the_medians_of_each_side():
     v = hall.verdicts(
         {
             "aula": doc(
-                deck__cold__first_figure=14.0,
+                deck__cold__first_figure=12.0,
                 baseline__cold__figure=20.0,
                 deck__cold__first_cell=8.0,
                 baseline__cold__numpy=14.0,
             )
         }
     )
-    assert v["H2a"]["ok"] is True and "0.70×" in v["H2a"]["detail"]
-    assert v["H2b"]["ok"] is False and "+1.00 s" in v["H2b"]["detail"]
-    assert v["H3"]["ok"] is None and v["H4"]["ok"] is None
+    assert v["P3"]["ok"] is True and "0.60×" in v["P3"]["detail"]
+    assert v["P2"]["ok"] is False and "+1.00 s" in v["P2"]["detail"]
+    assert v["P4"]["ok"] is None and v["H4"]["ok"] is None
 
 
 def test_local_warm_over_cold():
-    v = hall.verdicts({"local": doc(deck__warm__first_figure=3.0, deck__cold__first_figure=6.2)})["H3"]
+    v = hall.verdicts({"local": doc(deck__warm__first_figure=3.0, deck__cold__first_figure=6.2)})["P4"]
     assert v["ok"] is True and "-0.10 s" in v["detail"]
+
+
+def test_page_ready_has_a_limit_per_profile_and_must_hold_in_each():
+    v = hall.verdicts({"aula": doc(deck__cold__deck_ready=2.5), "local": doc(deck__cold__deck_ready=0.9)})[
+        "P1"
+    ]
+    assert v["ok"] is False and "-0.50 s" in v["detail"] and "+0.10 s" in v["detail"]
+    assert hall.verdicts({"aula": doc(deck__cold__deck_ready=2.5)})["P1"]["ok"] is True
+
+
+def test_all_cells_and_blocking_time_under_aula():
+    v = hall.verdicts(
+        {"aula": doc(deck__cold__all_done=16.0, deck__cold__tbt=0.15, deck__cold__longest_task=0.09)}
+    )
+    assert v["P5"]["ok"] is False and "+1.00 s" in v["P5"]["detail"]
+    assert (
+        v["P6"]["ok"] is True
+        and "150.00 ms" in v["P6"]["detail"]
+        and "longest task 90 ms" in v["P6"]["detail"]
+    )
+
+
+def test_blocking_time_counts_each_long_task_beyond_50_ms_between_ready_and_done():
+    tasks = [[100, 500], [1000, 80], [2000, 120], [9000, 300]]  # [start, duration] ms
+    assert milestones.blocking(tasks, 900, 5000) == (30 + 70, 120)
+    assert milestones.blocking(tasks, 900, None) == (None, None)
 
 
 def test_offline_needs_every_cell_of_every_offline_visit():

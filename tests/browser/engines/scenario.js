@@ -165,7 +165,7 @@ async (options = {}, { now, sleep, waitFor, within }) => {
   //    worker's gaps; then typing "census." lists the census's attributes, as typed by a person.
   await step("completion", opt.runTimeout * 3, async (d) => {
     const cell = cells()[0];
-    const view = cell.editor.view;
+    const view = (await cell.wantEditor()).view;   // built when its slide comes near (cell.js)
     const t = now();
     view.focus();
     view.contentDOM.dispatchEvent(new FocusEvent("focus"));   // what warms the engine

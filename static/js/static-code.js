@@ -1,0 +1,69 @@
+// A cell's code as the viewer first sees it: highlighted, with line numbers, drawn like the
+// CodeMirror editor (editor.js) that replaces it when its slide comes near (cell.js), so that
+// the 30 editors are not all built while the page loads. Only Lezer's Python parser and its
+// highlighter are loaded here (a few ms per cell); deck.css gives the ``tok-*`` classes the
+// colours of CodeMirror's default highlight style, and the ``cs-*`` grid the editor's gutters.
+import { parser } from "@lezer/python";
+import { classHighlighter, highlightCode } from "@lezer/highlight";
+
+/** A line that opens a block (``def f():``, ``for …:``): the editor's fold gutter marks it. */
+const opensBlock = (/** @type {string} */ line) => /:\s*(#.*)?$/.test(line);
+
+/** One grid row of the view: line number, fold mark, the highlighted line. */
+function row(number, foldable, first) {
+  const active = first ? " cm-activeLineGutter" : "";
+  const num = document.createElement("div");
+  num.className = `cs-num${active}`;
+  num.textContent = String(number);
+  const fold = document.createElement("div");
+  fold.className = `cs-fold${active}`;
+  fold.textContent = foldable ? "⌄" : "";
+  const line = document.createElement("div");
+  line.className = first ? "cs-line cm-activeLine" : "cs-line";
+  return [num, fold, line];
+}
+
+/** The top and bottom padding of the editor's content (4 px), gutters included. */
+function pad() {
+  return ["cs-num", "cs-fold", "cs-line"].map((cls) => {
+    const el = document.createElement("div");
+    el.className = `${cls} cs-pad`;
+    return el;
+  });
+}
+
+/**
+ * Fill ``view`` (a ``.cell-static`` element) with ``code``, highlighted.
+ * @param {HTMLElement} view @param {string} code
+ */
+export function paintCode(view, code) {
+  const lines = code.split("\n");
+  const rows = lines.map((text, i) => row(i + 1, opensBlock(text) && i + 1 < lines.length, i === 0));
+  let at = 0;
+  highlightCode(code, parser.parse(code), classHighlighter, (text, classes) => {
+    const target = rows[at][2];
+    if (!classes) { target.append(text); return; }
+    const span = document.createElement("span");
+    span.className = classes;
+    span.textContent = text;
+    target.append(span);
+  }, () => { at += 1; });
+  for (const [, , line] of rows) if (!line.firstChild) line.append(document.createElement("br"));
+  view.replaceChildren(...pad(), ...rows.flat(), ...pad());
+}
+
+/**
+ * A new static view of ``code`` for the cell ``id``: focusable, read as the code it shows.
+ * @param {string} id @param {string} code
+ * @returns {HTMLElement}
+ */
+export function staticCode(id, code) {
+  const view = document.createElement("div");
+  view.className = "cm-editor cell-static";
+  view.tabIndex = 0;
+  view.setAttribute("role", "textbox");
+  view.setAttribute("aria-multiline", "true");
+  view.setAttribute("aria-label", `Código de la celda ${id}`);
+  paintCode(view, code);
+  return view;
+}
