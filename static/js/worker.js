@@ -118,12 +118,12 @@ async function boot(config, base) {
 function runCell(cellId, code, id, seed = null) {
   const emit = (kind, payload) => {
     if (id === null) return;
-    if (kind === "figure" || kind === "budget" || kind === "verdict") {
+    if (typeof payload === "string") {   // stdout, stderr: text
+      post({ type: kind, id, text: payload });
+    } else {   // a dict (figure, budget, verdict, …): its fields are the message's (types.js)
       const data = payload.toJs({ dict_converter: Object.fromEntries });
       payload.destroy();
-      post({ ...data, type: kind, id });   // figure: svg or png, alt, note; budget: accountants, more; verdict: ok, message (PROTOCOL.md)
-    } else {
-      post({ type: kind, id, text: payload });
+      post({ ...data, type: kind, id });
     }
   };
   const proxy = session.run(code, cellId, emit, seed);
