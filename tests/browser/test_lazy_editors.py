@@ -4,7 +4,7 @@ without a jump when the editor takes its place and without losing an edit."""
 
 from __future__ import annotations
 
-from tests.browser.helpers import CELL, go_to_slide, open_deck, wait_until
+from tests.support.browser import CELL, go_to_slide, open_deck, wait_until
 
 EDITORS = "document.querySelectorAll('.cell .cm-editor:not(.cell-static)').length"
 # geometry of a cell's code as drawn: the box, and the top and left of the 5th line's text
