@@ -225,6 +225,22 @@ function failMatplotlib(e) {
   for (const job of scheduler.mplFailed()) answerWithError(job, e);
 }
 
+/** Whether ``e`` is a trap of the wasm machine (out-of-bounds access, unreachable…): not an
+ *  error of Python's, which the interpreter survives, but the interpreter's end.
+ *  @param {unknown} e */
+function trapped(e) {
+  return typeof WebAssembly !== "undefined" && e instanceof WebAssembly.RuntimeError;
+}
+
+/** The run ``id`` ended because the interpreter died under it (the page restarts us).
+ *  @param {number} id @param {unknown} e */
+function postDied(id, e) {
+  const info = errorFromException(e);
+  post({ type: "result", id, ok: false, crashed: true, seconds: null,
+         error: errorRecord("Fallo", "el intérprete de Python terminó",
+                            `El intérprete de Python terminó durante esta celda (${info.message.split("\n")[0]}).\nSe reinicia y se vuelve a correr el preludio.`) });
+}
+
 let pumping = false;
 
 /** Do what the scheduler says until it says nothing can go now. Never runs twice at once. */
@@ -240,7 +256,13 @@ async function pump() {
         } else if (action.kind === "query") answerQuery(action.query);
         else runStep(action.index);
       } catch (e) {
-        if (action.kind === "step") {
+        if (action.kind === "step" && trapped(e)) {
+          // a wasm trap while importing matplotlib (WebKit, after the heap ran out in the
+          // interpreter this one replaced): this interpreter is dead, not matplotlib missing
+          for (const job of scheduler.mplFailed()) postDied(job.id, e);
+          post({ type: "crashed", error: errorFromException(e) });
+          return;   // stay busy: nothing more runs on a dead interpreter
+        } else if (action.kind === "step") {
           failMatplotlib(e);
         } else if (action.kind === "query") {   // (engine.answer catches Python's errors itself)
           console.warn("completion:", e);
@@ -248,11 +270,8 @@ async function pump() {
         } else {
           // session.run never raises: an exception here means the interpreter itself died
           // (os._exit, a fatal wasm error). Report it on the cell; the page restarts us.
-          const info = errorFromException(e);
-          post({ type: "result", id: action.job.id, ok: false, crashed: true, seconds: null,
-                 error: errorRecord("Fallo", "el intérprete de Python terminó",
-                                    `El intérprete de Python terminó durante esta celda (${info.message.split("\n")[0]}).\nSe reinicia y se vuelve a correr el preludio.`) });
-          post({ type: "crashed", error: info });
+          postDied(action.job.id, e);
+          post({ type: "crashed", error: errorFromException(e) });
           return;   // stay busy: nothing more runs on a dead interpreter
         }
       }
