@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 import time
-from pathlib import Path
 
 from tests.support.browser import (
     current_slide_element,
@@ -28,8 +27,7 @@ from tests.support.browser import (
 )
 from tests.support.edit_claims import EDIT_CLAIMS, Shown
 from tests.support.layout import LAYOUT_PROBLEMS, WRAPPED_LINES
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.paths import ROOT
 
 SHOTS = ROOT / "test-results"
 SLIDE = "apendice-la-auditoria-en-vivo"

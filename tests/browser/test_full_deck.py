@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import time
-from pathlib import Path
 
 from deckbuild.schema import load_deck
 from tests.support.browser import (
@@ -23,8 +22,8 @@ from tests.support.browser import (
 )
 from tests.support.deck_text import DRAWS
 from tests.support.layout import LAYOUT_PROBLEMS
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 DECK = load_deck(ROOT / "deck" / "deck.yaml")
 CODE_SLIDES = [s for s in DECK.slides if s.code]
 

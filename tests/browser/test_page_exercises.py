@@ -9,8 +9,6 @@ test-results/exercise-*.png.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from deckbuild.browser import VIEWPORT
@@ -34,8 +32,8 @@ from tests.support.browser import (
     wait_runtime_ready,
     wait_until,
 )
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-results"
 EXERCISES = [s for s in load_deck(ROOT / "deck" / "deck.yaml").slides if s.kind == "exercise"]
 EX = "[data-exercise-id='{}']"

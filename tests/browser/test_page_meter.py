@@ -4,8 +4,6 @@ reason, in Spanish and in red, beside it; the speaker view mirrors it; the deck 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from deckbuild.browser import VIEWPORT
 from tests.support.browser import (
     CELL,
@@ -21,8 +19,8 @@ from tests.support.browser import (
     wait_runtime_ready,
     wait_until,
 )
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "test-results"
 SEQUENTIAL = "composicion-secuencial"
 CHOOSE_B = "elegir-b-sin-mirar-los-datos"

@@ -14,8 +14,8 @@ import pytest
 from deckbuild import bytecode, math, pyodide_dist, tools
 from deckbuild.errors import BuildEnvironmentError, ChecksumError, DeckError, ToolError, field_words, ordinal
 from deckbuild.schema import SLIDE_DEFAULTS, TRY_DEFAULTS, load_deck, unknown_key
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 GOOD_DECK = ROOT / "tests" / "fixtures" / "good" / "deck.yaml"
 
 

@@ -16,8 +16,8 @@ import pytest
 from deckbuild import runcheck
 from deckbuild.cellrun import Session
 from deckbuild.schema import load_deck
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 MISSPELLED = FIXTURES / "run_misspelled" / "deck.yaml"
 

@@ -17,8 +17,8 @@ import pytest
 
 from deckbuild import browser, pdf
 from deckbuild.errors import BuildEnvironmentError
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 BASE = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
 
 # Run a script with only what the plain set-up installs importable: the distributions of the

@@ -20,8 +20,8 @@ import pytest
 from deckbuild import config as config_module
 from deckbuild.config import Assets, DeckConfig, EditorInfo, NotebookInfo, NotebookSlide
 from deckbuild.site import Project, build
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 JS = ROOT / "static" / "js"
 PROTOCOL = JS / "PROTOCOL.md"
 TYPES = JS / "types.js"

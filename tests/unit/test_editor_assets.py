@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 import pytest
 
 from deckbuild import editor_assets
 from deckbuild.errors import ChecksumError
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 DPLAB = ROOT / "pyodide_pkg" / "dplab"
 
 

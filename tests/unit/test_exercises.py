@@ -17,8 +17,8 @@ from deckbuild import cellcode, exercise
 from deckbuild.cellrun import new_session
 from deckbuild.errors import DeckError
 from deckbuild.schema import load_deck
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 DECK = load_deck(ROOT / "deck" / "deck.yaml")
 EXERCISES = [s for s in DECK.slides if s.kind == "exercise"]
 

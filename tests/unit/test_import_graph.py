@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.paths import ROOT
+
 PACKAGES = {"dplab": ROOT / "pyodide_pkg" / "dplab", "deckbuild": ROOT / "deckbuild"}
 
 

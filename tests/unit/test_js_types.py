@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.paths import ROOT
+
 TSC = ROOT / "node_modules" / "typescript" / "bin" / "tsc"
 
 

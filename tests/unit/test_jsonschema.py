@@ -4,16 +4,14 @@ what the build's one table says (deckbuild/fields.py: fields, kinds, description
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import jsonschema
 import pytest
 import yaml
 
 from deckbuild import fields
 from deckbuild.jsonschema import schemas, write_schemas
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 BAD = ROOT / "tests" / "fixtures" / "bad_chapters"
 SCHEMAS = schemas()
 CHAPTER = jsonschema.Draft7Validator(SCHEMAS["chapter.schema.json"])

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.paths import ROOT
+
 ESLINT = ROOT / "node_modules" / "eslint" / "bin" / "eslint.js"
 ESLINT_PATHS = [
     "static/js",

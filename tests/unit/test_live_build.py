@@ -17,8 +17,7 @@ import pytest
 from deckbuild.errors import DeckError
 from deckbuild.schema import load_deck
 from deckbuild.site import Project, build
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.paths import ROOT
 
 CHAPTER = """\
 slides:

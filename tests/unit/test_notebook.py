@@ -7,14 +7,13 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from pathlib import Path
 
 import nbformat
 import pytest
 
 from deckbuild.schema import load_deck
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 WHEEL = "dplab-0.1.0-py3-none-any.whl"
 
 DRIVER = """

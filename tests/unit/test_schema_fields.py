@@ -8,14 +8,12 @@ import dataclasses
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from deckbuild import fields, schema
 from deckbuild.errors import DeckError
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.paths import ROOT
 
 
 def test_the_docs_field_list_is_the_tables():
