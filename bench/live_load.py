@@ -133,7 +133,7 @@ async def answers(base: str, devices: list[Device], count: int, seconds: float) 
     async def one(session, device, i):
         await asyncio.sleep(i * seconds / count)
         t0 = time.perf_counter()
-        body = {"device": device.id, "poll": POLL, "answer": i % 2}
+        body = {"token": device.id, "poll": POLL, "answer": i % 2}
         try:
             async with session.post(f"{base}_hall/answer", json=body) as r:
                 out.append((r.status, time.perf_counter() - t0))

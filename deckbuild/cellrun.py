@@ -24,12 +24,18 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE_SRC = ROOT / "pyodide_pkg"  # dplab and the cell runner, as the build ships them
 
 
+def project_module(name: str):
+    """``dplab`` or ``cellrunner`` (or one of their modules) from the project's ``pyodide_pkg/``,
+    the code the build ships to the page."""
+    if str(PACKAGE_SRC) not in sys.path:
+        sys.path.append(str(PACKAGE_SRC))
+    return importlib.import_module(name)
+
+
 def new_session():
     """A fresh ``cellrunner.Session`` (an empty namespace), as the worker makes one. The runner
     is always the project's, whichever package the deck calls."""
-    if str(PACKAGE_SRC) not in sys.path:
-        sys.path.append(str(PACKAGE_SRC))
-    return importlib.import_module("cellrunner").Session()
+    return project_module("cellrunner").Session()
 
 
 @dataclass

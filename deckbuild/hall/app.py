@@ -23,6 +23,7 @@ from . import messages, static
 from .channel import Channel, Full, TooManyForDevice
 from .limits import Limits, RateLimiter
 from .messages import Invalid, LiveSpec
+from .release import HALL_BUDGET, RELEASE_EPSILON, release_count
 from .store import HallStore
 from .token import bearer_matches
 
@@ -119,7 +120,14 @@ async def hello(request: web.Request) -> web.Response:
     hall = _hall(request)
     if not hall.announce:
         raise web.HTTPNotFound(text="No existe.")
-    return _json({"hall": 1, "audience": hall.audience, "devices": hall.channel.devices})
+    return _json(
+        {
+            "hall": 1,
+            "audience": hall.audience,
+            "devices": hall.channel.devices,
+            "counts": {"epsilon": RELEASE_EPSILON, "budget": HALL_BUDGET},
+        }
+    )
 
 
 async def post_state(request: web.Request) -> web.Response:
@@ -142,14 +150,14 @@ async def _device_message(request: web.Request, parse) -> dict:
         message = parse(await _body(request), _hall(request).spec)
     except Invalid as exc:
         raise web.HTTPBadRequest(text=str(exc), content_type="text/plain", headers=NO_STORE) from None
-    _limit_device(request, message["device"])
+    _limit_device(request, message["token"])
     return message
 
 
 async def post_answer(request: web.Request) -> web.Response:
     hall = _hall(request)
     answer = await _device_message(request, messages.parse_answer)
-    if not hall.store.add_answer(answer["poll"], answer["device"], answer["answer"]):
+    if not hall.store.add_answer(answer["poll"], answer["token"], answer["answer"]):
         return _text(409, "Este dispositivo ya respondió a esta encuesta.")
     hall.tallies[answer["poll"]][answer["answer"]] += 1
     poll = answer["poll"]
@@ -158,18 +166,26 @@ async def post_answer(request: web.Request) -> web.Response:
 
 
 async def post_solved(request: web.Request) -> web.Response:
+    """A solve is recorded and nothing else happens: no event, no count, to no stream (only the
+    presenter's released counts, noised, ever say anything about solves)."""
     hall = _hall(request)
     solved = await _device_message(request, messages.parse_solved)
-    if not hall.store.add_solved(solved["exercise"], solved["device"]):
+    if not hall.store.add_solved(solved["exercise"], solved["token"]):
         return _json({"ok": True, "counted": False})
-    hall.channel.publish("solved", {})
     return _json({"ok": True, "counted": True}, status=201)
 
 
-async def get_exercises(request: web.Request) -> web.Response:
+async def post_release(request: web.Request) -> web.Response:
+    """The presenter's noised count of an exercise (release.py): ``200`` with the count and the
+    hall's budget, or ``409`` with the budget and why, when the budget has no room."""
     _require_presenter(request)
     hall = _hall(request)
-    return _json(hall.store.solved_counts(sorted(hall.spec.exercises)))
+    try:
+        asked = messages.parse_release(await _body(request), hall.spec)
+    except Invalid as exc:
+        return _text(400, str(exc))
+    released = release_count(hall.store, asked["exercise"], asked["again"])
+    return _json(released.payload(), status=409 if released.refused else 200)
 
 
 async def post_reset(request: web.Request) -> web.Response:
@@ -257,7 +273,7 @@ def make_app(hall: Hall) -> web.Application:
     app.router.add_post("/_hall/state", post_state)
     app.router.add_post("/_hall/answer", post_answer)
     app.router.add_post("/_hall/solved", post_solved)
-    app.router.add_get("/_hall/exercises", get_exercises)
+    app.router.add_post("/_hall/release", post_release)
     app.router.add_post("/_hall/reset", post_reset)
     app.router.add_get("/_hall/qr.svg", qr_svg)
     app.router.add_get("/{tail:.*}", deck_file)  # HEAD too

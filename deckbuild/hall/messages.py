@@ -15,6 +15,7 @@ from pathlib import Path
 
 MAX_BODY = 1024  # bytes, every POST body (docs/live-hall-protocol.md)
 DEVICE_RE = re.compile(r"^[0-9a-f]{32}$")  # 128 random bits in hex, made by the page
+TOKEN_RE = DEVICE_RE  # an answer's or a solve's token: 128 random bits, one per poll or exercise
 ID_RE = re.compile(r"^[A-Za-z0-9_.:-]{1,100}$")  # poll and exercise ids (slide ids)
 MAX_INDEX = 10_000  # a slide or fragment index beyond this is not a deck's
 MAX_SEQ = 2**53  # the largest integer a page's JSON keeps exactly
@@ -112,20 +113,36 @@ def _listed(data: dict, key: str, listed, unknown: str) -> str:
     return value
 
 
+def token(value) -> str:
+    if not isinstance(value, str) or not TOKEN_RE.match(value):
+        raise Invalid("ficha no válida (32 cifras hexadecimales)")
+    return value
+
+
 def parse_answer(body: bytes, spec: LiveSpec) -> dict:
-    """A device's randomized answer to a poll ``live.json`` lists, in ``0 … k-1``."""
+    """A randomized answer to a poll ``live.json`` lists, in ``0 … k-1``, under the token the
+    device drew for this poll alone (no device id: nothing links two polls)."""
     data = _object(body)
-    device = device_id(data.get("device"))
     poll = _listed(data, "poll", spec.polls, "encuesta desconocida")
     answer = _int(data, "answer", 0, spec.polls[poll] - 1)
-    return {"device": device, "poll": poll, "answer": answer}
+    return {"token": token(data.get("token")), "poll": poll, "answer": answer}
 
 
 def parse_solved(body: bytes, spec: LiveSpec) -> dict:
-    """A device's solved exercise, one ``live.json`` lists."""
+    """A solved exercise ``live.json`` lists, under the token the device drew for it alone."""
     data = _object(body)
-    device = device_id(data.get("device"))
-    return {"device": device, "exercise": _listed(data, "exercise", spec.exercises, "ejercicio desconocido")}
+    exercise = _listed(data, "exercise", spec.exercises, "ejercicio desconocido")
+    return {"token": token(data.get("token")), "exercise": exercise}
+
+
+def parse_release(body: bytes, spec: LiveSpec) -> dict:
+    """The presenter asks for an exercise's noised count: ``again`` true draws (and spends) anew."""
+    data = _object(body)
+    exercise = _listed(data, "exercise", spec.exercises, "ejercicio desconocido")
+    again = data.get("again", False)
+    if not isinstance(again, bool):
+        raise Invalid("«again» debe ser true o false")
+    return {"exercise": exercise, "again": again}
 
 
 def parse_reset(body: bytes, spec: LiveSpec) -> str:

@@ -1,18 +1,29 @@
 """The hall's memory: SQLite (stdlib ``sqlite3``, WAL), so a server killed mid-poll loses nothing.
 
-Three tables: ``state`` (the presenter's last position, one row), ``answers`` (one randomized
-answer per device and poll: the true answer never reaches the server) and ``solved`` (one row per
-device and exercise). No address, user agent or time is stored: a device id is 128 random bits
-the page made, and rows hold nothing else.
+Four tables: ``state`` (the presenter's last position, one row), ``poll_answers`` (one randomized
+answer per poll and answer token: the true answer never reaches the server), ``solves`` (one row
+per exercise and solve token) and ``releases`` (the hall's noised exercise counts and what each
+cost: the hall's privacy budget). No address, user agent, time or device id is stored: a poll
+answer carries a token the page drew for that poll alone, and a solve one drawn for that exercise
+alone (128 random bits each), so no stored id links two polls, two exercises, or a poll to an
+exercise.
 
 Every write is one committed transaction. In WAL mode with ``synchronous=NORMAL`` a commit is in
 the WAL file before the call returns, so it survives the process being killed (``kill -9``); a
 power cut may lose the last commits (``synchronous=FULL`` would fsync each one).
+
+A file written by an older hall (tables ``answers`` and ``solved`` keyed by one device id for
+every poll and exercise) is migrated when opened: each row keeps its poll or exercise and its
+answer under a fresh random token, the old tables are dropped and the file is vacuumed, so the
+device ids are gone from it and the tallies and counts are unchanged.
 """
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 SCHEMA = """
@@ -20,19 +31,24 @@ CREATE TABLE IF NOT EXISTS state (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     seq INTEGER NOT NULL, indexh INTEGER NOT NULL, indexv INTEGER NOT NULL, indexf INTEGER NOT NULL
 );
-CREATE TABLE IF NOT EXISTS answers (
-    poll TEXT NOT NULL, device TEXT NOT NULL, answer INTEGER NOT NULL,
-    PRIMARY KEY (poll, device)
+CREATE TABLE IF NOT EXISTS poll_answers (
+    poll TEXT NOT NULL, token TEXT NOT NULL, answer INTEGER NOT NULL,
+    PRIMARY KEY (poll, token)
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS solved (
-    exercise TEXT NOT NULL, device TEXT NOT NULL,
-    PRIMARY KEY (exercise, device)
+CREATE TABLE IF NOT EXISTS solves (
+    exercise TEXT NOT NULL, token TEXT NOT NULL,
+    PRIMARY KEY (exercise, token)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS releases (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    exercise TEXT NOT NULL, value INTEGER NOT NULL, epsilon REAL NOT NULL, label TEXT NOT NULL
+);
 """
+STATE_FIELDS = ("seq", "indexh", "indexv", "indexf")
 
 
 class HallStore:
-    """The presenter's state, answers and solved exercises in one SQLite file."""
+    """The presenter's state, answers, solves and released counts in one SQLite file."""
 
     def __init__(self, path: Path | str):
         self.path = str(path)
@@ -41,14 +57,53 @@ class HallStore:
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA busy_timeout=2000")
         self.db.executescript(SCHEMA)
+        self._migrate_device_ids()
 
     def close(self) -> None:
         self.db.close()
 
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One write transaction (``BEGIN IMMEDIATE``): what is read inside stays true until it
+        commits, even with another process on the same file; an exception rolls it back."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def _migrate_device_ids(self) -> None:
+        """Move an older file's rows keyed by device id to per-row random tokens (see the module)."""
+        tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        old = [t for t in ("answers", "solved") if t in tables]
+        if not old:
+            return
+        self.db.execute("BEGIN IMMEDIATE")
+        if "answers" in old:
+            rows = self.db.execute("SELECT poll, answer FROM answers").fetchall()
+            self.db.executemany(
+                "INSERT INTO poll_answers (poll, token, answer) VALUES (?, ?, ?)",
+                [(poll, secrets.token_hex(16), answer) for poll, answer in rows],
+            )
+            self.db.execute("DROP TABLE answers")
+        if "solved" in old:
+            rows = self.db.execute("SELECT exercise FROM solved").fetchall()
+            self.db.executemany(
+                "INSERT INTO solves (exercise, token) VALUES (?, ?)",
+                [(exercise, secrets.token_hex(16)) for (exercise,) in rows],
+            )
+            self.db.execute("DROP TABLE solved")
+        self.db.execute("COMMIT")
+        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self.db.execute("VACUUM")  # the dropped pages held the device ids
+        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
     def state(self) -> dict | None:
         """The presenter's last position ``{seq, indexh, indexv, indexf}``, or None before any."""
         row = self.db.execute("SELECT seq, indexh, indexv, indexf FROM state WHERE id = 1").fetchone()
-        return dict(zip(("seq", "indexh", "indexv", "indexf"), row, strict=True)) if row else None
+        return dict(zip(STATE_FIELDS, row, strict=True)) if row else None
 
     def set_state(self, state: dict) -> bool:
         """Keep ``state`` if its ``seq`` is greater than the kept one; True when kept."""
@@ -60,11 +115,11 @@ class HallStore:
         )
         return cur.rowcount == 1
 
-    def add_answer(self, poll: str, device: str, answer: int) -> bool:
-        """Record a device's (randomized) answer; False if it had answered this poll already."""
+    def add_answer(self, poll: str, token: str, answer: int) -> bool:
+        """Record a (randomized) answer under its poll's token; False if that token answered already."""
         cur = self.db.execute(
-            "INSERT INTO answers (poll, device, answer) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-            (poll, device, answer),
+            "INSERT INTO poll_answers (poll, token, answer) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            (poll, token, answer),
         )
         return cur.rowcount == 1
 
@@ -72,7 +127,7 @@ class HallStore:
         """How many answers of each option ``0 … k-1`` the poll holds."""
         out = [0] * k
         for answer, n in self.db.execute(
-            "SELECT answer, COUNT(*) FROM answers WHERE poll = ? GROUP BY answer", (poll,)
+            "SELECT answer, COUNT(*) FROM poll_answers WHERE poll = ? GROUP BY answer", (poll,)
         ):
             if 0 <= answer < k:
                 out[answer] = n
@@ -80,19 +135,27 @@ class HallStore:
 
     def reset_poll(self, poll: str) -> int:
         """Delete a poll's answers (a new round); the number deleted."""
-        return self.db.execute("DELETE FROM answers WHERE poll = ?", (poll,)).rowcount
+        return self.db.execute("DELETE FROM poll_answers WHERE poll = ?", (poll,)).rowcount
 
-    def add_solved(self, exercise: str, device: str) -> bool:
-        """Record that a device solved an exercise; False if it was counted already."""
+    def add_solved(self, exercise: str, token: str) -> bool:
+        """Record a solve under its exercise's token; False if that token was counted already."""
         cur = self.db.execute(
-            "INSERT INTO solved (exercise, device) VALUES (?, ?) ON CONFLICT DO NOTHING", (exercise, device)
+            "INSERT INTO solves (exercise, token) VALUES (?, ?) ON CONFLICT DO NOTHING", (exercise, token)
         )
         return cur.rowcount == 1
 
-    def solved_counts(self, exercises) -> dict[str, int]:
-        """Devices that solved each of ``exercises`` (0 for one nobody solved)."""
-        out = dict.fromkeys(exercises, 0)
-        for exercise, n in self.db.execute("SELECT exercise, COUNT(*) FROM solved GROUP BY exercise"):
-            if exercise in out:
-                out[exercise] = n
-        return out
+    def solved_count(self, exercise: str) -> int:
+        """The true number of solve tokens of ``exercise`` (the server's alone: released noised)."""
+        return self.db.execute("SELECT COUNT(*) FROM solves WHERE exercise = ?", (exercise,)).fetchone()[0]
+
+    def releases(self) -> list[dict]:
+        """Every released count, oldest first: ``{exercise, value, epsilon, label}``."""
+        rows = self.db.execute("SELECT exercise, value, epsilon, label FROM releases ORDER BY id")
+        return [dict(zip(("exercise", "value", "epsilon", "label"), row, strict=True)) for row in rows]
+
+    def add_release(self, exercise: str, value: int, epsilon: float, label: str) -> None:
+        """Record a released noised count and its cost (committed before the count is answered)."""
+        self.db.execute(
+            "INSERT INTO releases (exercise, value, epsilon, label) VALUES (?, ?, ?, ?)",
+            (exercise, value, epsilon, label),
+        )

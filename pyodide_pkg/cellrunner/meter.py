@@ -47,7 +47,6 @@ class BudgetWatcher(Watcher):
         try:
             from dplab import accountant
 
-            self.show_budget = accountant.show_budget
             accountant.add_observer(self)
         except (ImportError, AttributeError):  # no dplab, or one without observers
             return
@@ -90,22 +89,7 @@ class BudgetWatcher(Watcher):
         return self.names.get(id(accountant))
 
     def entry(self, accountant) -> dict:
-        eps_spent, delta_spent = accountant.total_spent
-        eps_total, delta_total = accountant.total
-        show = self.show_budget
-        return {
-            "name": self._name(accountant),
-            "epsilon_spent": eps_spent,
-            "epsilon_total": eps_total,
-            "delta_spent": delta_spent,
-            "delta_total": delta_total,
-            "releases": len(accountant.history),
-            "epsilon_text": f"{show(eps_spent)} de {show(eps_total)}",
-            "delta_text": (
-                f"{show(delta_spent)} de {show(delta_total)}" if delta_total > 0 or delta_spent > 0 else None
-            ),
-            "refused": self.refused.get(id(accountant)),
-        }
+        return budget_entry(accountant, self._name(accountant), self.refused.get(id(accountant)))
 
     def flush(self) -> None:
         """Send the current state if it changed since the last one sent."""
@@ -115,6 +99,30 @@ class BudgetWatcher(Watcher):
         self.last = time.monotonic()
         payload = {"accountants": [self.entry(a) for a in self.accountants], "more": len(self.others)}
         self.run.emit("budget", payload)
+
+
+def budget_entry(accountant, name: str | None = None, refused: str | None = None) -> dict:
+    """One accountant's entry of the meter's payload (the module's docstring): what it spent of
+    what total, in numbers and in Spanish text. The hall's server sends its own budget this way."""
+    from dplab.accountant import show_budget
+
+    eps_spent, delta_spent = accountant.total_spent
+    eps_total, delta_total = accountant.total
+    return {
+        "name": name,
+        "epsilon_spent": eps_spent,
+        "epsilon_total": eps_total,
+        "delta_spent": delta_spent,
+        "delta_total": delta_total,
+        "releases": len(accountant.history),
+        "epsilon_text": f"{show_budget(eps_spent)} de {show_budget(eps_total)}",
+        "delta_text": (
+            f"{show_budget(delta_spent)} de {show_budget(delta_total)}"
+            if delta_total > 0 or delta_spent > 0
+            else None
+        ),
+        "refused": refused,
+    }
 
 
 def _local_name(obj):

@@ -27,6 +27,7 @@ def test_hello_says_a_hall_is_here_with_its_audience_url(tmp_path):
         "hall": 1,
         "audience": ["http://192.0.2.7:8000/"],
         "devices": 0,
+        "counts": {"epsilon": 0.5, "budget": 4.0},
     }
 
 
@@ -108,17 +109,17 @@ def test_answers_are_recorded_once_per_device_and_validated(tmp_path):
 
     async def scenario(client):
         return [
-            await post(client, {"device": DEV[0], "poll": "copia", "answer": 1}),
-            await post(client, {"device": DEV[0], "poll": "copia", "answer": 0}),  # a second answer
-            await post(client, {"device": DEV[1], "poll": "copia", "answer": 0}),
-            await post(client, {"device": DEV[1], "poll": "color", "answer": 3}),
-            await post(client, {"device": DEV[2], "poll": "nope", "answer": 0}),  # unknown poll
-            await post(client, {"device": DEV[2], "poll": "copia", "answer": 2}),  # out of range
-            await post(client, {"device": DEV[2], "poll": "copia", "answer": -1}),
-            await post(client, {"device": DEV[2], "poll": "copia", "answer": True}),
-            await post(client, {"device": DEV[2], "poll": "copia", "answer": "1"}),
-            await post(client, {"device": "ABC", "poll": "copia", "answer": 1}),  # bad device id
-            await post(client, {"device": "AB" * 16, "poll": "copia", "answer": 1}),
+            await post(client, {"token": DEV[0], "poll": "copia", "answer": 1}),
+            await post(client, {"token": DEV[0], "poll": "copia", "answer": 0}),  # a second answer
+            await post(client, {"token": DEV[1], "poll": "copia", "answer": 0}),
+            await post(client, {"token": DEV[1], "poll": "color", "answer": 3}),
+            await post(client, {"token": DEV[2], "poll": "nope", "answer": 0}),  # unknown poll
+            await post(client, {"token": DEV[2], "poll": "copia", "answer": 2}),  # out of range
+            await post(client, {"token": DEV[2], "poll": "copia", "answer": -1}),
+            await post(client, {"token": DEV[2], "poll": "copia", "answer": True}),
+            await post(client, {"token": DEV[2], "poll": "copia", "answer": "1"}),
+            await post(client, {"token": "ABC", "poll": "copia", "answer": 1}),  # bad device id
+            await post(client, {"token": "AB" * 16, "poll": "copia", "answer": 1}),
             await post(client, {"poll": "copia", "answer": 1}),
         ]
 
@@ -146,7 +147,7 @@ def test_tallies_reach_the_streams_throttled_and_a_reset_starts_a_new_round(tmp_
         stream = await client.get(f"/_hall/events?device={DEV[0]}")
         await read_events(stream, 3)  # devices, 2 tallies (no state yet)
         for i in range(8):
-            await client.post("/_hall/answer", json={"device": DEV[i + 1], "poll": "copia", "answer": i % 2})
+            await client.post("/_hall/answer", json={"token": DEV[i + 1], "poll": "copia", "answer": i % 2})
         events = await read_events(stream, 2)  # throttled: fewer tallies than answers
         tallies = [d for n, d in events if n == "tally"]
         while not tallies or tallies[-1]["n"] < 8:
@@ -155,7 +156,7 @@ def test_tallies_reach_the_streams_throttled_and_a_reset_starts_a_new_round(tmp_
         assert (await client.post("/_hall/reset", json={"poll": "copia"}, headers=bearer())).status == 204
         after = [d for n, d in await read_events(stream, 1) if n == "tally"]
         again = (
-            await client.post("/_hall/answer", json={"device": DEV[1], "poll": "copia", "answer": 1})
+            await client.post("/_hall/answer", json={"token": DEV[1], "poll": "copia", "answer": 1})
         ).status
         stream.close()
         return tallies, after, again
@@ -167,20 +168,111 @@ def test_tallies_reach_the_streams_throttled_and_a_reset_starts_a_new_round(tmp_
     assert again == 201
 
 
-def test_solved_exercises_are_counted_per_device_and_shown_only_to_the_presenter(tmp_path):
+def test_solves_are_counted_once_per_token_and_their_true_count_reaches_no_one(tmp_path):
     hall = make_hall(tmp_path)
 
     async def scenario(client):
         statuses = [
-            (await client.post("/_hall/solved", json={"device": d, "exercise": "ex-escala"})).status
+            (await client.post("/_hall/solved", json={"token": d, "exercise": "ex-escala"})).status
             for d in (DEV[0], DEV[0], DEV[1])
         ]
-        statuses.append((await client.post("/_hall/solved", json={"device": DEV[2], "exercise": "x"})).status)
-        refused = (await client.get("/_hall/exercises")).status
-        counts = await (await client.get("/_hall/exercises", headers=bearer())).json()
-        return statuses, refused, counts
+        statuses.append((await client.post("/_hall/solved", json={"token": DEV[2], "exercise": "x"})).status)
+        old = (await client.get("/_hall/exercises", headers=bearer())).status  # true counts: gone
+        refused = (await client.post("/_hall/release", json={"exercise": "ex-escala"})).status
+        return statuses, old, refused
 
-    assert run_with_client(hall, scenario) == ([201, 200, 201, 400], 403, {"ex-escala": 2})
+    assert run_with_client(hall, scenario) == ([201, 200, 201, 400], 404, 403)
+    assert hall.store.solved_count("ex-escala") == 2
+
+
+def test_a_stream_without_the_token_learns_nothing_of_solves(tmp_path):
+    """Issue 31, leak 1: a stream opened with a made-up device id and no token used to get one
+    ``solved`` event per first solve (the presenter's true counts, and their timing). Now ten
+    first solves send nothing on any stream."""
+    hall = make_hall(tmp_path)
+
+    async def scenario(client):
+        spy = await client.get(f"/_hall/events?device={DEV[40]}")
+        greeting = await read_events(spy, 3)  # devices, 2 tallies
+        greeting += await read_events(spy, 1)  # the devices count, now with the spy in it
+        for i in range(10):
+            status = (
+                await client.post("/_hall/solved", json={"token": DEV[i], "exercise": "ex-escala"})
+            ).status
+            assert status == 201
+        try:
+            after = await read_events(spy, 1, timeout=2.0)
+        except TimeoutError:
+            after = []
+        spy.close()
+        return greeting, after
+
+    greeting, after = run_with_client(hall, scenario)
+    assert [name for name, _ in greeting] == ["devices", "tally", "tally", "devices"]
+    assert after == []
+
+
+def test_the_server_keeps_the_halls_budget_across_tabs_and_restarts(tmp_path):
+    """Issue 31, leak 2: the budget lives on the server. A count asked again is the same release
+    (free); a new draw is spent; past the budget (4 = 8 × 0,5) every presenter tab is refused,
+    and so is a restarted server on the same file. Each release is discrete Laplace noise."""
+    hall = make_hall(tmp_path)
+
+    async def release(client, again):
+        r = await client.post(
+            "/_hall/release", json={"exercise": "ex-escala", "again": again}, headers=bearer()
+        )
+        return r.status, await r.json()
+
+    async def scenario(client):
+        for i in range(3):
+            await client.post("/_hall/solved", json={"token": DEV[i], "exercise": "ex-escala"})
+        first = await release(client, False)
+        same = await release(client, False)  # another tab asking: the same release, nothing spent
+        fresh = [await release(client, True) for _ in range(7)]
+        past = await release(client, True)
+        cached = await release(client, False)
+        bad = (
+            await client.post("/_hall/release", json={"exercise": "ex-escala", "again": 1}, headers=bearer())
+        ).status
+        return first, same, fresh, past, cached, bad
+
+    first, same, fresh, past, cached, bad = run_with_client(hall, scenario)
+    assert first[0] == 200 and first[1]["new"] and isinstance(first[1]["value"], int)
+    assert same == (200, {**first[1], "new": False})
+    assert all(status == 200 and body["new"] for status, body in fresh)
+    meter = fresh[-1][1]["budget"]["accountants"][0]
+    assert meter["epsilon_spent"] == 4.0 and meter["epsilon_total"] == 4.0 and meter["releases"] == 8
+    assert meter["name"] == "presupuesto de la sala" and meter["epsilon_text"] == "4 de 4"
+    assert past[0] == 409 and past[1]["value"] is None and "presupuesto" in past[1]["refused"].lower()
+    assert cached[0] == 200 and cached[1]["value"] == fresh[-1][1]["value"] and not cached[1]["new"]
+    assert bad == 400
+    assert first[1]["epsilon"] == 0.5 and abs(first[1]["sd"] - 2.80) < 0.01
+    kept = hall.store.releases()
+    assert len(kept) == 8 and {r["epsilon"] for r in kept} == {0.5}
+
+    async def after_restart(client):  # run_with_client reopened the file: a restarted server
+        return await release(client, True)
+
+    assert run_with_client(hall, after_restart)[0] == 409
+    assert len(hall.store.releases()) == 8
+
+
+def test_released_counts_are_discrete_laplace_around_the_true_count(tmp_path, monkeypatch):
+    """The hall's release is dplab's exact discrete Laplace at ε = 0,5 (scale 2): over many
+    releases from a large budget, the mean is the true count and every value an integer."""
+    from deckbuild.hall import release
+
+    monkeypatch.setattr(release, "HALL_BUDGET", 10_000.0)
+    hall = make_hall(tmp_path)
+    for i in range(5):
+        hall.store.add_solved("ex-escala", DEV[i])
+    values = [release.release_count(hall.store, "ex-escala", again=True).value for _ in range(2000)]
+    assert all(isinstance(v, int) for v in values)
+    mean = sum(values) / len(values)
+    assert abs(mean - 5) < 4 * release.discrete_laplace_sd(0.5) / len(values) ** 0.5
+    var = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+    assert abs(var**0.5 - release.discrete_laplace_sd(0.5)) < 0.25
 
 
 def test_a_device_that_floods_is_rate_limited_and_others_are_not(tmp_path):
@@ -189,11 +281,11 @@ def test_a_device_that_floods_is_rate_limited_and_others_are_not(tmp_path):
 
     async def scenario(client):
         flood = [
-            (await client.post("/_hall/solved", json={"device": DEV[0], "exercise": "ex-escala"})).status
+            (await client.post("/_hall/solved", json={"token": DEV[0], "exercise": "ex-escala"})).status
             for _ in range(6)
         ]
         other = (
-            await client.post("/_hall/answer", json={"device": DEV[1], "poll": "copia", "answer": 0})
+            await client.post("/_hall/answer", json={"token": DEV[1], "poll": "copia", "answer": 0})
         ).status
         return flood, other
 
@@ -207,7 +299,7 @@ def test_one_connection_that_floods_is_rate_limited(tmp_path):
 
     async def scenario(client):  # the test client keeps one connection alive: one bucket
         return [
-            (await client.post("/_hall/answer", json={"device": DEV[i], "poll": "copia", "answer": 0})).status
+            (await client.post("/_hall/answer", json={"token": DEV[i], "poll": "copia", "answer": 0})).status
             for i in range(6)
         ]
 
@@ -260,10 +352,10 @@ def test_nothing_a_student_sends_comes_back_as_html_or_is_stored_beside_their_ad
     script = "<script>alert(1)</script>"
 
     async def scenario(client):
-        r1 = await client.post("/_hall/answer", json={"device": DEV[0], "poll": script, "answer": 0})
+        r1 = await client.post("/_hall/answer", json={"token": DEV[0], "poll": script, "answer": 0})
         r2 = await client.post(
             "/_hall/answer",
-            json={"device": DEV[0], "poll": "copia", "answer": 1},
+            json={"token": DEV[0], "poll": "copia", "answer": 1},
             headers={"User-Agent": "UA-XYZ"},
         )
         return [(r.status, r.headers["Content-Type"], await r.text()) for r in (r1, r2)]
@@ -277,10 +369,57 @@ def test_nothing_a_student_sends_comes_back_as_html_or_is_stored_beside_their_ad
     db = sqlite3.connect(tmp_path / "hall.sqlite3")
     columns = {
         row[1]
-        for table in ("state", "answers", "solved")
+        for table in ("state", "poll_answers", "solves", "releases")
         for row in db.execute(f"PRAGMA table_info({table})")
     }
-    assert columns == {"id", "seq", "indexh", "indexv", "indexf", "poll", "device", "answer", "exercise"}
+    assert "device" not in columns
+    assert columns == {"id", "seq", "indexh", "indexv", "indexf", "poll", "token", "answer", "exercise"} | {
+        "value",
+        "epsilon",
+        "label",
+    }
+
+
+def test_answers_carry_a_token_per_poll_and_no_device_id(tmp_path):
+    """Issue 31, leak 3: an answer names no device; a body with only a device id is refused."""
+    hall = make_hall(tmp_path)
+
+    async def scenario(client):
+        return [
+            (
+                await client.post("/_hall/answer", json={"device": DEV[0], "poll": "copia", "answer": 1})
+            ).status,
+            (await client.post("/_hall/answer", json={"token": DEV[0], "poll": "copia", "answer": 1})).status,
+            (await client.post("/_hall/solved", json={"device": DEV[1], "exercise": "ex-escala"})).status,
+        ]
+
+    assert run_with_client(hall, scenario) == [400, 201, 400]
+
+
+def test_an_older_hall_file_is_migrated_without_its_device_ids(tmp_path):
+    """A file of the hall before per-poll tokens (one device id across polls and exercises):
+    opened now, its tallies and counts are the same and no device id is left in it."""
+    from deckbuild.hall.store import HallStore
+
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    old.executescript(
+        "CREATE TABLE answers (poll TEXT NOT NULL, device TEXT NOT NULL, answer INTEGER NOT NULL,"
+        " PRIMARY KEY (poll, device)) WITHOUT ROWID;"
+        "CREATE TABLE solved (exercise TEXT NOT NULL, device TEXT NOT NULL,"
+        " PRIMARY KEY (exercise, device)) WITHOUT ROWID;"
+    )
+    old.executemany("INSERT INTO answers VALUES (?, ?, ?)", [("copia", DEV[i], i % 2) for i in range(5)])
+    old.executemany("INSERT INTO answers VALUES (?, ?, ?)", [("color", DEV[i], 3) for i in range(2)])
+    old.executemany("INSERT INTO solved VALUES (?, ?)", [("ex-escala", DEV[i]) for i in range(4)])
+    old.commit()
+    old.close()
+    store = HallStore(path)
+    assert store.counts("copia", 2) == [3, 2] and store.counts("color", 4) == [0, 0, 0, 2]
+    assert store.solved_count("ex-escala") == 4
+    store.close()
+    raw = b"".join(p.read_bytes() for p in tmp_path.glob("old.sqlite3*"))
+    assert not any(d.encode() in raw for d in DEV[:5])
 
 
 def test_without_live_json_the_hall_runs_with_no_polls(tmp_path):
@@ -289,7 +428,7 @@ def test_without_live_json_the_hall_runs_with_no_polls(tmp_path):
     async def scenario(client):
         hello = (await client.get("/_hall/hello")).status
         answer = (
-            await client.post("/_hall/answer", json={"device": DEV[0], "poll": "copia", "answer": 0})
+            await client.post("/_hall/answer", json={"token": DEV[0], "poll": "copia", "answer": 0})
         ).status
         stream = await client.get(f"/_hall/events?device={DEV[0]}")
         events = await read_events(stream, 1)
