@@ -14,6 +14,7 @@ import { scrollToFragment } from "./scrollfragment.js";
 
 const TOKEN_KEY = "dpdeck-hall-token";
 const DEVICE_KEY = "dpdeck-hall-device";
+const SOLVE_KEY = "dpdeck-hall-solve:";   // + exercise id → that exercise's solve token
 const TOKEN_RE = /^#presenter=([A-Za-z0-9_-]{43})$/;
 const BACKOFF_MS = [250, 500, 1000, 2000, 3000];
 
@@ -36,16 +37,26 @@ export function takeToken() {
   }
 }
 
-/** This browser's device id: 128 random bits in hex, made once and kept in localStorage. */
-export function deviceId() {
+/** 128 random bits in hex (32 lower-case characters). */
+export function randomId() {
+  return [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The id kept in localStorage under ``key``, made (and kept) when missing; a new one per call
+ *  when storage is refused. */
+function keptId(key) {
   try {
-    const kept = localStorage.getItem(DEVICE_KEY);
+    const kept = localStorage.getItem(key);
     if (kept && /^[0-9a-f]{32}$/.test(kept)) return kept;
   } catch { /* storage refused: a new id for this page */ }
-  const id = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
-  try { localStorage.setItem(DEVICE_KEY, id); } catch { /* kept for this page only */ }
+  const id = randomId();
+  try { localStorage.setItem(key, id); } catch { /* kept for this page only */ }
   return id;
 }
+
+/** This browser's device id on the live channel (the server counts devices with it, in memory
+ *  only): made once and kept in localStorage. Answers and solves never carry it. */
+export function deviceId() { return keptId(DEVICE_KEY); }
 
 export class Hall extends EventTarget {
   /**
@@ -96,6 +107,8 @@ export class Hall extends EventTarget {
     if (hello?.hall !== 1) return this;
     this.present = true;
     this.audience = Array.isArray(hello.audience) ? hello.audience.map(String) : [];
+    /** @type {{epsilon: number, budget: number} | null} the exercise counts' ε and budget */
+    this.counts = Number.isFinite(hello.counts?.epsilon) ? { epsilon: hello.counts.epsilon, budget: hello.counts.budget } : null;
     this.devices = Number(hello.devices) || 0;
     const { installHallView } = await import("./live-view.js");
     this.view = installHallView(this);
@@ -126,7 +139,6 @@ export class Hall extends EventTarget {
       this.tallies.set(t.poll, t);
       this.dispatchEvent(new CustomEvent("tally", { detail: t }));
     });
-    on("solved", () => this.dispatchEvent(new CustomEvent("solved", { detail: {} })));
   }
 
   setState(state) { this.state = state; this.emitStatus(); }
@@ -220,32 +232,36 @@ export class Hall extends EventTarget {
   /** The latest tally of a poll, or null. */
   tally(pollId) { return this.tallies.get(pollId) ?? null; }
 
-  /** Send a poll's randomized answer (the true one never leaves the device).
+  /** Send a poll's randomized answer (the true one never leaves the device) under ``token``,
+   *  the id this device drew for this poll alone (the server keeps one answer per token).
    *  @returns {Promise<AnswerResult>} */
-  async answer(pollId, answer) {
+  async answer(pollId, answer, token) {
     if (!this.present) return "absent";
-    const response = await this.post("answer", { device: this.deviceId, poll: pollId, answer });
+    const response = await this.post("answer", { token, poll: pollId, answer });
     const status = response?.status;
     return status === 201 ? "ok" : status === 409 ? "duplicate" : status === 400 ? "invalid"
       : status === 429 ? "rate" : "network";
   }
 
-  /** An exercise was solved on this device: tell the hall (counted once per device). */
+  /** An exercise was solved on this device: tell the hall (counted once per exercise token, a
+   *  random id drawn for this exercise alone, so no id links two exercises or a poll). */
   async solved(exerciseId) {
     if (!this.present) return "absent";
-    const status = (await this.post("solved", { device: this.deviceId, exercise: exerciseId }))?.status;
+    const token = keptId(SOLVE_KEY + exerciseId);
+    const status = (await this.post("solved", { token, exercise: exerciseId }))?.status;
     return status === 201 || status === 200 ? "ok" : status === 400 ? "invalid" : status === 429 ? "rate" : "network";
   }
 
-  /** The presenter's page: how many devices solved each exercise (true counts: show them noised).
-   *  @returns {Promise<Record<string, number> | null>} */
-  async exerciseCounts() {
+  /** The presenter's page: the hall's noised count of an exercise (the server draws it and
+   *  keeps the budget; ``again`` asks for a new draw, spent). null: no answer from the hall.
+   *  @param {string} exerciseId @param {boolean} again
+   *  @returns {Promise<{status: number, body: any} | null>} */
+  async releaseCount(exerciseId, again) {
     if (!this.present || !this.presenter) return null;
-    try {
-      const response = await fetch(this.url("exercises"), { headers: { Authorization: `Bearer ${this.token}` }, cache: "no-store" });
-      if (response.status === 403) this.dropToken();
-      return response.ok ? await response.json() : null;
-    } catch { return null; }
+    const response = await this.post("release", { exercise: exerciseId, again }, true);
+    if (!response) return null;
+    if (response.status === 403) { this.dropToken(); return null; }
+    try { return { status: response.status, body: await response.json() }; } catch { return null; }
   }
 
   /** The presenter's page: delete a poll's answers (a new round). */

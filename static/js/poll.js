@@ -3,8 +3,12 @@
 // Python (Runtime.evaluate), so that only the randomized answer leaves it (hall.answer). The
 // true answer is read from the form when Send is pressed, the form is cleared at once, and the
 // snippet that randomizes it is the only copy (cellrunner keeps none): it is never sent, never
-// stored, and not kept after. What a device stores (localStorage) is the randomized answer, so
-// that it answers once: a second answer would compose with the first.
+// stored, and not kept after. What a device stores (localStorage, and this page's memory where
+// storage is refused) is the randomized answer and the poll's token (random, for this poll
+// alone: the server stores no id that links two polls), so that it answers once: a second
+// randomization would compose with the first (2ε). Before randomizing, the page checks that no
+// other tab of this browser answered (under a Web Lock where the browser has them), and a
+// `storage` event closes the form of every other tab at once.
 //
 // Modes, from the hall object (live.js) as it is now:
 //   presenter  the hall's tallies, live: n, raw share, the unbiased estimate and its interval,
@@ -16,6 +20,7 @@
 // Numbers are shown the Spanish way (toLocaleString("es-ES"): 0,75; 30 %).
 import { Output } from "./output.js";
 import { watchHall } from "./hallwatch.js";
+import { randomId } from "./live.js";
 
 const STORE = "dpdeck-poll:";        // + deck id + ":" + poll id → {randomized, sent}
 const SIMULATED_HALL = 40;
@@ -93,21 +98,45 @@ function tallyOf(answers, k) {
   return { n: answers.length, counts };
 }
 
-/** What a device remembers of a poll: the randomized answer and whether the hall has it. */
-class AnswerStore {
-  constructor(deckId, pollId) { this.key = `${STORE}${deckId}:${pollId}`; }
+/** What a device remembers of a poll: the randomized answer, whether the hall has it, and the
+ *  poll's token. Kept in localStorage, and in this object too, so that a browser refusing
+ *  storage still never answers twice from this page. */
+export class AnswerStore {
+  constructor(deckId, pollId) {
+    this.key = `${STORE}${deckId}:${pollId}`;
+    /** @type {{randomized: number, sent: boolean, token: string} | null} */
+    this.memory = null;
+  }
 
-  /** @returns {{randomized: number, sent: boolean} | null} */
+  /** @returns {{randomized: number, sent: boolean, token: string} | null} */
   load() {
     try {
       const v = JSON.parse(localStorage.getItem(this.key) || "null");
-      return v && Number.isInteger(v.randomized) ? { randomized: v.randomized, sent: Boolean(v.sent) } : null;
-    } catch { return null; }
+      if (v && Number.isInteger(v.randomized)) {
+        return { randomized: v.randomized, sent: Boolean(v.sent), token: typeof v.token === "string" ? v.token : "" };
+      }
+    } catch { /* storage refused: this page's memory */ }
+    return this.memory;
   }
 
-  /** @param {number} randomized @param {boolean} sent */
-  save(randomized, sent) {
-    try { localStorage.setItem(this.key, JSON.stringify({ randomized, sent })); } catch { /* page only */ }
+  /** @param {number} randomized @param {boolean} sent @param {string} token */
+  save(randomized, sent, token) {
+    this.memory = { randomized, sent, token };
+    try { localStorage.setItem(this.key, JSON.stringify(this.memory)); } catch { /* page only */ }
+  }
+
+  /** Forget the answer (a test's fresh device; a new round the presenter started). */
+  forget() {
+    this.memory = null;
+    try { localStorage.removeItem(this.key); } catch { /* nothing kept */ }
+  }
+
+  /** Run ``fn`` alone among this browser's tabs for this poll (a Web Lock, where the browser
+   *  has them: a secure context), else just run it. @template T @param {() => Promise<T>} fn
+   *  @returns {Promise<T>} */
+  exclusive(fn) {
+    const locks = /** @type {any} */ (navigator).locks;
+    return typeof locks?.request === "function" ? locks.request(this.key, fn) : fn();
   }
 }
 
@@ -167,7 +196,8 @@ export class Poll {
     if (mode === "copy") {
       this.say("Vista del presentador: las respuestas y la estimación, en la ventana principal.");
     } else if (mode === "presenter") {
-      this.say("Cada estudiante responde en su dispositivo; aquí llegan solo respuestas aleatorizadas.");
+      this.say("Cada estudiante responde en su dispositivo; aquí llegan solo respuestas aleatorizadas. "
+        + "Una ronda nueva sería una segunda publicación: otro ε por estudiante.");
       this.hallLine.textContent = "Sala en vivo: las respuestas aleatorizadas llegan de cada dispositivo.";
       this.onTally(this.hall.tally?.(this.id) ?? null);
     } else if (mode === "student") {
@@ -278,7 +308,8 @@ export class Poll {
     this.numbers.replaceChildren(...rows.flatMap(([term, value]) => [el("dt", null, term), el("dd", null, value)]));
   }
 
-  /** Send: read the true answer, clear the form, randomize in Python, deliver the result. */
+  /** Send: read the true answer, clear the form, randomize in Python, deliver the result. In a
+   *  hall the randomization runs alone among this browser's tabs, and only if none answered. */
   async send() {
     const checked = this.radios.find((r) => r.checked);
     if (!checked || this.sending || !this.runtime) return;
@@ -288,15 +319,32 @@ export class Poll {
     const expression = randomizeExpression(Number(checked.value), this.data);
     for (const r of this.radios) r.checked = false;
     this.syncForm();
-    this.say("Aleatorizando su respuesta en este dispositivo…");
-    const result = await this.runtime.evaluate(expression);
+    const randomize = async () => {
+      if (this.mode === "student" && this.store.load()) return null;   // another tab answered
+      this.say("Aleatorizando su respuesta en este dispositivo…");
+      const result = await this.runtime.evaluate(expression);
+      if (!result.ok || !Number.isInteger(result.value) || result.value < 0 || result.value >= this.data.k) {
+        this.say(`No se pudo aleatorizar (${result.ok ? "valor inesperado" : result.error.message}): elija de nuevo.`);
+        return undefined;
+      }
+      // kept before the lock is released and before sending: no other tab and no reload draws again
+      if (this.mode === "student") this.store.save(result.value, false, randomId());
+      return /** @type {number} */ (result.value);
+    };
+    const randomized = this.mode === "student" ? await this.store.exclusive(randomize) : await randomize();
     this.sending = false;
-    if (!result.ok || !Number.isInteger(result.value) || result.value < 0 || result.value >= this.data.k) {
-      this.say(`No se pudo aleatorizar (${result.ok ? "valor inesperado" : result.error.message}): elija de nuevo.`);
-      this.syncForm();
-      return;
-    }
-    await this.deliver(result.value);
+    if (randomized === null) { this.answeredElsewhere(); return; }
+    if (randomized === undefined) { this.syncForm(); return; }
+    await this.deliver(randomized);
+  }
+
+  /** Another tab of this browser answered this poll: close the form and say what was sent. */
+  answeredElsewhere() {
+    if (this.mode !== "student") return;
+    const kept = this.store.load();
+    this.root.classList.toggle("is-answered", Boolean(kept));
+    this.syncForm();
+    if (kept) this.say(`Otra pestaña de este navegador ya respondió («${this.data.options[kept.randomized] ?? kept.randomized}», aleatorizada): la sala guarda solo esa respuesta.`);
   }
 
   /** Hand the randomized answer to the hall (or to the simulated hall). @param {number} randomized */
@@ -309,12 +357,13 @@ export class Poll {
       this.updateSimulatedTally();
       return;
     }
-    this.store.save(randomized, false);   // before the send: a reload must not randomize again
+    const token = this.store.load()?.token || randomId();
+    this.store.save(randomized, false, token);   // before the send: a reload must not randomize again
     this.root.classList.add("is-answered");
     this.syncForm();
     this.say("Enviando la respuesta aleatorizada…");
-    const outcome = await this.hall.answer(this.id, randomized);
-    if (outcome === "ok" || outcome === "duplicate") this.store.save(randomized, true);
+    const outcome = await this.hall.answer(this.id, randomized, token);
+    if (outcome === "ok" || outcome === "duplicate") this.store.save(randomized, true, token);
     this.showAnswered(randomized, outcome === "ok" || outcome === "duplicate", outcome);
   }
 
@@ -366,19 +415,29 @@ export class Poll {
   }
 }
 
-/** "32 % (IC 95 %: 10 %–54 %)", clipped to [0, 1] and saying so. */
-export function estimateText(estimate, low, high) {
-  const clip = (x) => Math.min(1, Math.max(0, x));
-  const text = `${pct(clip(estimate))} (IC 95 %: ${pct(clip(low))}–${pct(clip(high))})`;
-  return clip(estimate) === estimate ? text : `${text}; sin recortar, ${pct(estimate)}`;
+/** A share as the slide shows it: clipped to [0, 1], and «(recortado)» where it was clipped.
+ *  @param {number} x */
+function clippedPct(x) {
+  const clipped = Math.min(1, Math.max(0, x));
+  return clipped === x ? pct(x) : `${pct(clipped)} (recortado)`;
 }
 
-/** What the server knows about any one student. @param {PollData} data @param {number} posterior */
+/** "32 % (IC 95 % aproximado: 10 %–54 %)": the estimate and its interval clipped to [0, 1], each
+ *  clipped end saying so; an interval wholly outside [0, 1] says that instead of «0 %–0 %». */
+export function estimateText(estimate, low, high) {
+  const interval = high < 0 ? "todo por debajo de 0 %, recortado a 0 %"
+    : low > 1 ? "todo por encima de 100 %, recortado a 100 %"
+      : `${clippedPct(low)}–${clippedPct(high)}`;
+  return `${clippedPct(estimate)} (IC 95 % aproximado: ${interval})`;
+}
+
+/** What one answer reveals about the student who sent it. @param {PollData} data @param {number} posterior */
 export function posteriorText(data, posterior) {
-  const what = data.k === 2 ? `«${data.options[1]}»` : "una opción";
-  return `Lo que el servidor sabe de cada uno: si antes creía un ${pct(data.prior)} de que alguien `
-    + `respondería ${what}, tras ver ${what} en su respuesta cree a lo sumo un ${pct(posterior)} `
-    + `(ε = ${data.epsilonText ?? num(data.epsilon)}).`;
+  const what = data.k === 2 ? `«${data.options[1]}»` : "una opción dada";
+  const seen = data.k === 2 ? what : "esa opción";
+  return `Lo que revela una respuesta: si antes se creía un ${pct(data.prior)} de que alguien `
+    + `respondería ${what}, tras ver ${seen} en su respuesta se cree a lo sumo un ${pct(posterior)} `
+    + `(ε = ${data.epsilonText ?? num(data.epsilon)}; k encuestas a la misma persona cuestan kε).`;
 }
 
 /** The page's polls: each follows the hall's mode and tallies. @param {any} deck window.deck */
@@ -402,6 +461,10 @@ export function installPolls(deck) {
       });
     }
     update();
+  });
+  // another tab of this browser answered (or forgot) a poll: this tab follows at once
+  window.addEventListener("storage", (e) => {
+    for (const poll of polls.values()) if (e.key === poll.store.key) poll.answeredElsewhere();
   });
   deck.reveal?.on("slidechanged", () => {
     update();

@@ -1,8 +1,8 @@
 """A poll in a real hall (``python -m deckbuild.hall`` over the built deck), end to end.
 
 The test is every student, so it knows every true answer: all «sí». Two student pages (a laptop
-and a phone at 390×844) answer 15 times each, each answer from a fresh device id (the hall
-keeps one answer per device). What crosses the wire (every POST body to /_hall/answer) and what
+and a phone at 390×844) answer 15 times each, each answer as a fresh device (the hall keeps one
+answer per poll token, a random id the page draws for that poll alone). What crosses the wire (every POST body to /_hall/answer) and what
 the server keeps (its SQLite file) are only the randomized answers: 0 or 1, some of them «no»
 (were the truth sent, all 30 would be 1; randomized at ε = ln 3 all stay «sí» with chance
 0,75³⁰ ≈ 2·10⁻⁴). The presenter's page shows the 30 answers and dplab's estimate on the
@@ -51,9 +51,8 @@ def _student(browser, url: str, viewport: dict, wire: list, **options):
 def _answer_yes_as_new_devices(page, times: int) -> None:
     for _ in range(times):
         page.evaluate(
-            "(id) => { localStorage.removeItem(Object.keys(localStorage).find(k => k.startsWith('dpdeck-poll')));"
-            " window.deck.hall.deviceId = id; const p = window.deck.polls.get('encuesta-copiar');"
-            " p.setMode('copy'); p.setMode('student'); }",
+            "(id) => { window.deck.hall.deviceId = id; const p = window.deck.polls.get('encuesta-copiar');"
+            " p.store.forget(); p.setMode('copy'); p.setMode('student'); }",
             secrets.token_hex(16),
         )
         page.locator(f"{BOARD} .poll-option", has_text="sí").click()
@@ -83,18 +82,21 @@ def test_a_hall_poll_carries_and_keeps_only_randomized_answers(browser, hall, tm
     _answer_yes_as_new_devices(one, PER_PAGE)
     _answer_yes_as_new_devices(two, PER_PAGE)
 
-    # on the wire: only {device, poll, answer}, the answer 0 or 1, and not always the truth
+    # on the wire: only {token, poll, answer}, the answer 0 or 1, and not always the truth; the
+    # token is the poll's own, never the device id of the live channel
     bodies = [json.loads(b) for b in wire]
     assert len(bodies) == 2 * PER_PAGE
-    assert all(set(b) == {"device", "poll", "answer"} and b["poll"] == POLL for b in bodies)
+    assert all(set(b) == {"token", "poll", "answer"} and b["poll"] == POLL for b in bodies)
     sent = [b["answer"] for b in bodies]
     assert set(sent) <= {0, 1} and 0 in sent, sent
-    # in the server's SQLite file: the same randomized answers, one per device, nothing else
+    devices = {p.evaluate("window.deck.hall.deviceId") for p in (one, two)}
+    assert not devices & {b["token"] for b in bodies}
+    # in the server's SQLite file: the same randomized answers, one per token, nothing else
     with sqlite3.connect(tmp_path / "hall.sqlite3") as db:
-        rows = db.execute("SELECT device, answer FROM answers WHERE poll = ?", (POLL,)).fetchall()
-        columns = [c[1] for c in db.execute("PRAGMA table_info(answers)")]
-    assert sorted(rows) == sorted((b["device"], b["answer"]) for b in bodies)
-    assert columns == ["poll", "device", "answer"], columns
+        rows = db.execute("SELECT token, answer FROM poll_answers WHERE poll = ?", (POLL,)).fetchall()
+        columns = [c[1] for c in db.execute("PRAGMA table_info(poll_answers)")]
+    assert sorted(rows) == sorted((b["token"], b["answer"]) for b in bodies)
+    assert columns == ["poll", "token", "answer"], columns
     # the presenter's numbers are dplab's on the counts the server holds
     counts = [sent.count(0), sent.count(1)]
     wait_until(
@@ -119,4 +121,73 @@ def test_a_hall_poll_carries_and_keeps_only_randomized_answers(browser, hall, tm
     for page in (board, one, two):
         assert not page.errors, page.errors
     for context in (presenter, laptop, phone):
+        context.close()
+
+
+EXERCISE = "ejercicio-escala-laplace"
+
+
+def _presenter_tab(browser, hall, slide: str):
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(hall.presenter.replace("#", "?noprerun#", 1))
+    wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 60)
+    wait_until(page, lambda: (h := hall_view(page)) and h["present"] and h["presenter"], 30)
+    go_to_slide(page, slide)
+    return context, page
+
+
+def test_the_halls_budget_is_the_servers_and_no_tab_gets_past_it(browser, hall, tmp_path):
+    """Issue 31, leak 2: the exercise counts are drawn by the server, spent from one budget of
+    ε = 4 (8 counts of 0,5) that the server keeps. A presenter tab spends it; a fresh tab (a new
+    browser context: no storage shared) sees the same last count for free, and is refused a new
+    one. No page ever holds the true count; students see the line on what a ✓ tells."""
+    for i in range(3):
+        status, _ = hall.post("_hall/solved", {"token": "%032x" % (i + 1), "exercise": EXERCISE})
+        assert status == 201
+    box = f"#{EXERCISE} .hall-count"
+    first_context, first = _presenter_tab(browser, hall, EXERCISE)
+    wait_until(first, f"!document.querySelector('{box}').hidden", 30)
+    assert "Privacidad central" in first.locator(f"{box} .hall-count-central").inner_text()
+    values = []
+    for i in range(8):
+        first.locator(f"{box} .hall-count-btn").click()
+        meter = f"ε: {dplab.fmt(0.5 * (i + 1))} de 4"
+        wait_until(
+            first, f"(m) => document.querySelector('{box} .budget-text')?.textContent === m", 60, arg=meter
+        )
+        wait_until(first, f"!document.querySelector('{box} .hall-count-btn').disabled", 10)
+        values.append(int(first.evaluate(f"document.querySelector('{box}').dataset.noisy")))
+        text = first.locator(f"{box} .hall-count-text").inner_text()
+        assert f"≈ {max(0, values[-1])} dispositivos lo resolvieron" in text and "discreto" in text, text
+    assert "Contar de nuevo" in first.locator(f"{box} .hall-count-btn").inner_text()
+
+    fresh_context, fresh = _presenter_tab(browser, hall, EXERCISE)
+    wait_until(fresh, f"!document.querySelector('{box}').hidden", 30)
+    fresh.locator(f"{box} .hall-count-btn").click()  # the last count again: free
+    wait_until(fresh, f"document.querySelector('{box}').dataset.noisy === '{values[-1]}'", 30)
+    assert "no gastó presupuesto" in fresh.locator(f"{box} .hall-count-text").inner_text()
+    fresh.locator(f"{box} .hall-count-btn").click()  # a new draw: past the budget
+    wait_until(
+        fresh, f"document.querySelector('{box} .hall-count-text').textContent.includes('se agotó')", 30
+    )
+    assert "rechazada" in fresh.locator(f"{box} .budget-refused").inner_text()
+    with sqlite3.connect(tmp_path / "hall.sqlite3") as db:
+        kept = db.execute("SELECT value, epsilon FROM releases").fetchall()
+    assert [v for v, _ in kept] == values and {e for _, e in kept} == {0.5}
+    # a student on the exercise slide: the line on what a ✓ tells, no count, no button
+    student_context = browser.new_context(viewport={"width": 1280, "height": 720})
+    student = student_context.new_page()
+    open_deck(student, hall.audience + f"?noprerun#/{EXERCISE}", 60)
+    wait_until(student, f"!document.querySelector('#{EXERCISE} .hall-count-note').hidden", 30)
+    assert student.locator(box).is_hidden()
+    assert "privacidad central" in student.locator(f"#{EXERCISE} .hall-count-note").inner_text()
+    RESULTS.mkdir(exist_ok=True)
+    first.screenshot(path=str(RESULTS / "hall-count-presenter-1280.png"))
+    student.screenshot(path=str(RESULTS / "hall-count-student-1280.png"))
+    for page in (first, fresh):
+        assert not page.errors, page.errors
+    for context in (first_context, fresh_context, student_context):
         context.close()

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 from tests.support.paths import ROOT
@@ -39,6 +42,20 @@ class HallProcess:
         self.audience = self.presenter.split("#", 1)[0]
         self.token = self.presenter.split("#presenter=", 1)[1]
         return self
+
+    def post(self, path: str, body: dict, token: str | None = None) -> tuple[int, bytes]:
+        """POST ``body`` as JSON to ``path`` (under the audience URL); the status and the body."""
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        request = urllib.request.Request(
+            self.audience + path, json.dumps(body).encode(), headers=headers, method="POST"
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, response.read()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.read()
 
     def kill9(self) -> None:
         os.kill(self.proc.pid, signal.SIGKILL)
