@@ -373,8 +373,9 @@ def dpsgd(
     L = q n, the expected batch size, as in TF Privacy and Opacus: the
     guarantee below then holds for neighbours that share n (n known, e.g.
     published), since theta's scale depends on the exact n. Pass a public
-    ``lot_size`` (Abadi et al.'s L, e.g. q times a rounded, published size)
+    ``lot_size`` (a fixed number, e.g. q times a rounded, published size)
     for the guarantee under adding or removing one person with n private.
+    (Abadi et al.'s lot size L is an expected size too: their q is L/N.)
 
     Guarantee: (epsilon, delta)-DP for adding or removing one person, for every
     delta in (0, 1), with epsilon = :func:`dplab.dpsgd_epsilon` (q, z, steps,

@@ -107,7 +107,8 @@ def test_the_poll_reaches_the_page_with_its_epsilon_options_and_rule(built: Path
     assert re.findall(r'value="(\d)"', yes_no) == ["1", "0"]
     text = " ".join(re.sub(r"<[^>]+>", "", yes_no).split())
     assert "(ε = ln 3)" in text and "con probabilidad 75 % y, si no, la otra" in text
-    assert "Una sola respuesta por dispositivo" in text and "2ε" in text
+    assert "Una sola respuesta por dispositivo y ronda" in text and "2ε" in text
+    assert "nueva ronda es una segunda publicación" in text and "k encuestas cuestan kε" in text
     # its code cell, with its slider, in the lab under the board
     assert 'data-cell-id="copiar"' in yes_no and "epsilon = 1.0" in yes_no
     assert '"name": "epsilon"' in html_lib.unescape(re.search(r'data-params="([^"]*)"', yes_no).group(1))

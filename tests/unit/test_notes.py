@@ -65,6 +65,7 @@ ALLOWED = {
         13: "Near & Abuah's chapter on local DP",
         50: "the poll's stated prior (its `prior`, 0,5 by default), which the poll slide shows",
         75: "the posterior bound the poll slide shows: rr_posterior_bound(0.5, ln 3) = 0,75",
+        90: "two «sí» of one device (two rounds, 2ε = ln 9): rr_posterior_bound(0.5, 2 ln 3) = 0,9",
     },
     "apendice-la-auditoria-en-vivo": {
         0.1: "1 − confidence (0.999): the chance that a correct bound exceeds ε, in %",
@@ -233,6 +234,38 @@ def test_the_belief_bounds_quoted_on_que_tan_grande():
         return math.exp(eps) * prior / (math.exp(eps) * prior + 1 - prior)
 
     assert round(100 * bound(1)) == 73 and round(100 * bound(2 * 1)) == 88
+
+
+def test_the_belief_bounds_quoted_on_the_poll():
+    """«La sala responde»: at ε = ln 3 (the truth 3 times in 4) a «sí» takes a prior of 50 % to at
+    most 75 %, and randomized response reaches it; two «sí» of one device (a new round: 2ε) to
+    90 %, the bound at 2ε, which is also what an attribute costs on «¿Qué tan grande es e^ε?»."""
+    import math
+
+    import dplab
+
+    eps = math.log(3)
+    p, q = dplab.rr_probabilities(eps)
+    assert p == pytest.approx(3 / 4) and p / q == pytest.approx(math.exp(eps))
+    one = 0.5 * p / (0.5 * p + 0.5 * q)  # Bayes after one «sí» sent by randomized response
+    two = 0.5 * p**2 / (0.5 * p**2 + 0.5 * q**2)  # after two independent «sí»
+    assert one == pytest.approx(dplab.rr_posterior_bound(0.5, eps)) and round(100 * one) == 75
+    assert two == pytest.approx(dplab.rr_posterior_bound(0.5, 2 * eps)) and round(100 * two) == 90
+
+
+def test_the_hall_counts_quoted_on_the_first_exercise(deck):
+    """«Ejercicio · La escala de Laplace» says what the hall's exercise counts cost: ε = 0,5 a
+    count, from a budget of 4 for the lecture, as docs/live-polls.md's tables (8 counts)."""
+    from tests.support.paths import ROOT
+
+    notes = next(s.notes for s in deck.slides if s.id == "ejercicio-escala-laplace")
+    line = " ".join(next(paragraph for paragraph in notes.split("\n\n") if "✓" in paragraph).split())
+    assert "Laplace discreto" in line and "curador de confianza" in line and "cuentan dos veces" in line
+    assert [v for _, v, _ in note_numbers(line)] == [0.5, 4]
+    docs = (ROOT / "docs" / "live-polls.md").read_text(encoding="utf-8")
+    assert "ε = 0,5 each, from a budget of ε = 4" in docs and "8 counts" in docs
+    assert 4 / 0.5 == 8  # and a student with two devices counts twice: "2 × 0,5 = 1" a release
+    assert "2 × 0,5 = 1" in docs and 2 * 0.5 == 1
 
 
 # --- numbers quoted in the precision asides of content slides (no cell prints them) ------------
