@@ -255,16 +255,18 @@ def test_the_belief_bounds_quoted_on_the_poll():
 
 def test_the_hall_counts_quoted_on_the_first_exercise(deck):
     """«Ejercicio · La escala de Laplace» says what the hall's exercise counts cost: ε = 0,5 a
-    count, from a budget of 4 for the lecture, as docs/live-polls.md's tables (8 counts)."""
+    count, from a budget of 4 for the lecture: the hall server's own constants (release.py), as
+    docs/live-polls.md's tables say them (8 counts)."""
+    from deckbuild.hall.release import HALL_BUDGET, RELEASE_EPSILON
     from tests.support.paths import ROOT
 
     notes = next(s.notes for s in deck.slides if s.id == "ejercicio-escala-laplace")
     line = " ".join(next(paragraph for paragraph in notes.split("\n\n") if "✓" in paragraph).split())
     assert "Laplace discreto" in line and "curador de confianza" in line and "cuentan dos veces" in line
-    assert [v for _, v, _ in note_numbers(line)] == [0.5, 4]
-    docs = (ROOT / "docs" / "live-polls.md").read_text(encoding="utf-8")
-    assert "ε = 0,5 each, from a budget of ε = 4" in docs and "8 counts" in docs
-    assert 4 / 0.5 == 8  # and a student with two devices counts twice: "2 × 0,5 = 1" a release
+    assert [v for _, v, _ in note_numbers(line)] == [RELEASE_EPSILON, HALL_BUDGET]
+    docs = " ".join((ROOT / "docs" / "live-polls.md").read_text(encoding="utf-8").split())
+    assert "ε = 0,5 each new draw, from a budget of ε = 4" in docs and "8 counts" in docs
+    assert HALL_BUDGET / RELEASE_EPSILON == 8  # and a student with two devices counts twice: "2 × 0,5 = 1"
     assert "2 × 0,5 = 1" in docs and 2 * 0.5 == 1
 
 
