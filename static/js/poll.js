@@ -1,9 +1,9 @@
 // Poll slides (kind "poll"; deckbuild/live.py, docs/live-hall-protocol.md): a sensitive question
 // that each device answers under randomized response, computed by dplab in the device's own
-// Python (Runtime.evaluate), so that only the randomized answer leaves it (hall.answer). The
-// true answer is read from the form when Send is pressed, the form is cleared at once, and the
-// snippet that randomizes it is the only copy (cellrunner keeps none): it is never sent, never
-// stored, and not kept after. What a device stores (localStorage, and this page's memory where
+// Python (Runtime.call("poll.randomize"): dplab.polls, with JSON arguments, no Python source),
+// so that only the randomized answer leaves it (hall.answer). The true answer is read from the
+// form when Send is pressed, the form is cleared at once, and the call's arguments are the only
+// copy (cellrunner keeps none): it is never sent, never stored, and not kept after. What a device stores (localStorage, and this page's memory where
 // storage is refused) is the randomized answer and the poll's token (random, for this poll
 // alone: the server stores no id that links two polls), so that it answers once: a second
 // randomization would compose with the first (2ε). Before randomizing, the page checks that no
@@ -37,44 +37,8 @@ export const pct = (x, digits = 0) => x.toLocaleString("es-ES", {
   style: "percent", minimumFractionDigits: digits, maximumFractionDigits: digits });
 /** @param {number} x */
 const num = (x) => x.toLocaleString("es-ES", { maximumFractionDigits: 2 });
-/** A number as a Python literal (finite: the build checked ε and the prior). */
-const py = (x) => { if (!Number.isFinite(x)) throw new Error(`no es un número finito: ${x}`); return String(x); };
-
-const DPLAB = '__import__("dplab")';
-const FRESH_RNG = '__import__("numpy").random.default_rng()';
-
-/** Python: the randomized answer to ``truth`` (an option). Fresh OS randomness, not the run's
- *  noise session: the seed a run reports must not let anyone redraw the coins.
- *  @param {number} truth @param {PollData} data */
-export function randomizeExpression(truth, data) {
-  if (!Number.isInteger(truth) || truth < 0 || truth >= data.k) throw new Error(`opción fuera de rango: ${truth}`);
-  return data.k === 2
-    ? `${DPLAB}.randomized_response(${truth}, ${py(data.epsilon)}, rng=${FRESH_RNG})`
-    : `${DPLAB}.generalized_randomized_response(${truth}, ${data.k}, ${py(data.epsilon)}, rng=${FRESH_RNG})`;
-}
-
-/** Python: the estimate from the counts (rr_estimate of «sí» for yes/no, else grr_estimate).
- *  @param {number[]} counts @param {PollData} data */
-function estimateExpression(counts, data) {
-  const n = counts.reduce((a, b) => a + b, 0);
-  return data.k === 2
-    ? `${DPLAB}.rr_estimate(${counts[1]}, ${n}, ${py(data.epsilon)})`
-    : `${DPLAB}.grr_estimate(${JSON.stringify(counts)}, ${py(data.epsilon)})`;
-}
-
-/** Python: {estimate: [[estimate…], [variance…], [low…], [high…], [share…]], posterior}.
- *  @param {number[]} counts @param {PollData} data */
-export function summaryExpression(counts, data) {
-  return `{"estimate": [__import__("numpy").atleast_1d(x).tolist() for x in ${estimateExpression(counts, data)}[:5]],`
-    + ` "posterior": ${DPLAB}.rr_posterior_bound(${py(data.prior)}, ${py(data.epsilon)})}`;
-}
-
-/** Python: the poll's figure (dplab.plots.poll_figure), left open for the runner to send.
- *  @param {number[]} counts @param {PollData} data */
-function figureExpression(counts, data) {
-  const labels = data.k === 2 ? [data.options[1]] : data.options;
-  return `__import__("dplab.plots", fromlist=["poll_figure"]).poll_figure(${estimateExpression(counts, data)}, ${JSON.stringify(labels)})`;
-}
+/** The arguments of dplab.polls' functions for this poll's counts. @param {number[]} counts @param {PollData} data */
+const pollArgs = (counts, data) => ({ counts, epsilon: data.epsilon });
 
 /** The true shares of the simulated hall: 30 % «sí»; k options in falling shares. */
 export function simulatedShares(k) {
@@ -82,13 +46,6 @@ export function simulatedShares(k) {
   const weights = Array.from({ length: k }, (_, i) => k - i);
   const total = weights.reduce((a, b) => a + b, 0);
   return weights.map((w) => w / total);
-}
-
-/** Python: the randomized answers of a simulated hall of ``n`` (true answers drawn at
- *  ``simulatedShares``). @param {number} n @param {PollData} data */
-function simulateExpression(n, data) {
-  const truths = `${FRESH_RNG}.choice(${data.k}, size=${n}, p=${JSON.stringify(simulatedShares(data.k))})`;
-  return `${DPLAB}.generalized_randomized_response(${truths}, ${data.k}, ${py(data.epsilon)}).tolist()`;
 }
 
 /** ``n`` and ``counts`` of a list of answers. @param {number[]} answers @param {number} k @returns {Tally} */
@@ -273,13 +230,14 @@ export class Poll {
       this.figure.clear();
       return;
     }
-    const summary = await this.runtime.evaluate(summaryExpression(tally.counts, this.data));
+    const summary = await this.runtime.call("poll.summary", { ...pollArgs(tally.counts, this.data), prior: this.data.prior });
     if (!summary.ok) { this.say(`No se pudo calcular la estimación: ${summary.error.message}`); return; }
     this.drawNumbers(tally, summary.value);
     if (this.mode !== "presenter" && this.mode !== "simulated") return;
     let figure = null;
     this.figure.el.classList.add("is-stale");   // until it shows these counts
-    const drawn = await this.runtime.evaluate(figureExpression(tally.counts, this.data), {
+    const labels = this.data.k === 2 ? [this.data.options[1]] : this.data.options;
+    const drawn = await this.runtime.call("poll.figure", { ...pollArgs(tally.counts, this.data), labels }, {
       onFigure: ({ svg, png, alt, note }) => { figure = png != null ? { kind: "figure", png, alt, note } : { kind: "figure", svg, alt, note }; },
     });
     if (drawn.ok && figure) this.figure.replace([figure]);
@@ -314,15 +272,15 @@ export class Poll {
     const checked = this.radios.find((r) => r.checked);
     if (!checked || this.sending || !this.runtime) return;
     this.sending = true;
-    // the true answer lives only in this snippet's text until Python answers: the form is
+    // the true answer lives only in these arguments until Python answers: the form is
     // cleared now, and nothing else holds it
-    const expression = randomizeExpression(Number(checked.value), this.data);
+    const args = { truth: Number(checked.value), k: this.data.k, epsilon: this.data.epsilon };
     for (const r of this.radios) r.checked = false;
     this.syncForm();
     const randomize = async () => {
       if (this.mode === "student" && this.store.load()) return null;   // another tab answered
       this.say("Aleatorizando su respuesta en este dispositivo…");
-      const result = await this.runtime.evaluate(expression);
+      const result = await this.runtime.call("poll.randomize", args);
       if (!result.ok || !Number.isInteger(result.value) || result.value < 0 || result.value >= this.data.k) {
         this.say(`No se pudo aleatorizar (${result.ok ? "valor inesperado" : result.error.message}): elija de nuevo.`);
         return undefined;
@@ -388,7 +346,8 @@ export class Poll {
   async startSimulation() {
     if (this.simulation?.answers.length || this.simulation?.loading || !this.runtime) return;
     this.simulation = { answers: [], shown: 0, timer: 0, own: this.simulation?.own ?? null, loading: true };
-    const result = await this.runtime.evaluate(simulateExpression(SIMULATED_HALL, this.data));
+    const result = await this.runtime.call("poll.simulate",
+      { n: SIMULATED_HALL, k: this.data.k, epsilon: this.data.epsilon, shares: simulatedShares(this.data.k) });
     if (this.mode !== "simulated" || !this.simulation) return;
     this.simulation.loading = false;
     if (!result.ok) { this.say(`No se pudo simular la sala: ${result.error.message}`); return; }

@@ -246,6 +246,21 @@ export class Runtime extends EventTarget {
     }
   }
 
+  /**
+   * Call one of the page's named Python functions (``cellrunner.calls.CALLS``) with ``args``
+   * as JSON: the values reach Python as JSON, never as source. As ``evaluate``, resolves with
+   * ``{ok, value}`` or ``{ok: false, error}`` and never rejects.
+   * @param {string} name e.g. "poll.summary"
+   * @param {Record<string, unknown>} args
+   * @param {RunHandlers} [handlers]
+   * @returns {Promise<import("./types.js").EvalResult>}
+   */
+  call(name, args, handlers = {}) {
+    // two JSON texts as Python string literals: JSON's string escapes are Python's too
+    const literal = (text) => JSON.stringify(text);
+    return this.evaluate(`__import__("cellrunner.calls", fromlist=["call"]).call(${literal(name)}, ${literal(JSON.stringify(args))})`, handlers);
+  }
+
   /** Ask the worker for a pending run. @param {PendingRun} job */
   send({ id, cellId, code, seed, background }) {
     this.worker.postMessage(/** @type {ToWorker} */ ({ type: "run", id, cellId, code, seed, background }));

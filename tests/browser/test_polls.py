@@ -130,7 +130,7 @@ def test_a_student_sends_only_randomized_answers(page, deck_url):
 
 COUNT_DRAWS = """() => { const rt = window.deck.runtime, evaluate = rt.evaluate.bind(rt); window.draws = 0;
     rt.evaluate = (expression, ...rest) => {
-        if (String(expression).includes('randomized_response')) window.draws += 1;
+        if (String(expression).includes('poll.randomize')) window.draws += 1;
         return evaluate(expression, ...rest); }; }"""
 FORCE_SEND = """() => { const p = window.deck.polls.get('encuesta-copiar');
     p.radios[1].checked = true; p.radios[1].disabled = false; return p.send(); }"""
