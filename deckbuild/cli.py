@@ -60,8 +60,12 @@ def _dist_is_stale(project: Project) -> bool:
         return True
     built = index.stat().st_mtime
     sources = [project.deck_file.parent, project.templates, project.static, project.package_src / "dplab"]
+    dist = project.dist.resolve()
     for base in sources:
         for path in base.rglob("*"):
+            # an installed lecture's folder holds its dist/ (and .hall/): what was built is no source
+            if path.is_relative_to(dist) or ".hall" in path.parts:
+                continue
             if path.is_file() and path.stat().st_mtime > built:
                 return True
     return False
