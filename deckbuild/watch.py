@@ -196,14 +196,17 @@ def attach(app, dist: Path, watcher: Watcher, isolate: bool = True) -> WatchChan
             return web.Response(text=html, content_type="text/html", headers=headers)
         return await handler(request)
 
+    tasks: list[asyncio.Task] = []
+
     async def start(app) -> None:
-        app["watch_task"] = asyncio.get_running_loop().create_task(watcher.run())
+        tasks.append(asyncio.get_running_loop().create_task(watcher.run()))
 
     async def shutdown(app) -> None:
         channel.shutdown()  # streams end, so the server stops at once
 
     async def stop(app) -> None:
-        app["watch_task"].cancel()
+        for task in tasks:
+            task.cancel()
 
     watcher.publish = channel.publish
     app.middlewares.append(pages)
