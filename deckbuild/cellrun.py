@@ -20,8 +20,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-PACKAGE_SRC = ROOT / "pyodide_pkg"  # dplab and the cell runner, as the build ships them
+from . import resources
+
+# dplab and the cell runner, as the build ships them (the repository's, or the installed package's)
+PACKAGE_SRC = resources.asset_root() / "pyodide_pkg"
 
 
 def project_module(name: str):

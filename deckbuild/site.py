@@ -9,7 +9,7 @@ import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from . import compress, editor_assets, frontend, pyodide_dist
+from . import compress, editor_assets, frontend, pyodide_dist, resources
 from .config import Assets, DeckConfig, EditorInfo, NotebookInfo, NotebookSlide
 from .jsonschema import write_schemas
 from .layout import SLIDE_SIZE
@@ -22,9 +22,15 @@ from .wheel import build_wheel
 
 @dataclass
 class Project:
-    """Where the build reads and writes; every path can be overridden (the tests do)."""
+    """Where the build reads and writes; every path can be overridden (the tests do).
+
+    ``root`` holds the deck (``deck/deck.yaml``) and what is written (``dist/``, ``.hall/``);
+    ``assets`` holds what the build ships besides the deck (templates/, static/, pyodide_pkg/,
+    node_modules/): ``root`` itself in the repository, the package's own copy when installed
+    (:mod:`deckbuild.resources`)."""
 
     root: Path
+    assets: Path | None = None
 
     @property
     def deck_file(self) -> Path:
@@ -32,19 +38,19 @@ class Project:
 
     @property
     def templates(self) -> Path:
-        return self.root / "templates"
+        return (self.assets or self.root) / "templates"
 
     @property
     def static(self) -> Path:
-        return self.root / "static"
+        return (self.assets or self.root) / "static"
 
     @property
     def node_modules(self) -> Path:
-        return self.root / "node_modules"
+        return resources.node_modules(self.assets or self.root)
 
     @property
     def package_src(self) -> Path:
-        return self.root / "pyodide_pkg"
+        return (self.assets or self.root) / "pyodide_pkg"
 
     @property
     def dist(self) -> Path:

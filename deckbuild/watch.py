@@ -14,13 +14,16 @@ is rebuilt into the served ``dist/`` (atomically, as every build), and the pages
 - ``failed`` ``{"message"}`` when the build refused the deck: the page shows the terminal's
   message (file, line, slide and field) over the slides until the next good build.
 
-The page's side is ``watch_client.js`` beside this file: the server adds it to the page it
-serves, so a built ``dist/`` never carries any of it.
+The pages hear them on the watcher's own Server-Sent Events stream, ``/_watch/events``, never
+on the hall's ``/_hall/events``: a watching page is no device of the hall (with ``--hall``, it
+would count twice). The page's side is ``watch_client.js`` beside this file: the server adds it
+to the page it serves, so a built ``dist/`` never carries any of it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +32,10 @@ POLL_SECONDS = 0.25
 SETTLE_SECONDS = 0.1  # an editor's save is several writes: wait for the last
 CLIENT = Path(__file__).with_name("watch_client.js")
 CLIENT_URL = "/_watch/client.js"
+EVENTS_URL = "/_watch/events"  # the watcher's own channel: never the hall's /_hall/events
+MAX_WATCH_STREAMS = 64  # an author's tabs, not a hall
+HEARTBEAT_SECONDS = 15.0
+NO_STORE = {"Cache-Control": "no-store"}
 SKIPPED_PARTS = {"__pycache__", "dist", "node_modules", ".git", ".venv"}
 
 Snapshot = dict[str, tuple[int, int]]
@@ -110,31 +117,100 @@ class Watcher:
             self.publish("built", {"reload": reload})
 
 
-def attach(app, publish: Callable[[str, dict], None], dist: Path, watcher: Watcher) -> None:
-    """Serve the page with the client added and the client itself, and run ``watcher`` while
-    ``app`` (the hall's aiohttp application) runs; its events go out through ``publish``."""
+class WatchChannel:
+    """The watcher's own Server-Sent Events stream, ``/_watch/events``: the author's open pages
+    hear ``built`` and ``failed`` here, apart from the hall's live channel, so a watching page is
+    never counted as a device of the hall (``serve --hall --watch``), and needs no device id."""
+
+    def __init__(self, max_streams: int = MAX_WATCH_STREAMS):
+        self.max_streams = max_streams
+        self.queues: set[asyncio.Queue] = set()
+
+    def publish(self, event: str, data: dict) -> None:
+        message = f"event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
+        for queue in list(self.queues):
+            if queue.full():  # a page that stopped reading: ended, it reconnects
+                self._end(queue)
+            else:
+                queue.put_nowait(message)
+
+    def _end(self, queue: asyncio.Queue) -> None:
+        self.queues.discard(queue)
+        while queue.full():
+            queue.get_nowait()
+        queue.put_nowait(None)
+
+    def shutdown(self) -> None:
+        for queue in list(self.queues):
+            self._end(queue)
+
+    async def stream(self, request, headers: dict[str, str]):
+        from aiohttp import web
+
+        if len(self.queues) >= self.max_streams:
+            return web.Response(status=503, text="Demasiadas páginas abiertas.", headers=headers)
+        queue: asyncio.Queue = asyncio.Queue(64)
+        self.queues.add(queue)
+        response = web.StreamResponse(
+            headers={**headers, "Content-Type": "text/event-stream", "X-Accel-Buffering": "no"}
+        )
+        try:
+            await response.prepare(request)
+            await response.write(b"retry: 1000\n\n")
+            while True:
+                try:
+                    message = await asyncio.wait_for(queue.get(), HEARTBEAT_SECONDS)
+                except TimeoutError:
+                    message = b": ping\n\n"
+                if message is None:
+                    break
+                await response.write(message)
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            self.queues.discard(queue)
+        return response
+
+
+def attach(app, dist: Path, watcher: Watcher, isolate: bool = True) -> WatchChannel:
+    """Serve the page with the client added, the client itself and its channel
+    (``EVENTS_URL``), and run ``watcher`` while ``app`` (the hall's aiohttp application) runs;
+    its events go out on that channel only. Returns the channel. The three answers carry the
+    static files' isolation headers (``isolate``), and are never cached."""
     from aiohttp import web
+
+    from .staticfiles import base_headers
+
+    channel = WatchChannel()
+    headers = {**base_headers("/", isolate), **NO_STORE}
 
     @web.middleware
     async def pages(request, handler):
         if request.method == "GET" and request.path == CLIENT_URL:
             return web.Response(text=CLIENT.read_text(encoding="utf-8"), content_type="text/javascript",
-                                headers={"Cache-Control": "no-store"})  # fmt: skip
+                                headers=headers)  # fmt: skip
+        if request.method == "GET" and request.path == EVENTS_URL:
+            return await channel.stream(request, headers)
         if request.method == "GET" and request.path in ("/", "/index.html"):
             html = inject_client((dist / "index.html").read_text(encoding="utf-8"))
-            response = web.Response(
-                text=html, content_type="text/html", headers={"Cache-Control": "no-store"}
-            )
-            return response
+            return web.Response(text=html, content_type="text/html", headers=headers)
         return await handler(request)
 
+    tasks: list[asyncio.Task] = []
+
     async def start(app) -> None:
-        app["watch_task"] = asyncio.get_running_loop().create_task(watcher.run())
+        tasks.append(asyncio.get_running_loop().create_task(watcher.run()))
+
+    async def shutdown(app) -> None:
+        channel.shutdown()  # streams end, so the server stops at once
 
     async def stop(app) -> None:
-        app["watch_task"].cancel()
+        for task in tasks:
+            task.cancel()
 
-    watcher.publish = publish
+    watcher.publish = channel.publish
     app.middlewares.append(pages)
     app.on_startup.append(start)
+    app.on_shutdown.append(shutdown)
     app.on_cleanup.append(stop)
+    return channel

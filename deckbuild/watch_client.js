@@ -1,6 +1,7 @@
 // The page's side of `build.py serve --watch` (deckbuild/watch.py): served only by that server,
-// which adds it to the page; a built dist/ never carries it. It listens on the live channel
-// (/_hall/events) for the watcher's two events:
+// which adds it to the page; a built dist/ never carries it. It listens on the watcher's own
+// channel (/_watch/events: never the hall's /_hall/events, so a watching page is no device of
+// the hall) for the watcher's two events:
 //   built {reload}: the deck was rebuilt. With reload false only slide text changed: the slides
 //     whose HTML changed are swapped in place and Python keeps its state; a changed slide with
 //     a cell, a changed config (prelude, cells' text) or a change in the slides' order reloads
@@ -66,8 +67,7 @@ function hideError() {
 }
 
 let current = await fetchPage();
-const tab = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
-const source = new EventSource(`/_hall/events?device=${tab}`);
+const source = new EventSource("/_watch/events");
 source.addEventListener("failed", (e) => showError(JSON.parse(e.data).message));
 source.addEventListener("built", async (e) => {
   hideError();

@@ -276,7 +276,8 @@ def make_app(hall: Hall) -> web.Application:
     app.router.add_post("/_hall/release", post_release)
     app.router.add_post("/_hall/reset", post_reset)
     app.router.add_get("/_hall/qr.svg", qr_svg)
-    app.router.add_get("/{tail:.*}", deck_file)  # HEAD too
+    # HEAD too; (?s): a path whose decoded form holds a line break is the policy's 400 as well
+    app.router.add_get("/{tail:(?s:.*)}", deck_file)
     app.on_response_prepare.append(_isolation_headers)
     app.on_shutdown.append(_shutdown)
     app.on_cleanup.append(_cleanup)

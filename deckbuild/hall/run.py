@@ -82,7 +82,7 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
     if opts.watch is not None:
         from ..watch import attach
 
-        attach(app, hall.channel.publish, opts.dist, opts.watch)
+        attach(app, opts.dist, opts.watch, opts.isolate)  # its own channel: /_watch/events
     runner = web.AppRunner(app, access_log_class=AccessLogger, handle_signals=False)
     await runner.setup()
     context = ssl_context(opts.cert, opts.key)

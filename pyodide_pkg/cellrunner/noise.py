@@ -17,11 +17,10 @@ class NoiseWatcher(Watcher):
         run.seed_used = str(seed)
         self.context = self.session = None
         try:
-            from dplab import _rng
-
-            self.context = _rng.noise_session(seed)
-        except (ImportError, AttributeError):  # no dplab, or one without sessions
+            from dplab import noise_session
+        except ImportError:  # no dplab, or one without sessions
             return
+        self.context = noise_session(seed)
         self.session = self.context.__enter__()
 
     def finish(self, run: Run) -> None:

@@ -31,6 +31,10 @@ from . import (
     numfmt,
     sensitivity,
 )
+
+# the deck's cell runner (pyodide_pkg/cellrunner) opens one noise session per cell run: public
+# here, so that no package reaches into the private ``dplab._rng``; not starred (not for cells)
+from ._rng import noise_session as noise_session
 from .accountant import *  # noqa: F403
 from .accounting import *  # noqa: F403
 from .audit import *  # noqa: F403
@@ -46,9 +50,10 @@ __version__ = "0.1.0"
 
 #: importable from dplab, but not what ``from dplab import *`` brings: the accountant's observer
 #: hooks (the page's budget meter), result records, the learning model's scaling constants and
-#: the count's share of a budget (details of one slide)
+#: the count's share of a budget (details of one slide); the cell runner's noise session
 NOT_STARRED = frozenset(
     {
+        "noise_session",
         "add_observer",
         "remove_observer",
         "AuditResult",

@@ -1,4 +1,5 @@
-"""The hall serves dist/ as build.py serve does, and refuses hostile paths (deckbuild/hall/static.py)."""
+"""The hall serves dist/ as build.py serve does (deckbuild/hall/static.py, an adapter of
+deckbuild/staticfiles.py), and refuses hostile paths."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import os
 
 import pytest
 
-from deckbuild.hall.static import MAX_PATH, HostilePath, resolve
+from deckbuild.staticfiles import MAX_TARGET_CHARS, decide, locate, refusal
 from tests.support.hall_fixtures import make_dist, make_hall, run_async, run_with_client
 
 HOSTILE = [
@@ -24,27 +25,34 @@ HOSTILE = [
     "/./index.html",
     "/vendor/../index.html",
     "/vendor//index.html",
-    "/" + "a" * (MAX_PATH + 1),
+    "/" + "a" * MAX_TARGET_CHARS,
     "/%ff%fe",
 ]
 
 
 @pytest.mark.parametrize("raw", HOSTILE)
-def test_resolve_refuses_hostile_paths(tmp_path, raw):
+def test_the_policy_refuses_hostile_paths(tmp_path, raw):
     dist = make_dist(tmp_path)
-    with pytest.raises((HostilePath, UnicodeDecodeError)):
-        resolve(dist, raw)
+    assert refusal(raw) is not None
+    assert decide(dist, raw).status in (400, 414)
 
 
-def test_resolve_finds_files_and_nothing_outside(tmp_path):
+def test_the_policy_finds_files_and_nothing_outside(tmp_path):
     dist = make_dist(tmp_path)
     (dist / "link.txt").symlink_to(tmp_path / "secret.txt")
-    assert resolve(dist, "/") == (dist / "index.html").resolve()
-    assert resolve(dist, "/app.js?v=1") == (dist / "app.js").resolve()
-    assert resolve(dist, "/vendor/pkg-1/x%2Ewasm") == (dist / "vendor/pkg-1/x.wasm").resolve()
-    assert resolve(dist, "/link.txt") is None  # a symlink out of dist/
-    assert resolve(dist, "/vendor") is None  # a folder without its slash (redirected)
-    assert resolve(dist, "/nope.js") is None
+
+    def found(target):
+        verdict = decide(dist, target, accept_encoding="identity")
+        return verdict.file if verdict.status == 200 else verdict.status
+
+    assert found("/") == (dist / "index.html").resolve()
+    assert found("/app.js?v=1") == (dist / "app.js").resolve()
+    assert found("/vendor/pkg-1/x%2Ewasm") == (dist / "vendor/pkg-1/x.wasm").resolve()
+    assert found("/link.txt") == 404  # a symlink out of dist/
+    assert locate(dist, ["link.txt"]) is None
+    assert found("/vendor") == 301  # a folder without its slash: redirected
+    assert found("/vendor/") == 404  # a folder without index.html: no listing
+    assert found("/nope.js") == 404
 
 
 def _raw_get(port: int, path: bytes) -> bytes:
@@ -76,7 +84,7 @@ def test_the_real_server_never_sends_a_file_outside_dist(tmp_path):
     answers = run_with_client(hall, scenario)
     for path, answer in zip(paths, answers, strict=True):
         status = answer.split(b" ", 2)[1]
-        assert status in (b"400", b"404"), (path, answer[:200])
+        assert status in (b"400", b"404", b"414"), (path, answer[:200])
         assert b"SECRET-OUTSIDE-DIST" not in answer
 
 

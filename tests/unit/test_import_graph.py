@@ -1,8 +1,11 @@
-"""The import graphs of dplab and of deckbuild have no cycle, and no module of either imports a
-private name of another (shared private maths lives in a private module, ``dplab/_maths.py``).
+"""The import graphs of deckbuild, dplab and the cell runner have no cycle, no module imports a
+private name of another module, and no package imports a private module of another package
+(shared private maths lives in a private module, ``dplab/_maths.py``, used inside dplab only;
+what another package needs is re-exported under a public name, as ``dplab.noise_session``).
 
-Read from the source with ``ast`` (nothing is imported): every ``import`` and ``from … import``
-counts, at the top of a module or inside a function, since a deferred import only hides a cycle.
+Read from the source with ``ast`` (nothing is imported), every module of every package and
+subpackage (``deckbuild/hall/`` …): every ``import`` and ``from … import`` counts, at the top of
+a module or inside a function, since a deferred import only hides a cycle.
 """
 
 from __future__ import annotations
@@ -14,56 +17,83 @@ import pytest
 
 from tests.support.paths import ROOT
 
-PACKAGES = {"dplab": ROOT / "pyodide_pkg" / "dplab", "deckbuild": ROOT / "deckbuild"}
+PACKAGES = {
+    "deckbuild": ROOT / "deckbuild",
+    "dplab": ROOT / "pyodide_pkg" / "dplab",
+    "cellrunner": ROOT / "pyodide_pkg" / "cellrunner",
+}
+
+
+def _files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts)
 
 
 def _module_name(package: str, folder: Path, path: Path) -> str:
-    return package if path.name == "__init__.py" else f"{package}.{path.stem}"
+    parts = [package, *path.relative_to(folder).with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _imports(package: str, module: str, tree: ast.Module, is_init: bool) -> list[tuple[str, str]]:
-    """(imported module, imported name or "") for each import of the package's own modules."""
-    own_package = module if is_init else module.rsplit(".", 1)[0]
+_MODULES = {_module_name(top, folder, p) for top, folder in PACKAGES.items() for p in _files(folder)}
+
+
+def _is_private(part: str) -> bool:
+    return part.startswith("_") and not part.startswith("__")
+
+
+def _package_of(module: str, is_init: bool) -> str:
+    return module if is_init else module.rsplit(".", 1)[0]
+
+
+def _imports(module: str, tree: ast.Module, is_init: bool) -> list[tuple[str, str]]:
+    """(imported module, imported name or "") for each import of one of ``PACKAGES``' modules."""
+    own_package = _package_of(module, is_init)
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found += [(a.name, "") for a in node.names if a.name.split(".")[0] == package]
+            found += [(a.name, "") for a in node.names if a.name.split(".")[0] in PACKAGES]
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = own_package.rsplit(".", node.level - 1)[0] if node.level > 1 else own_package
                 source = f"{base}.{node.module}" if node.module else base
             else:
                 source = node.module or ""
-            if source.split(".")[0] != package:
+            if source.split(".")[0] not in PACKAGES:
                 continue
             for alias in node.names:
                 submodule = f"{source}.{alias.name}"
-                found.append((submodule, "") if submodule in _MODULES[package] else (source, alias.name))
+                found.append((submodule, "") if submodule in _MODULES else (source, alias.name))
     return found
 
 
-def _graph(package: str) -> tuple[dict[str, set[str]], list[str]]:
-    """The package's import graph (module → modules it imports; the package itself left out,
-    since every module is loaded through it) and its imports of another module's private names."""
-    folder = PACKAGES[package]
+def _violations(module: str, is_init: bool, target: str, name: str) -> list[str]:
+    """What is wrong with ``module`` importing ``target`` (and ``name`` from it)."""
+    out = []
+    if name and _is_private(name) and target != module:
+        out.append(f"{module} imports {target}.{name}")
+    own = _package_of(module, is_init)
+    target_package = target.rsplit(".", 1)[0] if "." in target else target
+    if any(_is_private(part) for part in target.split(".")) and target_package != own:
+        out.append(f"{module} imports {target}, private to {target_package}")
+    return out
+
+
+def _graph(packages) -> tuple[dict[str, set[str]], list[str]]:
+    """The import graph of ``packages`` (module → modules it imports; a package that contains
+    the importer is left out, since every module is loaded through it) and the private imports."""
     graph: dict[str, set[str]] = {}
     private = []
-    for path in sorted(folder.glob("*.py")):
-        module = _module_name(package, folder, path)
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        edges = graph.setdefault(module, set())
-        for target, name in _imports(package, module, tree, path.name == "__init__.py"):
-            if target != package and target != module:
-                edges.add(target)
-            if name.startswith("_") and not name.startswith("__") and target != module:
-                private.append(f"{module} imports {target}.{name}")
+    for top in packages:
+        folder = PACKAGES[top]
+        for path in _files(folder):
+            module = _module_name(top, folder, path)
+            is_init = path.name == "__init__.py"
+            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+            edges = graph.setdefault(module, set())
+            for target, name in _imports(module, tree, is_init):
+                if target != module and not module.startswith(target + "."):
+                    edges.add(target)
+                private += _violations(module, is_init, target, name)
     return graph, private
-
-
-_MODULES = {
-    package: {_module_name(package, folder, p) for p in folder.glob("*.py")}
-    for package, folder in PACKAGES.items()
-}
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -89,25 +119,39 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
-@pytest.mark.parametrize("package", sorted(PACKAGES))
+def test_every_package_and_subpackage_is_read():
+    assert {"deckbuild.hall.app", "deckbuild.hall", "cellrunner.noise", "dplab._rng"} <= _MODULES
+
+
+@pytest.mark.parametrize("package", [*sorted(PACKAGES), "all"])
 def test_the_import_graph_has_no_cycle(package):
-    graph, _ = _graph(package)
+    graph, _ = _graph(PACKAGES if package == "all" else [package])
     assert len(graph) > 5, graph  # the package was read
     cycle = find_cycle(graph)
     assert cycle is None, f"import cycle in {package}: {' → '.join(cycle)}"
 
 
 @pytest.mark.parametrize("package", sorted(PACKAGES))
-def test_no_module_imports_another_modules_private_name(package):
-    _, private = _graph(package)
+def test_no_module_imports_a_private_name_of_another_module_or_package(package):
+    _, private = _graph([package])
     assert not private, private
 
 
 def test_the_checks_see_a_cycle_and_a_private_import():
-    """The test above can fail: a deferred import back is a cycle, ``_x`` from a module is private."""
+    """The tests above can fail: a deferred import back is a cycle, ``_x`` from a module is
+    private, and so is another package's ``_module`` (however it is imported)."""
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
     source = "def f():\n    from .accountant import _round_down\n"
-    found = _imports("dplab", "dplab.mechanisms", ast.parse(source), False)
+    found = _imports("dplab.mechanisms", ast.parse(source), False)
     assert found == [("dplab.accountant", "_round_down")]
-    assert _imports("dplab", "dplab", ast.parse("from . import census"), True) == [("dplab.census", "")]
+    assert _violations("dplab.mechanisms", False, *found[0])
+    assert _imports("dplab", ast.parse("from . import census"), True) == [("dplab.census", "")]
+    for source in ("from dplab import _rng", "import dplab._rng", "from dplab._rng import noise_session"):
+        (target, name), *_ = _imports("cellrunner.noise", ast.parse(source), False)
+        assert _violations("cellrunner.noise", False, target, name), source
+    assert not _violations("dplab.mechanisms", False, "dplab._maths", "")  # inside its package
+    assert _imports("deckbuild.hall.app", ast.parse("from .. import watch"), False) == [
+        ("deckbuild.watch", "")
+    ]
+    assert _violations("deckbuild.hall.app", False, "deckbuild._x", "")  # a parent's private module

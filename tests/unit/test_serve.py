@@ -150,9 +150,11 @@ def test_an_invalid_range_is_ignored(server, value):
 def test_no_open_redirect(server):
     status, head, _ = _get(server, "//example.org/%2e%2e")
     assert status == 400 and b"example.org" not in head
-    status, head, _ = _get(server, "//example.org/static")  # a folder: redirected, to this host
-    assert status in (301, 404)
-    assert b"Location: //" not in head
+    status, head, _ = _get(server, "//example.org/static")  # an empty segment: refused
+    assert status == 400
+    assert b"Location" not in head
+    status, head, _ = _get(server, "/static")  # a folder: redirected, on this host
+    assert status == 301 and b"Location: /static/\r\n" in head + b"\r\n"
 
 
 def test_a_slow_client_does_not_hold_the_others(server):

@@ -39,3 +39,48 @@ def test_the_client_goes_into_the_head_once():
     served = inject_client(page)
     assert served.count('src="/_watch/client.js"') == 1
     assert served.index("/_watch/client.js") < served.index("</head>")
+
+
+def test_a_watching_page_has_its_own_channel_and_is_no_device_of_the_hall(tmp_path):
+    """``serve --hall --watch``: the watcher's events go out on /_watch/events, which needs no
+    device id and counts none (the client used to open /_hall/events under a random id: each
+    author's tab counted as a device, the presenter's twice); the hall's channel hears none."""
+    import asyncio
+
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from deckbuild.hall.app import make_app
+    from deckbuild.hall.store import HallStore
+    from deckbuild.watch import EVENTS_URL, Watcher, attach
+    from tests.support.hall_fixtures import DEV, make_hall, read_events, run_async
+
+    hall = make_hall(tmp_path)
+    (hall.dist / "index.html").write_text("<html><head><title>deck</title></head><body></body></html>")
+    hall.store.close()
+    watcher = Watcher(roots=[], rebuild=lambda: [])
+
+    async def main():
+        hall.store = HallStore(hall.store.path)
+        app = make_app(hall)
+        attach(app, hall.dist, watcher)
+        async with TestClient(TestServer(app, host="127.0.0.1")) as client:
+            page = await (await client.get("/")).text()
+            watching = [await client.get(EVENTS_URL) for _ in range(3)]
+            device = await client.get(f"/_hall/events?device={DEV[0]}")
+            greeting = await read_events(device, 1 + len(hall.spec.polls))
+            await asyncio.sleep(1.2)  # past the devices throttle
+            hello = await (await client.get("/_hall/hello")).json()
+            watcher.publish("built", {"reload": True})
+            heard = [await read_events(stream, 1) for stream in watching]
+            hall.channel.publish("state", {"seq": 1, "indexh": 0, "indexv": 0, "indexf": -1})
+            after = await read_events(device, 2)
+            return page, watching[0], greeting, hello, heard, after
+
+    page, stream, greeting, hello, heard, after = run_async(main)
+    assert '<script type="module" src="/_watch/client.js">' in page
+    assert stream.status == 200 and stream.headers["Content-Type"] == "text/event-stream"
+    assert stream.headers["Cross-Origin-Embedder-Policy"] == "require-corp"
+    assert ("devices", {"n": 1}) in greeting and hello["devices"] == 1  # the device only
+    assert heard == [[("built", {"reload": True})]] * 3
+    # the device's stream: the (throttled) count of devices, one, then the state; no "built"
+    assert after == [("devices", {"n": 1}), ("state", {"seq": 1, "indexh": 0, "indexv": 0, "indexf": -1})]

@@ -1,0 +1,254 @@
+"""The deck's command line: new, build, check, serve and pdf.
+
+Installed (``pip install .``) it is the ``dpdeck`` command, run from a lecture's folder; in the
+repository, ``python build.py …`` runs the same code on the repository's deck/ (build.py):
+
+    dpdeck build            render deck/ into dist/ (atomically)
+    dpdeck check            validate deck/ without writing anything
+    dpdeck check --run      also run every cell, try: edit and exercise under CPython
+    dpdeck serve [--port N] build if needed, then serve dist/ on localhost
+    dpdeck serve --watch    ... and rebuild on every save: open pages follow (authors)
+    dpdeck serve --hall     ... with the live hall (docs/live-hall.md): devices follow
+    dpdeck pdf [--out F]    build if needed, run every cell in Chromium, print a PDF
+              [--deck D]    (of another deck file, built apart)
+    dpdeck new PATH --title T   a new lecture folder that builds and runs as it is
+
+The deck file is deck/deck.yaml under the current folder (installed: ./deck.yaml first), or
+--deck. Exit codes: 0 done; 1 the deck has a problem (a DeckError naming file, slide and field; for
+`pdf` and `check --run`, also cells that ended in an error); 2 a bad command line (argparse); 3 the deck is fine
+but the build's environment failed (a BuildEnvironmentError: node, npm, pip or a download
+missing or failing, a checksum mismatch), with the command, its exit code and its stderr;
+130 `check --run` interrupted (Ctrl+C).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import resources
+from .errors import BuildEnvironmentError, DeckError
+from .site import Project, build, check
+
+EXIT_CODES = __doc__[__doc__.index("Exit codes:") :].strip()
+
+
+def default_project(cwd: Path | None = None) -> Project:
+    """The repository's project when deckbuild runs from a checkout; installed, the current
+    folder (its deck and its dist/) with the package's own templates, static files and the
+    sources of the page's wheels (deckbuild.resources)."""
+    root = resources.checkout()
+    if root is not None:
+        return Project(root)
+    return InstalledProject(Path(cwd or Path.cwd()).resolve(), assets=resources.SHARE)
+
+
+class InstalledProject(Project):
+    """A lecture's folder with the installed package's assets: its deck is ./deck.yaml when
+    there is one (what ``dpdeck new`` writes), else ./deck/deck.yaml (the repository's layout)."""
+
+    @property
+    def deck_file(self) -> Path:
+        here = self.root / "deck.yaml"
+        return here if here.is_file() else super().deck_file
+
+
+def _dist_is_stale(project: Project) -> bool:
+    index = project.dist / "index.html"
+    if not index.exists():
+        return True
+    built = index.stat().st_mtime
+    sources = [project.deck_file.parent, project.templates, project.static, project.package_src / "dplab"]
+    dist = project.dist.resolve()
+    for base in sources:
+        for path in base.rglob("*"):
+            # an installed lecture's folder holds its dist/ (and .hall/): what was built is no source
+            if path.is_relative_to(dist) or ".hall" in path.parts:
+                continue
+            if path.is_file() and path.stat().st_mtime > built:
+                return True
+    return False
+
+
+def _parser(prog: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0], epilog=EXIT_CODES)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_build = sub.add_parser("build", help="render deck/ into dist/")
+    p_build.add_argument("--deck", type=Path, help="the deck file (default deck/deck.yaml)")
+    p_build.add_argument("--out", type=Path, help="output folder (default dist/)")
+    p_check = sub.add_parser("check", help="validate deck/ without writing anything")
+    p_check.add_argument("--deck", type=Path, help="the deck file (default deck/deck.yaml)")
+    p_check.add_argument(
+        "--run",
+        action="store_true",
+        help="also run every cell (after the prelude), every try: edit and every exercise under "
+        "CPython, as the page would: the check to run the night before a lecture",
+    )
+    p_serve = sub.add_parser("serve", help="build if needed and serve on localhost")
+    p_serve.add_argument("--port", type=int, default=8000)
+    p_serve.add_argument("--host", default="127.0.0.1")
+    p_serve.add_argument(
+        "--no-isolation",
+        action="store_true",
+        help="omit COOP/COEP, as a static host would (Stop then restarts)",
+    )
+    p_serve.add_argument("--cert", type=Path, help="serve HTTPS with this certificate (PEM); needs --key")
+    p_serve.add_argument("--key", type=Path, help="the certificate's private key (PEM)")
+    p_serve.add_argument("--hall", action="store_true", help="the live hall: devices follow the presenter")
+    p_serve.add_argument("--watch", action="store_true", help="rebuild on every save; open pages follow")
+    p_serve.add_argument("--deck", type=Path, help="another deck file (built into a dist/ beside it)")
+    p_serve.add_argument(
+        "--hall-token-file", type=Path, help="keep the presenter's token here across restarts"
+    )
+    p_serve.add_argument(
+        "--hall-db", type=Path, help="the hall's SQLite file (default .hall/hall-<date>.sqlite3)"
+    )
+    p_pdf = sub.add_parser("pdf", help="print the deck, with computed results, to a PDF")
+    p_pdf.add_argument("--out", type=Path, default=Path("dist-pdf/privacidad-diferencial.pdf"))
+    p_pdf.add_argument("--deck", type=Path, help="another deck file (built apart; default deck/deck.yaml)")
+    p_pdf.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for every cell to run")
+    p_new = sub.add_parser("new", help="start a new lecture in a new folder")
+    p_new.add_argument("path", type=Path, help="the new lecture's folder (new or empty)")
+    p_new.add_argument("--title", required=True, help="the lecture's title")
+    p_new.add_argument("--package", help="create a Python package of your own, loaded instead of dplab")
+    return parser
+
+
+def _new(project: Project, args) -> int:
+    from .scaffold import new_deck
+
+    files = new_deck(args.path, args.title, args.package)
+    deck_file = args.path / "deck.yaml"
+    print("\n".join(f"wrote {path}" for path in files))
+    print(f"next: {args.invocation} check --deck {deck_file}")
+    print(f"      {args.invocation} build --deck {deck_file} --out {args.path / 'dist'}")
+    return 0
+
+
+def _build(project: Project, args) -> int:
+    deck = build(project, deck_file=args.deck, dist=args.out)
+    print(f"built {len(deck.slides)} slides into {args.out or project.dist}/index.html")
+    return 0
+
+
+def _check(project: Project, args) -> int:
+    deck = check(project, deck_file=args.deck)
+    cells = sum(1 for s in deck.slides if s.code)
+    print(f"ok: {len(deck.slides)} slides, {cells} code cells")
+    return _run_cells(project, deck) if args.run else 0
+
+
+def _run_cells(project: Project, deck) -> int:
+    from .progress import Progress
+    from .runcheck import run_deck
+
+    try:
+        with Progress("running the cells under CPython") as progress:
+            report = run_deck(deck, project.package_src, progress=progress.say)
+    except KeyboardInterrupt:
+        print("check --run: interrupted", file=sys.stderr)
+        return 130
+    for warning in report.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    for failure in report.failures:
+        print(f"error in the deck: {failure}", file=sys.stderr)
+    ran = f"{report.cells} cells, {report.edits} try: edits, {report.exercises} exercises"
+    if report.failures:
+        print(f"{len(report.failures)} failed of {ran}, in {report.seconds:.1f} s", file=sys.stderr)
+        return 1
+    print(f"ok: ran {ran} under CPython in {report.seconds:.1f} s, no error")
+    return 0
+
+
+def _watcher(project: Project, deck_file: Path | None, dist: Path):
+    """What ``serve --watch`` watches (the deck's folder, templates/, static/, the Python
+    packages) and how it rebuilds (into the served ``dist``); deckbuild/watch.py."""
+    from .watch import Watcher
+
+    deck_file = (deck_file or project.deck_file).resolve()
+    roots = [deck_file.parent, project.templates, project.static, project.package_src]
+    return Watcher(roots=roots, rebuild=lambda: build(project, deck_file=deck_file, dist=dist).files)
+
+
+def _serve(project: Project, args) -> int:
+    from .hall.net import INSECURE_NOTE, LOOPBACK, audience_urls, ssl_context
+    from .serve import make_server
+
+    dist = args.deck.resolve().parent / "dist" if args.deck else project.dist
+    if args.deck or _dist_is_stale(project):
+        build(project, deck_file=args.deck, dist=dist)
+    if args.hall or args.watch:
+        from .hall.run import HallOptions, run
+
+        opts = HallOptions(dist, args.host, args.port, not args.no_isolation, args.hall_token_file,
+                           args.hall_db, args.cert, args.key, announce=args.hall,
+                           watch=_watcher(project, args.deck, dist) if args.watch else None)  # fmt: skip
+        return run(opts, project.root)
+    server = make_server(dist, host=args.host, port=args.port, isolate=not args.no_isolation, quiet=False)
+    context = ssl_context(args.cert, args.key)
+    if context:
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+    urls = audience_urls(args.host, server.server_address[1], "https" if context else "http")
+    print(f"serving the deck at {' '.join(urls)} (Ctrl+C stops)", flush=True)
+    if not context and args.host not in LOOPBACK:
+        print(INSECURE_NOTE, flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def _pdf(project: Project, args) -> int:
+    import shutil
+    import tempfile
+
+    from .pdf import export_pdf
+
+    dist, scratch = project.dist, None
+    try:
+        if args.deck:  # another deck: built into a folder of its own, removed afterwards
+            scratch = Path(tempfile.mkdtemp(prefix="dpdeck-pdf-"))
+            dist = scratch / "dist"
+            build(project, deck_file=args.deck, dist=dist)
+        elif _dist_is_stale(project):
+            build(project)
+        report = export_pdf(dist, args.out, timeout=args.timeout)
+    finally:
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
+    print(
+        f"wrote {args.out}: {report['pages']} pages, {report['cells']} cells run "
+        f"in the browser in {report['seconds']} s"
+    )
+    if report["errors"]:
+        print(f"warning: cells with errors: {', '.join(report['errors'])}", file=sys.stderr)
+        return 1
+    return 0
+
+
+COMMANDS = {"build": _build, "check": _check, "serve": _serve, "pdf": _pdf, "new": _new}
+
+
+def main(argv: list[str] | None = None, prog: str = "dpdeck", project: Project | None = None) -> int:
+    """Run one command; its exit code. build.py passes its name and the repository's project."""
+    args = _parser(prog).parse_args(argv)
+    args.invocation = f"python {prog}" if prog.endswith(".py") else prog
+    try:
+        return COMMANDS[args.command](project or default_project(), args)
+    except DeckError as exc:
+        print(f"error in the deck: {exc}", file=sys.stderr)
+        return 1
+    except BuildEnvironmentError as exc:
+        print(f"build environment error (not a problem of the deck): {exc}", file=sys.stderr)
+        return exc.exit_code
+
+
+def entry_point() -> None:
+    """The ``dpdeck`` command (pyproject.toml's ``[project.scripts]``)."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry_point()

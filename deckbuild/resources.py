@@ -1,0 +1,47 @@
+"""Where the build finds what it ships besides the deck: ``templates/``, ``static/``,
+``pyodide_pkg/`` (the sources of dplab and the cell runner, built into the page's wheels) and
+``node_modules/`` (reveal.js, KaTeX, CodeMirror and Pyodide's core, and what node runs at
+build time: KaTeX's renderer, Pyodide for the bytecode).
+
+Two layouts, one answer:
+
+- a checkout of the repository (``build.py``, or an editable install): the folders at the
+  repository's root, beside ``deckbuild/``; ``node_modules/`` is what ``npm ci`` installed;
+- an installed wheel (``pip install .``, the ``dpdeck`` command): the same folders inside the
+  package, under ``deckbuild/share/``, where pyproject.toml's package data puts them; the wheel
+  carries the front-end files the build reads from ``node_modules/`` (a trimmed copy, made from
+  the checkout's ``node_modules/`` when the wheel is built), so an installed tool needs Node.js
+  (>= 20) but no npm and no repository.
+
+``$DPDECK_NODE_MODULES`` names another ``node_modules/`` for either layout (the packages and
+versions of package.json's ``dependencies``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent
+SHARE = PACKAGE / "share"  # in a wheel: templates/, static/, pyodide_pkg/, node_modules/
+
+
+def checkout() -> Path | None:
+    """The repository this deckbuild runs from, or None when it runs from an installed wheel."""
+    root = PACKAGE.parent
+    marks = (root / "build.py", root / "templates", root / "pyodide_pkg" / "cellrunner")
+    return root if all(p.exists() for p in marks) else None
+
+
+def asset_root() -> Path:
+    """The folder holding templates/, static/, pyodide_pkg/ and node_modules/."""
+    return checkout() or SHARE
+
+
+def node_modules(base: Path) -> Path:
+    """``base``'s node_modules/, unless ``$DPDECK_NODE_MODULES`` names another."""
+    return (
+        Path(os.environ["DPDECK_NODE_MODULES"])
+        if os.environ.get("DPDECK_NODE_MODULES")
+        else base / "node_modules"
+    )
