@@ -57,6 +57,7 @@ def start_hall(folder: Path, devices: int) -> tuple[subprocess.Popen, str, str]:
         "--quiet",
     ]
     args += ["--hall-db", str(folder / "hall.sqlite3"), "--max-streams", str(devices + 50)]
+    args += ["--max-streams-per-address", str(devices + 50)]  # every simulated device is 127.0.0.1
     proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -115,7 +116,9 @@ class Device:
 
 async def presenter(base: str, token: str, moves: int, seconds: float, sent: dict[int, float]) -> list[int]:
     statuses = []
-    async with aiohttp.ClientSession(headers={"Authorization": f"Bearer {token}"}) as session:
+    async with aiohttp.ClientSession(
+        headers={"Authorization": f"Bearer {token}", "Origin": base.rstrip("/")}
+    ) as session:
         for i in range(moves):
             seq = 1_000 + i
             sent[seq] = time.perf_counter()
@@ -140,7 +143,7 @@ async def answers(base: str, devices: list[Device], count: int, seconds: float) 
         except aiohttp.ClientError:
             out.append((0, time.perf_counter() - t0))
 
-    async with aiohttp.ClientSession(connector=connector) as session:
+    async with aiohttp.ClientSession(connector=connector, headers={"Origin": base.rstrip("/")}) as session:
         await asyncio.gather(*(one(session, devices[i % len(devices)], i) for i in range(count)))
     return out
 

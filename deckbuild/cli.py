@@ -104,6 +104,19 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     p_serve.add_argument(
         "--hall-db", type=Path, help="the hall's SQLite file (default .hall/hall-<date>.sqlite3)"
     )
+    p_serve.add_argument(
+        "--hall-max-streams-per-address",
+        type=int,
+        metavar="N",
+        help="live channels one address may hold (default 64; raise it for a hall behind one NAT)",
+    )
+    p_serve.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="another origin (scheme://host[:port]) whose pages may POST to the hall; repeatable",
+    )
     p_pdf = sub.add_parser("pdf", help="print the deck, with computed results, to a PDF")
     p_pdf.add_argument("--out", type=Path, default=Path("dist-pdf/privacidad-diferencial.pdf"))
     p_pdf.add_argument("--deck", type=Path, help="another deck file (built apart; default deck/deck.yaml)")
@@ -161,6 +174,13 @@ def _run_cells(project: Project, deck) -> int:
     return 0
 
 
+def _hall_limits(args):
+    from .hall.limits import Limits
+
+    n = args.hall_max_streams_per_address
+    return Limits() if n is None else Limits(max_streams_per_address=n)
+
+
 def _watcher(project: Project, deck_file: Path | None, dist: Path):
     """What ``serve --watch`` watches (the deck's folder, templates/, static/, the Python
     packages) and how it rebuilds (into the served ``dist``); deckbuild/watch.py."""
@@ -183,6 +203,7 @@ def _serve(project: Project, args) -> int:
 
         opts = HallOptions(dist, args.host, args.port, not args.no_isolation, args.hall_token_file,
                            args.hall_db, args.cert, args.key, announce=args.hall,
+                           limits=_hall_limits(args), allow_origins=frozenset(args.allow_origin),
                            watch=_watcher(project, args.deck, dist) if args.watch else None)  # fmt: skip
         return run(opts, project.root)
     server = make_server(dist, host=args.host, port=args.port, isolate=not args.no_isolation, quiet=False)

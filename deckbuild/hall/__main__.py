@@ -24,6 +24,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cert", type=Path)
     parser.add_argument("--key", type=Path)
     parser.add_argument("--max-streams", type=int, default=Limits().max_streams)
+    parser.add_argument(
+        "--max-streams-per-address",
+        type=int,
+        default=Limits().max_streams_per_address,
+        help="live channels one address may hold (raise it for a hall behind one NAT)",
+    )
+    parser.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="another origin (scheme://host[:port]) whose pages may POST to the hall; repeatable",
+    )
     parser.add_argument("--quiet", action="store_true", help="no access log")
     args = parser.parse_args(argv)
     opts = HallOptions(
@@ -35,7 +48,8 @@ def main(argv: list[str] | None = None) -> int:
         args.hall_db,
         args.cert,
         args.key,
-        Limits(max_streams=args.max_streams),
+        Limits(max_streams=args.max_streams, max_streams_per_address=args.max_streams_per_address),
+        allow_origins=frozenset(args.allow_origin),
     )
     return run(opts, args.dist.resolve().parent, quiet=args.quiet)
 

@@ -15,12 +15,13 @@ import json
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import segno
 from aiohttp import web
 
 from . import messages, static
-from .channel import Channel, Full, TooManyForDevice
+from .channel import Channel, Full, TooManyForAddress, TooManyForDevice
 from .limits import Limits, RateLimiter
 from .messages import Invalid, LiveSpec
 from .release import HALL_BUDGET, RELEASE_EPSILON, release_count
@@ -46,9 +47,12 @@ class Hall:
     isolate: bool = True
     limits: Limits = field(default_factory=Limits)
     announce: bool = True  # False: no hall for the pages (serve --watch alone uses only the channel)
+    allow_origins: frozenset[str] = frozenset()  # origins besides the hall's own that may POST
 
     def __post_init__(self):
-        self.channel = Channel(self.limits.max_streams, self.limits.max_streams_per_device)
+        self.channel = Channel(
+            self.limits.max_streams, self.limits.max_streams_per_device, self.limits.max_streams_per_address
+        )
         self.limiter = RateLimiter(self.limits)
         self.tallies = {poll: self.store.counts(poll, k) for poll, k in self.spec.polls.items()}
         self.refused = 0
@@ -213,11 +217,13 @@ async def events(request: web.Request) -> web.StreamResponse:
     except Invalid as exc:
         return _text(400, str(exc))
     try:
-        sub = hall.channel.open(device)
+        sub = hall.channel.open(device, request.remote or "?")
     except Full:
         return _text(503, BUSY_TEXT)
     except TooManyForDevice:
         return _text(429, "Demasiadas conexiones abiertas desde este dispositivo.")
+    except TooManyForAddress:
+        return _text(429, "Demasiadas conexiones abiertas desde esta dirección.")
     try:
         response = web.StreamResponse(
             headers={
@@ -253,6 +259,31 @@ def _greeting(hall: Hall) -> bytes:
     return b"".join(parts)
 
 
+def origin_allowed(origin: str | None, host: str | None, allowed: frozenset[str]) -> bool:
+    """A POST's ``Origin``: the hall's own (the same host and port as the request's ``Host``, so a
+    page the hall served) or one of ``allowed`` (``scheme://host[:port]``, exactly). A request
+    without ``Origin`` is refused: every browser sends it on a POST."""
+    if not origin or origin == "null":
+        return False
+    if origin in allowed:
+        return True
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and bool(host) and parts.netloc.lower() == host.lower()
+
+
+@web.middleware
+async def _post_guard(request: web.Request, handler):
+    """Every POST under ``/_hall/``: a JSON body (``Content-Type: application/json``, which a
+    page of another site cannot send without a CORS preflight the hall never grants) from an
+    allowed ``Origin``; else ``415`` or ``403``, before the body is read."""
+    if request.method == "POST" and request.path.startswith("/_hall/"):
+        if request.content_type != "application/json":
+            return _text(415, "Se esperaba un cuerpo JSON (Content-Type: application/json).")
+        if not origin_allowed(request.headers.get("Origin"), request.host, request.app[HALL].allow_origins):
+            return _text(403, "Origen no permitido.")
+    return await handler(request)
+
+
 async def _isolation_headers(request: web.Request, response: web.StreamResponse) -> None:
     """Isolation headers on every ``/_hall/`` answer too (streams and errors included)."""
     if request.app[HALL].isolate and request.path.startswith("/_hall/"):
@@ -262,7 +293,7 @@ async def _isolation_headers(request: web.Request, response: web.StreamResponse)
 
 def make_app(hall: Hall) -> web.Application:
     """The application: ``/_hall/*`` routes, then ``dist/`` for every other GET or HEAD."""
-    app = web.Application(client_max_size=messages.MAX_BODY)
+    app = web.Application(client_max_size=messages.MAX_BODY, middlewares=[_post_guard])
     app[HALL] = hall
 
     async def deck_file(request: web.Request) -> web.StreamResponse:

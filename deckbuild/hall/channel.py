@@ -27,11 +27,16 @@ class TooManyForDevice(Exception):
     """One device id holds its maximum of streams (429)."""
 
 
-class Subscriber:
-    __slots__ = ("device", "queue")
+class TooManyForAddress(Exception):
+    """One address holds its maximum of streams (429): one client cannot fill the hall."""
 
-    def __init__(self, device: str):
+
+class Subscriber:
+    __slots__ = ("device", "address", "queue")
+
+    def __init__(self, device: str, address: str = "?"):
         self.device = device
+        self.address = address
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(QUEUE_SIZE)
 
 
@@ -64,11 +69,13 @@ class Throttle:
 class Channel:
     """The set of open streams and the events they receive."""
 
-    def __init__(self, max_streams: int, max_per_device: int):
+    def __init__(self, max_streams: int, max_per_device: int, max_per_address: int | None = None):
         self.max_streams = max_streams
         self.max_per_device = max_per_device
+        self.max_per_address = max_per_address if max_per_address is not None else max_streams
         self.subscribers: set[Subscriber] = set()
         self.per_device: Counter[str] = Counter()
+        self.per_address: Counter[str] = Counter()  # in memory only, never logged
         # event ids keep growing across restarts (milliseconds at start, then +1 per event)
         self.next_id = int(time.time() * 1000)
         self.devices_throttle = Throttle(DEVICES_INTERVAL, self._send_devices)
@@ -85,13 +92,16 @@ class Channel:
         payload = json.dumps(data, separators=(",", ":"))
         return f"id: {self.next_id}\nevent: {event}\ndata: {payload}\n\n".encode()
 
-    def open(self, device: str) -> Subscriber:
+    def open(self, device: str, address: str = "?") -> Subscriber:
         if len(self.subscribers) >= self.max_streams:
             raise Full
+        if self.per_address[address] >= self.max_per_address:
+            raise TooManyForAddress
         if self.per_device[device] >= self.max_per_device:
             raise TooManyForDevice
-        sub = Subscriber(device)
+        sub = Subscriber(device, address)
         self.subscribers.add(sub)
+        self.per_address[address] += 1
         self.per_device[device] += 1
         if self.per_device[device] == 1:
             self.devices_throttle.poke()
@@ -101,6 +111,9 @@ class Channel:
         if sub not in self.subscribers:
             return
         self.subscribers.discard(sub)
+        self.per_address[sub.address] -= 1
+        if self.per_address[sub.address] <= 0:
+            del self.per_address[sub.address]
         self.per_device[sub.device] -= 1
         if self.per_device[sub.device] <= 0:
             del self.per_device[sub.device]

@@ -30,6 +30,7 @@ class Limits:
     address: Rate = Rate(burst=600, per_second=100)  # one address (a NAT may hold a whole hall)
     max_streams: int = 1000  # live channels open at once; beyond: 503
     max_streams_per_device: int = 8  # tabs of one browser share the device id
+    max_streams_per_address: int = 64  # one address (raise it for a hall behind one NAT); beyond: 429
 
 
 class _Bucket:

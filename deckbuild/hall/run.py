@@ -42,6 +42,7 @@ class HallOptions:
     limits: Limits = Limits()
     watch: object | None = None  # a deckbuild.watch.Watcher: rebuild on save, tell the pages
     announce: bool = True  # /_hall/hello answers (a hall); False for --watch alone
+    allow_origins: frozenset[str] = frozenset()  # other origins whose pages may POST (--allow-origin)
 
 
 def default_db(root: Path) -> Path:
@@ -77,6 +78,7 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
         isolate=opts.isolate,
         limits=opts.limits,
         announce=opts.announce,
+        allow_origins=opts.allow_origins,
     )
     app = make_app(hall)
     if opts.watch is not None:

@@ -151,7 +151,7 @@ def _a_student_moves_nobody(hall, presenter, students):
     for auth in (None, "Bearer " + "A" * 43, "Bearer " + hall.token[:-1] + "x"):
         status = students[1].evaluate(
             """async (auth) => (await fetch('_hall/state', {method: 'POST',
-                 headers: auth ? {'Authorization': auth, 'Content-Type': 'application/json'} : {},
+                 headers: auth ? {'Authorization': auth, 'Content-Type': 'application/json'} : {'Content-Type': 'application/json'},
                  body: JSON.stringify({seq: Date.now() * 2, indexh: 0, indexv: 0, indexf: -1})})).status""",
             auth,
         )

@@ -6,6 +6,7 @@ import asyncio
 import json
 import threading
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from aiohttp.test_utils import TestClient, TestServer
 
@@ -75,13 +76,22 @@ def run_with_client(hall: Hall, scenario):
 
     async def main():
         hall.store = HallStore(hall.store.path)  # SQLite is used on the thread that opened it
-        async with TestClient(TestServer(make_app(hall), host="127.0.0.1")) as client:
+        server = TestServer(make_app(hall), host="127.0.0.1")
+        await server.start_server()
+        # as a page the hall served: its POSTs carry the hall's own origin
+        async with TestClient(server, headers={"Origin": origin_of(str(server.make_url("/")))}) as client:
             return await scenario(client)
 
     hall.store.close()
     result = run_async(main)
     hall.store = HallStore(hall.store.path)  # the app's cleanup closed it: reopen, to read what it kept
     return result
+
+
+def origin_of(url: str) -> str:
+    """``scheme://host:port`` of a URL: what a browser sends as ``Origin`` from a page there."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 def bearer(token: str = TOKEN) -> dict:

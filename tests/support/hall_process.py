@@ -45,7 +45,7 @@ class HallProcess:
 
     def post(self, path: str, body: dict, token: str | None = None) -> tuple[int, bytes]:
         """POST ``body`` as JSON to ``path`` (under the audience URL); the status and the body."""
-        headers = {"Content-Type": "application/json"}
+        headers = {"Content-Type": "application/json", "Origin": self.audience.rstrip("/")}
         if token:
             headers["Authorization"] = f"Bearer {token}"
         request = urllib.request.Request(

@@ -15,12 +15,12 @@ import pytest
 
 from deckbuild.hall.net import audience_urls
 from deckbuild.hall.token import bearer_matches, load_or_create
-from tests.support.hall_fixtures import DEV, make_dist
+from tests.support.hall_fixtures import DEV, make_dist, origin_of
 from tests.support.hall_process import HallProcess
 
 
 def _request(url, body=None, token=None, context=None):
-    headers = {"Content-Type": "application/json"}
+    headers = {"Content-Type": "application/json", "Origin": origin_of(url)}
     if token:
         headers["Authorization"] = f"Bearer {token}"
     data = json.dumps(body).encode() if body is not None else None

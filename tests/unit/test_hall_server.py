@@ -94,8 +94,9 @@ def test_state_bodies_are_validated(tmp_path):
 
     async def scenario(client):
         out = [(await client.post("/_hall/state", json=b, headers=bearer())).status for b in bad]
-        out.append((await client.post("/_hall/state", data=b"{nope", headers=bearer())).status)
-        out.append((await client.post("/_hall/state", data=b'{"seq": NaN}', headers=bearer())).status)
+        as_json = {**bearer(), "Content-Type": "application/json"}
+        out.append((await client.post("/_hall/state", data=b"{nope", headers=as_json)).status)
+        out.append((await client.post("/_hall/state", data=b'{"seq": NaN}', headers=as_json)).status)
         return out
 
     assert run_with_client(make_hall(tmp_path), scenario) == [400] * (len(bad) + 2)
@@ -133,8 +134,9 @@ def test_bodies_over_one_kib_are_refused_unread(tmp_path):
     big = b'{"device": "' + b"a" * 2000 + b'"}'
 
     async def scenario(client):
-        a = (await client.post("/_hall/answer", data=big)).status
-        s = (await client.post("/_hall/state", data=big, headers=bearer())).status
+        as_json = {"Content-Type": "application/json"}
+        a = (await client.post("/_hall/answer", data=big, headers=as_json)).status
+        s = (await client.post("/_hall/state", data=big, headers={**bearer(), **as_json})).status
         return a, s
 
     assert run_with_client(hall, scenario) == (413, 413)
@@ -458,3 +460,78 @@ def test_a_watch_only_server_announces_no_hall(tmp_path):
         return (await client.get("/_hall/hello")).status, (await client.get("/")).status
 
     assert run_with_client(hall, scenario) == (404, 200)
+
+
+def test_one_address_cannot_take_every_live_channel(tmp_path):
+    """Issue 30, a hostile student: one client opening stream after stream under fresh device
+    ids used to fill the hall (the next device got 503). Now an address holds at most
+    ``max_streams_per_address`` (429 beyond, a Spanish text); the hall still has room."""
+    hall = make_hall(tmp_path, limits=Limits(max_streams=10, max_streams_per_address=3))
+
+    async def scenario(client):
+        held = [await client.get(f"/_hall/events?device={d}") for d in DEV[:3]]
+        for s in held:
+            await read_events(s, 1)
+        refused = await client.get(f"/_hall/events?device={DEV[3]}")
+        text = await refused.text()
+        held[0].close()
+        await asyncio.sleep(0.2)
+        again = await client.get(f"/_hall/events?device={DEV[3]}")
+        status = again.status
+        again.close()
+        for s in held[1:]:
+            s.close()
+        return refused.status, text, status, len(hall.channel.subscribers) <= 3
+
+    status, text, again, bounded = run_with_client(hall, scenario)
+    assert status == 429 and "desde esta dirección" in text and again == 200 and bounded
+
+
+def test_every_post_needs_json_and_an_allowed_origin(tmp_path):
+    """Issue 30, a hostile student: a page on another site could post answers with a plain-text
+    cross-site request (no preflight). Now every POST needs ``Content-Type: application/json``
+    (415) and the hall's own ``Origin`` or one it was told (403), checked before the body."""
+    hall = make_hall(tmp_path)
+    hall.allow_origins = frozenset({"https://deck.example.edu"})
+    body = '{"token": "%s", "poll": "copia", "answer": 1}'
+
+    async def scenario(client):
+        plain = await client.post(
+            "/_hall/answer",
+            data=body % DEV[0],
+            headers={"Content-Type": "text/plain", "Origin": "https://evil.example"},
+        )
+        foreign = await client.post(
+            "/_hall/answer",
+            json={"token": DEV[1], "poll": "copia", "answer": 1},
+            headers={"Origin": "https://evil.example"},
+        )
+        null = await client.post(
+            "/_hall/answer", json={"token": DEV[2], "poll": "copia", "answer": 1}, headers={"Origin": "null"}
+        )
+        told = await client.post(
+            "/_hall/answer",
+            json={"token": DEV[3], "poll": "copia", "answer": 1},
+            headers={"Origin": "https://deck.example.edu"},
+        )
+        own = await client.post("/_hall/answer", json={"token": DEV[4], "poll": "copia", "answer": 0})
+        state = await client.post(
+            "/_hall/state",
+            json={"seq": 5, "indexh": 1, "indexv": 0, "indexf": -1},
+            headers={**bearer(), "Origin": "https://evil.example"},
+        )
+        return [r.status for r in (plain, foreign, null, told, own, state)]
+
+    assert run_with_client(hall, scenario) == [415, 403, 403, 201, 201, 403]
+    assert hall.store.counts("copia", 2) == [1, 1] and hall.store.state() is None
+
+
+def test_a_post_without_an_origin_is_refused():
+    from deckbuild.hall.app import origin_allowed
+
+    assert not origin_allowed(None, "hall:8000", frozenset())
+    assert origin_allowed("http://hall:8000", "hall:8000", frozenset())
+    assert origin_allowed("https://HALL:8000", "hall:8000", frozenset())
+    assert not origin_allowed("http://hall:8001", "hall:8000", frozenset())
+    assert not origin_allowed("ftp://hall:8000", "hall:8000", frozenset())
+    assert origin_allowed("https://deck.example.edu", "hall:8000", frozenset({"https://deck.example.edu"}))
