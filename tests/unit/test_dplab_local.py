@@ -8,11 +8,13 @@ two true answers with e^epsilon.
 """
 
 import math
+from fractions import Fraction
 
 import dplab
+import mpmath
 import numpy as np
 import pytest
-from dplab.local import RREstimate
+from dplab.local import EPSILON_EXCESS, MAX_LOCAL_EPSILON, MAX_OPTIONS, RREstimate
 from scipy import stats
 
 LN3 = math.log(3)
@@ -32,6 +34,68 @@ def test_large_epsilon_does_not_overflow():
     p, q = dplab.rr_probabilities(1000.0, k=3)
     assert p == 1.0 and 0 <= q < 1e-300
     assert dplab.rr_posterior_bound(0.01, 1000.0) == 1.0
+
+
+# --- the float coin: the epsilon the mechanism really has --------------------------------------
+
+GRID53 = 2**53
+
+
+def realized_excess(epsilon: float, k: int) -> float:
+    """ln(P (k - 1) / (1 - P)) - epsilon, exactly: the truth is told when a uniform double
+    u = j 2^-53 (j = 0 … 2^53 - 1, numpy's Generator.random) is below the float threshold p the
+    mechanism compares it with, so with probability P = ceil(p 2^53) / 2^53; every other option
+    then has (1 - P) / (k - 1) (gen.integers is exactly uniform)."""
+    p, _ = dplab.rr_probabilities(epsilon, k)  # the threshold _respond compares with
+    truth = Fraction(math.ceil(Fraction(p) * GRID53), GRID53)
+    if truth == 1:
+        return math.inf
+    with mpmath.workdps(40):
+        ratio = mpmath.mpf(truth.numerator) * (k - 1) * truth.denominator
+        ratio /= mpmath.mpf(truth.denominator - truth.numerator) * truth.denominator
+        return float(mpmath.log(ratio) - mpmath.mpf(epsilon))
+
+
+def test_the_coin_is_a_double_on_the_2_to_the_minus_53_grid():
+    u = np.random.default_rng(1).random(10_000)
+    assert np.all(u * GRID53 == np.floor(u * GRID53)) and u.max() < 1
+
+
+def test_the_realized_epsilon_exceeds_the_claimed_one_by_at_most_the_documented_excess():
+    """At the bound and below it, for yes/no and k options, from the actual float thresholds:
+    k = 2 is the worst: below 1.5 · 2^-53 (e^20 + 1) + 2^-52 = 8.1e-8, 5.2e-8 the most measured
+    (100 000 ε in [19, 20]), just below 20 (MAX_LOCAL_EPSILON's docstring); every excess is
+    below EPSILON_EXCESS = 1e-7."""
+    assert MAX_LOCAL_EPSILON == 20.0 and EPSILON_EXCESS == 1e-7 and MAX_OPTIONS == 2**26
+    assert realized_excess(20.0, 2) == pytest.approx(-3.589e-8, rel=1e-3)  # at 20: below ε
+    rng = np.random.default_rng(31)
+    near = np.concatenate([np.linspace(19.9, 20.0, 2001), rng.uniform(15.0, 20.0, 2000)])
+    worst = max(realized_excess(float(e), 2) for e in near)
+    bound = 1.5 * 2**-53 * (math.exp(20.0) + 1) + 2**-52
+    assert bound == pytest.approx(8.08e-8, rel=1e-3)
+    assert 4.0e-8 < worst < 5.2e-8 < bound < EPSILON_EXCESS
+    for k in (3, 10, 1000, MAX_OPTIONS):
+        epsilons = [*np.linspace(19.5, 20.0, 201), *rng.uniform(0.0, 20.0, 200)]
+        assert max(realized_excess(float(e), k) for e in epsilons if e > 0) < EPSILON_EXCESS, k
+    for epsilon in (1e-6, 0.1, LN3, 5.0, 10.0):
+        assert abs(realized_excess(epsilon, 2)) < 1e-12
+
+
+def test_past_the_bound_the_float_coin_breaks_the_claim():
+    """Why 20: the excess grows as e^epsilon, and past 36,7 the lie probability rounds to 0."""
+    assert 1e-6 < max(realized_excess(e, 2) for e in np.linspace(24.9, 25.0, 101)) < 1e-5
+    assert realized_excess(30.0, 2) == pytest.approx(1.02e-3, rel=1e-2)
+    assert realized_excess(37.0, 2) == math.inf
+    for call in (
+        lambda: dplab.randomized_response(1, 20.5),
+        lambda: dplab.generalized_randomized_response(1, 3, 37.0),
+        lambda: dplab.rr_estimate(3, 8, 25.0),
+        lambda: dplab.grr_estimate([3, 4, 1], 1e3),
+    ):
+        with pytest.raises(ValueError, match=r"^epsilon must be in \(0, 20\] .* got "):
+            call()
+    assert dplab.randomized_response(1, 20.0, rng=1) in (0, 1)  # the bound itself is allowed
+    assert dplab.rr_posterior_bound(0.5, 25.0) > 0.99  # a bound for any ε-LDP report: no cap
 
 
 @pytest.mark.parametrize("epsilon", [0.1, LN3, 2.0])
@@ -224,6 +288,7 @@ def test_ten_percent_becomes_twenty_five_at_ln3():
         (lambda: dplab.generalized_randomized_response(3, 3, 1.0), ValueError, "0 … 2"),
         (lambda: dplab.generalized_randomized_response(0, 1, 1.0), ValueError, "k"),
         (lambda: dplab.generalized_randomized_response(0, 2**60, 1.0), ValueError, "k"),
+        (lambda: dplab.generalized_randomized_response(0, 2**26 + 1, 1.0), ValueError, "k"),
         (lambda: dplab.rr_estimate(61, 60, 1.0), ValueError, "yes"),
         (lambda: dplab.rr_estimate(-1, 60, 1.0), ValueError, "yes"),
         (lambda: dplab.rr_estimate(0, 0, 1.0), ValueError, "n"),
