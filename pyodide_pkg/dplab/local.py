@@ -12,7 +12,8 @@ and any report ``y``, ``P(R(x) = y) <= e^epsilon * P(R(x') = y)``.
   the true option with ``p = e^epsilon / (e^epsilon + k - 1)``, else one of the other k - 1
   uniformly (each with ``q = 1 / (e^epsilon + k - 1)``).
 * :func:`rr_estimate`, :func:`grr_estimate`: unbiased estimates of the true shares from the
-  counts of reports, with their variance and a normal-approximation interval.
+  counts of reports, with their variance and an interval: Wilson's score interval on the share
+  of reports, mapped to the true share (docs/live-polls.md, "The interval").
 * :func:`rr_posterior_bound`: what one report can reveal about one person.
 
 Answers are integers: for yes/no, ``0`` is «no» and ``1`` is «sí» (booleans are refused, as
@@ -81,8 +82,10 @@ class RREstimate(NamedTuple):
     """The estimate of the true share(s) from randomized reports (floats, or arrays by option).
 
     ``estimate`` is unbiased and may fall outside [0, 1]; ``low``, ``high`` bound the
-    interval at the confidence asked; ``share`` is the raw share of the reports (what the
-    server sees); ``variance`` is the estimate's estimated variance; ``n`` the reports.
+    interval at the confidence asked (Wilson's on the share of reports, mapped to the true
+    share: it holds ``estimate`` and lies in ``[-q/(p - q), (1 - q)/(p - q)]``, unclipped, so
+    it too may leave [0, 1]); ``share`` is the raw share of the reports (what the server
+    sees); ``variance`` is the estimate's estimated variance; ``n`` the reports.
     """
 
     estimate: float | np.ndarray
@@ -260,8 +263,17 @@ def _estimate(counts: np.ndarray, epsilon: float, confidence) -> RREstimate:
     variance = finite_result(
         lam * (1.0 - lam) / (n * gap**2), "the variance λ(1-λ)/(n (p-q)²)", epsilon=epsilon, n=n
     )
-    half = NormalDist().inv_cdf(0.5 + confidence / 2) * np.sqrt(variance)
-    return RREstimate(estimate, variance, estimate - half, estimate + half, share, n)
+    # Wilson's score interval on λ (Wilson 1927): the λ with |λ̂ - λ| <= z √(λ(1 - λ)/n), the
+    # roots of a quadratic in λ; it holds λ̂ and lies in [0, 1] (the clip only undoes rounding:
+    # at λ̂ = 1 the upper root is 1 - 2^-53). Mapped through π = (λ - q) / (p - q), increasing,
+    # so it covers π exactly as often as Wilson's covers λ.
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    z2n = z * z / n
+    center = (share + z2n / 2) / (1.0 + z2n)
+    spread = z / (1.0 + z2n) * np.sqrt(share * (1.0 - share) / n + z2n / (4 * n))
+    low = (np.clip(center - spread, 0.0, share) - q) / gap
+    high = (np.clip(center + spread, share, 1.0) - q) / gap
+    return RREstimate(estimate, variance, low, high, share, n)
 
 
 def _scalar(result: RREstimate, index: int) -> RREstimate:
@@ -275,16 +287,23 @@ def rr_estimate(yes, n, epsilon, confidence=0.95) -> RREstimate:
     With ``λ̂ = yes / n`` and ``p = e^epsilon / (1 + e^epsilon)``:
     ``π̂ = (λ̂ - (1 - p)) / (2p - 1)`` (unbiased), ``Var(π̂) = λ(1 - λ) / (n (2p - 1)²)``
     (Warner 1965: each report a draw that says «sí» with probability ``λ``; estimated at
-    ``λ̂`` clipped to ``[1 - p, p]``, so never 0), and the interval ``π̂ ± z·√Var`` (normal
-    approximation; ``z = 1,96`` at 95 %). For a hall whose answers are fixed, only the
-    coins vary and the variance is ``p(1 - p) / (n (2p - 1)²)``, at most this one.
+    ``λ̂`` clipped to ``[1 - p, p]``, so never 0). For a hall whose answers are fixed, only
+    the coins vary and the variance is ``p(1 - p) / (n (2p - 1)²)``, at most this one.
+
+    The interval is Wilson's score interval on ``λ`` (Wilson 1927: the ``λ`` with
+    ``|λ̂ - λ| <= z √(λ(1 - λ)/n)``, ``z = 1,96`` at 95 %), mapped through
+    ``π = (λ - (1 - p)) / (2p - 1)``: it always holds ``π̂``, and covers the true share exactly
+    as often as Wilson's covers ``λ``. Exact coverage at 95 % (bench/rr_interval.py), averaged
+    over true shares 0 … 1 at ``epsilon = ln 3``: 0,952 at n = 10 (least 0,920), 0,951 for
+    n = 10 … 20, 0,950 at n = 60; ``π̂ ± z·√Var``, the normal interval it replaces, 0,934
+    (least 0,884), 0,938 and 0,946, and 0,849 (least 0,437) at ``epsilon = 5``, n = 10.
 
     Post-processing of the reports only: it spends no privacy.
 
-    Showing it: ``π̂`` (and the interval) can fall outside [0, 1]: a true share cannot. To show
-    it, clip the estimate and both ends to [0, 1] and say so next to it (e.g. «estimación:
-    0 % (−8 % sin recortar)»); the clipped estimate is no longer unbiased, so compute with
-    the unclipped one.
+    Showing it: ``π̂`` (and the interval, which spans ``[-(1 - p), p] / (2p - 1)`` at most) can
+    fall outside [0, 1]: a true share cannot. To show it, clip the estimate and both ends to
+    [0, 1] and say so next to it (e.g. «estimación: 0 % (−8 % sin recortar)»); the clipped
+    estimate is no longer unbiased, so compute with the unclipped one.
 
     Parameters
     ----------
@@ -293,7 +312,7 @@ def rr_estimate(yes, n, epsilon, confidence=0.95) -> RREstimate:
     n : int
         Reports, >= 1.
     epsilon : float
-        The epsilon each report was randomized with, > 0 and finite.
+        The epsilon each report was randomized with, in (0, 20] (as the mechanisms take it).
     confidence : float, default 0.95
         The interval's confidence level, in (0, 1).
 
@@ -307,7 +326,7 @@ def rr_estimate(yes, n, epsilon, confidence=0.95) -> RREstimate:
     TypeError
         For a bool, a string, or a non-integer count.
     ValueError
-        If ``n`` < 1, ``yes`` is not in 0 … n, ``epsilon`` is not > 0 and finite (or so small
+        If ``n`` < 1, ``yes`` is not in 0 … n, ``epsilon`` is not in (0, 20] (or so small
         that ``2p - 1`` underflows), or ``confidence`` is not in (0, 1).
     """
     n = check_integer(n, "n", minimum=1)
@@ -329,7 +348,9 @@ def grr_estimate(counts, epsilon, confidence=0.95) -> RREstimate:
     Wang et al.'s variance, ``q(1 - q) / (n (p - q)²) + fᵥ (1 - p - q) / (n (p - q))``, is
     that of a hall whose answers are fixed: this one minus ``fᵥ(1 - fᵥ) / n``. With two
     options it is :func:`rr_estimate` (``counts = [no, sí]``). The estimates sum to 1; each
-    may fall outside [0, 1] (show them clipped, and say so: see :func:`rr_estimate`).
+    may fall outside [0, 1] (show them clipped, and say so: see :func:`rr_estimate`). Each
+    option's interval is Wilson's score interval on its share of reports ``cᵥ / n``, mapped
+    through ``fᵥ = (λᵥ - q) / (p - q)`` (one option at a time: not a simultaneous region).
 
     Post-processing of the reports only: it spends no privacy.
 
@@ -339,7 +360,7 @@ def grr_estimate(counts, epsilon, confidence=0.95) -> RREstimate:
         Reports of each option, ``counts[v]`` for ``v`` in ``0 … k-1``; k >= 2, each >= 0,
         at least one report in all.
     epsilon : float
-        The epsilon each report was randomized with, > 0 and finite.
+        The epsilon each report was randomized with, in (0, 20] (as the mechanisms take it).
     confidence : float, default 0.95
         The intervals' confidence level, in (0, 1).
 
