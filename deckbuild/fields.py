@@ -15,6 +15,7 @@ gets its check in ``schema.py``'s ``_FIELD_CHECKS``.
 
 from __future__ import annotations
 
+import importlib
 import re
 import sys
 from dataclasses import dataclass
@@ -23,6 +24,13 @@ from typing import Any
 
 REQUIRED = object()  # the default of a field the author must give
 NUMBER = "number"  # a field's type: an int or a float (not a bool)
+
+# dplab (pyodide_pkg/, the package the build ships) says how far randomized response keeps its
+# epsilon: a poll's epsilon is refused above it, here and in the JSON Schema, from its one value
+_PACKAGE_SRC = Path(__file__).resolve().parents[1] / "pyodide_pkg"
+if str(_PACKAGE_SRC) not in sys.path:
+    sys.path.append(str(_PACKAGE_SRC))
+MAX_POLL_EPSILON: float = importlib.import_module("dplab.local").MAX_LOCAL_EPSILON
 
 
 @dataclass(frozen=True)
@@ -38,6 +46,8 @@ class Field:
     choices: tuple[str, ...] = ()  # the only values it takes
     attr: str | None = ""  # the Slide attribute: "" = its name, None = not stored as given
     own_check: bool = False  # True: schema.py's own check of it speaks, not the type check
+    above: float | None = None  # NUMBER: the value must be > this (schema.py's check says so)
+    maximum: float | None = None  # NUMBER: ... and <= this
 
     @property
     def required(self) -> bool:
@@ -160,10 +170,13 @@ SLIDE_FIELDS = (
         "epsilon",
         NUMBER,
         None,
-        "each device's randomized response, > 0; default ln 3 (truth 3 of 4)",
+        f"each device's randomized response, > 0 and at most {MAX_POLL_EPSILON:g} (dplab's"
+        " MAX_LOCAL_EPSILON: above it the float coin reveals more than ε); default ln 3 (truth 3 of 4)",
         ("poll",),
         attr=None,
         own_check=True,
+        above=0.0,
+        maximum=MAX_POLL_EPSILON,
     ),
     Field(
         "prior",

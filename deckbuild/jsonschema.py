@@ -47,6 +47,10 @@ def _property(f: Field) -> dict:
         prop["type"] = JSON_TYPES[f.type]
     if f.choices:
         prop["enum"] = list(f.choices)
+    if f.above is not None:
+        prop["exclusiveMinimum"] = f.above
+    if f.maximum is not None:
+        prop["maximum"] = f.maximum
     if f.default is not REQUIRED and f.default not in (None, [], ""):
         prop["default"] = f.default
     return prop

@@ -26,6 +26,7 @@ from .errors import DeckError
 from .fields import (
     DECK_FIELDS,
     KINDS,
+    MAX_POLL_EPSILON,
     PARAM_FIELDS,
     REQUIRED,
     SLIDE_FIELDS,
@@ -391,8 +392,9 @@ def _check_exercise(values: dict, err) -> list[str]:
 
 
 def _check_poll(values: dict, err) -> Poll:
-    """A poll's options (2 to 10 distinct non-empty texts), its epsilon (> 0 and finite,
-    default ln 3) and the prior its posterior bound is stated at (in (0, 1), default 0,5)."""
+    """A poll's options (2 to 10 distinct non-empty texts), its epsilon (> 0 and at most
+    dplab's MAX_LOCAL_EPSILON = 20, default ln 3) and the prior its posterior bound is stated
+    at (in (0, 1), default 0,5)."""
     options = values["options"]
     yes_no = options is None
     if yes_no:
@@ -412,6 +414,13 @@ def _check_poll(values: dict, err) -> Poll:
         if not (low < value < high and math.isfinite(value)):
             shown = "> 0 and finite" if key == "epsilon" else "in (0, 1)"
             raise err(f"must be {shown}, got {value!r}", field=key)
+        if key == "epsilon" and value > MAX_POLL_EPSILON:
+            raise err(
+                f"must be at most {MAX_POLL_EPSILON:g}, got {value!r}: randomized response draws its"
+                " coin as a float, and above it the lie is too unlikely for the coin to keep ε"
+                " (dplab.local.MAX_LOCAL_EPSILON)",
+                field=key,
+            )
         numbers[key] = float(value)
     return Poll(options=texts, epsilon=numbers["epsilon"], prior=numbers["prior"], yes_no=yes_no)
 

@@ -49,8 +49,9 @@ from .sensitivity import *  # noqa: F403
 __version__ = "0.1.0"
 
 #: importable from dplab, but not what ``from dplab import *`` brings: the accountant's observer
-#: hooks (the page's budget meter), result records, the learning model's scaling constants and
-#: the count's share of a budget (details of one slide); the cell runner's noise session
+#: hooks (the page's budget meter), result records, the learning model's scaling constants,
+#: the count's share of a budget (details of one slide), randomized response's largest epsilon
+#: (the build's check of a poll slide reads it) and the cell runner's noise session
 NOT_STARRED = frozenset(
     {
         "noise_session",
@@ -63,6 +64,7 @@ NOT_STARRED = frozenset(
         "EDUCATION_CENTER",
         "EDUCATION_SCALE",
         "COUNT_BUDGET_SHARE",
+        "MAX_LOCAL_EPSILON",
     }
 )
 _MODULES = (census, mechanisms, discrete, sensitivity, accounting, accountant, learning, audit, local, numfmt)

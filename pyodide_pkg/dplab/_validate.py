@@ -142,9 +142,16 @@ def check_positive(value, name: str) -> float:
     return x
 
 
-def check_epsilon(value, name: str = "epsilon") -> float:
-    """A privacy budget epsilon: > 0 and finite."""
-    return check_positive(value, name)
+def check_epsilon(value, name: str = "epsilon", maximum: float | None = None, why: str = "") -> float:
+    """A privacy budget epsilon: > 0 and finite, and at most ``maximum`` when one is given (a
+    mechanism that keeps its guarantee only up to there; ``why`` says why, in the message)."""
+    x = check_positive(value, name)
+    if maximum is not None and not x <= maximum:
+        interval = f"(0, {maximum:g}]"
+        raise _range_error(
+            f"{name} must be in {interval}{why}, got {x!r}", name, "interval", x, interval=interval
+        )
+    return x
 
 
 def check_nonnegative(value, name: str) -> float:

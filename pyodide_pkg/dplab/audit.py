@@ -94,10 +94,15 @@ def beta_quantile(q, a, b):
 
     Computed without scipy: the regularized incomplete beta I_x(a, b) by its continued fraction,
     inverted by bisection; above q = 1/2 the upper tail 1 - I_x(a, b) = 1 - q is inverted
-    instead (near q = 1 the lower tail keeps too few digits), and lgamma(a + b) - lgamma(b) is
-    taken without cancelling two large numbers. Relative error below 1e-13 against mpmath at
-    30 digits for a, b in [0.1, 1.6e5] and q in [1e-12, 1 - 1e-12] (scipy's own ppf is off by
-    up to 1e-9 there, e.g. at q = 1 - 1e-9, a = 1000, b = 1e5).
+    instead (near q = 1 the lower tail keeps too few digits); lgamma(a + b) - lgamma(b) is
+    taken without cancelling two large numbers, and for a, b >= 20 the factor x^a (1-x)^b / B(a, b)
+    in DiDonato & Morris's form, without the lgammas of 1e6 that cancel (they put the median of
+    Beta(1e5, 1e5) at 0.5 + 5.6e-13; now within 2^-52 of it). Relative error at most 1.5e-12
+    measured against mpmath at 25 digits (a, b in {0.1, 0.5, 3, 40} x {0.1 … 1.6e5} both ways,
+    q in {1e-9, 0.025, 0.5, 0.975, 1 - 1e-9}): the worst at q = 0.975, a = 0.5, b = 1.6e5, where
+    the upper tail's continued fraction runs next to the x where it stops converging fast and
+    its terms cancel (4.0e-12 before its first term was taken from the exact 1 - x); scipy's
+    own ppf is off by up to 1e-9 there, e.g. at q = 1 - 1e-9, a = 1000, b = 1e5.
 
     Parameters
     ----------

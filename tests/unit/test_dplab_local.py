@@ -8,11 +8,13 @@ two true answers with e^epsilon.
 """
 
 import math
+from fractions import Fraction
 
 import dplab
+import mpmath
 import numpy as np
 import pytest
-from dplab.local import RREstimate
+from dplab.local import EPSILON_EXCESS, MAX_LOCAL_EPSILON, MAX_OPTIONS, RREstimate
 from scipy import stats
 
 LN3 = math.log(3)
@@ -32,6 +34,68 @@ def test_large_epsilon_does_not_overflow():
     p, q = dplab.rr_probabilities(1000.0, k=3)
     assert p == 1.0 and 0 <= q < 1e-300
     assert dplab.rr_posterior_bound(0.01, 1000.0) == 1.0
+
+
+# --- the float coin: the epsilon the mechanism really has --------------------------------------
+
+GRID53 = 2**53
+
+
+def realized_excess(epsilon: float, k: int) -> float:
+    """ln(P (k - 1) / (1 - P)) - epsilon, exactly: the truth is told when a uniform double
+    u = j 2^-53 (j = 0 … 2^53 - 1, numpy's Generator.random) is below the float threshold p the
+    mechanism compares it with, so with probability P = ceil(p 2^53) / 2^53; every other option
+    then has (1 - P) / (k - 1) (gen.integers is exactly uniform)."""
+    p, _ = dplab.rr_probabilities(epsilon, k)  # the threshold _respond compares with
+    truth = Fraction(math.ceil(Fraction(p) * GRID53), GRID53)
+    if truth == 1:
+        return math.inf
+    with mpmath.workdps(40):
+        ratio = mpmath.mpf(truth.numerator) * (k - 1) * truth.denominator
+        ratio /= mpmath.mpf(truth.denominator - truth.numerator) * truth.denominator
+        return float(mpmath.log(ratio) - mpmath.mpf(epsilon))
+
+
+def test_the_coin_is_a_double_on_the_2_to_the_minus_53_grid():
+    u = np.random.default_rng(1).random(10_000)
+    assert np.all(u * GRID53 == np.floor(u * GRID53)) and u.max() < 1
+
+
+def test_the_realized_epsilon_exceeds_the_claimed_one_by_at_most_the_documented_excess():
+    """At the bound and below it, for yes/no and k options, from the actual float thresholds:
+    k = 2 is the worst: below 1.5 · 2^-53 (e^20 + 1) + 2^-52 = 8.1e-8, 5.2e-8 the most measured
+    (100 000 ε in [19, 20]), just below 20 (MAX_LOCAL_EPSILON's docstring); every excess is
+    below EPSILON_EXCESS = 1e-7."""
+    assert MAX_LOCAL_EPSILON == 20.0 and EPSILON_EXCESS == 1e-7 and MAX_OPTIONS == 2**26
+    assert realized_excess(20.0, 2) == pytest.approx(-3.589e-8, rel=1e-3)  # at 20: below ε
+    rng = np.random.default_rng(31)
+    near = np.concatenate([np.linspace(19.9, 20.0, 2001), rng.uniform(15.0, 20.0, 2000)])
+    worst = max(realized_excess(float(e), 2) for e in near)
+    bound = 1.5 * 2**-53 * (math.exp(20.0) + 1) + 2**-52
+    assert bound == pytest.approx(8.08e-8, rel=1e-3)
+    assert 4.0e-8 < worst < 5.2e-8 < bound < EPSILON_EXCESS
+    for k in (3, 10, 1000, MAX_OPTIONS):
+        epsilons = [*np.linspace(19.5, 20.0, 201), *rng.uniform(0.0, 20.0, 200)]
+        assert max(realized_excess(float(e), k) for e in epsilons if e > 0) < EPSILON_EXCESS, k
+    for epsilon in (1e-6, 0.1, LN3, 5.0, 10.0):
+        assert abs(realized_excess(epsilon, 2)) < 1e-12
+
+
+def test_past_the_bound_the_float_coin_breaks_the_claim():
+    """Why 20: the excess grows as e^epsilon, and past 36,7 the lie probability rounds to 0."""
+    assert 1e-6 < max(realized_excess(e, 2) for e in np.linspace(24.9, 25.0, 101)) < 1e-5
+    assert realized_excess(30.0, 2) == pytest.approx(1.02e-3, rel=1e-2)
+    assert realized_excess(37.0, 2) == math.inf
+    for call in (
+        lambda: dplab.randomized_response(1, 20.5),
+        lambda: dplab.generalized_randomized_response(1, 3, 37.0),
+        lambda: dplab.rr_estimate(3, 8, 25.0),
+        lambda: dplab.grr_estimate([3, 4, 1], 1e3),
+    ):
+        with pytest.raises(ValueError, match=r"^epsilon must be in \(0, 20\] .* got "):
+            call()
+    assert dplab.randomized_response(1, 20.0, rng=1) in (0, 1)  # the bound itself is allowed
+    assert dplab.rr_posterior_bound(0.5, 25.0) > 0.99  # a bound for any ε-LDP report: no cap
 
 
 @pytest.mark.parametrize("epsilon", [0.1, LN3, 2.0])
@@ -117,10 +181,94 @@ def test_the_estimate_formula_and_the_clip_of_the_variance():
     every_yes = dplab.rr_estimate(60, 60, LN3)  # π̂ = 1,5: outside [0, 1], still unbiased
     assert every_yes.estimate == pytest.approx(1.5)
     assert every_yes.variance == pytest.approx(r.variance)  # λ̂ = 1 is clipped to p: not 0
-    z = stats.norm.ppf(0.975)
-    assert every_yes.high - every_yes.estimate == pytest.approx(z * math.sqrt(r.variance))
+    # Wilson's interval on λ ends at λ̂ = 1 itself: π's at (1 - q) / (p - q) = 1,5
+    # (60 «sí» of 60 at λ <= p = 0,75 is that unlikely: the whole interval lies above 1)
+    assert every_yes.high == every_yes.estimate and 1.0 < every_yes.low < every_yes.high
     wider = dplab.rr_estimate(45, 60, LN3, confidence=0.99)
     assert wider.high - wider.low > r.high - r.low
+
+
+# --- the interval: Wilson's on the share of reports, mapped to the true share -----------------
+
+
+def _wilson_mpmath(yes: int, n: int, epsilon: float, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson's interval by its definition: the roots λ of (λ̂ - λ)² = z² λ (1 - λ) / n, i.e.
+    (n + z²) λ² - (2 yes + z²) λ + yes² / n = 0, at 40 digits; then π = (λ - q) / (p - q)."""
+    p, q = dplab.rr_probabilities(epsilon)
+    with mpmath.workdps(40):
+        z = mpmath.sqrt(2) * mpmath.erfinv(mpmath.mpf(confidence))
+        a, b, c = n + z**2, -(2 * yes + z**2), mpmath.mpf(yes) ** 2 / n
+        root = mpmath.sqrt(b * b - 4 * a * c)
+        low, high = (-b - root) / (2 * a), (-b + root) / (2 * a)
+        return float((low - q) / (p - q)), float((high - q) / (p - q))
+
+
+@pytest.mark.parametrize("n, epsilon", [(1, LN3), (8, LN3), (30, 1.0), (60, 5.0), (150, 0.2)])
+def test_the_interval_is_wilsons_mapped_and_holds_the_estimate(n, epsilon):
+    p, q = dplab.rr_probabilities(epsilon)
+    # λ = 0 and λ = 1 mapped: -q / (p - q) and (1 - q) / (p - q), as the estimator computes them
+    floor, ceiling = dplab.rr_estimate(0, n, epsilon).estimate, dplab.rr_estimate(n, n, epsilon).estimate
+    assert floor == pytest.approx(-q / (p - q), rel=1e-14)
+    assert ceiling == pytest.approx((1 - q) / (p - q), rel=1e-14)
+    for confidence in (0.95, 0.8):
+        for yes in range(n + 1):
+            r = dplab.rr_estimate(yes, n, epsilon, confidence)
+            assert floor <= r.low <= r.estimate <= r.high <= ceiling, (yes, r)
+            low, high = _wilson_mpmath(yes, n, epsilon, confidence)
+            assert r.low == pytest.approx(low, rel=1e-12, abs=1e-13), yes
+            assert r.high == pytest.approx(high, rel=1e-12, abs=1e-13), yes
+    assert dplab.rr_estimate(0, n, epsilon).low == floor  # Wilson's ends at λ̂ = 0 and 1
+    assert dplab.rr_estimate(n, n, epsilon).high == ceiling
+
+
+def test_the_generalized_intervals_are_each_options_wilson():
+    counts = [3, 9, 0, 18]
+    r = dplab.grr_estimate(counts, 1.3, confidence=0.9)
+    p, q = dplab.rr_probabilities(1.3, 4)
+    z = stats.norm.ppf(0.95)
+    for v, c in enumerate(counts):
+        low, high = stats.binomtest(c, 30).proportion_ci(0.9, method="wilson")  # scipy's own
+        assert r.low[v] == pytest.approx((low - q) / (p - q), rel=1e-10, abs=1e-12)
+        assert r.high[v] == pytest.approx((high - q) / (p - q), rel=1e-10, abs=1e-12)
+        assert r.low[v] <= r.estimate[v] <= r.high[v]
+    assert z > 1.6
+
+
+def _coverage(n, epsilon, interval):
+    """Exact coverage of π by ``interval(yes)`` for π = 0, 0,01, …, 1: (mean, least)."""
+    p, q = dplab.rr_probabilities(epsilon)
+    ys = np.arange(n + 1)
+    bounds = np.array([interval(int(y)) for y in ys])
+    covers = []
+    for pi in np.linspace(0, 1, 101):
+        pmf = stats.binom.pmf(ys, n, q + pi * (p - q))
+        covers.append(float(pmf @ ((bounds[:, 0] <= pi) & (pi <= bounds[:, 1]))))
+    return float(np.mean(covers)), min(covers)
+
+
+def _normal(yes, n, epsilon):
+    """The interval rr_estimate gave before Wilson's: π̂ ± z √Var (λ̂ clipped to [q, p])."""
+    r = dplab.rr_estimate(yes, n, epsilon)
+    half = stats.norm.ppf(0.975) * math.sqrt(r.variance)
+    return r.estimate - half, r.estimate + half
+
+
+@pytest.mark.parametrize(
+    "epsilon, wilson_mean, wilson_least, normal_mean, normal_least",
+    [(LN3, 0.952, 0.920, 0.934, 0.884), (5.0, 0.9506, 0.846, 0.849, 0.436)],
+)
+def test_at_ten_reports_wilson_covers_better_than_the_normal_interval(
+    epsilon, wilson_mean, wilson_least, normal_mean, normal_least
+):
+    """Exact coverage over every binomial outcome, averaged over the truths π = 0 … 1 (and its
+    least); measured (bench/rr_interval.py, docs/live-polls.md «The interval»)."""
+    n = 10
+    wilson = _coverage(n, epsilon, lambda y: dplab.rr_estimate(y, n, epsilon)[2:4])
+    normal = _coverage(n, epsilon, lambda y: _normal(y, n, epsilon))
+    assert wilson[0] >= wilson_mean and wilson[1] >= wilson_least
+    assert normal[0] == pytest.approx(normal_mean, abs=1e-3)
+    assert normal[1] == pytest.approx(normal_least, abs=1e-3)
+    assert wilson[0] > normal[0] + 0.015 and wilson[1] > normal[1] + 0.03
 
 
 def test_generalized_estimate_with_two_options_is_warners():
@@ -224,6 +372,7 @@ def test_ten_percent_becomes_twenty_five_at_ln3():
         (lambda: dplab.generalized_randomized_response(3, 3, 1.0), ValueError, "0 … 2"),
         (lambda: dplab.generalized_randomized_response(0, 1, 1.0), ValueError, "k"),
         (lambda: dplab.generalized_randomized_response(0, 2**60, 1.0), ValueError, "k"),
+        (lambda: dplab.generalized_randomized_response(0, 2**26 + 1, 1.0), ValueError, "k"),
         (lambda: dplab.rr_estimate(61, 60, 1.0), ValueError, "yes"),
         (lambda: dplab.rr_estimate(-1, 60, 1.0), ValueError, "yes"),
         (lambda: dplab.rr_estimate(0, 0, 1.0), ValueError, "n"),

@@ -29,6 +29,8 @@ POSITIVE_BAD = [
     ("1", TypeError),
     (None, TypeError),
 ]
+# randomized response's epsilon: also at most dplab.local.MAX_LOCAL_EPSILON = 20 (the float coin)
+LOCAL_EPSILON_BAD = POSITIVE_BAD + [(20.000000000000004, ValueError), (36.7, ValueError), (1e308, ValueError)]
 DELTA_BAD = [
     (0, ValueError),
     (1, ValueError),
@@ -479,13 +481,13 @@ CASES = [
         "randomized_response",
         dplab.randomized_response,
         dict(answer=1, epsilon=1.0),
-        [("epsilon", POSITIVE_BAD)],
+        [("epsilon", LOCAL_EPSILON_BAD)],
     ),
     (
         "generalized_randomized_response",
         dplab.generalized_randomized_response,
         dict(answer=1, k=3, epsilon=1.0),
-        [("epsilon", POSITIVE_BAD), ("k", INT_BAD + [(1, ValueError)])],
+        [("epsilon", LOCAL_EPSILON_BAD), ("k", INT_BAD + [(1, ValueError), (2**26 + 1, ValueError)])],
     ),
     (
         "rr_probabilities",
@@ -493,8 +495,13 @@ CASES = [
         dict(epsilon=1.0, k=3),
         [("epsilon", POSITIVE_BAD), ("k", INT_BAD)],
     ),
-    ("rr_estimate", dplab.rr_estimate, dict(yes=10, n=30, epsilon=1.0), [("epsilon", POSITIVE_BAD)]),
-    ("grr_estimate", dplab.grr_estimate, dict(counts=[10, 20, 5], epsilon=1.0), [("epsilon", POSITIVE_BAD)]),
+    ("rr_estimate", dplab.rr_estimate, dict(yes=10, n=30, epsilon=1.0), [("epsilon", LOCAL_EPSILON_BAD)]),
+    (
+        "grr_estimate",
+        dplab.grr_estimate,
+        dict(counts=[10, 20, 5], epsilon=1.0),
+        [("epsilon", LOCAL_EPSILON_BAD)],
+    ),
     (
         "rr_posterior_bound",
         dplab.rr_posterior_bound,
@@ -658,6 +665,10 @@ def test_message_format_names_parameter_constraint_and_value():
         v.check_delta(1)
     with pytest.raises(ValueError, match=r"^k must be an integer >= 1, got 0$"):
         v.check_integer(0, "k")
+    with pytest.raises(v.ParameterError, match=r"^epsilon must be in \(0, 20\] \(why\), got 25\.0$") as info:
+        v.check_epsilon(25, maximum=20.0, why=" (why)")
+    assert (info.value.constraint, info.value.detail) == ("interval", {"interval": "(0, 20]"})
+    assert v.check_epsilon(20, maximum=20.0) == 20.0
 
 
 def test_numpy_scalars_and_zero_d_arrays_become_python_numbers():

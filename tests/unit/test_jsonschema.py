@@ -70,6 +70,18 @@ def test_it_says_what_the_tables_say():
     assert needs == {f.name for f in fields.SLIDE_FIELDS if f.needed_by}
 
 
+def test_a_polls_epsilon_has_dplabs_maximum():
+    from dplab.local import MAX_LOCAL_EPSILON
+
+    slide = SCHEMAS["chapter.schema.json"]["properties"]["slides"]["items"]
+    assert slide["properties"]["epsilon"]["maximum"] == MAX_LOCAL_EPSILON == 20.0
+    assert slide["properties"]["epsilon"]["exclusiveMinimum"] == 0.0
+    poll = {"kind": "poll", "title": "E", "body": "¿Sí?"}
+    assert CHAPTER.is_valid({"slides": [{**poll, "epsilon": 20}]})
+    for bad in (20.5, 0, -1):
+        assert not CHAPTER.is_valid({"slides": [{**poll, "epsilon": bad}]}), bad
+
+
 def test_the_build_writes_them(tmp_path):
     paths = write_schemas(tmp_path)
     assert [p.name for p in paths] == ["deck.schema.json", "chapter.schema.json"]

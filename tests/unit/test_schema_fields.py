@@ -115,3 +115,27 @@ def test_a_field_left_empty_that_nothing_may_stand_in_for_is_refused_not_a_crash
         schema._load_slide({**slide, key: None}, 1, "ch.yaml")
     assert info.value.field == key and info.value.message.endswith("got nothing (null)")
     schema._load_slide(slide, 1, "ch.yaml")  # and the slide without it is fine
+
+
+POLL = {"kind": "poll", "title": "Encuesta", "body": "¿Sí?"}
+
+
+def test_a_polls_epsilon_is_refused_above_dplabs_bound_naming_file_slide_and_field():
+    """dplab.local.MAX_LOCAL_EPSILON (20: above it randomized response's float coin reveals more
+    than ε) is the poll field's maximum, read from dplab itself, not copied."""
+    from dplab import local
+
+    assert fields.MAX_POLL_EPSILON is local.MAX_LOCAL_EPSILON == 20.0
+    epsilon = next(f for f in fields.SLIDE_FIELDS if f.name == "epsilon")
+    assert (epsilon.above, epsilon.maximum) == (0.0, local.MAX_LOCAL_EPSILON)
+    assert schema._load_slide({**POLL, "epsilon": 20}, 1, "ch.yaml").poll.epsilon == 20.0
+    for too_large in (20.000000000000004, 25, 1e300):
+        with pytest.raises(DeckError) as info:
+            schema._load_slide({**POLL, "epsilon": too_large}, 3, "ch.yaml")
+        assert info.value.field == "epsilon"
+        assert str(info.value).startswith(
+            f"ch.yaml, slide 3 «Encuesta», field 'epsilon': must be at most 20, got {too_large!r}"
+        )
+    with pytest.raises(DeckError, match="field 'epsilon': must be > 0 and finite, got 0"):
+        schema._load_slide({**POLL, "epsilon": 0}, 1, "ch.yaml")
+    assert "at most 20" in fields.markdown()  # the authors' field list says it too
