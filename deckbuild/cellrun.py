@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import builtins
 import difflib
-import importlib
 import re
 import sys
 import time
@@ -26,18 +25,10 @@ from . import resources
 PACKAGE_SRC = resources.asset_root() / "pyodide_pkg"
 
 
-def project_module(name: str):
-    """``dplab`` or ``cellrunner`` (or one of their modules) from the project's ``pyodide_pkg/``,
-    the code the build ships to the page."""
-    if str(PACKAGE_SRC) not in sys.path:
-        sys.path.append(str(PACKAGE_SRC))
-    return importlib.import_module(name)
-
-
 def new_session():
     """A fresh ``cellrunner.Session`` (an empty namespace), as the worker makes one. The runner
     is always the project's, whichever package the deck calls."""
-    return project_module("cellrunner").Session()
+    return resources.project_module("cellrunner").Session()
 
 
 @dataclass

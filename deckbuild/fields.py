@@ -15,22 +15,20 @@ gets its check in ``schema.py``'s ``_FIELD_CHECKS``.
 
 from __future__ import annotations
 
-import importlib
 import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .resources import project_module
+
 REQUIRED = object()  # the default of a field the author must give
 NUMBER = "number"  # a field's type: an int or a float (not a bool)
 
 # dplab (pyodide_pkg/, the package the build ships) says how far randomized response keeps its
 # epsilon: a poll's epsilon is refused above it, here and in the JSON Schema, from its one value
-_PACKAGE_SRC = Path(__file__).resolve().parents[1] / "pyodide_pkg"
-if str(_PACKAGE_SRC) not in sys.path:
-    sys.path.append(str(_PACKAGE_SRC))
-MAX_POLL_EPSILON: float = importlib.import_module("dplab.local").MAX_LOCAL_EPSILON
+MAX_POLL_EPSILON: float = project_module("dplab.local").MAX_LOCAL_EPSILON
 
 
 @dataclass(frozen=True)

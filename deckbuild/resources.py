@@ -19,7 +19,9 @@ versions of package.json's ``dependencies``).
 
 from __future__ import annotations
 
+import importlib
 import os
+import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
@@ -45,3 +47,12 @@ def node_modules(base: Path) -> Path:
         if os.environ.get("DPDECK_NODE_MODULES")
         else base / "node_modules"
     )
+
+
+def project_module(name: str):
+    """``dplab`` or ``cellrunner`` (or one of their modules) from ``pyodide_pkg/``, the code the
+    build ships to the page (the checkout's, or the installed package's copy)."""
+    src = str(asset_root() / "pyodide_pkg")
+    if src not in sys.path:
+        sys.path.append(src)
+    return importlib.import_module(name)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..cellrun import project_module
+from ..resources import project_module
 from .store import HallStore
 
 HALL_BUDGET = 4.0  # ε of everything the hall releases about the exercises, per lecture
