@@ -180,7 +180,7 @@ export class Poll {
 
   /** The form is open while this device may answer. */
   syncForm() {
-    const open = (this.mode === "student" && !this.store.load()) || (this.mode === "simulated" && !this.simulation?.own);
+    const open = (this.mode === "student" && !this.store.load()) || (this.mode === "simulated" && (this.simulation?.own ?? null) === null);
     const canAnswer = open && !this.sending;
     for (const r of this.radios) r.disabled = !canAnswer;
     this.sendBtn.disabled = !canAnswer || !this.radios.some((r) => r.checked);

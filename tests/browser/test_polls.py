@@ -54,6 +54,12 @@ def test_without_a_hall_the_poll_simulates_one(page, deck_url_plain):
     # the simulated hall arrives in batches; each estimate is dplab's on the counts shown
     wait_until(page, f"Number(document.querySelector('{BOARD}').dataset.n) >= 40", 90)
     wait_until(page, f"document.querySelectorAll('{BOARD} .poll-figure img').length === 1", 90)
+    # the device's own answer randomized to «no» (0) once reopened the form: force that draw
+    page.evaluate(
+        """() => { const rt = window.deck.runtime, call = rt.call.bind(rt);
+            rt.call = (name, args, ...rest) => name === 'poll.randomize'
+                ? Promise.resolve({ok: true, value: 0}) : call(name, args, ...rest); }"""
+    )
     answer(page, "sí")
     wait_until(page, f"Number(document.querySelector('{BOARD}').dataset.n) === 41", 60)
     wait_until(
