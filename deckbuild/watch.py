@@ -28,6 +28,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .sse import pump
+
 POLL_SECONDS = 0.25
 SETTLE_SECONDS = 0.1  # an editor's save is several writes: wait for the last
 CLIENT = Path(__file__).with_name("watch_client.js")
@@ -155,18 +157,7 @@ class WatchChannel:
             headers={**headers, "Content-Type": "text/event-stream", "X-Accel-Buffering": "no"}
         )
         try:
-            await response.prepare(request)
-            await response.write(b"retry: 1000\n\n")
-            while True:
-                try:
-                    message = await asyncio.wait_for(queue.get(), HEARTBEAT_SECONDS)
-                except TimeoutError:
-                    message = b": ping\n\n"
-                if message is None:
-                    break
-                await response.write(message)
-        except (ConnectionResetError, asyncio.CancelledError):
-            pass
+            await pump(request, response, queue, b"retry: 1000\n\n", HEARTBEAT_SECONDS)
         finally:
             self.queues.discard(queue)
         return response

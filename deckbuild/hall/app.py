@@ -9,7 +9,6 @@ Spanish text. Answers are plain text or JSON, never HTML; nothing a student send
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
 import logging
@@ -20,6 +19,7 @@ from urllib.parse import urlsplit
 import segno
 from aiohttp import web
 
+from ..sse import pump
 from . import messages, static
 from .channel import Channel, Full, TooManyForAddress, TooManyForDevice
 from .limits import Limits, RateLimiter
@@ -232,18 +232,7 @@ async def events(request: web.Request) -> web.StreamResponse:
                 "X-Accel-Buffering": "no",
             }
         )
-        await response.prepare(request)
-        await response.write(_greeting(hall))
-        while True:
-            try:
-                message = await asyncio.wait_for(sub.queue.get(), HEARTBEAT)
-            except TimeoutError:
-                message = b": ping\n\n"
-            if message is None:
-                break
-            await response.write(message)
-    except (ConnectionResetError, asyncio.CancelledError):
-        pass
+        await pump(request, response, sub.queue, _greeting(hall), HEARTBEAT)
     finally:
         hall.channel.close(sub)
     return response

@@ -10,6 +10,7 @@ import time
 import pytest
 
 from deckbuild.serve import MAX_TARGET_CHARS, serve_in_thread
+from tests.support.static_servers import raw_request
 
 SECRET = b"fuera de dist: nunca se sirve"
 
@@ -30,18 +31,7 @@ def server(tmp_path_factory):
 
 def _exchange(server, raw: bytes, timeout: float = 10.0) -> bytes:
     """Send ``raw`` on a new connection; everything the server answers until it closes."""
-    with socket.create_connection(server, timeout=timeout) as sock:
-        sock.sendall(raw)
-        chunks = []
-        while True:
-            try:
-                chunk = sock.recv(65536)
-            except ConnectionResetError:
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-    return b"".join(chunks)
+    return raw_request(server, raw, timeout)
 
 
 def _get(server, target: str | bytes, headers: bytes = b"") -> tuple[int, bytes, bytes]:
