@@ -14,9 +14,13 @@
 //   scrolling, so only the slide counts there.
 // - The presenter's page publishes each move of its own with seq = max(now, its last seq + 1,
 //   the accepted seq + 1): its clock, so a reloaded page (a fresh instance) still sends growing
-//   numbers. When a state arrives, it publishes again if the server's is older than its own
-//   last (the server missed its moves) or if it moved before it heard the hall; a page that has
-//   not moved since it opened takes the state instead (a reopened presenter URL catches up).
+//   numbers. A page that has not moved since it opened takes the states it accepts instead (a
+//   reopened presenter URL catches up). When a new stream greets it with the server's state (or
+//   with none), it publishes where it is if that state is older than the one it holds (its last
+//   publish; for a page that has not moved, the last state it took): a restarted server lost it,
+//   or the moves were made while the server was away. It also publishes then if it moved before
+//   it heard the hall. A state pushed later (its own publish coming back) never makes it publish:
+//   a publish still on its way is not one the server missed.
 
 /** The presenter's position, as the stream and `POST /_hall/state` carry it.
  *  @typedef {{seq: number, indexh: number, indexv: number, indexf: number}} HallState */
@@ -61,25 +65,48 @@ export class Follow {
   }
 
   /**
-   * A `state` event from the stream (pushed, or the first of a new stream).
+   * A `state` event pushed on the stream (after its first).
    * @param {unknown} s the event's data, as parsed
    * @param {Here} here where the page is now
    * @param {number} now the clock, in ms (Date.now())
    * @returns {Decision[]}
    */
   state(s, here, now) {
-    const state = hallState(s);
-    if (!state || (this.target && state.seq <= this.target.seq)) return [];
-    this.target = state;
+    const state = this.accept(s);
+    if (!state) return [];
     /** @type {Decision[]} */
     const decisions = [];
     if (this.presenter) {
-      if (this.seq > state.seq || (this.moved && !this.seq)) decisions.push(this.publish(here, now));   // the server missed our moves
+      if (this.moved && !this.seq) decisions.push(this.publish(here, now));   // it moved before it heard the hall
       else if (!this.moved) decisions.push({ kind: "apply", state, timed: false });   // a reopened presenter page catches up
     } else if (this.following) {
       decisions.push({ kind: "apply", state, timed: true });
     }
     decisions.push({ kind: "status" });
+    return decisions;
+  }
+
+  /**
+   * A new stream's greeting: its first `state` (the server's current one), or null when the
+   * stream began without one (the server holds none). The server's may be older than the
+   * page's: a restart lost its last states, or the presenter's moves never reached it.
+   * @param {unknown} s the event's data, as parsed, or null
+   * @param {Here} here
+   * @param {number} now
+   * @returns {Decision[]}
+   */
+  greeting(s, here, now) {
+    if (!this.presenter) return s == null ? [] : this.state(s, here, now);
+    const server = hallState(s)?.seq ?? 0;
+    // what the server should hold: this page's last publish, or the last state a page that has
+    // not moved took (it shows it)
+    const held = this.moved ? this.seq : this.target?.seq ?? 0;
+    const state = this.accept(s);
+    /** @type {Decision[]} */
+    const decisions = [];
+    if (held > server || (this.moved && !this.seq)) decisions.push(this.publish(here, now));   // the server missed it
+    else if (state && !this.moved) decisions.push({ kind: "apply", state, timed: false });
+    if (state) decisions.push({ kind: "status" });
     return decisions;
   }
 
@@ -117,6 +144,14 @@ export class Follow {
   endApply() { this.applying = false; }
 
   // --- decisions ----------------------------------------------------------------------------
+
+  /** ``s`` as the new target if it is a state newer than the accepted one; else null. */
+  accept(s) {
+    const state = hallState(s);
+    if (!state || (this.target && state.seq <= this.target.seq)) return null;
+    this.target = state;
+    return state;
+  }
 
   /** Whether the page shows the presenter's slide (and fragment, outside the scroll view).
    *  @param {Here} here */

@@ -142,8 +142,18 @@ export class Hall extends EventTarget {
       try { data = JSON.parse(e.data); } catch { return; }
       fn(data);
     });
-    on("state", (s) => this.onState(s));
-    on("devices", (d) => { this.devices = Number(d.n) || 0; this.emitStatus(); });
+    // the stream's greeting: its first state, if it comes before its first devices, is the
+    // server's current one; a stream that starts with devices found the server without one
+    let greeted = false;
+    on("state", (s) => {
+      if (greeted) this.onState(s);
+      else { greeted = true; this.onGreeting(s); }
+    });
+    on("devices", (d) => {
+      if (!greeted) { greeted = true; this.onGreeting(null); }
+      this.devices = Number(d.n) || 0;
+      this.emitStatus();
+    });
     on("tally", (t) => {
       this.tallies.set(t.poll, t);
       this.dispatchEvent(new CustomEvent("tally", { detail: t }));
@@ -164,8 +174,11 @@ export class Hall extends EventTarget {
     return { indexh: here.h, indexv: here.v || 0, indexf: here.f ?? -1, scroll: this.reveal.isScrollView() };
   }
 
-  /** The presenter's position arrived (pushed, or the first of a new stream). */
+  /** The presenter's position arrived, pushed. */
   onState(s) { this.run(this.follow.state(s, this.here(), Date.now())); }
+
+  /** A new stream's first state (the server's), or null: the server has none. */
+  onGreeting(s) { this.run(this.follow.greeting(s, this.here(), Date.now())); }
 
   onLocalMove() { this.run(this.follow.localMove(this.here(), Date.now())); }
 
