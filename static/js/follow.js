@@ -1,9 +1,10 @@
 // Following the presenter in the live hall (docs/live-hall-protocol.md, "Following"): a pure
 // state machine, with no DOM, no reveal.js, no network, no timers, no storage and no clock of
 // its own (the time comes in as an argument), so that node's test runner can drive it through
-// thousands of interleavings (tests/js/follow.test.mjs). live.js feeds it what happened (a state
-// from the stream, a move of the page, the «Volver con el profesor» button) and executes the
-// decisions it returns: move the deck, post the presenter's position, redraw the indicator.
+// thousands of interleavings (tests/js/follow.test.mjs). live.js feeds it what happened (a new
+// stream's greeting, a state pushed later, a move of the page, the «Volver con el profesor»
+// button; a reload is a fresh instance) and executes the decisions it returns: move the deck,
+// post the presenter's position, redraw the indicator.
 //
 // The rules:
 // - A page accepts only a state whose `seq` is greater than the last it accepted (a duplicate, a
