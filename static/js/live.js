@@ -6,10 +6,12 @@
 // is present with `present === false`: one probe of `_hall/hello` at most, nothing shown, no
 // retry. With one, the live channel is an EventSource on `_hall/events`, reconnected with backoff
 // (at most ~3 s between tries) after any error, so a restarted server has its followers back
-// within seconds. A follower applies only a state whose `seq` is greater than the last it saw;
-// moving away itself pauses following until it comes back to the presenter's slide or presses
-// «Volver con el profesor».
+// within seconds. Who follows whom (the `seq` rule, pausing, «Volver con el profesor», when the
+// presenter's page publishes) is follow.js's, a pure module: this file feeds it the stream's
+// states and reveal.js's moves, and executes its decisions.
 
+import { Follow } from "./follow.js";
+import { assertNever } from "./never.js";
 import { scrollToFragment } from "./scrollfragment.js";
 
 const TOKEN_KEY = "dpdeck-hall-token";
@@ -18,7 +20,9 @@ const SOLVE_KEY = "dpdeck-hall-solve:";   // + exercise id → that exercise's s
 const TOKEN_RE = /^#presenter=([A-Za-z0-9_-]{43})$/;
 const BACKOFF_MS = [250, 500, 1000, 2000, 3000];
 
-/** @typedef {{seq: number, indexh: number, indexv: number, indexf: number}} HallState */
+/** @typedef {import("./follow.js").HallState} HallState */
+/** @typedef {import("./follow.js").Here} Here */
+/** @typedef {import("./follow.js").Decision} Decision */
 /** @typedef {{poll: string, n: number, counts: number[]}} Tally */
 /** @typedef {"ok" | "duplicate" | "invalid" | "rate" | "absent" | "network"} AnswerResult */
 
@@ -69,27 +73,31 @@ export class Hall extends EventTarget {
     this.base = base;
     this.token = token;
     this.present = false;
-    this.presenter = Boolean(token);
+    /** who follows whom: the pure state machine (follow.js) */
+    this.follow = new Follow({ presenter: Boolean(token) });
     this.deviceId = deviceId();
     /** @type {"absent" | "connecting" | "live" | "offline"} */
     this.state = "absent";
     this.devices = 0;
-    this.following = true;
-    /** @type {HallState | null} the presenter's latest position */
-    this.target = null;
-    this.moved = false;          // the presenter's page: it moved since it opened
-    this.applying = false;
     this.attempt = 0;
     /** @type {EventSource | null} */
     this.source = null;
     /** @type {Map<string, Tally>} */
     this.tallies = new Map();
     this.audience = [];
-    this.seq = 0;                 // the presenter's last published seq
     /** ms from the presenter's publish (its seq is its clock) to this page applying it: a
      *  measure on one machine (tests, bench), only rough between two */
     this.lastDelayMs = NaN;
   }
+
+  /** this page holds the presenter's token (until a 403) */
+  get presenter() { return this.follow.presenter; }
+  /** this page follows the presenter's position (a follower that moved away itself does not) */
+  get following() { return this.follow.following; }
+  /** @returns {HallState | null} the presenter's latest position */
+  get target() { return this.follow.target; }
+  /** the presenter's last published seq */
+  get seq() { return this.follow.seq; }
 
   url(path) { return new URL(`_hall/${path}`, this.base).href; }
 
@@ -106,6 +114,7 @@ export class Hall extends EventTarget {
     } catch { hello = null; }
     if (hello?.hall !== 1) return this;
     this.present = true;
+    this.follow.found();
     this.audience = Array.isArray(hello.audience) ? hello.audience.map(String) : [];
     /** @type {{epsilon: number, budget: number} | null} the exercise counts' ε and budget */
     this.counts = Number.isFinite(hello.counts?.epsilon) ? { epsilon: hello.counts.epsilon, budget: hello.counts.budget } : null;
@@ -133,8 +142,18 @@ export class Hall extends EventTarget {
       try { data = JSON.parse(e.data); } catch { return; }
       fn(data);
     });
-    on("state", (s) => this.onState(s));
-    on("devices", (d) => { this.devices = Number(d.n) || 0; this.emitStatus(); });
+    // the stream's greeting: its first state, if it comes before its first devices, is the
+    // server's current one; a stream that starts with devices found the server without one
+    let greeted = false;
+    on("state", (s) => {
+      if (greeted) this.onState(s);
+      else { greeted = true; this.onGreeting(s); }
+    });
+    on("devices", (d) => {
+      if (!greeted) { greeted = true; this.onGreeting(null); }
+      this.devices = Number(d.n) || 0;
+      this.emitStatus();
+    });
     on("tally", (t) => {
       this.tallies.set(t.poll, t);
       this.dispatchEvent(new CustomEvent("tally", { detail: t }));
@@ -149,70 +168,58 @@ export class Hall extends EventTarget {
       detail: { state: this.state, devices: this.devices, following: this.following } }));
   }
 
-  /** The presenter's position arrived (pushed, or the first of a new stream). */
-  onState(/** @type {HallState} */ s) {
-    if (!Number.isInteger(s?.seq) || (this.target && s.seq <= this.target.seq)) return;
-    this.target = { seq: s.seq, indexh: s.indexh | 0, indexv: s.indexv | 0, indexf: Number.isInteger(s.indexf) ? s.indexf : -1 };
-    if (this.presenter) {
-      if (this.seq > this.target.seq || (this.moved && !this.seq)) this.publish();   // the server missed our moves
-      else if (!this.moved) this.apply(this.target);         // a reopened presenter page catches up
-    } else if (this.following) {
-      this.apply(this.target);
-      this.lastDelayMs = Date.now() - this.target.seq;
-    }
-    this.emitStatus();
+  /** Where the page is now, as follow.js takes it. @returns {Here} */
+  here() {
+    const here = this.reveal.getIndices();
+    return { indexh: here.h, indexv: here.v || 0, indexf: here.f ?? -1, scroll: this.reveal.isScrollView() };
   }
 
+  /** The presenter's position arrived, pushed. */
+  onState(s) { this.run(this.follow.state(s, this.here(), Date.now())); }
+
+  /** A new stream's first state (the server's), or null: the server has none. */
+  onGreeting(s) { this.run(this.follow.greeting(s, this.here(), Date.now())); }
+
+  onLocalMove() { this.run(this.follow.localMove(this.here(), Date.now())); }
+
+  /** Back to the presenter's position, following again. */
+  rejoin() { this.run(this.follow.rejoin()); }
+
+  /** Execute follow.js's decisions, in order. @param {Decision[]} decisions */
+  run(decisions) {
+    for (const decision of decisions) {
+      switch (decision.kind) {
+        case "apply":
+          this.apply(decision.state);
+          if (decision.timed) this.lastDelayMs = Date.now() - decision.state.seq;
+          break;
+        case "publish": this.publish(decision.state); break;
+        case "status": this.emitStatus(); break;
+        default: assertNever(decision);
+      }
+    }
+  }
+
+  /** Move the deck to ``s``: the moves reveal.js reports meanwhile are not the page's own. */
   apply(/** @type {HallState} */ s) {
-    this.applying = true;
+    this.follow.startApply();
     try {
       this.reveal.slide(s.indexh, s.indexv, s.indexf);
       // the phones' scroll view shows fragments by scroll position: go to the presenter's one
       if (this.reveal.isScrollView() && s.indexf >= 0) {
         scrollToFragment(this.reveal.getRevealElement(), s.indexh, s.indexv, s.indexf);
       }
-    } finally { this.applying = false; }
+    } finally { this.follow.endApply(); }
   }
 
-  /** Whether this page shows the presenter's slide (and fragment, outside the phones' scroll view). */
-  atTarget() {
-    const t = this.target;
-    if (!t) return true;
-    const here = this.reveal.getIndices();
-    const same = here.h === t.indexh && (here.v || 0) === t.indexv;
-    return same && (this.reveal.isScrollView() || (here.f ?? -1) === t.indexf);
-  }
-
-  onLocalMove() {
-    if (this.applying) return;
-    if (this.presenter) {
-      this.moved = true;
-      if (this.present) this.publish();
-      return;
-    }
-    if (!this.present) return;
-    const following = this.atTarget();
-    if (following !== this.following) { this.following = following; this.emitStatus(); }
-  }
-
-  /** Back to the presenter's position, following again. */
-  rejoin() {
-    this.following = true;
-    if (this.target) this.apply(this.target);
-    this.emitStatus();
-  }
-
-  /** The presenter's page: send where it is now (seq grows across reloads: the clock, or +1). */
-  async publish() {
-    const here = this.reveal.getIndices();
-    this.seq = Math.max(Date.now(), this.seq + 1, (this.target?.seq ?? 0) + 1);
-    const body = { seq: this.seq, indexh: here.h, indexv: here.v || 0, indexf: here.f ?? -1 };
+  /** The presenter's page: post its position (follow.js chose the seq). */
+  async publish(/** @type {HallState} */ body) {
     const response = await this.post("state", body, true);
     if (response?.status === 403) this.dropToken();
   }
 
   dropToken() {
-    this.presenter = false;
+    this.follow.dropPresenter();
     this.token = null;
     try { sessionStorage.removeItem(TOKEN_KEY); } catch { /* nothing kept */ }
     this.view?.notice("El enlace de presentador ya no es válido: esta página sigue al profesor.");

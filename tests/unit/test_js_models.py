@@ -1,4 +1,4 @@
-"""The page's pure JS modules (scheduler, watchdog) under node's built-in test runner: thousands
+"""The page's pure JS modules (scheduler, watchdog, follow) under node's built-in test runner: thousands
 of seeded random interleavings of runs, stops, cancels, restarts and matplotlib's load."""
 
 from __future__ import annotations
