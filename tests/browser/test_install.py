@@ -78,7 +78,7 @@ def _run(args, cwd, env, timeout=600) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.slow
-def test_pip_install_gives_a_dpdeck_that_builds_and_serves_a_lecture_elsewhere(tmp_path):
+def test_pip_install_gives_a_dpdeck_that_builds_and_serves_a_lecture_elsewhere(tmp_path, browser):
     # the wheel, from a copy of the sources (no build/ or egg-info left in the work tree)
     src = tmp_path / "src"
     src.mkdir()
@@ -141,33 +141,30 @@ def test_pip_install_gives_a_dpdeck_that_builds_and_serves_a_lecture_elsewhere(t
     assert any(dist.glob("static-*/wheels/cellrunner-*.whl")) and any(
         dist.glob("vendor/pyodide-*/pyodide.asm.wasm")
     )
-    _open_and_run(dist)
+    _open_and_run(dist, browser)
 
 
-def _open_and_run(dist: Path) -> None:
-    """The built lecture in Chromium: Python starts and the code cell runs to its output."""
-    from playwright.sync_api import sync_playwright
-
-    from deckbuild.browser import VIEWPORT, launch
+def _open_and_run(dist: Path, browser) -> None:
+    """The built lecture in Chromium (the session's browser): Python starts and the code cell
+    runs to its output."""
+    from deckbuild.browser import VIEWPORT
     from deckbuild.serve import serve_in_thread
     from tests.support.browser import cell_ids, instrument, open_deck, run_cell, wait_runtime_ready
 
     server, url = serve_in_thread(dist, isolate=True)
     try:
-        with sync_playwright() as p:
-            browser = launch(p)
-            try:
-                context = browser.new_context(viewport=VIEWPORT)
-                page = instrument(context, context.new_page())
-                open_deck(page, url)
-                wait_runtime_ready(page)
-                assert "un-conteo-con-ruido" in cell_ids(page)
-                result = run_cell(page, "un-conteo-con-ruido")
-                assert result["error"] == "" and result["state"] != "error", result
-                assert result["stdout"].startswith("Conteo publicado: "), result
-                assert not page.errors, page.errors
-            finally:
-                browser.close()
+        context = browser.new_context(viewport=VIEWPORT)
+        try:
+            page = instrument(context, context.new_page())
+            open_deck(page, url)
+            wait_runtime_ready(page)
+            assert "un-conteo-con-ruido" in cell_ids(page)
+            result = run_cell(page, "un-conteo-con-ruido")
+            assert result["error"] == "" and result["state"] != "error", result
+            assert result["stdout"].startswith("Conteo publicado: "), result
+            assert not page.errors, page.errors
+        finally:
+            context.close()
     finally:
         server.shutdown()
         server.server_close()
