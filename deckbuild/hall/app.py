@@ -1,10 +1,13 @@
 """The hall's aiohttp application: ``dist/`` plus the ``/_hall/`` endpoints of docs/live-hall-protocol.md.
 
-Only the token holder moves anyone or reads true counts (``Authorization: Bearer``, compared in
-constant time; a refused attempt is logged with its method and path, never the token or the
-address). Every body is checked by ``messages`` (≤ 1 KiB, known poll, answer in range), every
-device POST passes the rate limits of ``limits``, and streams beyond the bound get a 503 with a
-Spanish text. Answers are plain text or JSON, never HTML; nothing a student sends is echoed.
+Only the token holder moves anyone or asks for an exercise's count (``Authorization: Bearer``,
+compared in constant time; a refused attempt is logged with its method and path, never the token
+or the address); that count is drawn noised by ``release`` and no true count ever leaves the
+server. Every POST needs a JSON body from an allowed ``Origin`` (``_post_guard``), every body is
+checked by ``messages`` (≤ 1 KiB, known poll, answer in range), every device POST passes the
+rate limits of ``limits``, and streams beyond the bounds (the hall's, an address's, a device's)
+get a 503 or 429 with a Spanish text. Answers are plain text or JSON, never HTML; nothing a
+student sends is echoed.
 """
 
 from __future__ import annotations
