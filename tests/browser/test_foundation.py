@@ -22,6 +22,7 @@ from tests.support.browser import (
     run_count,
     slide_index,
     start_run,
+    stop_deadline,
     wait_idle,
     wait_running,
     wait_runtime_ready,
@@ -156,6 +157,7 @@ def test_stop_a_runaway_cell(page, deck_url, deck_url_plain, isolated):
     assert page.evaluate("crossOriginIsolated") is isolated
     wait_runtime_ready(page)
     first, second = _first_cells(page, 2)
+    deadline = stop_deadline(page, second)
     go_to_slide(page, first)
     wait_idle(page, 0, 60)
     start_run(page, 0, "i = 0\nwhile True:\n    i += 1\n    print(i)")
@@ -163,9 +165,9 @@ def test_stop_a_runaway_cell(page, deck_url, deck_url_plain, isolated):
     time.sleep(0.5)
     t0 = time.monotonic()
     page.locator(CELL.format(first) + " button.stop").click()
-    wait_idle(page, 0, 5)
+    wait_idle(page, 0, deadline + 3)
     stopped = time.monotonic() - t0
-    assert stopped < 2.0, f"stop took {stopped:.2f} s"
+    assert stopped < deadline, f"stop took {stopped:.2f} s (deadline {deadline:.2f} s)"
     err = cell_output(page, first)["error"]
     assert ("KeyboardInterrupt" in err) if isolated else ("se reinició Python" in err), err
     # the deck keeps working: the next cell runs (after a restart, the prelude ran again)

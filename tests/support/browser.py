@@ -179,6 +179,15 @@ def wait_running(page, ref: str | int, timeout: float = 30.0) -> None:
     wait_until(page, _on_cell(body), timeout, arg=[ref, None])
 
 
+def stop_deadline(page, cell_id: str) -> float:
+    """Seconds a Stop may take on this page now: 2 s, plus 5 round trips of a trivial run of
+    ``cell_id`` measured here, in the same run (a busy machine slows both the same way; the
+    speed itself is the benchmark's: the engines scenario's «stop ok … s»)."""
+    t0 = time.monotonic()
+    run_cell(page, cell_id, code="pass")
+    return 2.0 + 5 * (time.monotonic() - t0)
+
+
 def run_cell(page, cell_id: str, code: str | None = None, timeout: float = 90.0) -> dict:
     """Run a cell (optionally with new code) the way the Run button does; return its result."""
     i = cell_index(page, cell_id)
