@@ -4,8 +4,9 @@
 // so that only the randomized answer leaves it (hall.answer). The true answer is read from the
 // form when Send is pressed, the form is cleared at once, and the call's arguments are the only
 // copy (cellrunner keeps none): it is never sent, never stored, and not kept after. What a
-// device stores (localStorage, and this page's memory where storage is refused) is the randomized answer and the poll's token (random, for this poll
-// alone: the server stores no id that links two polls), so that it answers once: a second
+// device stores (localStorage, and this page's memory where storage is refused) is the
+// randomized answer and the poll's token (random, for this poll alone: the server stores no id
+// that links two polls), so that it answers once: a second
 // randomization would compose with the first (2ε). Before randomizing, the page checks that no
 // other tab of this browser answered (under a Web Lock where the browser has them), and a
 // `storage` event closes the form of every other tab at once.
