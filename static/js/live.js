@@ -76,6 +76,8 @@ export class Hall extends EventTarget {
     /** who follows whom: the pure state machine (follow.js) */
     this.follow = new Follow({ presenter: Boolean(token) });
     this.deviceId = deviceId();
+    /** @type {Map<string, string>} exercise id → its solve token, for this page (storage may be refused) */
+    this.solveTokens = new Map();
     /** @type {"absent" | "connecting" | "live" | "offline"} */
     this.state = "absent";
     this.devices = 0;
@@ -254,7 +256,8 @@ export class Hall extends EventTarget {
    *  random id drawn for this exercise alone, so no id links two exercises or a poll). */
   async solved(exerciseId) {
     if (!this.present) return "absent";
-    const token = keptId(SOLVE_KEY + exerciseId);
+    const token = this.solveTokens.get(exerciseId) ?? keptId(SOLVE_KEY + exerciseId);
+    this.solveTokens.set(exerciseId, token);   // a second ✓ on this page is the same solve
     const status = (await this.post("solved", { token, exercise: exerciseId }))?.status;
     return status === 201 || status === 200 ? "ok" : status === 400 ? "invalid" : status === 429 ? "rate" : "network";
   }

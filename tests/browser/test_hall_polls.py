@@ -19,7 +19,14 @@ import sqlite3
 import dplab
 import pytest
 
-from tests.support.browser import go_to_slide, hall_view, open_deck, wait_runtime_ready, wait_until
+from tests.support.browser import (
+    REFUSE_STORAGE,
+    go_to_slide,
+    hall_view,
+    open_deck,
+    wait_runtime_ready,
+    wait_until,
+)
 from tests.support.hall_process import HallProcess
 from tests.support.paths import ROOT
 
@@ -62,16 +69,24 @@ def _answer_yes_as_new_devices(page, times: int) -> None:
         )
 
 
+EXERCISE = "ejercicio-escala-laplace"
+
+
+def _presenter_tab(browser, hall, slide: str):
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(hall.presenter.replace("#", "?noprerun#", 1))
+    wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 60)
+    wait_until(page, lambda: (h := hall_view(page)) and h["present"] and h["presenter"], 30)
+    go_to_slide(page, slide)
+    return context, page
+
+
 def test_a_hall_poll_carries_and_keeps_only_randomized_answers(browser, hall, tmp_path):
-    presenter = browser.new_context(viewport={"width": 1280, "height": 720})
-    board = presenter.new_page()
-    board.errors = []
-    board.on("pageerror", lambda e: board.errors.append(str(e)))
-    board.goto(hall.presenter.replace("#", "?noprerun#", 1))
-    wait_until(board, "document.documentElement.dataset.deckReady === 'true'", 60)
+    presenter, board = _presenter_tab(browser, hall, POLL)
     wait_runtime_ready(board, 180)
-    wait_until(board, lambda: (h := hall_view(board)) and h["present"] and h["presenter"], 30)
-    go_to_slide(board, POLL)
     wait_until(board, f"document.querySelector('{BOARD}').dataset.mode === 'presenter'", 30)
 
     wire: list[str] = []
@@ -122,21 +137,6 @@ def test_a_hall_poll_carries_and_keeps_only_randomized_answers(browser, hall, tm
         assert not page.errors, page.errors
     for context in (presenter, laptop, phone):
         context.close()
-
-
-EXERCISE = "ejercicio-escala-laplace"
-
-
-def _presenter_tab(browser, hall, slide: str):
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.goto(hall.presenter.replace("#", "?noprerun#", 1))
-    wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 60)
-    wait_until(page, lambda: (h := hall_view(page)) and h["present"] and h["presenter"], 30)
-    go_to_slide(page, slide)
-    return context, page
 
 
 def test_the_halls_budget_is_the_servers_and_no_tab_gets_past_it(browser, hall, tmp_path):
@@ -191,3 +191,18 @@ def test_the_halls_budget_is_the_servers_and_no_tab_gets_past_it(browser, hall, 
         assert not page.errors, page.errors
     for context in (first_context, fresh_context, student_context):
         context.close()
+
+
+def test_a_page_that_refuses_storage_counts_a_solve_once(browser, hall, tmp_path):
+    """A browser refusing storage keeps its solve tokens in the page: a second ✓ of the same
+    exercise on that page is the same solve (201, then 200), not a second device."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    context.add_init_script(REFUSE_STORAGE)
+    page = context.new_page()
+    open_deck(page, hall.audience + f"?noprerun#/{EXERCISE}", 60)
+    wait_until(page, lambda: (h := hall_view(page)) and h["present"], 30)
+    outcomes = [page.evaluate("(id) => window.deck.hall.solved(id)", EXERCISE) for _ in range(3)]
+    assert outcomes == ["ok"] * 3
+    with sqlite3.connect(tmp_path / "hall.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM solves WHERE exercise = ?", (EXERCISE,)).fetchone() == (1,)
+    context.close()

@@ -14,7 +14,7 @@ import math
 import dplab
 import pytest
 
-from tests.support.browser import open_deck, wait_runtime_ready, wait_until
+from tests.support.browser import REFUSE_STORAGE, open_deck, wait_runtime_ready, wait_until
 from tests.support.paths import ROOT
 
 POLL = "encuesta-copiar"
@@ -168,10 +168,6 @@ def test_a_second_tab_never_sends_a_second_draw(browser, deck_url):
     assert second.evaluate("window.draws") == 0
     assert not first.errors and not second.errors, (first.errors, second.errors)
     context.close()
-
-
-REFUSE_STORAGE = """Object.defineProperty(window, 'localStorage', {
-    configurable: true, get() { throw new DOMException('refused', 'SecurityError'); } });"""
 
 
 def test_with_storage_refused_the_form_never_reopens(browser, deck_url):

@@ -32,6 +32,11 @@ from urllib.parse import urlparse
 CELL = ".cell[data-cell-id='{}']"
 
 
+# an init script: this page's browser refuses storage (private modes, blocked cookies)
+REFUSE_STORAGE = """Object.defineProperty(window, 'localStorage', {
+    configurable: true, get() { throw new DOMException('refused', 'SecurityError'); } });"""
+
+
 def wait_until(page, expression, timeout: float = 60.0, arg=None, interval: float = 0.05):
     """Poll a JS expression (or arrow function taking ``arg``) in the page, or a Python
     callable of no argument (built on this API's readers), until it is truthy; return it."""
