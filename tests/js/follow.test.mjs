@@ -20,6 +20,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Follow, hallState } from "../../static/js/follow.js";
+import { rng } from "./mulberry32.mjs";
 
 const SEEDS = Number(process.env.FOLLOW_SEEDS ?? 3000);
 const EPOCH = 1_767_225_600_000;   // the model's Date.now() at its start
@@ -27,16 +28,6 @@ const BACKOFF_MS = [250, 500, 1000, 2000, 3000];   // live.js's
 // the deck: per horizontal slide, the fragment count of each of its vertical slides
 const DECK = [[0], [2], [0, 1, 3], [1], [0, 0], [2], [0]];
 
-function rng(seed) {   // mulberry32: small, seedable, good enough to pick interleavings
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6D2B79F5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TITLE = { indexh: 0, indexv: 0, indexf: -1 };
 const show = (p) => (p ? `${p.seq ?? ""}@${p.indexh}/${p.indexv}/${p.indexf}` : "none");

@@ -7,20 +7,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Scheduler, boundNames, needsMatplotlib } from "../../static/js/scheduler.js";
+import { rng } from "./mulberry32.mjs";
 
 const SEEDS = Number(process.env.SCHED_SEEDS ?? 3000);
 const STEPS = 20;   // as many as cellrunner.MATPLOTLIB_STEPS + the final "prepare"
 
-function rng(seed) {   // mulberry32: small, seedable, good enough to pick interleavings
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6D2B79F5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Cells as the deck has them: numpy-only ones, drawing ones, and ones that use what another
 // defines (x is defined by a drawing cell, y by a numpy-only one).
