@@ -4,7 +4,7 @@
 #     playwright among them, so `build.py pdf` works after this set-up)
 #   - the front-end packages from package-lock.json (npm ci)
 #   - with --test: the test dependencies, and Debian's chromium, firefox-esr and WebKitGTK's
-#     WebDriver with xvfb (installed with apt-get when missing and running as root; otherwise
+#     WebDriver with xvfb, Caddy, redis-server and certutil (installed with apt-get when missing and running as root; otherwise
 #     it says what to install)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,6 +51,12 @@ if [[ $want_test == 1 ]]; then
   [[ -x /usr/bin/firefox-esr ]] || need+=(firefox-esr)
   [[ -x /usr/bin/WebKitWebDriver ]] || need+=(webkit2gtk-driver)
   command -v xvfb-run >/dev/null || need+=(xvfb xauth)
+  # the hall beyond one laptop (tests/browser/test_proxy.py, the Redis store's tests): Caddy as
+  # the TLS reverse proxy, Redis for several hall processes, certutil to make Chromium trust
+  # Caddy's test CA
+  command -v caddy >/dev/null || need+=(caddy)
+  command -v redis-server >/dev/null || need+=(redis-server)
+  command -v certutil >/dev/null || need+=(libnss3-tools)
   if (( ${#need[@]} )); then
     if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
       echo "setup: installing ${need[*]} with apt-get"
