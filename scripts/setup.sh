@@ -4,8 +4,8 @@
 #     playwright among them, so `build.py pdf` works after this set-up)
 #   - the front-end packages from package-lock.json (npm ci)
 #   - with --test: the test dependencies, and Debian's chromium, firefox-esr and WebKitGTK's
-#     WebDriver with xvfb, Caddy, redis-server and certutil (installed with apt-get when missing and running as root; otherwise
-#     it says what to install)
+#     WebDriver with xvfb, caddy, redis-server and certutil (installed with apt-get when
+#     missing and running as root; otherwise it says what to install)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
