@@ -15,6 +15,7 @@ gets its check in ``schema.py``'s ``_FIELD_CHECKS``.
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 from dataclasses import dataclass
@@ -46,6 +47,10 @@ class Field:
     own_check: bool = False  # True: schema.py's own check of it speaks, not the type check
     above: float | None = None  # NUMBER: the value must be > this (schema.py's check says so)
     maximum: float | None = None  # NUMBER: ... and <= this
+    below: float | None = None  # NUMBER: ... and < this
+    maximum_why: str = ""  # why ``maximum`` is the bound (the build's error says it)
+    items: tuple[int, int | None] | None = None  # list: (fewest, most) entries; None = no bound
+    shown_default: str = ""  # how the docs write the default, when its value is not readable
 
     @property
     def required(self) -> bool:
@@ -68,7 +73,12 @@ KINDS = {
     "poll": "a question each device answers under randomized response ([live-polls.md](live-polls.md))",
 }
 LAYOUTS = ("stack", "side")
-_CELL = ("code", "poll")
+# The kinds whose slide carries an authored cell (its ``code``): a code slide always, a poll when
+# it has one beside the question. An exercise has an editor too, with its ``starter``.
+CELL_KINDS = ("code", "poll")
+_CELL = CELL_KINDS
+# A poll's answers when the author gives none: answer 0 is «no», answer 1 «sí»
+YES_NO = ("no", "sí")
 
 # The deck file (deck/deck.yaml): what the title slide shows and which chapters, in order.
 DECK_FIELDS = (
@@ -158,33 +168,45 @@ SLIDE_FIELDS = (
     Field(
         "options",
         list,
-        None,
-        'the answers, 2 to 10; default the yes/no pair ["no", "sí"] (0, 1)',
+        list(YES_NO),
+        "the answers (distinct texts; answer i is option i)",
         ("poll",),
         attr=None,
         own_check=True,
+        items=(2, 10),
     ),
     Field(
         "epsilon",
         NUMBER,
-        None,
-        f"each device's randomized response, > 0 and at most {MAX_POLL_EPSILON:g} (dplab's"
-        " MAX_LOCAL_EPSILON: above it the float coin reveals more than ε); default ln 3 (truth 3 of 4)",
+        math.log(3),
+        "each device's randomized response; ln 3 tells the truth 3 times in 4 (the bound is dplab's"
+        " MAX_LOCAL_EPSILON: above it the float coin reveals more than ε)",
         ("poll",),
         attr=None,
         own_check=True,
         above=0.0,
         maximum=MAX_POLL_EPSILON,
+        maximum_why="randomized response draws its coin as a float, and above it the lie is too"
+        " unlikely for the coin to keep ε (dplab.local.MAX_LOCAL_EPSILON)",
+        shown_default="ln 3",
     ),
     Field(
         "prior",
         NUMBER,
-        None,
-        "the belief about one student the slide states the posterior bound at, in (0, 1); default 0,5",
+        0.5,
+        "the belief about one student the slide states the posterior bound at",
         ("poll",),
         attr=None,
         own_check=True,
+        above=0.0,
+        below=1.0,
     ),
+)
+
+# A table slide's ``table:`` mapping (Markdown in every cell).
+TABLE_FIELDS = (
+    Field("columns", list, REQUIRED, "the header's cells", items=(1, None)),
+    Field("rows", list, REQUIRED, "the rows: each a list of as many cells as `columns`", items=(1, None)),
 )
 
 # A suggested live edit (``try:``): a button in the speaker view that replaces ``old`` (found
@@ -224,6 +246,34 @@ def defaults(fields: tuple[Field, ...]) -> dict[str, Any]:
     return {f.name: f.default for f in fields}
 
 
+def field_named(fields: tuple[Field, ...], name: str) -> Field:
+    """The field ``name`` of a table."""
+    return next(f for f in fields if f.name == name)
+
+
+def range_words(f: Field) -> str:
+    """A NUMBER field's open range as the build's messages say it: ``> 0``, ``in (0, 1)``."""
+    if f.above is not None and f.below is not None:
+        return f"in ({f.above:g}, {f.below:g})"
+    if f.above is not None:
+        return f"> {f.above:g}"
+    return f"< {f.below:g}" if f.below is not None else ""
+
+
+def bounds_words(f: Field) -> str:
+    """A NUMBER field's whole range, for the docs: ``> 0, at most 20``."""
+    at_most = f"at most {f.maximum:g}" if f.maximum is not None else ""
+    return ", ".join(w for w in (range_words(f), at_most) if w)
+
+
+def items_words(f: Field) -> str:
+    """A list field's length as the docs say it: ``2 to 10 entries``, ``at least 1 entry``."""
+    low, high = f.items or (0, None)
+    if high is None:
+        return f"at least {low} {'entry' if low == 1 else 'entries'}"
+    return f"{low} to {high} entries"
+
+
 def needed_by_kind() -> dict[str, tuple[str, ...]]:
     """``{kind: the fields it needs, in table order}`` for every kind."""
     return {kind: tuple(f.name for f in SLIDE_FIELDS if kind in f.needed_by) for kind in KINDS}
@@ -254,8 +304,12 @@ _TYPE_WORDS = {
 def _default_words(f: Field) -> str:
     if f.required:
         return "**required**"
+    if f.shown_default:
+        return f"`{f.shown_default}`"
     if f.default in (None, "", []):
         return "—"
+    if isinstance(f.default, list):
+        return "`[" + ", ".join(f'"{v}"' for v in f.default) + "]`"
     return f"`{str(f.default).lower() if isinstance(f.default, bool) else f.default}`"
 
 
@@ -263,6 +317,9 @@ def _row(f: Field, with_kinds: bool) -> str:
     doc = f.doc.replace("|", "\\|")
     if f.choices and f.name != "kind":
         doc += " (" + ", ".join(f"`{c}`" for c in f.choices) + ")"
+    limits = [bounds_words(f)] + ([items_words(f)] if f.items else [])
+    if any(limits):
+        doc += "; " + ", ".join(w for w in limits if w)
     cells = [f"`{f.name}`", _TYPE_WORDS[f.type], _default_words(f)]
     if with_kinds:
         needed = f" (needed by {', '.join(f.needed_by)})" if f.needed_by else ""
@@ -279,6 +336,7 @@ def markdown() -> str:
     for title, fields in (
         ("A live control (`params:` entry)", PARAM_FIELDS),
         ("A suggested edit (`try:` entry)", TRY_FIELDS),
+        ("A table (`table:` of a `table` slide)", TABLE_FIELDS),
         ("The deck file (`deck/deck.yaml`)", DECK_FIELDS),
     ):
         out += ["", f"**{title}:**", "", "| field | type | default | what it is |", "|---|---|---|---|"]

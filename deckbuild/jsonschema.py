@@ -24,6 +24,7 @@ from .fields import (
     PARAM_FIELDS,
     REQUIRED,
     SLIDE_FIELDS,
+    TABLE_FIELDS,
     TRY_FIELDS,
     Field,
     kind_only,
@@ -51,6 +52,12 @@ def _property(f: Field) -> dict:
         prop["exclusiveMinimum"] = f.above
     if f.maximum is not None:
         prop["maximum"] = f.maximum
+    if f.below is not None:
+        prop["exclusiveMaximum"] = f.below
+    if f.items is not None:
+        prop["minItems"] = f.items[0]
+        if f.items[1] is not None:
+            prop["maxItems"] = f.items[1]
     if f.default is not REQUIRED and f.default not in (None, [], ""):
         prop["default"] = f.default
     return prop
@@ -70,16 +77,9 @@ def _slide() -> dict:
     edit["properties"]["replace"].update({"items": {"type": "string"}, "minItems": 2, "maxItems": 2})
     props["try"]["items"] = edit
     props["hints"]["items"] = {"type": "string"}
-    props["table"].update(
-        {
-            "properties": {
-                "columns": {"type": "array", "minItems": 1},
-                "rows": {"type": "array", "minItems": 1, "items": {"type": "array"}},
-            },
-            "required": ["columns", "rows"],
-            "additionalProperties": False,
-        }
-    )
+    table = _object(TABLE_FIELDS)
+    table["properties"]["rows"]["items"] = {"type": "array"}
+    props["table"].update({k: v for k, v in table.items() if k != "type"})
     rules = []
     for kind, needs in needed_by_kind().items():
         if needs:

@@ -26,15 +26,19 @@ from .errors import DeckError
 from .fields import (
     DECK_FIELDS,
     KINDS,
-    MAX_POLL_EPSILON,
     PARAM_FIELDS,
     REQUIRED,
     SLIDE_FIELDS,
+    TABLE_FIELDS,
     TRY_FIELDS,
+    YES_NO,
+    Field,
     defaults,
+    field_named,
     holds,
     kind_only,
     needed_by_kind,
+    range_words,
     type_name,
 )
 from .yamlerrors import explain
@@ -248,16 +252,18 @@ def _check_types(values: dict, err) -> None:
 
 
 def _check_table(table: dict, err) -> None:
-    columns = table.get("columns")
-    rows = table.get("rows")
-    extra = sorted(set(table) - {"columns", "rows", "__line__"})
+    """A table's ``columns`` and ``rows`` (fields.py's TABLE_FIELDS): non-empty lists, each row a
+    list as long as ``columns``."""
+    names = [f.name for f in TABLE_FIELDS]
+    extra = sorted(set(table) - {*names, "__line__"})
     if extra:
-        raise err(unknown_key(extra[0], ("columns", "rows")), field="table", line=key_line(table, extra[0]))
-    if not isinstance(columns, list) or not columns:
-        raise err("needs 'columns', a non-empty list", field="table")
-    if not isinstance(rows, list) or not rows:
-        raise err("needs 'rows', a non-empty list of lists", field="table")
-    for i, row in enumerate(rows, 1):
+        raise err(unknown_key(extra[0], names), field="table", line=key_line(table, extra[0]))
+    for f in TABLE_FIELDS:
+        value = table.get(f.name)
+        if not isinstance(value, list) or len(value) < (f.items or (0,))[0]:
+            raise err(f"needs '{f.name}', {f.doc}: a non-empty list", field="table")
+    columns = table["columns"]
+    for i, row in enumerate(table["rows"], 1):
         if not isinstance(row, list) or len(row) != len(columns):
             raise err(f"row {i} must be a list of {len(columns)} cells", field="table")
 
@@ -392,37 +398,39 @@ def _check_exercise(values: dict, err) -> list[str]:
 
 
 def _check_poll(values: dict, err) -> Poll:
-    """A poll's options (2 to 10 distinct non-empty texts), its epsilon (> 0 and at most
-    dplab's MAX_LOCAL_EPSILON = 20, default ln 3) and the prior its posterior bound is stated
-    at (in (0, 1), default 0,5)."""
+    """A poll's options, epsilon and prior, within the ranges of their fields (``fields.py``):
+    2 to 10 distinct non-empty answers (default «no», «sí»), an epsilon > 0 and at most dplab's
+    MAX_LOCAL_EPSILON = 20 (default ln 3), the prior its posterior bound is stated at in (0, 1)
+    (default 0,5)."""
     options = values["options"]
-    yes_no = options is None
-    if yes_no:
-        options = ["no", "sí"]
-    if not isinstance(options, list) or not 2 <= len(options) <= 10:
-        raise err(f"must be a list of 2 to 10 answers, got {options!r}", field="options")
+    low, high = field_named(SLIDE_FIELDS, "options").items or (0, None)
+    if not isinstance(options, list) or not low <= len(options) <= (high or len(options)):
+        raise err(f"must be a list of {low} to {high} answers, got {options!r}", field="options")
     texts = [str(o).strip() for o in options]
     if any(isinstance(o, (bool, dict, list)) or o is None for o in options) or not all(texts):
         raise err(f"every answer must be non-empty text, got {options!r}", field="options")
     if len(set(texts)) != len(texts):
         raise err(f"two answers are the same: {options!r}", field="options")
-    numbers = {}
-    for key, default, low, high in (("epsilon", math.log(3), 0.0, math.inf), ("prior", 0.5, 0.0, 1.0)):
-        value = default if values[key] is None else values[key]
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise err(f"must be a number, got {value!r}", field=key)
-        if not (low < value < high and math.isfinite(value)):
-            shown = "> 0 and finite" if key == "epsilon" else "in (0, 1)"
-            raise err(f"must be {shown}, got {value!r}", field=key)
-        if key == "epsilon" and value > MAX_POLL_EPSILON:
-            raise err(
-                f"must be at most {MAX_POLL_EPSILON:g}, got {value!r}: randomized response draws its"
-                " coin as a float, and above it the lie is too unlikely for the coin to keep ε"
-                " (dplab.local.MAX_LOCAL_EPSILON)",
-                field=key,
-            )
-        numbers[key] = float(value)
-    return Poll(options=texts, epsilon=numbers["epsilon"], prior=numbers["prior"], yes_no=yes_no)
+    numbers = {
+        key: _check_bounded(field_named(SLIDE_FIELDS, key), values[key], err) for key in ("epsilon", "prior")
+    }
+    return Poll(
+        options=texts, epsilon=numbers["epsilon"], prior=numbers["prior"], yes_no=tuple(texts) == YES_NO
+    )
+
+
+def _check_bounded(f: Field, value: Any, err) -> float:
+    """A NUMBER field's value in its table's range, finite, as a float."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise err(f"must be a number, got {value!r}", field=f.name)
+    inside = (f.above is None or value > f.above) and (f.below is None or value < f.below)
+    if not (inside and math.isfinite(value)):
+        shown = f"{range_words(f)} and finite" if f.below is None else range_words(f)
+        raise err(f"must be {shown}, got {value!r}", field=f.name)
+    if f.maximum is not None and value > f.maximum:
+        why = f": {f.maximum_why}" if f.maximum_why else ""
+        raise err(f"must be at most {f.maximum:g}, got {value!r}{why}", field=f.name)
+    return float(value)
 
 
 def _load_slide(raw: Any, index: int, shown: str) -> Slide:

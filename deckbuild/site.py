@@ -197,7 +197,7 @@ def _page_config(
             slides={
                 s.id: NotebookSlide(title=s.title, body=s.body or "", exercise=s.kind == "exercise")
                 for s in deck.slides
-                if s.kind in ("code", "exercise") or (s.kind == "poll" and s.code)  # every cell
+                if s.code or s.kind == "exercise"  # every editor: an authored cell or an exercise
             },
         ),
         editor=editor,

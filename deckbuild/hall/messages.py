@@ -13,13 +13,15 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..fields import SLIDE_FIELDS, field_named
+
 MAX_BODY = 1024  # bytes, every POST body (docs/live-hall-protocol.md)
 DEVICE_RE = re.compile(r"^[0-9a-f]{32}$")  # 128 random bits in hex, made by the page
 TOKEN_RE = DEVICE_RE  # an answer's or a solve's token: 128 random bits, one per poll or exercise
 ID_RE = re.compile(r"^[A-Za-z0-9_.:-]{1,100}$")  # poll and exercise ids (slide ids)
 MAX_INDEX = 10_000  # a slide or fragment index beyond this is not a deck's
 MAX_SEQ = 2**53  # the largest integer a page's JSON keeps exactly
-MAX_K = 64
+MAX_K = field_named(SLIDE_FIELDS, "options").items[1]  # the most answers a poll slide may offer
 
 log = logging.getLogger("deckbuild.hall")
 

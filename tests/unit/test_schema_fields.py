@@ -139,3 +139,49 @@ def test_a_polls_epsilon_is_refused_above_dplabs_bound_naming_file_slide_and_fie
     with pytest.raises(DeckError, match="field 'epsilon': must be > 0 and finite, got 0"):
         schema._load_slide({**POLL, "epsilon": 0}, 1, "ch.yaml")
     assert "at most 20" in fields.markdown()  # the authors' field list says it too
+
+
+def test_the_hall_takes_exactly_the_polls_a_slide_may_declare():
+    """The hall's bound on a poll's options is the slide field's (it accepted 64 against 10)."""
+    from deckbuild.hall.messages import LiveSpec
+
+    most = fields.field_named(fields.SLIDE_FIELDS, "options").items[1]
+    assert LiveSpec.from_json({"polls": {"p": {"k": most}}}).polls == {"p": most}
+    with pytest.raises(ValueError, match="2 ≤ k ≤ 10"):
+        LiveSpec.from_json({"polls": {"p": {"k": most + 1}}})
+
+
+def test_a_table_slide_and_its_schema_take_the_sub_fields_of_one_table():
+    """``columns`` and ``rows``: the build's check and the JSON Schema both read TABLE_FIELDS."""
+    from deckbuild import jsonschema
+
+    table = jsonschema.schemas()["chapter.schema.json"]["properties"]["slides"]["items"]["properties"][
+        "table"
+    ]
+    assert sorted(table["properties"]) == sorted(f.name for f in fields.TABLE_FIELDS)
+    assert table["required"] == ["columns", "rows"]
+    with pytest.raises(DeckError, match="unknown key 'colums'|'colums'"):
+        schema._check_table({"colums": [], "rows": []}, lambda m, field=None, line=None: DeckError(m))
+
+
+def test_a_polls_defaults_and_ranges_are_the_tables():
+    """A poll slide given nothing gets the table's defaults; its JSON Schema states the ranges."""
+    from deckbuild import jsonschema
+
+    poll = schema._check_poll(
+        {
+            "options": fields.field_named(fields.SLIDE_FIELDS, "options").default,
+            "epsilon": fields.field_named(fields.SLIDE_FIELDS, "epsilon").default,
+            "prior": 0.5,
+        },
+        lambda m, field=None: DeckError(m),
+    )
+    assert (poll.options, round(poll.epsilon, 6), poll.prior, poll.yes_no) == (
+        ["no", "sí"],
+        1.098612,
+        0.5,
+        True,
+    )
+    props = jsonschema.schemas()["chapter.schema.json"]["properties"]["slides"]["items"]["properties"]
+    assert (props["options"]["minItems"], props["options"]["maxItems"]) == (2, 10)
+    assert (props["prior"]["exclusiveMinimum"], props["prior"]["exclusiveMaximum"]) == (0.0, 1.0)
