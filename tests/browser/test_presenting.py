@@ -357,3 +357,26 @@ def test_speaker_view_notes_show_each_formula_once(page, context, deck_url):
     ]
     assert all(w > 5 for w in notes["html"]), notes["html"]
     popup.close()
+
+
+def test_a_run_that_prints_then_fails_shows_the_whole_traceback_and_says_what_is_hidden(page, deck_url):
+    """Issue 33: the print's first lines and the traceback's first line were cut off, with no
+    scrollbar in sight (main: the traceback is scrolled, no block says it hides lines). The error
+    keeps its height; the print above gives way, scrolled to its end, and says «↑ más arriba»."""
+    open_deck(page, deck_url + "?noprerun")
+    wait_runtime_ready(page)
+    code = "for i in range(40):\n    print('línea', i)\nlaplace_mehc(1)\n"
+    out = run_cell(page, FIRST_CELL, code=code)
+    assert out["state"] == "error"
+    blocks = CELL.format(FIRST_CELL) + " .cell-output pre"
+    wait_until(page, f"document.querySelector('{blocks}[data-kind=stdout]').dataset.more === 'above'", 10)
+    error = page.locator(blocks + "[data-kind=error]").evaluate(
+        "e => ({top: e.scrollTop, client: e.clientHeight, height: e.scrollHeight, more: e.dataset.more ?? null})"
+    )
+    assert error["top"] == 0 and error["client"] >= error["height"] and error["more"] is None, error
+    stdout = page.locator(blocks + "[data-kind=stdout]")
+    assert stdout.evaluate("e => e.scrollTop + e.clientHeight >= e.scrollHeight - 1")  # its last lines
+    label = stdout.evaluate("e => getComputedStyle(e, '::before').content")
+    assert "más arriba" in label, label
+    stdout.evaluate("e => { e.scrollTop = 0; }")  # scrolled to its start: now more below
+    wait_until(page, f"document.querySelector('{blocks}[data-kind=stdout]').dataset.more === 'below'", 10)
