@@ -108,7 +108,7 @@ def test_an_edited_bullet_on_a_fragment_slide_stays_shown(watched, page):
     page.evaluate("window.__before_save = 'still here'")
     try:
         _save(chapter, authored.replace("se suma ruido de Laplace", "se añade ruido de Laplace"))
-        wait_until(page, f"document.getElementById('{TEXT_SLIDE}').textContent.includes('se añade')", 10)
+        wait_until(page, f"document.getElementById('{TEXT_SLIDE}').textContent.includes('se añade')", 30)
         assert page.evaluate("window.__before_save") == "still here"  # swapped, not reloaded
         texts = page.evaluate(visible)
         assert len(texts) == 2 and "se añade ruido" in texts[0], texts

@@ -369,7 +369,8 @@ def test_a_run_that_prints_then_fails_shows_the_whole_traceback_and_says_what_is
     out = run_cell(page, FIRST_CELL, code=code)
     assert out["state"] == "error"
     blocks = CELL.format(FIRST_CELL) + " .cell-output pre"
-    wait_until(page, f"document.querySelector('{blocks}[data-kind=stdout]').dataset.more === 'above'", 10)
+    more = "(sel) => document.querySelector(sel).dataset.more"
+    assert wait_until(page, more, 10, arg=blocks + "[data-kind=stdout]") == "above"
     error = page.locator(blocks + "[data-kind=error]").evaluate(
         "e => ({top: e.scrollTop, client: e.clientHeight, height: e.scrollHeight, more: e.dataset.more ?? null})"
     )
@@ -379,4 +380,4 @@ def test_a_run_that_prints_then_fails_shows_the_whole_traceback_and_says_what_is
     label = stdout.evaluate("e => getComputedStyle(e, '::before').content")
     assert "más arriba" in label, label
     stdout.evaluate("e => { e.scrollTop = 0; }")  # scrolled to its start: now more below
-    wait_until(page, f"document.querySelector('{blocks}[data-kind=stdout]').dataset.more === 'below'", 10)
+    wait_until(page, lambda: page.evaluate(more, blocks + "[data-kind=stdout]") == "below", 10)
