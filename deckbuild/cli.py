@@ -131,7 +131,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
 def _new(project: Project, args) -> int:
     from .scaffold import new_deck
 
-    files = new_deck(args.path, args.title, args.package)
+    files = new_deck(args.path, args.title, args.package, invocation=args.invocation)
     deck_file = args.path / "deck.yaml"
     print("\n".join(f"wrote {path}" for path in files))
     print(f"next: {args.invocation} check --deck {deck_file}")
@@ -252,10 +252,20 @@ def _pdf(project: Project, args) -> int:
 COMMANDS = {"build": _build, "check": _check, "serve": _serve, "pdf": _pdf, "new": _new}
 
 
+def _python() -> str:
+    """The interpreter running this command, as a hint to type: ``.venv/bin/python`` when it is
+    the checkout's venv (a bare ``python`` may be one without the build's packages: brotli…)."""
+    exe = Path(sys.executable)
+    try:
+        return str(exe.relative_to(Path.cwd()))
+    except ValueError:
+        return str(exe) if exe.name else "python"
+
+
 def main(argv: list[str] | None = None, prog: str = "dpdeck", project: Project | None = None) -> int:
     """Run one command; its exit code. build.py passes its name and the repository's project."""
     args = _parser(prog).parse_args(argv)
-    args.invocation = f"python {prog}" if prog.endswith(".py") else prog
+    args.invocation = f"{_python()} {prog}" if prog.endswith(".py") else prog
     try:
         return COMMANDS[args.command](project or default_project(), args)
     except DeckError as exc:

@@ -172,12 +172,26 @@ def _literal_dicts(path: Path) -> dict[str, dict]:
     return found
 
 
+def _members(cls: ast.ClassDef, summaries: dict) -> list[dict]:
+    """The public methods and properties of a class, each an entry named ``Class.member``."""
+    members = []
+    for node in cls.body:
+        if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):
+            entry = _entry(f"{cls.name}.{node.name}", node, "", summaries)
+            if any(getattr(d, "id", "") == "property" for d in node.decorator_list):
+                entry.update(kind="property", params=None)
+            members.append(entry)
+    return members
+
+
 def api_index(package: Path) -> dict:
-    """``{package, names: [entry…]}`` of every name in a module's ``__all__`` (its public API);
-    the Spanish summaries (``SUMMARIES``) and parameter glosses (``PARAMS``) come from the
-    package's ``_docs_es.py`` if it has one."""
+    """``{package, params, names: [entry…], members: [entry…], globals}``: every name in a
+    module's ``__all__`` (its public API), and the public methods of its classes
+    (``Census.where``). The Spanish comes from the package's ``_docs_es.py`` if it has one: the
+    summaries (``SUMMARIES``, ``MEMBERS``), the parameter glosses (``PARAMS``) and the docs of
+    the names a prelude binds beside the package's (``GLOBALS``: ``np``, ``census``…)."""
     spanish = _literal_dicts(package / "_docs_es.py")
-    summaries = spanish.get("SUMMARIES", {})
+    summaries = spanish.get("SUMMARIES", {}) | spanish.get("MEMBERS", {})
     trees = {
         source.stem: ast.parse(source.read_text(encoding="utf-8")) for source in sorted(package.glob("*.py"))
     }
@@ -192,10 +206,17 @@ def api_index(package: Path) -> dict:
             node = defs.get(name) or anywhere.get(name)
             if node is not None and name not in names:
                 names[name] = _entry(name, node, stem, summaries)
+    members = []
+    for name in sorted(names):
+        node = anywhere.get(name)
+        if isinstance(node, ast.ClassDef):
+            members += [dict(m, module=names[name]["module"]) for m in _members(node, summaries)]
     return {
         "package": package.name,
         "params": spanish.get("PARAMS", {}),
         "names": [names[n] for n in sorted(names)],
+        "members": members,
+        "globals": spanish.get("GLOBALS", {}),
     }
 
 

@@ -4,7 +4,7 @@ The folder holds ``deck.yaml`` and one chapter with one slide of each kind an au
 first: a title, a content slide with math, a code slide with a slider and a suggested edit,
 and an exercise. Its prelude imports dplab (the project's DP package), or, with ``package``,
 a small package of the author's own beside the deck file, which then replaces dplab in the
-browser. Nothing here is specific to this project's lecture: the same machinery builds it.
+browser. With dplab, the prelude is this lecture's: ``np``, ``dplab`` and its names, ``census``. Nothing here is specific to this project's lecture: the same machinery builds it.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from .errors import DeckError
 DECK = """\
 # yaml-language-server: $schema=dist/deck.schema.json
 # La presentación: lo que muestra la portada, los capítulos en orden y el preludio de Python.
-# Compruebe: python build.py check --deck {deck_file}
+# Compruebe: {invocation} check --deck {deck_file}
 title: {title}
 subtitle: ""
 author: ""
@@ -27,8 +27,8 @@ chapters:
 {package_line}prelude: |
   # Se ejecuta una vez, antes de cualquier celda: lo que todas comparten.
   import numpy as np
-  from {module} import *
-"""
+  {import_line}from {module} import *
+{census_line}"""
 
 CHAPTER = """\
 # yaml-language-server: $schema=dist/chapter.schema.json
@@ -106,11 +106,14 @@ def fmt(x, decimals=2):
 '''
 
 
-def new_deck(folder: Path, title: str, package: str | None = None) -> list[Path]:
+def new_deck(
+    folder: Path, title: str, package: str | None = None, invocation: str = "python build.py"
+) -> list[Path]:
     """Write a new lecture into ``folder`` (new or empty) and return the files written.
 
     ``package``: the import name of a package of the author's own, created beside the deck
     file (``folder/package/__init__.py``) and loaded instead of dplab; None: the deck uses dplab.
+    ``invocation``: the command the deck file's comment tells the author to check it with.
     """
     folder = Path(folder)
     if folder.exists() and any(folder.iterdir()):
@@ -129,7 +132,11 @@ def new_deck(folder: Path, title: str, package: str | None = None) -> list[Path]
             title=title_yaml,
             module=module,
             package_line=f"package: {package}\n" if package else "",
+            # as this lecture's prelude: dplab itself (``dplab.`` completes) and the census
+            import_line="" if package else "import dplab\n  ",
+            census_line="" if package else "  census = load_census()\n",
             deck_file=folder / "deck.yaml",
+            invocation=invocation,
         ),
         "01-introduccion.yaml": CHAPTER.format(title=title_yaml, call=call),
     }

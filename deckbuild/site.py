@@ -9,7 +9,7 @@ import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from . import compress, editor_assets, frontend, pyodide_dist, resources
+from . import apiref, compress, editor_assets, frontend, pyodide_dist, resources
 from .config import Assets, DeckConfig, EditorInfo, NotebookInfo, NotebookSlide
 from .jsonschema import write_schemas
 from .layout import SLIDE_SIZE
@@ -156,6 +156,7 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
         # offline.json, and the Service Worker at the deck's root (its scope: the whole deck)
         write_offline_manifest(staging, version, project.static / "sw.js")
         write_schemas(staging)  # for authors' editors (jsonschema.py): not part of the deck
+        apiref.write_reference(package, staging)  # for authors too: <package>-api.html
         compress.precompress(staging, pyodide_dist.cache_dir())
         _swap_into_place(staging, dist)
     except BaseException:

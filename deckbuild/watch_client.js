@@ -3,7 +3,8 @@
 // channel (/_watch/events: never the hall's /_hall/events, so a watching page is no device of
 // the hall) for the watcher's two events:
 //   built {reload}: the deck was rebuilt. With reload false only slide text changed: the slides
-//     whose HTML changed are swapped in place and Python keeps its state; a changed slide with
+//     whose HTML changed are swapped in place (the fragments shown stay shown) and Python keeps
+//     its state; a changed slide with
 //     a cell, a changed config (prelude, cells' text) or a change in the slides' order reloads
 //     onto the same slide instead (the audience's edits are in localStorage: nothing is lost).
 //   failed {message}: the build refused the deck; its message (file, line, slide, field: the
@@ -29,9 +30,14 @@ function swap(before, after) {
   const changed = [...after.slides].filter(([id, html]) => before.slides.get(id) !== html);
   const live = changed.map(([id, html]) => [document.getElementById(id), html]);
   if (live.some(([el]) => !el || el.querySelector(".cell, .exercise, .poll"))) return false;
-  for (const [el, html] of live) el.innerHTML = html;
   const deck = window.deck?.reveal;
-  if (deck && changed.length) { deck.sync(); deck.layout(); }
+  const at = deck?.getIndices();   // the fragment shown: the new HTML's fragments start hidden
+  for (const [el, html] of live) el.innerHTML = html;
+  if (deck && changed.length) {
+    deck.sync();
+    deck.layout();
+    deck.slide(at.h, at.v, at.f);   // the same slide and fragment (prior slides: all shown)
+  }
   return true;
 }
 

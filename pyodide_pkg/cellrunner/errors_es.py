@@ -119,3 +119,86 @@ def dplab_error(exc: BaseException, tb) -> dict | None:
         text += f"Pista: {hint}\n"
         message += f". Pista: {hint}"
     return {"type": kind, "message": message, "traceback": text}
+
+
+# Python's own errors: one Spanish line under the traceback («En español: …»), from the type and
+# the message Python gives (its «Did you mean» hint included). The first pattern that matches.
+_SYNTAX_ES = (
+    (r"unmatched '(.)'", "sobra un «{0}»: no cierra nada que se haya abierto"),
+    (r"'(.)' was never closed", "un «{0}» se abre y nunca se cierra"),
+    (
+        r"closing parenthesis '(.)' does not match opening parenthesis '(.)'",
+        "«{0}» no cierra el «{1}» abierto",
+    ),
+    (r"unterminated (triple-quoted )?string literal", "un texto entre comillas no se cierra"),
+    (r"expected ':'", "falta «:» al final de la línea (después de if, for, def…)"),
+    (r"Perhaps you forgot a comma", "¿falta una coma entre dos valores?"),
+    (r"invalid decimal literal", "un número mal escrito (¿una letra pegada a un número?)"),
+    (r"Maybe you meant '==' or ':=' instead of '='", "¿quiso comparar con «==» en lugar de asignar con «=»?"),
+    (r"cannot assign to", "no se puede asignar a eso: a la izquierda de «=» va un nombre"),
+    (r"invalid character '(.)'", "el carácter «{0}» no es válido en Python"),
+    (r"unexpected EOF|incomplete input", "el código termina antes de tiempo: falta cerrar algo"),
+    (r"unexpected indent", "sangría inesperada: esta línea tiene espacios de más al comienzo"),
+    (
+        r"expected an indented block",
+        "falta la sangría: el bloque después de «:» debe ir con espacios al comienzo",
+    ),
+    (r"unindent does not match", "la sangría de esta línea no coincide con la de ninguna línea anterior"),
+)
+_MESSAGES_ES = {  # by the exception's class (the most specific of its classes that has an entry)
+    "UnboundLocalError": (
+        (r"'(\w+)'", "la variable «{0}» se usa en la función antes de asignarle un valor"),
+    ),
+    "AttributeError": (
+        (r"'(\w+)' object has no attribute '(\w+)'", "un objeto {0} no tiene el atributo «{1}»"),
+        (r"module '([\w.]+)' has no attribute '(\w+)'", "el módulo {0} no tiene «{1}»"),
+    ),
+    "TypeError": (
+        (r"unsupported operand type\(s\) for (\S+): '(\w+)' and '(\w+)'", "no se puede operar {1} {0} {2}"),
+        (r"(\w+)\(\) missing (\d+) required positional argument", "a {0}() le falta(n) {1} argumento(s)"),
+        (r"(\w+)\(\) got an unexpected keyword argument '(\w+)'", "{0}() no tiene un parámetro «{1}»"),
+        (r"(\w+)\(\) takes (.+) but (\d+) (?:were|was) given", "{0}() recibió {2} argumentos: acepta {1}"),
+        (r"'(\w+)' object is not callable", "un {0} no es una función: no se puede llamar con (…)"),
+        (r"'(\w+)' object is not subscriptable", "un {0} no admite índices […]"),
+        (r"", "una operación o una función recibió un valor de un tipo que no acepta"),
+    ),
+    "ZeroDivisionError": ((r"", "división por cero"),),
+    "IndexError": ((r"", "índice fuera de rango: la lista o el arreglo tiene menos elementos"),),
+    "KeyError": ((r"", "esa clave no existe (en un diccionario, o una columna que el censo no tiene)"),),
+    "ModuleNotFoundError": ((r"'([\w.]+)'", "el módulo «{0}» no está disponible aquí"),),
+    "ImportError": ((r"", "no se pudo importar ese nombre"),),
+    "ValueError": ((r"", "un valor que esta operación no acepta"),),
+    "AssertionError": ((r"", "una comprobación (assert) no se cumplió"),),
+    "RecursionError": ((r"", "demasiadas llamadas anidadas: una función que se llama a sí misma sin parar"),),
+    "OverflowError": ((r"", "un número demasiado grande para representarlo"),),
+    "FileNotFoundError": (
+        (r"", "ese archivo no existe (en el navegador solo están los que creen las celdas)"),
+    ),
+}
+_DID_YOU_MEAN = re.compile(r"Did you mean: '?([\w.]+)'?\?")
+
+
+def python_error_es(exc: BaseException, formatted: str) -> str | None:
+    """The Spanish line for Python's own error ``exc`` (``formatted``: its traceback as Python
+    writes it, which carries the «Did you mean» hint), or None (a KeyboardInterrupt, an error
+    Python's own message says well enough, or one this table does not know)."""
+    message = str(exc.msg if isinstance(exc, SyntaxError) else exc)
+    hint = _DID_YOU_MEAN.search(formatted)
+    guess = f": ¿quiso decir «{hint.group(1)}»?" if hint else ""
+    if isinstance(exc, SyntaxError):
+        for pattern, spanish in _SYNTAX_ES:
+            found = re.search(pattern, message)
+            if found:
+                return f"error de sintaxis en la línea {exc.lineno}: " + spanish.format(*found.groups())
+        return f"error de sintaxis en la línea {exc.lineno}: Python no puede leer el código (revise paréntesis, comillas, «:» y comas)"
+    if type(exc) is NameError:
+        name = getattr(exc, "name", None) or (re.findall(r"'(\w+)'", message) or ["?"])[0]
+        return f"«{name}» no está definido" + (
+            guess or ": ¿falta ejecutar la celda que lo define, o está mal escrito?"
+        )
+    for cls in type(exc).__mro__:
+        for pattern, spanish in _MESSAGES_ES.get(cls.__name__, ()):
+            found = re.search(pattern, message)
+            if found:
+                return spanish.format(*found.groups()) + guess
+    return None

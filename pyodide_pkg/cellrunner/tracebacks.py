@@ -1,12 +1,13 @@
 """An error as the student should read it: frames from the cell on (the runner's dropped),
-capped in length, dplab's range errors in Spanish (:mod:`.errors_es`). The one builder of the
+capped in length, dplab's range errors in Spanish and a Spanish line under Python's own
+(:mod:`.errors_es`). The one builder of the
 ``{type, message, traceback}`` records a failed run sends (PROTOCOL.md, "Errors and results")."""
 
 from __future__ import annotations
 
 import traceback
 
-from .errors_es import dplab_error
+from .errors_es import dplab_error, python_error_es
 
 MAX_TRACEBACK_CHARS = 12_000  # a runaway recursion keeps its start and its end
 
@@ -23,6 +24,9 @@ def format_error(exc: BaseException, filename: str) -> dict:
         return spanish
     te = traceback.TracebackException(type(exc), exc, tb, compact=True)
     text = "".join(te.format())
+    spanish = None if isinstance(exc, KeyboardInterrupt) else python_error_es(exc, text)
+    if spanish:  # under Python's last line, as dplab's errors are said (errors_es)
+        text += f"En español: {spanish}\n"
     if len(text) > MAX_TRACEBACK_CHARS:
         half = MAX_TRACEBACK_CHARS // 2
         text = f"{text[:half]}\n… (traceback recortado) …\n{text[-half:]}"

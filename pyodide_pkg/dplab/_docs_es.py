@@ -75,6 +75,44 @@ SUMMARIES = {
     "grr_estimate": "Estimaciones insesgadas de la proporción verdadera de cada opción a partir de los conteos de respuestas aleatorizadas con k opciones, con varianzas e intervalos (de Wilson, sin recortar a [0, 1]). No publica nada nuevo.",
     "rr_posterior_bound": "Lo más que una respuesta ε-DP local puede subir una creencia previa sobre quien la envió (10 % pasa a 25 % con ε = ln 3). Una probabilidad; no publica nada.",
     "rr_probabilities": "(p, q): la probabilidad de informar la opción verdadera y la de cada una de las otras, para k opciones con ε. No publica nada.",
+    "poll_figure": "Figura de una encuesta con respuesta aleatorizada: por opción, la proporción de respuestas (lo que ve el servidor) y la estimación de la proporción verdadera con su intervalo.",
+    "RREstimate": "Resultado de rr_estimate y grr_estimate: estimate (insesgada; puede salir de [0, 1]), variance, low y high (el intervalo), share (la proporción de respuestas) y n.",
+    "COUNT_BUDGET_SHARE": "Parte del ε que el aprendizaje privado gasta en el conteo con ruido de las filas (0,1: el 10 %).",
+    "MAX_LOCAL_EPSILON": "El mayor ε que aceptan las respuestas aleatorizadas (20): más allá, la moneda de coma flotante revela más que ε.",
+    "DEFAULT_CLIP_BOUNDS": "Las cotas de recorte que prueba choose_clipping_bound: 1, 2, 4, … hasta 2²⁰.",
+    "DEFAULT_RDP_ORDERS": "Los órdenes α sobre los que rdp_to_epsilon optimiza la conversión a (ε, δ)-DP.",
+    "EDUCATION_LEVELS": "Los niveles de educación del censo, de menor a mayor (los del Adult, en inglés).",
+    "OCCUPATIONS": "Las ocupaciones del censo (las del Adult, en inglés).",
+    "KAREN": "El registro fijo de Karen en el censo: el ataque de diferenciación de la clase tiene una respuesta conocida.",
+    "KAREN_ROW": "La fila del censo en la que está Karen (17).",
+    "COLORS": "Los colores de las figuras por nombre (paleta Okabe-Ito, legible con daltonismo).",
+    "OKABE_ITO": "La paleta Okabe-Ito (legible con daltonismo), en el orden en que las figuras la usan.",
+}
+
+#: The members of the public classes, by ``Class.member``: what the editor shows after a ``.``
+#: (``census.where``) and on hover. Every public method and property of ``Census`` has one.
+MEMBERS = {
+    "Census.columns": "Los nombres de las columnas del censo, en orden (una lista).",
+    "Census.where": "Las filas donde mask (un array booleano de la longitud del censo) es True: un Census nuevo. Sin privacidad: son los datos.",
+    "Census.without": "La tabla vecina: el censo sin las filas de la persona llamada name. Es la base D′ de la definición de privacidad diferencial.",
+    "Census.row": "El registro de la única persona llamada name, como un diccionario columna → valor (ValueError si no hay exactamente una).",
+    "Census.head": "Las primeras k filas (5 por omisión) como una tabla de texto alineada.",
+    "Census.describe": "Un resumen de cada columna: media, desviación, mínimo y máximo de las numéricas; los valores más frecuentes de las demás.",
+    "BudgetAccountant.total": "El presupuesto total (ε, δ) del contador.",
+    "BudgetAccountant.total_spent": "Lo gastado hasta ahora, (ε, δ), por composición secuencial.",
+    "BudgetAccountant.remaining_budget": "Lo que queda del presupuesto, (ε, δ).",
+    "BudgetAccountant.history": "Las publicaciones registradas, en orden (Release: etiqueta, ε, δ).",
+    "BudgetAccountant.check_spend": "Comprueba que una publicación (ε, δ) cabe en lo que queda, sin gastarlo; BudgetError si no cabe.",
+    "BudgetAccountant.spend": "Registra una publicación (ε, δ) y la descuenta del presupuesto; BudgetError si no cabe.",
+    "Release.label": "La etiqueta de la publicación.",
+}
+
+#: The names a deck's prelude binds beside dplab's: ``import numpy as np``, ``import dplab``,
+#: ``census = load_census()``. The editor's hover shows these for them.
+GLOBALS = {
+    "np": "NumPy, importado como np: arrays y cálculo numérico (np.mean, np.random…). El preludio lo importa.",
+    "dplab": "El paquete de privacidad diferencial de la clase: mecanismos, sensibilidad, composición, aprendizaje. El preludio importa todos sus nombres (from dplab import *).",
+    "census": 'El censo sintético de la clase (load_census()): un Census de 5000 personas, una fila por persona. census["age"] es una columna; census.where(…), census.without("Karen"), census.head().',
 }
 
 PARAMS = {

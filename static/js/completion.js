@@ -8,7 +8,7 @@ import { autocompletion, startCompletion, acceptCompletion, completionStatus } f
 import { setDiagnostics } from "@codemirror/lint";
 import { EditorView, hoverTooltip, keymap, showTooltip } from "@codemirror/view";
 import { StateEffect, StateField, Prec } from "@codemirror/state";
-import { pythonLanguage } from "@codemirror/lang-python";
+import { globalCompletion, localCompletionSource } from "@codemirror/lang-python";
 import { errorLine, explain } from "./diagnostics.js";
 
 /** @typedef {import("./runtime.js").Runtime} Runtime */
@@ -19,11 +19,18 @@ const QUERY_MS = 1500;   // a query not answered by then (the worker is busy): s
 /** Loaded once, on the first focus of an editor. */
 const shared = { index: null, indexPromise: null, warmed: false };
 
-/** The API index: ``{package, params, names, byName}``; null until it has loaded. */
+/** The API index: ``{package, params, names, members, globals, byName, byMember}`` (``byName``
+ *  also holds ``Class.member``; ``byMember``: a member by its own name, for ``census.where``);
+ *  null until it has loaded. */
 function loadIndex(config, base) {
   shared.indexPromise ??= fetch(new URL(config.editor.index, base))
     .then((r) => r.json())
-    .then((index) => { index.byName = new Map(index.names.map((e) => [e.name, e])); shared.index = index; })
+    .then((index) => {
+      const members = index.members ?? [];
+      index.byName = new Map([...index.names, ...members].map((e) => [e.name, e]));
+      index.byMember = new Map(members.map((e) => [e.name.split(".").pop(), e]).reverse());   // the first wins
+      shared.index = index;
+    })
     .catch(() => {});
   return shared.indexPromise;
 }
@@ -62,9 +69,12 @@ function indexDoc(entry) {
   return dom;
 }
 
-/** A doc from jedi (numpy, matplotlib…): signature and its docstring's first paragraph. */
+/** A doc from jedi (numpy, matplotlib…): signature and its docstring's first paragraph; the
+ *  index's Spanish for the package's names and its classes' members (``dplab.census.Census.where``). */
 function engineDoc(answer) {
-  const entry = answer.module === shared.index?.package && shared.index.byName.get(answer.name);
+  const member = (answer.fullName ?? "").split(".").slice(-2).join(".");
+  const entry = answer.module === shared.index?.package
+    && (shared.index.byName.get(answer.name) ?? shared.index.byName.get(member));
   if (entry) return indexDoc(entry);
   const dom = document.createElement("div");
   dom.className = "cm-doc";
@@ -85,7 +95,22 @@ function staticOptions() {
   }));
 }
 
-/** @param {Runtime} runtime */
+/** ``options`` and then those of ``more`` whose label is not among them yet. */
+function merged(options, more) {
+  const seen = new Set(options.map((o) => o.label));
+  return options.concat(more.filter((o) => !seen.has(o.label) && seen.add(o.label)));
+}
+
+/** The cell's own names (CodeMirror's Python language), for a word: ``[]`` in a string or a comment. */
+const localOptions = (context) => localCompletionSource(context)?.options ?? [];
+
+/**
+ * The editor's one completion source (it overrides the Python language's own two, whose list of
+ * globals would also answer after a ".": Ctrl+Space after ``census.`` listed ``__annotations__``).
+ * After a ".", the live object's attributes or nothing; for a word, the live names, the cell's own
+ * and, while Python is busy, the index's, Python's builtins and keywords.
+ * @param {Runtime} runtime
+ */
 function completionSource(runtime) {
   return async (context) => {
     const word = context.matchBefore(/[\w.]*$/);
@@ -96,19 +121,18 @@ function completionSource(runtime) {
     const { line, column } = position(context.state, context.pos);
     const reply = runtime.busy ? null : await runtime.query("complete", code, line, column, QUERY_MS);
     if (reply?.ready && reply.answer) {
-      return {
-        from, validFor: /^\w*$/,
-        options: reply.answer.items.map((item) => ({
-          label: item.label, type: TYPES[item.type] ?? item.type,
-          info: item.module === shared.index?.package ? () => {
-            const entry = shared.index.byName.get(item.label);
-            return entry ? indexDoc(entry) : null;
-          } : undefined,
-        })),
-      };
+      const options = reply.answer.items.map((item) => ({
+        label: item.label, type: TYPES[item.type] ?? item.type,
+        info: item.module === shared.index?.package ? () => {
+          const entry = dot >= 0 ? shared.index.byMember.get(item.label) : shared.index.byName.get(item.label);
+          return entry ? indexDoc(entry) : null;
+        } : undefined,
+      }));
+      return { from, validFor: /^\w*$/, options: dot >= 0 ? options : merged(options, localOptions(context)) };
     }
     if (dot >= 0) return null;   // an attribute needs the live objects: nothing static to say
-    return { from, validFor: /^\w*$/, options: staticOptions() };
+    const builtins = /** @type {import("@codemirror/autocomplete").CompletionResult | null} */ (globalCompletion(context))?.options ?? [];   // synchronous
+    return { from, validFor: /^\w*$/, options: merged(merged(staticOptions(), localOptions(context)), [...builtins]) };
   };
 }
 
@@ -204,6 +228,8 @@ async function docAt(state, pos, runtime) {
   const before = state.sliceDoc(Math.max(0, word.from - 1), word.from);
   const entry = before !== "." && shared.index?.byName.get(name);
   if (entry) return { from: word.from, to: word.to, dom: indexDoc(entry) };
+  const global = before !== "." && shared.index?.globals?.[name];   // np, census: the prelude's
+  if (global) return { from: word.from, to: word.to, dom: indexDoc({ name, params: null, summary: global }) };
   if (runtime.busy) return null;
   const { line, column } = position(state, word.from);
   const reply = await runtime.query("hover", state.doc.toString(), line, column, QUERY_MS);
@@ -247,8 +273,7 @@ function extensions(runtime) {
   });
   const aboveOnPhone = window.matchMedia?.("(pointer: coarse)").matches;   // keep ▶ Ejecutar visible
   return [
-    pythonLanguage.data.of({ autocomplete: completionSource(runtime) }),
-    autocompletion({ aboveCursor: aboveOnPhone, activateOnTypingDelay: 150 }),
+    autocompletion({ override: [completionSource(runtime)], aboveCursor: aboveOnPhone, activateOnTypingDelay: 150 }),
     keys, hover, infoField, signatures, Prec.highest(leave),
   ];
 }

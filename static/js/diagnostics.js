@@ -54,10 +54,11 @@ export function closest(word, names) {
   return bestScore <= Math.max(2, word.length / 2) ? best : null;
 }
 
-/** The last line of the traceback: Python's own message with its «Did you mean» hint. */
+/** Python's own line of the error (``Type: message``, with its «Did you mean» hint): the last
+ *  line of the traceback but for the Spanish one cellrunner writes under it. */
 function lastLine(error) {
   const lines = (error.traceback ?? "").trim().split("\n");
-  return lines[lines.length - 1] ?? "";
+  return [...lines].reverse().find((line) => line.startsWith(`${error.type}:`)) ?? lines[lines.length - 1] ?? "";
 }
 
 function nameError(error) {

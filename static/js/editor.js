@@ -5,11 +5,12 @@ import { python } from "@codemirror/lang-python";
 import { keymap } from "@codemirror/view";
 import { EditorState, Prec } from "@codemirror/state";
 import { closeCompletion, completionStatus } from "@codemirror/autocomplete";
+import { EDITOR_PHRASES } from "./phrases.js";
 
 export function createEditor(parent, doc, { onRun, onChange, onEscape, label, readOnly = false }) {
   const runKeys = Prec.highest(keymap.of([
-    { key: "Shift-Enter", run: () => { onRun(); return true; } },
-    { key: "Mod-Enter", run: () => { onRun(); return true; } },
+    { key: "Shift-Enter", run: (view) => { closeCompletion(view); onRun(); return true; } },   // the list goes too
+    { key: "Mod-Enter", run: (view) => { closeCompletion(view); onRun(); return true; } },
   ]));
   const keys = EditorView.domEventHandlers({
     keydown(event, view) {
@@ -29,6 +30,7 @@ export function createEditor(parent, doc, { onRun, onChange, onEscape, label, re
     parent,
     extensions: [
       runKeys, keys, basicSetup, python(),
+      EditorState.phrases.of(EDITOR_PHRASES),   // the search panel, fold markers… in Spanish
       EditorState.readOnly.of(readOnly),
       EditorView.updateListener.of((u) => { if (u.docChanged) onChange?.(view.state.doc.toString()); }),
       EditorView.contentAttributes.of({ "aria-label": label }),

@@ -1,6 +1,7 @@
 // reveal.js's «?» help, in Spanish and complete: its own keys, and the deck's (run and stop a
-// cell in the editor, leave it, zoom the code, the speaker view). reveal.js writes its table
-// in English each time it opens the help; on its "showhelp" event this one replaces it.
+// cell in the editor, complete and document names there, leave it, zoom the code, the speaker
+// view, the live hall's key and what its indicator says). reveal.js writes its table in English
+// each time it opens the help; on its "showhelp" event this one replaces it.
 
 /** [keys, what they do], in the order a presenter needs them. */
 export const SHORTCUTS = [
@@ -13,14 +14,30 @@ export const SHORTCUTS = [
   ["F", "Pantalla completa"],
   ["S", "Vista del presentador: notas, reloj y la diapositiva siguiente"],
   ["B · .", "Pausa: pantalla en negro"],
-  ["+ / −", "Agrandar / achicar el código"],
+  ["+ / −", "Agrandar / achicar el código (fuera del editor; el navegador recuerda el tamaño)"],
   ["?", "Esta ayuda"],
 ];
 
 export const EDITOR_SHORTCUTS = [
   ["Mayús+Enter · Ctrl+Enter", "Ejecutar la celda"],
   ["Esc (mientras corre)", "Detener la celda"],
+  ["Ctrl+Espacio · Tab (tras un nombre o un «.»)", "Completar: nombres, atributos (census.…), parámetros (epsilon=)"],
+  ["↑ ↓ · Enter · Tab", "Elegir en la lista de sugerencias y aceptar (Esc la cierra)"],
+  ["Ctrl+K · pasar el ratón", "La documentación del nombre bajo el cursor, en español para dplab"],
+  ["( · ,", "Al escribirlos en una llamada: la firma de la función, con el parámetro actual en negrita"],
+  ["Ctrl+F", "Buscar (y reemplazar) en el código"],
+  ["Ctrl+Z · Ctrl+Mayús+Z", "Deshacer / rehacer"],
   ["Esc", "Salir del editor: las flechas vuelven a mover las diapositivas"],
+];
+
+/** The live hall (a presentation served with --hall): its key, and what its indicator says. */
+export const HALL = [
+  ["J", "Mostrar el código QR y la dirección para unirse a la sala (Esc lo cierra)"],
+  ["Siguiendo · n dispositivos", "Esta página sigue la diapositiva del profesor; n: los conectados"],
+  ["Por su cuenta · n dispositivos", "Se movió a otra diapositiva: ya no sigue al profesor"],
+  ["Volver con el profesor (diapositiva N)", "El botón que vuelve a la diapositiva del profesor y a seguirlo"],
+  ["Presenta · n dispositivos", "La página del profesor: mueve a toda la sala"],
+  ["Conectando… · Sin conexión: reintentando…", "La sala no responde por ahora; la presentación y Python siguen funcionando"],
 ];
 
 export const BUTTONS = [
@@ -66,6 +83,7 @@ export function installSpanishHelp(reveal) {
       title,
       table("En la presentación", SHORTCUTS, ["Tecla", "Acción"]),
       table("En el editor de una celda", EDITOR_SHORTCUTS, ["Tecla", "Acción"]),
+      table("En la sala en vivo (cuando la presentación sigue al profesor)", HALL, ["Tecla o aviso", "Qué significa"]),
       table("Botones de arriba a la derecha", BUTTONS, ["Botón", "Acción"]),
     );
     const close = document.querySelector(".r-overlay-help .r-overlay-close");

@@ -23,6 +23,21 @@ function figureBlob(item) {
   return new Blob([item.svg ?? ""], { type: "image/svg+xml" });
 }
 
+/**
+ * Say on a text block whether it hides lines above or below (``data-more``: "above", "below",
+ * "both"): deck.css then says «↑ más arriba» / «↓ más abajo» over it, since a scrollbar may not
+ * show (overlay scrollbars, a projector's browser). Measured once the layout has settled (a
+ * later block, an error, may take the room after this one was drawn).
+ */
+function markHidden(pre) {
+  requestAnimationFrame(() => {
+    const above = pre.scrollTop > 1;
+    const below = pre.scrollTop + pre.clientHeight < pre.scrollHeight - 1;
+    if (above || below) pre.dataset.more = above && below ? "both" : above ? "above" : "below";
+    else delete pre.dataset.more;
+  });
+}
+
 export class Output {
   constructor(el) {
     this.el = el;
@@ -74,7 +89,11 @@ export class Output {
     const queue = this.queue;
     this.queue = [];
     for (const item of queue) this.draw(item);
-    if (this.textBlock) this.textBlock.scrollTop = this.textBlock.scrollHeight;   // follow a long print
+    for (const pre of this.el.querySelectorAll("pre")) {
+      // follow a long print (its last lines lead to an error drawn under it); an error shows whole
+      if (pre.dataset.kind !== "error") pre.scrollTop = pre.scrollHeight;
+      markHidden(pre);
+    }
   }
 
   draw(item) {
@@ -118,7 +137,9 @@ export class Output {
       this.textBlock = document.createElement("pre");
       this.textBlock.className = `out-${item.kind}`;
       this.textBlock.dataset.kind = item.kind;
-      this.el.append(this.textBlock);
+      const pre = this.textBlock;
+      pre.addEventListener("scroll", () => markHidden(pre), { passive: true });
+      this.el.append(pre);
     }
     this.textBlock.append(document.createTextNode(item.text));
   }

@@ -1,5 +1,6 @@
 // Live parameters: sliders (or selects) bound to a name the cell's code assigns. Moving one
-// rewrites that assignment in the editor (the audience sees what runs) and re-runs the cell.
+// rewrites that assignment in the editor (the audience sees what runs) and re-runs the cell;
+// editing the code by hand moves the control to what the code now says (the code governs).
 // What is bindable, and where the control writes, the build alone decides (deckbuild/cellcode.py
 // ``binding``: the one top-level ``name = <literal>``); the page replaces exactly that literal.
 
@@ -93,6 +94,89 @@ export function guardSwipe(input, apply, revert) {
   return { holding: () => mode === "undecided" || mode === "scroll" };
 }
 
+/**
+ * Keep a control on what the code assigns: on every change of the cell (a hand edit, ↺, a
+ * restored edit), once the literal's text differs from the last one seen, ``show(value, text)``.
+ * The control's own writes come back here too, with the text it wrote: nothing moves.
+ */
+function follow(cell, p, mark, show) {
+  let seen = literalText(cell.code, p)?.trim();
+  cell.addEventListener("change", () => {
+    const text = literalText(cell.code, p)?.trim();
+    if (text === seen) return;
+    seen = text;
+    if (mark() && text !== undefined) show(assignedValue(cell.code, p), text);
+  });
+}
+
+/** A select over ``p.options``. @returns {HTMLSelectElement} */
+function buildSelect(cell, p, { current, write, mark }) {
+  const input = document.createElement("select");
+  for (const opt of p.options) {
+    const o = document.createElement("option");
+    o.value = JSON.stringify(opt);
+    o.textContent = String(opt);
+    input.append(o);
+  }
+  const initial = current ?? p.value ?? p.options[0];
+  input.value = JSON.stringify(initial);
+  input.addEventListener("change", () => {
+    const v = JSON.parse(input.value);
+    write(pythonLiteral(v));
+  });
+  follow(cell, p, mark, (value) => {   // a hand edit: the select shows the code's value
+    const option = p.options.find((o) => o === value);
+    if (option !== undefined) input.value = JSON.stringify(option);
+  });
+  return input;
+}
+
+/** A slider (linear or logarithmic) and the value it shows. @returns {HTMLInputElement} */
+function buildSlider(cell, p, control) {
+  const { current, write, mark, label, shown } = control;
+  const input = document.createElement("input");
+  input.type = "range";
+  const step = p.step ?? (p.max - p.min) / 100;
+  const toValue = p.log
+    ? (pos) => p.min * Math.pow(p.max / p.min, pos / 1000)
+    : (pos) => p.min + Math.round((pos / 1000) * (p.max - p.min) / step) * step;
+  const toPos = p.log
+    ? (v) => 1000 * Math.log(v / p.min) / Math.log(p.max / p.min)
+    : (v) => 1000 * (v - p.min) / (p.max - p.min);
+  input.min = "0"; input.max = "1000"; input.step = "1";
+  const initial = typeof (current ?? p.value) === "number" ? (current ?? p.value) : p.min;
+  input.value = String(Math.round(toPos(initial)));
+  // the value as the code has it (a point for decimals, as Python needs): label and code agree
+  const written = literalText(cell.code, p)?.trim();
+  shown.textContent = typeof current === "number" && written ? written : formatNumber(initial, step);
+  shown.title = "Como se escribe en Python: con punto decimal";
+  input.setAttribute("aria-label", `${p.label}: ${shown.textContent}`);
+  const show = () => {
+    const literal = formatNumber(toValue(Number(input.value)), step);
+    shown.textContent = literal;
+    input.setAttribute("aria-label", `${p.label}: ${literal}`);
+    return literal;
+  };
+  const swipe = guardSwipe(input, () => write(show()), show);
+  input.addEventListener("input", () => {
+    const literal = show();
+    if (!swipe.holding()) write(literal);
+  });
+  follow(cell, p, mark, (value, written) => {   // a hand edit: the slider shows the code's value
+    if (written === control.wrote) return;   // its own write
+    control.wrote = null;
+    if (typeof value !== "number") return;
+    const clamped = Math.min(p.max, Math.max(p.min, value));
+    input.value = String(Math.round(toPos(clamped)));
+    shown.textContent = written;
+    input.setAttribute("aria-label", `${p.label}: ${written}`);
+    label.title = clamped === value ? ""
+      : `El código dice ${written}, fuera del rango del control (${p.min}–${p.max}): el control queda en el extremo`;
+    label.classList.toggle("param-outside", clamped !== value);
+  });
+  return input;
+}
+
 export function buildControls(cell, params) {
   const box = document.createElement("div");
   box.className = "cell-params";
@@ -107,58 +191,23 @@ export function buildControls(cell, params) {
     name.textContent = p.label;
     const shown = document.createElement("output");
     shown.className = "param-value";
-    let input;
     const current = assignedValue(cell.code, p);
-    const write = (literal) => {   // into the line the build bound, or say it is gone
+    /** Say whether the code still has the control's line; true if it has. */
+    const mark = () => {
       const bound = assignedValue(cell.code, p) !== undefined;
       label.classList.toggle("param-unbound", !bound);
       label.title = bound ? "" : `El código ya no tiene la línea «${p.prefix}…»: ↺ Restaurar la devuelve`;
-      if (bound) { cell.code = replaceAssignment(cell.code, p, literal); schedule(); }
+      return bound;
     };
-    if (p.options) {
-      input = document.createElement("select");
-      for (const opt of p.options) {
-        const o = document.createElement("option");
-        o.value = JSON.stringify(opt);
-        o.textContent = String(opt);
-        input.append(o);
-      }
-      const initial = current ?? p.value ?? p.options[0];
-      input.value = JSON.stringify(initial);
-      input.addEventListener("change", () => {
-        const v = JSON.parse(input.value);
-        write(pythonLiteral(v));
-      });
-    } else {
-      input = document.createElement("input");
-      input.type = "range";
-      const step = p.step ?? (p.max - p.min) / 100;
-      const toValue = p.log
-        ? (pos) => p.min * Math.pow(p.max / p.min, pos / 1000)
-        : (pos) => p.min + Math.round((pos / 1000) * (p.max - p.min) / step) * step;
-      const toPos = p.log
-        ? (v) => 1000 * Math.log(v / p.min) / Math.log(p.max / p.min)
-        : (v) => 1000 * (v - p.min) / (p.max - p.min);
-      input.min = "0"; input.max = "1000"; input.step = "1";
-      const initial = typeof (current ?? p.value) === "number" ? (current ?? p.value) : p.min;
-      input.value = String(Math.round(toPos(initial)));
-      // the value as the code has it (a point for decimals, as Python needs): label and code agree
-      const written = literalText(cell.code, p)?.trim();
-      shown.textContent = typeof current === "number" && written ? written : formatNumber(initial, step);
-      shown.title = "Como se escribe en Python: con punto decimal";
-      input.setAttribute("aria-label", `${p.label}: ${shown.textContent}`);
-      const show = () => {
-        const literal = formatNumber(toValue(Number(input.value)), step);
-        shown.textContent = literal;
-        input.setAttribute("aria-label", `${p.label}: ${literal}`);
-        return literal;
-      };
-      const swipe = guardSwipe(input, () => write(show()), show);
-      input.addEventListener("input", () => {
-        const literal = show();
-        if (!swipe.holding()) write(literal);
-      });
-    }
+    // ``wrote``: the literal this control wrote last (its own change, not a hand edit)
+    const control = { current, mark, label, shown, wrote: null, write: (literal) => {
+      if (!mark()) return;   // into the line the build bound, or say it is gone
+      label.classList.remove("param-outside");   // the control's own value is in its range
+      control.wrote = literal;
+      cell.code = replaceAssignment(cell.code, p, literal);
+      schedule();
+    } };
+    const input = p.options ? buildSelect(cell, p, control) : buildSlider(cell, p, control);
     input.dataset.param = p.name;
     label.append(name, input, shown);
     box.append(label);

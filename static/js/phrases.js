@@ -82,3 +82,44 @@ export function cellMeta(state) {
     default: return assertNever(state);
   }
 }
+
+/**
+ * CodeMirror's own words in Spanish (its `EditorState.phrases` facet, editor.js): the search
+ * panel (Ctrl+F), the go-to-line box, the fold markers, the lint and completion panels. Keys are
+ * CodeMirror's English phrases (node_modules/@codemirror/*: `state.phrase("…")`).
+ * @type {Record<string, string>}
+ */
+export const EDITOR_PHRASES = {
+  // @codemirror/search
+  "Find": "Buscar",
+  "Replace": "Reemplazar",
+  "next": "siguiente",
+  "previous": "anterior",
+  "all": "todas",
+  "match case": "mayúsculas",
+  "regexp": "expresión regular",
+  "by word": "palabra completa",
+  "replace": "reemplazar",
+  "replace all": "reemplazar todas",
+  "close": "cerrar",
+  "current match": "coincidencia actual",
+  "replaced $ matches": "se reemplazaron $ coincidencias",
+  "replaced match on line $": "se reemplazó la coincidencia de la línea $",
+  "on line": "en la línea",
+  "Go to line": "Ir a la línea",
+  "go": "ir",
+  // @codemirror/language: the fold gutter and a folded block
+  "Fold line": "Plegar",
+  "Unfold line": "Desplegar",
+  "folded code": "código plegado",
+  "unfold": "desplegar",
+  "Folded lines": "Líneas plegadas",
+  "Unfolded lines": "Líneas desplegadas",
+  // @codemirror/lint, @codemirror/autocomplete, @codemirror/view
+  "Diagnostics": "Diagnósticos",
+  "No diagnostics": "Sin diagnósticos",
+  "Completions": "Sugerencias",
+  "Selection deleted": "Selección borrada",
+  "Control character": "Carácter de control",
+  "to": "a",
+};

@@ -23,6 +23,60 @@ jedi.settings.case_insensitive_completion = False
 jedi.settings.add_bracket_after_function = False
 
 
+# Python's builtins as the editor's hover and signature say them: in Spanish (the page shows
+# the deck package's own Spanish from its index; numpy's and matplotlib's docs stay English).
+BUILTINS_ES = {
+    "abs": "El valor absoluto de un número.",
+    "all": "True si todos los elementos son verdaderos (o no hay ninguno).",
+    "any": "True si algún elemento es verdadero.",
+    "bool": "Convierte un valor en True o False.",
+    "dict": "Un diccionario: pares clave → valor.",
+    "dir": "Los nombres de un objeto (sus atributos) o, sin argumento, los del ámbito actual.",
+    "divmod": "El cociente entero y el resto de una división, como par.",
+    "enumerate": "Recorre una secuencia dando pares (índice, elemento).",
+    "filter": "Los elementos para los que una función da verdadero.",
+    "float": "Convierte un número o un texto en un número de coma flotante (decimal, con punto: 0.5).",
+    "format": 'El texto de un valor según un formato (como en f"{x:.2f}").',
+    "help": "La ayuda de Python sobre un objeto (en inglés).",
+    "input": "Lee una línea escrita por el usuario (no disponible en las celdas de la presentación).",
+    "int": "Convierte un número o un texto en un número entero (trunca los decimales).",
+    "isinstance": "True si un objeto es de un tipo dado (o de uno de varios).",
+    "iter": "Un iterador sobre un objeto.",
+    "len": "El número de elementos de una secuencia, colección o tabla.",
+    "list": "Una lista: una secuencia modificable de elementos.",
+    "map": "Aplica una función a cada elemento de una o varias secuencias.",
+    "max": "El mayor de los elementos (o de los argumentos).",
+    "min": "El menor de los elementos (o de los argumentos).",
+    "next": "El siguiente elemento de un iterador.",
+    "open": "Abre un archivo (en el navegador solo existen los que las celdas crean).",
+    "pow": "Potencia: pow(x, y) es x elevado a y (como x ** y).",
+    "print": "Escribe valores como texto bajo la celda, separados por espacios.",
+    "range": "Los enteros de start a stop (sin incluirlo), de step en step.",
+    "repr": "El texto de un valor como Python lo escribe.",
+    "reversed": "Los elementos de una secuencia en orden inverso.",
+    "round": "Redondea un número a ndigits decimales (a entero sin ndigits).",
+    "set": "Un conjunto: elementos sin repetir y sin orden.",
+    "sorted": "Una lista nueva con los elementos ordenados.",
+    "str": "Convierte un valor en texto.",
+    "sum": "La suma de los elementos (más start).",
+    "tuple": "Una tupla: una secuencia que no se modifica.",
+    "type": "El tipo de un objeto.",
+    "zip": "Recorre varias secuencias a la vez, dando tuplas de sus elementos.",
+    "True": "El valor verdadero.",
+    "False": "El valor falso.",
+    "None": "La ausencia de valor.",
+}
+
+
+def _builtin_doc(name: str, english: str) -> str:
+    """The doc of a builtin in Spanish; Python's English, said to be so, for one not translated."""
+    if name in BUILTINS_ES:
+        return BUILTINS_ES[name]
+    if name.endswith(("Error", "Exception", "Warning")):
+        return "Una excepción de Python: el tipo de un error (o de un aviso)."
+    return "De Python (builtins); su documentación, en inglés: " + english if english else ""
+
+
 def _first_paragraph(text: str) -> str:
     para = text.strip().split("\n\n")[0].strip()
     return para if len(para) <= MAX_DOC_CHARS else para[: MAX_DOC_CHARS - 1] + "…"
@@ -93,12 +147,13 @@ def signature(script, line: int, column: int, before: str) -> dict | None:
     if not sigs:
         return None
     sig = sigs[0]
+    doc = _first_paragraph(sig.docstring(raw=True))
     return {
         "name": sig.name,
         "module": _module(sig),
         "params": [p.to_string() for p in sig.params],
         "index": sig.index,
-        "doc": _first_paragraph(sig.docstring(raw=True)),
+        "doc": _builtin_doc(sig.name, doc) if _module(sig) == "builtins" else doc,
     }
 
 
@@ -108,13 +163,42 @@ def hover(script, line: int, column: int, before: str) -> dict | None:
         return None
     name = names[0]
     sigs = name.get_signatures()
+    doc = _first_paragraph(name.docstring(raw=True))
     return {
         "name": name.name,
         "module": _module(name),
         "fullName": name.full_name or name.name,
         "type": name.type,
         "signature": sigs[0].to_string() if sigs else "",
-        "doc": _first_paragraph(name.docstring(raw=True)),
+        "doc": _builtin_doc(name.name, doc) if _module(name) == "builtins" else doc,
+    }
+
+
+_OWNER = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\.$")
+
+
+def _property(before: str, after: str, namespace: dict) -> dict | None:
+    """The hover of ``name.attr`` when ``attr`` is a property of the live object ``name`` (jedi
+    describes the value it would return, ``builtins.list`` for ``census.columns``): read off the
+    class without running the property (``inspect.getattr_static``)."""
+    owner, attr = _OWNER.search(before), re.match(r"\w+", after)
+    if not owner or not attr or owner.group(1) not in namespace:
+        return None
+    cls = type(namespace[owner.group(1)])
+    try:
+        found = inspect.getattr_static(cls, attr.group(0))
+    except AttributeError:
+        return None
+    if not isinstance(found, property):
+        return None
+    module = cls.__module__ or ""
+    return {
+        "name": attr.group(0),
+        "module": module.split(".")[0],
+        "fullName": f"{module}.{cls.__qualname__}.{attr.group(0)}",
+        "type": "property",
+        "signature": "",
+        "doc": _first_paragraph(inspect.getdoc(found) or ""),
     }
 
 
@@ -148,6 +232,8 @@ def answer(kind: str, code: str, line: int, column: int, namespace: dict):
         before = code.split("\n")[line - 1][:column]  # the line's text up to the cursor
         if kind == "complete":
             return complete(script, line, column, before, namespace)
+        if kind == "hover" and (prop := _property(before, code.split("\n")[line - 1][column:], namespace)):
+            return prop
         return KINDS[kind](script, line, column, before)
     except Exception:  # noqa: BLE001 - a completion must never break the editor
         return None

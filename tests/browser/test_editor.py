@@ -11,6 +11,7 @@ from tests.support.browser import (
     go_to_slide,
     open_deck,
     run_cell,
+    set_code,
     wait_runtime_ready,
     wait_until,
 )
@@ -118,3 +119,86 @@ def test_a_name_error_marks_its_line_with_a_spanish_message(live):
     # a run that succeeds clears the mark
     run_cell(page, FIRST_CELL, code="x = 1\nx")
     wait_until(page, f'!document.querySelector("{CELL.format(FIRST_CELL)} .cm-failing-line")', 10)
+
+
+def _hover_word(page, cell_id: str, word: str) -> None:
+    """Move the mouse onto ``word`` (its first occurrence) in the cell's editor."""
+    page.mouse.move(0, 0)
+    at = page.evaluate(
+        """([id, word]) => { const view = window.deck.cells.find(c => c.id === id).editor.view;
+                             const r = view.coordsAtPos(view.state.doc.toString().indexOf(word) + 1);
+                             return {x: r.left + 2, y: (r.top + r.bottom) / 2}; }""",
+        [cell_id, word],
+    )
+    page.mouse.move(at["x"], at["y"])
+
+
+def _list_closed(page) -> None:
+    wait_until(page, f"!document.querySelector('{TOOLTIP}')", 10)
+
+
+def test_completion_by_key_after_a_dot_lists_the_attributes_not_the_globals(live):
+    """Issue 33: Ctrl+Space or Tab after ``census.`` listed ~100 globals (``__annotations__``,
+    ``abs``…), and Enter wrote ``census.__annotations__`` (main: fails here)."""
+    page = live
+    for key in ("Control+Space", "Tab"):
+        _type_into(page, FIRST_CELL, "census.")
+        _options(page, "where")  # typing the "." opened it by itself
+        page.keyboard.press("Escape")  # the first Esc closes the list
+        _list_closed(page)
+        page.keyboard.press(key)
+        options = _options(page, "where")
+        assert not {"abs", "__annotations__", "census", "print"} & set(options), (key, options)
+        page.wait_for_timeout(300)  # CodeMirror ignores Enter for a moment after the list opens
+        page.keyboard.press("Enter")
+        code = cell_code(page, 0)
+        assert code.startswith("census.") and code[len("census.") :] in options, (key, code)
+    # the member's doc beside the list is the Spanish one
+    _type_into(page, FIRST_CELL, "census.wit")
+    _options(page, "without")
+    wait_until(page, "document.querySelector('.cm-completionInfo .cm-doc')", 10)
+    assert "La tabla vecina" in page.locator(".cm-completionInfo .cm-doc").text_content()
+    # the prelude binds dplab itself
+    _type_into(page, FIRST_CELL, "dplab.laplace_m")
+    page.keyboard.press("Control+Space")
+    assert "laplace_mech" in _options(page, "laplace_mech")
+    # Shift+Enter runs the cell and closes the list
+    page.keyboard.press("Shift+Enter")
+    _list_closed(page)
+
+
+def test_the_editor_speaks_spanish_search_folds_python_errors_and_builtins(live):
+    """Issue 33: CodeMirror's search panel and fold markers (its phrases), Python's own errors
+    (a Spanish line under them) and the builtins' hover were English (main: fails here)."""
+    page = live
+    go_to_slide(page, FIRST_CELL)
+    set_code(page, FIRST_CELL, "def f():\n    return float(census.columns[0] == 'x')\nprint(1))")
+    page.locator(CELL.format(FIRST_CELL) + " .cm-content").click()
+    page.keyboard.press("Control+f")
+    wait_until(page, "document.querySelector('.cm-search')", 10)
+    panel = page.locator(".cm-search")
+    assert panel.locator("input[name=search]").get_attribute("placeholder") == "Buscar"
+    buttons = panel.locator("button").all_text_contents()
+    assert {"siguiente", "anterior", "todas"} <= set(buttons), buttons
+    assert "mayúsculas" in panel.text_content() and "Find" not in panel.text_content()
+    titles = page.locator(CELL.format(FIRST_CELL) + " .cm-foldGutter span[title]").evaluate_all(
+        "els => els.map(e => e.title)"
+    )
+    assert "Plegar" in titles and set(titles) <= {"Plegar", "Desplegar"}, titles
+    page.keyboard.press("Escape")  # the search panel goes
+    out = run_cell(page, FIRST_CELL)
+    assert "SyntaxError: unmatched ')'" in out["error"], out
+    assert "En español: error de sintaxis en la línea 3: sobra un «)»" in out["error"], out
+    _hover_word(page, FIRST_CELL, "float")
+    wait_until(page, "document.querySelector('.cm-tooltip-hover .cm-doc')", 30)
+    doc = page.locator(".cm-tooltip-hover .cm-doc").text_content()
+    assert "Convierte un número o un texto" in doc and "Convert a string" not in doc, doc
+    _hover_word(page, FIRST_CELL, "census")  # a name the prelude binds: its Spanish doc
+    doc = wait_until(page, "document.querySelector('.cm-tooltip-hover .cm-doc')?.textContent", 30)
+    assert "El censo sintético" in doc, doc
+    _hover_word(page, FIRST_CELL, "columns")  # a census member: dplab's Spanish
+    wait_until(
+        page,
+        "document.querySelector('.cm-tooltip-hover .cm-doc')?.textContent.includes('Los nombres de las columnas')",
+        30,
+    )

@@ -137,6 +137,11 @@ def test_the_help_is_spanish_and_lists_the_editors_keys(page, deck_url):
     assert "Atajos de teclado" in text and "Keyboard" not in text and "slide" not in text.lower()
     for key in ("Mayús+Enter", "Esc (mientras corre)", "Detener la celda", "Vista del presentador"):
         assert key in text, (key, text)
+    # issue 33: completion and docs, the code's size, the hall's key and states (main: fails)
+    for key in ("Ctrl+Espacio", "Tab (tras un nombre", "Ctrl+K", "Ctrl+F", "+ / −", "Agrandar / achicar"):
+        assert key in text, (key, text)
+    for hall in ("J", "código QR", "Siguiendo", "Por su cuenta", "Volver con el profesor", "Presenta"):
+        assert hall in text, (hall, text)
 
 
 def code_px(page, cell_id: str) -> float:

@@ -92,3 +92,27 @@ def test_a_saved_code_slide_reloads_onto_the_same_slide(watched, page):
         assert current_slide(page) == CODE_SLIDE
     finally:
         _save(chapter, authored)
+
+
+def test_an_edited_bullet_on_a_fragment_slide_stays_shown(watched, page):
+    """Issue 33: a bullet edited on a fragment slide disappeared after the text was swapped in
+    (the new HTML's fragments start hidden; main: fails here). The fragments shown stay shown,
+    on the same fragment."""
+    chapter, url = watched
+    authored = chapter.read_text(encoding="utf-8")
+    open_deck(page, url + f"#/{TEXT_SLIDE}")
+    page.evaluate("window.deck.reveal.nextFragment(); window.deck.reveal.nextFragment()")
+    shown = page.evaluate("window.deck.reveal.getIndices().f")
+    visible = f"[...document.querySelectorAll('#{TEXT_SLIDE} .fragment.visible')].map(e => e.textContent)"
+    assert len(page.evaluate(visible)) == 2
+    page.evaluate("window.__before_save = 'still here'")
+    try:
+        _save(chapter, authored.replace("se suma ruido de Laplace", "se añade ruido de Laplace"))
+        wait_until(page, f"document.getElementById('{TEXT_SLIDE}').textContent.includes('se añade')", 30)
+        assert page.evaluate("window.__before_save") == "still here"  # swapped, not reloaded
+        texts = page.evaluate(visible)
+        assert len(texts) == 2 and "se añade ruido" in texts[0], texts
+        assert page.evaluate("window.deck.reveal.getIndices().f") == shown
+        assert current_slide(page) == TEXT_SLIDE
+    finally:
+        _save(chapter, authored)

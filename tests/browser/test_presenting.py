@@ -89,20 +89,30 @@ def test_slider_reruns_and_the_last_value_wins(page, deck_url):
     assert out["state"] == "done" and out["figures"] >= 1, out
 
 
+def _first_slider(page, deck_url):
+    """The deck open on a code slide's first slider (not a poll's lab): its cell's id and index,
+    the slider and its label."""
+    open_deck(page, deck_url)
+    cell_id = page.evaluate(
+        "[...document.querySelectorAll('.cell-params input[type=range]')]"
+        ".find(e => !e.closest('details')).closest('.cell').dataset.cellId"
+    )
+    go_to_slide(page, cell_id)
+    slider = page.locator(CELL.format(cell_id) + " .cell-params input[type=range]").first
+    return (
+        cell_id,
+        cell_index(page, cell_id),
+        slider,
+        page.locator(CELL.format(cell_id) + " .cell-params .param").first,
+    )
+
+
 def test_slider_writes_only_its_bound_line_and_says_when_it_is_gone(page, deck_url):
     """The build binds a slider to the cell's one top-level ``name = <literal>``; the page writes
     exactly there: a line with the same name elsewhere is left alone, a moved line is followed,
     a deleted one leaves the code unchanged and the control marked, and a reload shows the value
     the code holds."""
-    open_deck(page, deck_url)
-    cell_id = page.evaluate(
-        "[...document.querySelectorAll('.cell-params input[type=range]')]"
-        ".find(e => !e.closest('details')).closest('.cell').dataset.cellId"  # a code slide's, not a poll's lab
-    )
-    i = cell_index(page, cell_id)
-    go_to_slide(page, cell_id)
-    slider = page.locator(CELL.format(cell_id) + " .cell-params input[type=range]").first
-    label = page.locator(CELL.format(cell_id) + " .cell-params .param").first
+    cell_id, i, slider, label = _first_slider(page, deck_url)
     name = slider.get_attribute("data-param")
     move = "(el, v) => { el.value = v; el.dispatchEvent(new Event('input')); }"
     # an edit above the line, and a same-named line inside a def: the slider follows its line
@@ -134,6 +144,34 @@ def test_slider_writes_only_its_bound_line_and_says_when_it_is_gone(page, deck_u
     page.locator(CELL.format(cell_id) + " button.reset").click()
     slider.evaluate(move, "500")
     assert not label.evaluate("e => e.classList.contains('param-unbound')")
+
+
+def test_a_hand_edit_moves_the_slider_to_what_the_code_says(page, deck_url):
+    """Issue 33: after typing ``epsilon = 0.3`` the slider still showed 2.0, and moving it
+    overwrote the edit from its stale place (main: fails at the first assert). The code governs:
+    the slider follows a hand edit, and says so when the code's value is beyond its range."""
+    cell_id, i, slider, label = _first_slider(page, deck_url)
+    shown = page.locator(CELL.format(cell_id) + " .param-value").first
+    name = slider.get_attribute("data-param")
+    move = "(el, v) => { el.value = v; el.dispatchEvent(new Event('input')); }"
+    slider.evaluate(move, "750")
+    far = shown.inner_text()
+    slider.evaluate(move, "250")
+    near = shown.inner_text()
+    assert f"\n{name} = {near}" in "\n" + cell_code(page, i)
+    edit = "([i, old, now]) => { const c = window.deck.cells[i]; c.code = c.code.replace(old, now); }"
+    page.evaluate(edit, [i, f"{name} = {near}", f"{name} = {far}"])  # typed by hand
+    assert shown.inner_text() == far
+    assert abs(int(slider.input_value()) - 750) <= 2, slider.input_value()
+    assert slider.get_attribute("aria-label").endswith(far)
+    # beyond the range: the slider at its end, the label as the code has it, and a word why
+    page.evaluate(edit, [i, f"{name} = {far}", f"{name} = 1000.0"])
+    assert shown.inner_text() == "1000.0" and slider.input_value() == "1000"
+    assert "fuera del rango del control" in label.get_attribute("title")
+    # the slider moved afterwards writes from where it stands
+    slider.evaluate(move, "250")
+    assert f"\n{name} = {near}" in "\n" + cell_code(page, i) and shown.inner_text() == near
+    assert not label.get_attribute("title")
 
 
 def test_later_slides_are_computed_before_they_are_visited(page, deck_url):
@@ -319,3 +357,27 @@ def test_speaker_view_notes_show_each_formula_once(page, context, deck_url):
     ]
     assert all(w > 5 for w in notes["html"]), notes["html"]
     popup.close()
+
+
+def test_a_run_that_prints_then_fails_shows_the_whole_traceback_and_says_what_is_hidden(page, deck_url):
+    """Issue 33: the print's first lines and the traceback's first line were cut off, with no
+    scrollbar in sight (main: the traceback is scrolled, no block says it hides lines). The error
+    keeps its height; the print above gives way, scrolled to its end, and says «↑ más arriba»."""
+    open_deck(page, deck_url + "?noprerun")
+    wait_runtime_ready(page)
+    code = "for i in range(40):\n    print('línea', i)\nlaplace_mehc(1)\n"
+    out = run_cell(page, FIRST_CELL, code=code)
+    assert out["state"] == "error"
+    blocks = CELL.format(FIRST_CELL) + " .cell-output pre"
+    more = "(sel) => document.querySelector(sel).dataset.more"
+    assert wait_until(page, more, 10, arg=blocks + "[data-kind=stdout]") == "above"
+    error = page.locator(blocks + "[data-kind=error]").evaluate(
+        "e => ({top: e.scrollTop, client: e.clientHeight, height: e.scrollHeight, more: e.dataset.more ?? null})"
+    )
+    assert error["top"] == 0 and error["client"] >= error["height"] and error["more"] is None, error
+    stdout = page.locator(blocks + "[data-kind=stdout]")
+    assert stdout.evaluate("e => e.scrollTop + e.clientHeight >= e.scrollHeight - 1")  # its last lines
+    label = stdout.evaluate("e => getComputedStyle(e, '::before').content")
+    assert "más arriba" in label, label
+    stdout.evaluate("e => { e.scrollTop = 0; }")  # scrolled to its start: now more below
+    wait_until(page, lambda: page.evaluate(more, blocks + "[data-kind=stdout]") == "below", 10)

@@ -47,3 +47,11 @@ test("anything else keeps Python's own words", () => {
                "ValueError: could not convert string to float: 'a'");
   assert.equal(closest("xyzzy", ["epsilon", "delta"]), null);
 });
+
+test("the «Did you mean» hint is read above the Spanish line cellrunner writes under Python's", () => {
+  const error = { type: "NameError", message: "name 'censo' is not defined",
+                  traceback: "Traceback (most recent call last):\n  File \"<celda a>\", line 1, in <module>\n" +
+                    "NameError: name 'censo' is not defined. Did you mean: 'census'?\n" +
+                    "En español: «censo» no está definido: ¿quiso decir «census»?\n" };
+  assert.equal(explain(error), "«censo» no está definido: ¿quiso decir «census»?");
+});

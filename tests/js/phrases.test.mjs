@@ -3,7 +3,8 @@
 // state (static/js/cellstate.js) gives the `data-state` and the text it gave before.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { PHRASES, cellMeta, say } from "../../static/js/phrases.js";
+import { EDITOR_PHRASES, PHRASES, cellMeta, say } from "../../static/js/phrases.js";
+import { readFileSync, readdirSync } from "node:fs";
 import { IDLE, activeRun, afterRun, dataState } from "../../static/js/cellstate.js";
 import { Scheduler } from "../../static/js/scheduler.js";
 
@@ -80,4 +81,20 @@ test("a cell runs while its state is waiting or running, with the runtime's id",
   assert.equal(activeRun(IDLE), null);
   assert.equal(activeRun({ phase: "done", at: 0, seconds: 1 }), null);
   assert.throws(() => dataState(/** @type {any} */ ({ phase: "nonsense" })), /unhandled case/);
+});
+
+test("every phrase CodeMirror says has its Spanish (the search panel, the fold markers…)", () => {
+  const root = new URL("../../node_modules/@codemirror/", import.meta.url);
+  const said = new Set();
+  for (const pkg of readdirSync(root)) {
+    let source;
+    try { source = readFileSync(new URL(`${pkg}/dist/index.js`, root), "utf8"); } catch { continue; }
+    // state.phrase("X"), phrase(view, "X"), phrase(cond ? "X" : "Y")
+    for (const call of source.matchAll(/phrase\(([^()]*)\)/g)) {
+      for (const [, text] of call[1].matchAll(/"([^"]+)"/g)) said.add(text);
+    }
+  }
+  assert.ok(said.has("Find") && said.has("Fold line"), [...said].join(", "));
+  const missing = [...said].filter((p) => !(p in EDITOR_PHRASES));
+  assert.deepEqual(missing, []);
 });

@@ -27,7 +27,7 @@ def engine():
     """completion's two calls over a session's namespace, as the worker makes them (completion.py
     in sys.modules only while this module's tests run)."""
     session = Session()
-    code = "import numpy as np\nfrom dplab import *\ncensus = load_census()\nverdad = 42"
+    code = "import numpy as np\nimport dplab\nfrom dplab import *\ncensus = load_census()\nverdad = 42"
     assert session.run(code, "prueba", lambda kind, payload: None)["ok"]
     with pytest.MonkeyPatch.context() as patch:
         completion = _load("completion", patch)
@@ -98,3 +98,23 @@ def test_warm_ups_are_the_session_modules_and_data_objects(engine):
     assert "np." in codes and "census." in codes
     assert "verdad." not in codes and "laplace_mech." not in codes and "Census." not in codes
     assert len(codes) <= engine.MAX_WARM_UPS
+
+
+def test_dplab_completes_after_its_dot_as_the_prelude_binds_it(engine):
+    assert "laplace_mech" in _labels(engine, "dplab.lap")
+
+
+def test_a_builtins_hover_is_in_spanish(engine):
+    doc = engine.answer("hover", "float(1)", 1, 1)
+    assert doc["fullName"] == "builtins.float" and doc["doc"].startswith("Convierte un número o un texto"), (
+        doc
+    )
+    assert engine.answer("hover", "print(1)", 1, 1)["doc"].startswith("Escribe valores"), doc
+    sig = engine.answer("signature", "len(", 1, 4)
+    assert sig["doc"] == "El número de elementos de una secuencia, colección o tabla.", sig
+
+
+def test_a_propertys_hover_names_the_property_not_its_value(engine):
+    doc = engine.answer("hover", "census.columns", 1, 7)
+    assert doc["fullName"] == "dplab.census.Census.columns" and doc["type"] == "property", doc
+    assert doc["module"] == "dplab" and doc["doc"] == "Column names, in order."

@@ -33,6 +33,25 @@ def test_index_lists_dplab_public_api_with_signatures_and_spanish_summaries():
     assert index["params"]["epsilon"].startswith("presupuesto de privacidad")
 
 
+def test_every_name_the_prelude_binds_and_every_census_method_has_its_spanish():
+    """The prelude (``import numpy as np``, ``import dplab``, ``from dplab import *``,
+    ``census = load_census()``): each name it binds, and what ``census.`` completes, is
+    documented in Spanish in the editor."""
+    import dplab
+
+    index = editor_assets.api_index(DPLAB)
+    by_name = {e["name"]: e for e in index["names"]}
+    missing = sorted(n for n in dplab.__all__ if not by_name.get(n, {}).get("summary"))
+    assert not missing, f"no Spanish summary in dplab/_docs_es.py for {missing}"
+    assert {"np", "dplab", "census"} <= set(index["globals"])
+    members = {e["name"]: e for e in index["members"]}
+    census = [n for n in vars(dplab.Census) if not n.startswith("_")]
+    assert census and all(members[f"Census.{n}"]["summary"] for n in census), members
+    assert members["Census.columns"]["kind"] == "property"
+    assert [p["name"] for p in members["Census.without"]["params"]] == ["name"]
+    assert members["Census.without"]["module"] == "census"
+
+
 def test_every_summary_names_a_public_name():
     tree = ast.parse((DPLAB / "_docs_es.py").read_text(encoding="utf-8"))
     summaries = next(

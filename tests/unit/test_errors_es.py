@@ -61,7 +61,11 @@ def test_errors_that_are_not_dplabs_stay_as_python_says_them(runner):
         "message": "math domain error",
         "traceback": error["traceback"],
     }
-    assert error["traceback"].rstrip().endswith("ValueError: math domain error")
+    # Python's line stays as Python writes it; the Spanish one goes under it
+    assert error["traceback"].rstrip().splitlines()[-2:] == [
+        "ValueError: math domain error",
+        "En español: un valor que esta operación no acepta",
+    ]
     error = error_of(runner, "import dplab\ndplab.laplace_mech(1, 1, True)")
     assert error["type"] == "TypeError"  # types are Python's word: unchanged
 
@@ -107,3 +111,23 @@ def test_every_constraint_is_said_in_spanish(constraint):
     text = errors_es.parameter_message(info.value)
     assert text and "{" not in text and "must" not in text, text
     assert info.value.parameter in text, text
+
+
+@pytest.mark.parametrize(
+    ("code", "spanish"),
+    [
+        ("laplace_mehc(1)", "«laplace_mehc» no está definido"),
+        ("print(1))", "error de sintaxis en la línea 1: sobra un «)»: no cierra nada que se haya abierto"),
+        ("x = (1,\n", "error de sintaxis en la línea 1: un «(» se abre y nunca se cierra"),
+        ("1 / 0", "división por cero"),
+        ("[1][3]", "índice fuera de rango: la lista o el arreglo tiene menos elementos"),
+        ("(1).foo", "un objeto int no tiene el atributo «foo»"),
+        ("1 + 'a'", "no se puede operar int + str"),
+    ],
+)
+def test_pythons_own_errors_get_a_spanish_line_under_them(runner, code, spanish):
+    """Python's English stays (it is what a search finds); the line under it says it in Spanish."""
+    tb = error_of(runner, code)["traceback"]
+    python_line, spanish_line = tb.rstrip().splitlines()[-2:]
+    assert re.match(r"\w+Error: ", python_line), tb
+    assert spanish_line.startswith("En español: " + spanish), tb

@@ -25,12 +25,23 @@ def test_a_new_lecture_passes_check_with_one_slide_of_each_kind(tmp_path, packag
     assert code.params and code.tries and "$" in deck.slides[1].body
     assert deck.package == ((folder / package).resolve() if package else None)
     assert f"from {package or 'dplab'} import *" in deck.prelude
+    # with dplab, the prelude writing-slides.md describes: np, dplab itself, its names, census
+    assert ("census = load_census()" in deck.prelude) == (package is None)
+    assert ("import dplab\n" in deck.prelude) == (package is None)
 
 
 def test_the_command_line_writes_and_says_what_next(tmp_path, capsys):
     assert cli.main(["new", str(tmp_path / "c"), "--title", "T", "--package", "pkg"]) == 0
     out = capsys.readouterr().out
     assert "pkg/__init__.py" in out and "build.py check --deck" in out
+    # the hint names the interpreter that runs the build (a bare «python» may lack brotli…)
+    import sys
+    from pathlib import Path
+
+    hint = next(line for line in out.splitlines() if "check --deck" in line)
+    python = hint.split()[1]
+    assert Path(python).resolve() == Path(sys.executable).resolve(), hint
+    assert f"# Compruebe: {python} build.py check" in (tmp_path / "c" / "deck.yaml").read_text()
     assert cli.main(["check", "--deck", str(tmp_path / "c" / "deck.yaml")]) == 0
 
 
