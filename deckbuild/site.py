@@ -151,15 +151,8 @@ def build(
             package=package,
             editor=editor,
         )
-        html = render_page(
-            deck,
-            views,
-            project.templates,
-            asdict(config),
-            import_map,
-            (frontend.speaker_view_script(nm),),
-            hall=deck.hall,
-        )
+        speaker = (frontend.speaker_view_script(nm),)
+        html = render_page(deck, views, project.templates, asdict(config), import_map, speaker, deck.hall)
         _write_pages(staging, html, deck)
         for image in sorted(images):
             target = staging / "assets" / image.relative_to(deck.root.resolve())
