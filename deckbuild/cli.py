@@ -34,6 +34,10 @@ from .origin import parse_origin
 from .site import Project, build, check
 
 EXIT_CODES = __doc__[__doc__.index("Exit codes:") :].strip()
+HALL_HELP = (
+    "the live hall's origin (https://hall.example.edu), when it is not the deck's own server; "
+    "instead of the deck file's hall: (docs/deploy.md)"
+)
 
 
 def default_project(cwd: Path | None = None) -> Project:
@@ -79,13 +83,8 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     p_build = sub.add_parser("build", help="render deck/ into dist/")
     p_build.add_argument("--deck", type=Path, help="the deck file (default deck/deck.yaml)")
     p_build.add_argument("--out", type=Path, help="output folder (default dist/)")
-    p_build.add_argument(
-        "--hall",
-        type=origin_argument(parse_origin, "--hall"),
-        metavar="ORIGIN",
-        help="the live hall's origin (https://hall.example.edu), when it is not the deck's own "
-        "server; instead of the deck file's hall:",
-    )
+    hall = origin_argument(parse_origin, "--hall")
+    p_build.add_argument("--hall", type=hall, metavar="ORIGIN", help=HALL_HELP)
     p_check = sub.add_parser("check", help="validate deck/ without writing anything")
     p_check.add_argument("--deck", type=Path, help="the deck file (default deck/deck.yaml)")
     p_check.add_argument(
