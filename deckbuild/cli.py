@@ -29,9 +29,15 @@ from pathlib import Path
 
 from . import resources
 from .errors import BuildEnvironmentError, DeckError
+from .hall.options import add_deploy_arguments, origin_argument
+from .origin import parse_origin
 from .site import Project, build, check
 
 EXIT_CODES = __doc__[__doc__.index("Exit codes:") :].strip()
+HALL_HELP = (
+    "the live hall's origin (https://hall.example.edu), when it is not the deck's own server; "
+    "instead of the deck file's hall: (docs/deploy.md)"
+)
 
 
 def default_project(cwd: Path | None = None) -> Project:
@@ -77,6 +83,8 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     p_build = sub.add_parser("build", help="render deck/ into dist/")
     p_build.add_argument("--deck", type=Path, help="the deck file (default deck/deck.yaml)")
     p_build.add_argument("--out", type=Path, help="output folder (default dist/)")
+    hall = origin_argument(parse_origin, "--hall")
+    p_build.add_argument("--hall", type=hall, metavar="ORIGIN", help=HALL_HELP)
     p_check = sub.add_parser("check", help="validate deck/ without writing anything")
     p_check.add_argument("--deck", type=Path, help="the deck file (default deck/deck.yaml)")
     p_check.add_argument(
@@ -110,13 +118,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         metavar="N",
         help="live channels one address may hold (default 64; raise it for a hall behind one NAT)",
     )
-    p_serve.add_argument(
-        "--allow-origin",
-        action="append",
-        default=[],
-        metavar="ORIGIN",
-        help="another origin (scheme://host[:port]) whose pages may POST to the hall; repeatable",
-    )
+    add_deploy_arguments(p_serve)
     p_pdf = sub.add_parser("pdf", help="print the deck, with computed results, to a PDF")
     p_pdf.add_argument("--out", type=Path, default=Path("dist-pdf/privacidad-diferencial.pdf"))
     p_pdf.add_argument("--deck", type=Path, help="another deck file (built apart; default deck/deck.yaml)")
@@ -140,7 +142,7 @@ def _new(project: Project, args) -> int:
 
 
 def _build(project: Project, args) -> int:
-    deck = build(project, deck_file=args.deck, dist=args.out)
+    deck = build(project, deck_file=args.deck, dist=args.out, hall=args.hall)
     print(f"built {len(deck.slides)} slides into {args.out or project.dist}/index.html")
     return 0
 
@@ -204,6 +206,7 @@ def _serve(project: Project, args) -> int:
         opts = HallOptions(dist, args.host, args.port, not args.no_isolation, args.hall_token_file,
                            args.hall_db, args.cert, args.key, announce=args.hall,
                            limits=_hall_limits(args), allow_origins=frozenset(args.allow_origin),
+                           audience_url=args.audience_url, trusted_proxies=frozenset(args.trust_proxy),
                            watch=_watcher(project, args.deck, dist) if args.watch else None)  # fmt: skip
         return run(opts, project.root)
     server = make_server(dist, host=args.host, port=args.port, isolate=not args.no_isolation, quiet=False)

@@ -70,3 +70,4 @@ class DeckConfig:
     prelude: str  # Python the worker runs once after boot, before any cell
     notebook: NotebookInfo  # titles and text of the code slides, for the download
     editor: EditorInfo  # what the editor's completion loads on the first request
+    hall: str  # the live hall's origin (https://hall.example.edu), or "": the deck's own origin

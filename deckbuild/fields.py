@@ -93,6 +93,13 @@ DECK_FIELDS = (
     Field(
         "package", str, "", "the deck's own Python package (a folder beside the deck file) instead of dplab"
     ),
+    Field(
+        "hall",
+        str,
+        "",
+        "the live hall's origin (https://hall.example.edu) when it is not the deck's own; "
+        "`build --hall` overrides it ([deploy.md](deploy.md))",
+    ),
 )
 
 # One slide of a chapter file (``slides:`` list).

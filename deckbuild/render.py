@@ -93,18 +93,21 @@ def csp_hash(script_text: str) -> str:
     return "'sha256-" + base64.b64encode(digest).decode() + "'"
 
 
-def content_security_policy(import_map: str, inline_scripts: tuple[str, ...] = ()) -> str:
+def content_security_policy(import_map: str, inline_scripts: tuple[str, ...] = (), hall: str = "") -> str:
     """Everything from this origin only; the inline import map (and the speaker view's script,
-    which inherits this policy) allowed by their hashes."""
+    which inherits this policy) allowed by their hashes. A ``hall`` on another origin (an
+    origin checked by deckbuild/origin.py) is the one other place the page may connect to
+    (its probe, live channel and POSTs) and load an image from (its QR code)."""
     hashes = " ".join(csp_hash(s) for s in (import_map, *inline_scripts))
+    other = f" {hall}" if hall else ""
     return "; ".join(
         [
             "default-src 'self'",
             f"script-src 'self' {hashes}",
             "style-src 'self' 'unsafe-inline'",  # KaTeX and CodeMirror set inline styles
-            "img-src 'self' blob: data:",
+            f"img-src 'self' blob: data:{other}",
             "font-src 'self'",
-            "connect-src 'self'",
+            f"connect-src 'self'{other}",
             "worker-src 'self'",
             "object-src 'none'",
             "base-uri 'self'",
@@ -120,6 +123,7 @@ def render_page(
     config: dict,
     import_map: dict,
     inline_scripts: tuple[str, ...] = (),
+    hall: str = "",
 ) -> str:
     env = Environment(
         loader=FileSystemLoader(str(templates)),
@@ -136,6 +140,6 @@ def render_page(
         views=views,
         import_map=import_map_text,
         config_json=config_text,
-        csp=content_security_policy(import_map_text, inline_scripts),
+        csp=content_security_policy(import_map_text, inline_scripts, hall),
         assets=config["assets"],
     )

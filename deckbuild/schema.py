@@ -41,6 +41,7 @@ from .fields import (
     range_words,
     type_name,
 )
+from .origin import parse_origin
 from .yamlerrors import explain
 
 # Views of the tables of fields.py, for the checks below (and for tests and tools).
@@ -141,6 +142,7 @@ class Deck:
     slides: list[Slide]
     files: list[Path]
     package: Path | None = None  # the deck's own package folder; None: the project's dplab
+    hall: str = ""  # the live hall's origin (deckbuild/origin.py); "": the deck's own origin
 
 
 class _LineLoader(yaml.SafeLoader):
@@ -596,7 +598,18 @@ def load_deck(deck_file: Path) -> Deck:
         slides=slides,
         files=files,
         package=_package_folder(root, meta["package"], deck_err),
+        hall=_hall_origin(meta["hall"], deck_err),
     )
+
+
+def _hall_origin(value: str, err) -> str:
+    """``hall:``: an absolute http(s) origin (deckbuild/origin.py), or "" for the deck's own."""
+    if not value:
+        return ""
+    try:
+        return parse_origin(value, "the hall's address")
+    except ValueError as exc:
+        raise err(str(exc), "hall") from None
 
 
 def _package_folder(root: Path, name: str, err) -> Path | None:

@@ -86,10 +86,16 @@ def _served_digest(folder: Path) -> str:
     return digest.hexdigest()[:12]
 
 
-def build(project: Project, deck_file: Path | None = None, dist: Path | None = None) -> Deck:
-    """Build the deck into ``dist`` (default: project/dist). A failure leaves dist untouched."""
+def build(
+    project: Project, deck_file: Path | None = None, dist: Path | None = None, hall: str | None = None
+) -> Deck:
+    """Build the deck into ``dist`` (default: project/dist). A failure leaves dist untouched.
+    ``hall``: the live hall's origin (``build --hall``), instead of the deck file's ``hall:``;
+    its page probes that hall, and its CSP lets it connect there and nowhere else."""
     dist = Path(dist or project.dist)
     deck = load_deck(deck_file or project.deck_file)
+    if hall is not None:
+        deck.hall = hall
     images: set[Path] = set()
     views = render_slides(deck, project.node_modules, images)
     nm = project.node_modules
@@ -145,9 +151,8 @@ def build(project: Project, deck_file: Path | None = None, dist: Path | None = N
             package=package,
             editor=editor,
         )
-        html = render_page(
-            deck, views, project.templates, asdict(config), import_map, (frontend.speaker_view_script(nm),)
-        )
+        speaker = (frontend.speaker_view_script(nm),)
+        html = render_page(deck, views, project.templates, asdict(config), import_map, speaker, deck.hall)
         _write_pages(staging, html, deck)
         for image in sorted(images):
             target = staging / "assets" / image.relative_to(deck.root.resolve())
@@ -202,6 +207,7 @@ def _page_config(
             },
         ),
         editor=editor,
+        hall=deck.hall,
     )
 
 

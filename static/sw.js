@@ -117,7 +117,9 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
   const rel = relative(request.url);
-  if (rel === null) return;   // another origin (the CSP forbids it) or outside the deck
+  // another origin (the live hall on an origin of its own, `build --hall`: live answers, never
+  // cached; the CSP forbids any other) or outside the deck
+  if (rel === null) return;
   if (rel.startsWith("_hall/")) return;   // the live hall (live.js): live answers, never cached
   if (request.mode === "navigate") {
     // the deck's one page: keep it as index.html, whatever the URL's query (?noprerun…)

@@ -8,5 +8,6 @@ as small POSTs, all kept in SQLite so that a server killed mid-poll loses nothin
 Modules, one job each: ``store`` (SQLite), ``messages`` (live.json and validation of every
 body), ``limits`` (in-memory rate limits), ``channel`` (the SSE fan-out), ``static`` (dist/ with
 hostile paths refused), ``token`` (the presenter's secret), ``net`` (the URLs to print),
-``app`` (the aiohttp application), ``run`` (the command line's server).
+``app`` (the aiohttp application), ``run`` (the command line's server), ``cors`` (a deck on
+another origin), ``proxy`` (behind a reverse proxy), ``options`` (their command-line options).
 """

@@ -1,7 +1,9 @@
 """``python -m deckbuild.hall --dist DIR``: the hall over any built folder (tests, bench/live_load.py).
 
 ``build.py serve --hall`` is the presenter's command (it builds dist/ first); this one serves a
-folder as it is. ``--port 0`` picks a free port: the printed URLs carry the real one.
+folder as it is, or, with ``--live DIR/live.json`` instead of ``--dist``, the hall alone for a
+deck served elsewhere (docs/deploy.md). ``--port 0`` picks a free port: the printed URLs carry
+the real one.
 """
 
 from __future__ import annotations
@@ -10,12 +12,20 @@ import argparse
 from pathlib import Path
 
 from .limits import Limits
+from .options import add_deploy_arguments
 from .run import HallOptions, run
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m deckbuild.hall", description=__doc__.splitlines()[0])
-    parser.add_argument("--dist", type=Path, required=True)
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--dist", type=Path, help="the built deck: served, and its live.json read")
+    where.add_argument(
+        "--live",
+        type=Path,
+        metavar="LIVE_JSON",
+        help="a hall alone: the deck's live.json (its polls and exercises), the deck served elsewhere",
+    )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--no-isolation", action="store_true")
@@ -30,13 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         default=Limits().max_streams_per_address,
         help="live channels one address may hold (raise it for a hall behind one NAT)",
     )
-    parser.add_argument(
-        "--allow-origin",
-        action="append",
-        default=[],
-        metavar="ORIGIN",
-        help="another origin (scheme://host[:port]) whose pages may POST to the hall; repeatable",
-    )
+    add_deploy_arguments(parser)
     parser.add_argument("--quiet", action="store_true", help="no access log")
     args = parser.parse_args(argv)
     opts = HallOptions(
@@ -50,8 +54,11 @@ def main(argv: list[str] | None = None) -> int:
         args.key,
         Limits(max_streams=args.max_streams, max_streams_per_address=args.max_streams_per_address),
         allow_origins=frozenset(args.allow_origin),
+        audience_url=args.audience_url,
+        trusted_proxies=frozenset(args.trust_proxy),
+        live=args.live,
     )
-    return run(opts, args.dist.resolve().parent, quiet=args.quiet)
+    return run(opts, (args.dist or args.live).resolve().parent, quiet=args.quiet)
 
 
 if __name__ == "__main__":

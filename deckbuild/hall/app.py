@@ -17,13 +17,12 @@ import json
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import segno
 from aiohttp import web
 
 from ..sse import pump
-from . import messages, static
+from . import cors, messages, proxy, static
 from .channel import Channel, Full, TooManyForAddress, TooManyForDevice
 from .limits import Limits, RateLimiter
 from .messages import Invalid, LiveSpec
@@ -42,7 +41,7 @@ BUSY_TEXT = "La sala está llena: el servidor no admite más conexiones. Vuelva 
 class Hall:
     """Everything a request handler needs, kept on the application as ``app[HALL]``."""
 
-    dist: Path
+    dist: Path | None  # None: a hall alone, the deck served elsewhere
     store: HallStore
     token: str
     spec: LiveSpec
@@ -50,7 +49,9 @@ class Hall:
     isolate: bool = True
     limits: Limits = field(default_factory=Limits)
     announce: bool = True  # False: no hall for the pages (serve --watch alone uses only the channel)
-    allow_origins: frozenset[str] = frozenset()  # origins besides the hall's own that may POST
+    allow_origins: frozenset[str] = frozenset()  # other origins whose pages may use the hall (cors.py)
+    trusted_proxies: frozenset[str] = frozenset()  # peers whose X-Forwarded-For names the client (proxy.py)
+    listening: list[str] = field(default_factory=list)  # where this process listens (audience may differ)
 
     def __post_init__(self):
         self.channel = Channel(
@@ -251,18 +252,6 @@ def _greeting(hall: Hall) -> bytes:
     return b"".join(parts)
 
 
-def origin_allowed(origin: str | None, host: str | None, allowed: frozenset[str]) -> bool:
-    """A POST's ``Origin``: the hall's own (the same host and port as the request's ``Host``, so a
-    page the hall served) or one of ``allowed`` (``scheme://host[:port]``, exactly). A request
-    without ``Origin`` is refused: every browser sends it on a POST."""
-    if not origin or origin == "null":
-        return False
-    if origin in allowed:
-        return True
-    parts = urlsplit(origin)
-    return parts.scheme in ("http", "https") and bool(host) and parts.netloc.lower() == host.lower()
-
-
 @web.middleware
 async def _post_guard(request: web.Request, handler):
     """Every POST under ``/_hall/``: a JSON body (``Content-Type: application/json``, which a
@@ -271,8 +260,10 @@ async def _post_guard(request: web.Request, handler):
     if request.method == "POST" and request.path.startswith("/_hall/"):
         if request.content_type != "application/json":
             return _text(415, "Se esperaba un cuerpo JSON (Content-Type: application/json).")
-        if not origin_allowed(request.headers.get("Origin"), request.host, request.app[HALL].allow_origins):
-            return _text(403, "Origen no permitido.")
+        if not cors.origin_allowed(
+            request.headers.get("Origin"), request.host, request.app[HALL].allow_origins
+        ):
+            return _text(403, cors.REFUSED_TEXT)
     return await handler(request)
 
 
@@ -284,11 +275,22 @@ async def _isolation_headers(request: web.Request, response: web.StreamResponse)
 
 
 def make_app(hall: Hall) -> web.Application:
-    """The application: ``/_hall/*`` routes, then ``dist/`` for every other GET or HEAD."""
-    app = web.Application(client_max_size=messages.MAX_BODY, middlewares=[_post_guard])
+    """The application: ``/_hall/*`` routes, then ``dist/`` (if any) for every other GET or HEAD."""
+    app = web.Application(
+        client_max_size=messages.MAX_BODY,
+        # cors first: the request it marks is the one aiohttp prepares an answer with (proxy.py
+        # clones it for the handlers, marks included, and a stream is prepared with the clone)
+        middlewares=[
+            cors.middleware(hall.allow_origins),
+            proxy.middleware(hall.trusted_proxies),
+            _post_guard,
+        ],
+    )
     app[HALL] = hall
 
     async def deck_file(request: web.Request) -> web.StreamResponse:
+        if hall.dist is None:  # a hall alone (--live): the deck is served elsewhere
+            return _text(404, "Aquí solo está la sala en vivo: la presentación está en otra dirección.")
         return await static.send_file(request, hall.dist, hall.isolate)
 
     app.router.add_get("/_hall/hello", hello)
@@ -302,6 +304,7 @@ def make_app(hall: Hall) -> web.Application:
     # HEAD too; (?s): a path whose decoded form holds a line break is the policy's 400 as well
     app.router.add_get("/{tail:(?s:.*)}", deck_file)
     app.on_response_prepare.append(_isolation_headers)
+    app.on_response_prepare.append(cors.on_prepare)
     app.on_shutdown.append(_shutdown)
     app.on_cleanup.append(_cleanup)
     return app

@@ -29,7 +29,7 @@ class Limits:
     connection: Rate = Rate(burst=20, per_second=5)  # POSTs on one keep-alive connection
     address: Rate = Rate(burst=600, per_second=100)  # one address (a NAT may hold a whole hall)
     max_streams: int = 1000  # live channels open at once; beyond: 503
-    max_streams_per_device: int = 8  # tabs of one browser share the device id
+    max_streams_per_device: int = 16  # tabs of one browser share the device id (issue 30: twelve tabs follow)
     max_streams_per_address: int = 64  # one address (raise it for a hall behind one NAT); beyond: 429
 
 

@@ -44,7 +44,12 @@ class LiveSpec:
         if not path.exists():
             log.info("no live.json in %s: the hall has no polls and no exercises", dist)
             return cls()
-        return cls.from_json(json.loads(path.read_text(encoding="utf-8")))
+        return cls.read(path)
+
+    @classmethod
+    def read(cls, path: Path) -> LiveSpec:
+        """Read a ``live.json`` (a hall alone, ``--live``: the file must be there)."""
+        return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
 
     @classmethod
     def from_json(cls, data) -> LiveSpec:

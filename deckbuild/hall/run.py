@@ -31,7 +31,7 @@ class AccessLogger(AbstractAccessLogger):
 
 @dataclass
 class HallOptions:
-    dist: Path
+    dist: Path | None  # None: a hall alone (``live`` names its live.json), the deck served elsewhere
     host: str = "127.0.0.1"
     port: int = 8000
     isolate: bool = True
@@ -42,7 +42,10 @@ class HallOptions:
     limits: Limits = Limits()
     watch: object | None = None  # a deckbuild.watch.Watcher: rebuild on save, tell the pages
     announce: bool = True  # /_hall/hello answers (a hall); False for --watch alone
-    allow_origins: frozenset[str] = frozenset()  # other origins whose pages may POST (--allow-origin)
+    allow_origins: frozenset[str] = frozenset()  # other origins whose pages may use the hall (--allow-origin)
+    audience_url: str | None = None  # the deck's URL when it is served elsewhere (--audience-url)
+    trusted_proxies: frozenset[str] = frozenset()  # --trust-proxy: whose X-Forwarded-For counts
+    live: Path | None = None  # the polls and exercises (live.json); default: dist/live.json
 
 
 def default_db(root: Path) -> Path:
@@ -50,17 +53,19 @@ def default_db(root: Path) -> Path:
     return root / ".hall" / f"hall-{datetime.date.today().isoformat()}.sqlite3"
 
 
-def banner(audience: list[str], token: str, opts: HallOptions, db: Path) -> str:
+def banner(audience: list[str], token: str, opts: HallOptions, db: Path, listening: list[str] = ()) -> str:
     lines = [
         "The hall is open (Ctrl+C stops it).",
         "  audience (give this one to the hall; the title slide and J show it as a QR):",
     ]
     lines += [f"    {url}" for url in audience]
+    if opts.audience_url:  # the deck is elsewhere: where this process is, for the proxy in front
+        lines.append(f"  the deck is served there; this hall listens on {' '.join(listening)}")
     lines += ["  presenter (keep it to yourself: whoever opens it moves every device):"]
     lines += [f"    {audience[0]}#presenter={token}", f"  answers and position kept in {db}"]
-    if opts.host in LOOPBACK:
+    if opts.host in LOOPBACK and not opts.audience_url:
         lines.append("  only this machine can open it: add --host 0.0.0.0 to let the hall's devices in")
-    if opts.cert is None and opts.host not in LOOPBACK:
+    if opts.cert is None and opts.host not in LOOPBACK and not opts.audience_url:
         lines.append(INSECURE_NOTE)
     return "\n".join(lines)
 
@@ -73,12 +78,13 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
         dist=opts.dist,
         store=HallStore(db),
         token=load_or_create(opts.token_file),
-        spec=LiveSpec.load(opts.dist),
+        spec=LiveSpec.load(opts.dist) if opts.live is None else LiveSpec.read(opts.live),
         audience=[],
         isolate=opts.isolate,
         limits=opts.limits,
         announce=opts.announce,
         allow_origins=opts.allow_origins,
+        trusted_proxies=opts.trusted_proxies,
     )
     app = make_app(hall)
     if opts.watch is not None:
@@ -91,14 +97,15 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
     site = web.TCPSite(runner, opts.host, opts.port, ssl_context=context, shutdown_timeout=1.0)
     await site.start()
     port = runner.addresses[0][1]
-    hall.audience[:] = audience_urls(opts.host, port, "https" if context else "http")
+    hall.listening = audience_urls(opts.host, port, "https" if context else "http")
+    hall.audience[:] = [opts.audience_url] if opts.audience_url else hall.listening
     return runner, hall, hall.audience
 
 
 async def serve(opts: HallOptions, root: Path) -> None:
     runner, hall, audience = await start(opts, root)
     if opts.announce:
-        print(banner(audience, hall.token, opts, Path(hall.store.path)), flush=True)
+        print(banner(audience, hall.token, opts, Path(hall.store.path), hall.listening), flush=True)
     else:
         print(f"serving the deck at {' '.join(audience)} (Ctrl+C stops)", flush=True)
     if opts.watch is not None:

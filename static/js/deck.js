@@ -181,7 +181,8 @@ showWhere(deck);
 installSpanishHelp(deck);
 installZoom(deck, { announce, changed: () => { for (const c of cells) if (c.editor) remeasure(c.editor.view); } });
 await buildNearEditors(deck, cells);   // a link to a code slide: its editor is there when the page is ready
-const hall = startHall(deck, { base, token: hallToken, receiver });   // live.js: the live hall, if a server is here
+// live.js: the live hall, if a server is here (or at config.hall, the origin the build named)
+const hall = startHall(deck, { base, token: hallToken, receiver, origin: config.hall });
 
 // ``?noprerun``: cells run only when asked (for tests, and to watch a cold cell compute)
 if (runtime && !new URLSearchParams(location.search).has("noprerun")) startPrerun(cells, deck, runtime);

@@ -25,6 +25,7 @@ function slideNumber(reveal, h, v) {
 function joinFigure(hall, className) {
   const figure = el("figure", className);
   const img = /** @type {HTMLImageElement} */ (el("img", "hall-qr"));
+  if (hall.crossOrigin) img.crossOrigin = "anonymous";   // the deck's COEP: a CORS image from the hall
   img.src = hall.url("qr.svg");
   img.alt = "Código QR con la dirección de la presentación en vivo";
   const caption = el("figcaption", "hall-url");

@@ -2,6 +2,8 @@
 // presenter's slide and fragment, publish them from the presenter's page, count the devices,
 // report solved exercises, and show the audience URL as a QR code.
 //
+// The hall is on the deck's own origin, or on the one the build names (`config.hall`, from
+// `build --hall` or deck.yaml's `hall:`): then every request goes there (CORS; the CSP names it).
 // Without a hall server (a static host, file://, offline, a speaker-view copy) the hall object
 // is present with `present === false`: one probe of `_hall/hello` at most, nothing shown, no
 // retry. With one, the live channel is an EventSource on `_hall/events`, reconnected with backoff
@@ -65,12 +67,16 @@ export function deviceId() { return keptId(DEVICE_KEY); }
 export class Hall extends EventTarget {
   /**
    * @param {import("reveal").RevealDeck} reveal
-   * @param {{base: string, token: string | null}} options
+   * @param {{base: string, token: string | null, origin?: string}} options ``origin``: the
+   *   hall's own origin when it is not the deck's ("" or absent: the deck's, under ``base``)
    */
-  constructor(reveal, { base, token }) {
+  constructor(reveal, { base, token, origin = "" }) {
     super();
     this.reveal = reveal;
-    this.base = base;
+    /** the hall's requests go under this URL: the deck's folder, or the other origin's root */
+    this.base = origin ? `${origin}/` : base;
+    /** the hall is on another origin: its QR image is asked for with CORS (the deck's COEP) */
+    this.crossOrigin = Boolean(origin) && new URL(this.base).origin !== new URL(base).origin;
     this.token = token;
     this.present = false;
     /** who follows whom: the pure state machine (follow.js) */
@@ -283,9 +289,9 @@ export class Hall extends EventTarget {
 
 /** Start the hall's part of the page after reveal.js is ready (a speaker-view copy: never connects).
  *  @param {import("reveal").RevealDeck} reveal
- *  @param {{base: string, token: string | null, receiver: boolean}} options */
-export function startHall(reveal, { base, token, receiver }) {
-  const hall = new Hall(reveal, { base, token: receiver ? null : token });
+ *  @param {{base: string, token: string | null, receiver: boolean, origin?: string}} options */
+export function startHall(reveal, { base, token, receiver, origin = "" }) {
+  const hall = new Hall(reveal, { base, token: receiver ? null : token, origin });
   if (!receiver) hall.start();
   return hall;
 }

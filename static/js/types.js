@@ -50,6 +50,7 @@
  * @property {string} prelude            Python run once after boot, before any cell
  * @property {NotebookInfo} notebook     titles and text of the code slides, for the download
  * @property {EditorInfo} editor         what the editor's completion loads on the first request
+ * @property {string} hall               the live hall's origin (https://hall.example.edu), or "": the deck's own
  */
 
 /**

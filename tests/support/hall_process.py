@@ -25,6 +25,14 @@ class HallProcess:
         self.proc: subprocess.Popen | None = None
         self.banner = ""
 
+    @classmethod
+    def alone(cls, live: Path, db: Path, token_file: Path, *extra: str, port: int = 0) -> HallProcess:
+        """A hall with no deck to serve (``--live live.json``): the deck is served elsewhere."""
+        process = cls(live.parent, db, token_file, *extra, port=port)
+        where = process.args.index("--dist")
+        process.args[where : where + 2] = ["--live", str(live)]
+        return process
+
     def start(self, timeout: float = 20.0) -> HallProcess:
         self.proc = subprocess.Popen(
             self.args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1

@@ -527,7 +527,7 @@ def test_every_post_needs_json_and_an_allowed_origin(tmp_path):
 
 
 def test_a_post_without_an_origin_is_refused():
-    from deckbuild.hall.app import origin_allowed
+    from deckbuild.hall.cors import origin_allowed
 
     assert not origin_allowed(None, "hall:8000", frozenset())
     assert origin_allowed("http://hall:8000", "hall:8000", frozenset())
