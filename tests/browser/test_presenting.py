@@ -319,3 +319,73 @@ def test_speaker_view_notes_show_each_formula_once(page, context, deck_url):
     ]
     assert all(w > 5 for w in notes["html"]), notes["html"]
     popup.close()
+
+
+def _is_help_open(page) -> bool:
+    return page.evaluate(
+        "() => window.deck.reveal.isOverlayOpen() && !!document.querySelector('.r-overlay-help')"
+    )
+
+
+def test_reveal_screens_speak_spanish_and_keys_do_what_the_help_says(page, context, deck_url):
+    """Issue 33, item 17: the pause screen and the speaker view in Spanish; «?» from a Spanish
+    keyboard (Shift and the «'» key) opens the help as it does on a US one, and so does F1 (the
+    help says so); without a hall, J moves no slide."""
+    open_deck(page, deck_url + "?noprerun")
+    go_to_slide(page, "el-mecanismo-de-laplace")
+    page.locator(".reveal").click(position={"x": 640, "y": 40})
+    page.keyboard.press("b")
+    resume = page.locator(".pause-overlay .resume-button")
+    wait_until(page, lambda: resume.is_visible(), 5)
+    assert resume.inner_text() == "Reanudar la presentación"
+    page.keyboard.press("b")
+    wait_until(page, "!window.deck.reveal.isPaused()", 5)
+
+    cdp = context.new_cdp_session(page)
+    for kind in ("rawKeyDown", "char", "keyUp"):  # what a Spanish keyboard sends for «?»
+        event = {"type": kind, "modifiers": 8, "windowsVirtualKeyCode": 219, "code": "Minus", "key": "?"}
+        cdp.send("Input.dispatchKeyEvent", {**event, **({"text": "?"} if kind == "char" else {})})
+    wait_until(page, lambda: _is_help_open(page), 5)
+    assert "? · F1" in page.locator(".r-overlay-help-content").inner_text()
+    page.keyboard.press("Escape")
+    wait_until(page, lambda: not _is_help_open(page), 5)
+    page.keyboard.press("Shift+Slash")  # a US keyboard's «?»: open, once (not opened and closed)
+    wait_until(page, lambda: _is_help_open(page), 5)
+    time.sleep(0.3)
+    assert _is_help_open(page) and not page.evaluate("window.deck.reveal.isPaused()")
+    page.keyboard.press("Escape")
+    page.keyboard.press("F1")
+    wait_until(page, lambda: _is_help_open(page), 5)
+    page.keyboard.press("Escape")
+    wait_until(page, lambda: not _is_help_open(page), 5)
+
+    here = current_slide(page)
+    page.keyboard.press("j")
+    time.sleep(0.5)
+    assert current_slide(page) == here  # no hall: J has nothing to show, and moves nothing
+
+    with context.expect_page() as popup_info:
+        page.keyboard.press("s")
+    popup = popup_info.value
+    wait_until(popup, "document.querySelectorAll('iframe').length >= 2", 20)
+    wait_until(popup, "document.querySelector('.speaker-layout-label').textContent !== ''", 10)
+    time.sleep(1.5)  # the clock ticks once
+    view = popup.evaluate("""() => ({
+        lang: document.documentElement.lang, title: document.title,
+        upcoming: document.querySelector('#upcoming-slide .label').textContent,
+        layout: document.querySelector('.speaker-layout-label').textContent,
+        options: [...document.querySelectorAll('.speaker-layout-dropdown option')].map((o) => o.textContent),
+        time: document.querySelector('.speaker-controls-time h4.label').textContent,
+        notes: document.querySelector('.speaker-controls-notes h4.label').textContent,
+        clock: document.querySelector('.clock-value').textContent,
+        text: document.body.innerText })""")
+    assert view["lang"] == "es" and view["title"] == "Vista del presentador"
+    assert view["upcoming"] == "A continuación" and view["layout"] == "Disposición: Normal"
+    assert view["options"] == ["Normal", "Ancha", "Alta", "Solo notas"]
+    assert view["time"].startswith("Tiempo") and "Pulse para reiniciar" in view["time"]
+    assert view["notes"] == "Notas" and not view["clock"].endswith(("AM", "PM")), view["clock"]
+    for english in ("Upcoming", "Layout", "Default", "Time", "Notes", "Click to Reset"):
+        assert english not in view["text"], (english, view["text"])
+    popup.set_viewport_size({"width": 1280, "height": 800})
+    popup.screenshot(path=str(ROOT / "test-results" / "speaker-view-es.png"))
+    popup.close()
