@@ -188,7 +188,7 @@ def test_the_static_deck_shows_no_hall_and_no_error(page, deck_url):
     ]  # asked once, never again
     assert page.errors == []
     errors = [text for kind, text in console if kind == "error"]
-    assert len(errors) <= 1 and all("404" in e for e in errors), errors
+    assert errors == []  # `serve` answers the probe "no hall" with a 204: no 404 in the console
 
 
 @pytest.mark.parametrize("engine", ["firefox", "webkit"])
