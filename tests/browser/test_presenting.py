@@ -389,3 +389,41 @@ def test_reveal_screens_speak_spanish_and_keys_do_what_the_help_says(page, conte
     popup.set_viewport_size({"width": 1280, "height": 800})
     popup.screenshot(path=str(ROOT / "test-results" / "speaker-view-es.png"))
     popup.close()
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext (poppler-utils) needed")
+def test_the_handout_prints_results_solutions_and_notes_not_controls(built_deck, browser, tmp_path):
+    """Issue 33, item 19: `pdf --solutions --notes`. No run carries «calculado hh:mm · 0,29 s»;
+    each exercise's page shows its solution, run and judged ✓; a poll prints a simulated hall's
+    result (its figure), not a «Simular una sala» button; each slide's notes follow it."""
+    from PIL import Image
+
+    from deckbuild.pdf import export_pdf
+
+    out = tmp_path / "handout.pdf"
+    report = export_pdf(built_deck, out, timeout=400, browser=browser, solutions=True, notes=True)
+    assert report["errors"] == [] and report["solutions"], report
+    assert set(report["solutions"].values()) == {"ok"}, report["solutions"]
+    info = subprocess.run(["pdfinfo", str(out)], capture_output=True, text=True).stdout
+    pages = int(next(line for line in info.splitlines() if line.startswith("Pages:")).split()[1])
+    assert pages == report["pages"] > report["slides"], (pages, report)  # the notes' pages too
+
+    def text(page: int) -> str:
+        args = ["pdftotext", "-f", str(page), "-l", str(page), str(out), "-"]
+        return subprocess.run(args, capture_output=True, text=True, check=True).stdout
+
+    texts = [text(p) for p in range(1, pages + 1)]
+    everything = "\n".join(texts)
+    assert "calculado" not in everything and "Simular una sala" not in everything
+    assert "Notas del presentador" in everything and "Speaker notes" not in everything
+    scale = next(i for i, t in enumerate(texts) if t.startswith("Ejercicio · La escala de Laplace"))
+    assert "escala = sensibilidad / epsilon" in texts[scale] and "✓" in texts[scale], texts[scale]
+    poll = next(i for i, t in enumerate(texts) if "Una sala simulada en el navegador" in t)
+    subprocess.run(["pdftoppm", "-png", "-r", "40", "-f", str(poll + 1), "-l", str(poll + 1), str(out),
+                    str(tmp_path / "poll")], check=True)  # fmt: skip
+    image = Image.open(next(tmp_path.glob("poll*.png"))).convert("L")
+    w, h = image.size
+    board = image.crop((w // 2, h // 5, w, h * 4 // 5))  # the simulated hall's figure
+    dark = sum(board.histogram()[:200]) / (board.size[0] * board.size[1])
+    assert dark > 0.02, f"the poll's page has no figure ({dark:.3%} ink)"
+    shutil.copy(out, ROOT / "test-results" / "handout-solutions-notes.pdf")
