@@ -11,6 +11,7 @@ repository, ``python build.py …`` runs the same code on the repository's deck/
     dpdeck serve --hall     ... with the live hall (docs/live-hall.md): devices follow
     dpdeck pdf [--out F]    build if needed, run every cell in Chromium, print a PDF
               [--deck D]    (of another deck file, built apart)
+              [--solutions] [--notes]   with each exercise solved and judged; with the notes
     dpdeck new PATH --title T   a new lecture folder that builds and runs as it is
 
 The deck file is deck/deck.yaml under the current folder (installed: ./deck.yaml first), or
@@ -18,6 +19,7 @@ The deck file is deck/deck.yaml under the current folder (installed: ./deck.yaml
 `pdf` and `check --run`, also cells that ended in an error); 2 a bad command line (argparse); 3 the deck is fine
 but the build's environment failed (a BuildEnvironmentError: node, npm, pip or a download
 missing or failing, a checksum mismatch), with the command, its exit code and its stderr;
+4 `serve`: the port is taken (another server listens there), said in one line;
 130 `check --run` interrupted (Ctrl+C).
 """
 
@@ -123,6 +125,10 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     p_pdf.add_argument("--out", type=Path, default=Path("dist-pdf/privacidad-diferencial.pdf"))
     p_pdf.add_argument("--deck", type=Path, help="another deck file (built apart; default deck/deck.yaml)")
     p_pdf.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for every cell to run")
+    p_pdf.add_argument(
+        "--solutions", action="store_true", help="each exercise's solution, run, with its verdict (a key)"
+    )
+    p_pdf.add_argument("--notes", action="store_true", help="the speaker notes, on a page after each slide")
     p_new = sub.add_parser("new", help="start a new lecture in a new folder")
     p_new.add_argument("path", type=Path, help="the new lecture's folder (new or empty)")
     p_new.add_argument("--title", required=True, help="the lecture's title")
@@ -193,7 +199,27 @@ def _watcher(project: Project, deck_file: Path | None, dist: Path):
     return Watcher(roots=roots, rebuild=lambda: build(project, deck_file=deck_file, dist=dist).files)
 
 
+EXIT_PORT_TAKEN = 4
+
+
 def _serve(project: Project, args) -> int:
+    """``serve``; a port already taken is one line in Spanish and exit code 4, not a traceback."""
+    import errno
+
+    try:
+        return _serve_on(project, args)
+    except OSError as exc:
+        if exc.errno != errno.EADDRINUSE:
+            raise
+        print(
+            f"error: el puerto {args.port} ya está en uso (¿otra presentación o servidor abierto?): "
+            f"ciérrelo, o elija otro puerto con --port {args.port + 1}",
+            file=sys.stderr,
+        )
+        return EXIT_PORT_TAKEN
+
+
+def _serve_on(project: Project, args) -> int:
     from .hall.net import INSECURE_NOTE, LOOPBACK, audience_urls, ssl_context
     from .serve import make_server
 
@@ -238,7 +264,7 @@ def _pdf(project: Project, args) -> int:
             build(project, deck_file=args.deck, dist=dist)
         elif _dist_is_stale(project):
             build(project)
-        report = export_pdf(dist, args.out, timeout=args.timeout)
+        report = export_pdf(dist, args.out, timeout=args.timeout, solutions=args.solutions, notes=args.notes)
     finally:
         if scratch:
             shutil.rmtree(scratch, ignore_errors=True)
@@ -246,6 +272,9 @@ def _pdf(project: Project, args) -> int:
         f"wrote {args.out}: {report['pages']} pages, {report['cells']} cells run "
         f"in the browser in {report['seconds']} s"
     )
+    if "solutions" in report:
+        right = sum(v == "ok" for v in report["solutions"].values())
+        print(f"  with the solutions: {right} of {len(report['solutions'])} judged correct")
     if report["errors"]:
         print(f"warning: cells with errors: {', '.join(report['errors'])}", file=sys.stderr)
         return 1

@@ -37,10 +37,56 @@ def npm_version(node_modules: Path, name: str) -> str:
     return package_json(node_modules, name)["version"]
 
 
+# The speaker view (an HTML string in the notes plugin, with its one inline script) in Spanish:
+# each English text of reveal.js 6.0's speaker view, as it is written in the bundle, and its
+# Spanish; each must be found exactly once, or the build stops (a reveal.js it does not know).
+SPEAKER_VIEW_ES = (
+    ('lang=\\"en\\"', 'lang=\\"es\\"'),
+    ("<title>reveal.js - Speaker View</title>", "<title>Vista del presentador</title>"),
+    ("Loading speaker view...", "Cargando la vista del presentador…"),
+    (">Upcoming<", ">A continuación<"),
+    (">Time <span", ">Tiempo <span"),
+    (">Click to Reset<", ">Pulse para reiniciar<"),
+    ("0:00 AM", "0:00"),
+    ("Pacing – Time to finish current slide", "Ritmo: tiempo para terminar esta diapositiva"),
+    (">Notes<", ">Notas<"),
+    ("'default': 'Default'", "'default': 'Normal'"),
+    ("'wide': 'Wide'", "'wide': 'Ancha'"),
+    ("'tall': 'Tall'", "'tall': 'Alta'"),
+    ("'notes-only': 'Notes only'", "'notes-only': 'Solo notas'"),
+    ("'Layout' +", "'Disposición' +"),
+    (
+        "Cross origin error.<br>The speaker window can only be opened from the same origin.",
+        "Error de origen.<br>La vista del presentador solo se abre desde la misma dirección que la presentación.",
+    ),
+    (
+        "Error connecting to main window.<br>Please try closing and reopening the speaker view.",
+        "No se pudo conectar con la ventana principal.<br>Cierre la vista del presentador y ábrala de nuevo (S).",
+    ),
+    ("toLocaleTimeString( 'en-US', { hour12: true,", "toLocaleTimeString( 'es-ES', { hour12: false,"),
+)
+
+
+def notes_plugin(node_modules: Path) -> str:
+    """reveal.js's notes plugin with its speaker view in Spanish (SPEAKER_VIEW_ES)."""
+    bundle = node_modules / "reveal.js" / NOTES_PLUGIN
+    if not bundle.exists():
+        raise BuildEnvironmentError(f"{bundle} is missing: run `npm ci`")
+    text = bundle.read_text(encoding="utf-8")
+    _speaker_view_html(text)  # the shape this build knows, or a BuildEnvironmentError
+    for english, spanish in SPEAKER_VIEW_ES:
+        if text.count(english) != 1:
+            raise _notes_plugin_error(f"{english!r} found {text.count(english)} times, not once")
+        text = text.replace(english, spanish)
+    return text
+
+
 def vendor_reveal_katex(node_modules: Path, out: Path) -> None:
-    """reveal.js into ``out/reveal``, KaTeX's stylesheet and woff2 fonts into ``out/katex``."""
+    """reveal.js into ``out/reveal`` (its speaker view in Spanish), KaTeX's stylesheet and woff2
+    fonts into ``out/katex``."""
     for rel in REVEAL_FILES:
         copy(node_modules / "reveal.js" / rel, out / "reveal" / rel)
+    (out / "reveal" / NOTES_PLUGIN).write_text(notes_plugin(node_modules), encoding="utf-8")
     for rel in KATEX_FILES:
         copy(node_modules / "katex" / rel, out / "katex" / rel)
     fonts = node_modules / "katex" / "dist" / "fonts"
@@ -120,10 +166,7 @@ def speaker_view_script(node_modules: Path) -> str:
     The speaker view is an about:blank window that inherits the deck's Content-Security-Policy,
     so its one inline script must be allowed by hash; we read it out of the plugin's bundle.
     """
-    bundle = node_modules / "reveal.js" / NOTES_PLUGIN
-    if not bundle.exists():
-        raise BuildEnvironmentError(f"{bundle} is missing: run `npm ci`")
-    scripts = re.findall(r"<script>(.*?)</script>", _speaker_view_html(bundle.read_text()), re.S)
+    scripts = re.findall(r"<script>(.*?)</script>", _speaker_view_html(notes_plugin(node_modules)), re.S)
     if len(scripts) != 1:
         raise _notes_plugin_error(f"expected one inline script, found {len(scripts)}")
     return scripts[0]

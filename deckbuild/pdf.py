@@ -1,7 +1,11 @@
 """`build.py pdf`: print the deck with every figure and number computed in the browser.
 
 Opens the built deck headless in Chromium in reveal.js's print mode, waits until every cell has
-run (the page runs them all in the background), and prints one PDF page per slide.
+run (the page runs them all in the background), and prints one PDF page per slide: results, not
+controls (a poll prints its question and a simulated hall's result, static/js/print.js; no run
+carries its time). ``solutions``: each exercise's solution loaded into its editor and run, judged,
+so its page shows the solution and its verdict. ``notes``: the speaker notes, each on a page of
+its own after its slide.
 
 What it needs is part of the plain set-up (``scripts/serve.sh``): the Python package playwright
 is a base dependency, and the browser is Debian's ``chromium``, ``$DPDECK_CHROMIUM``, or else
@@ -45,9 +49,33 @@ def ensure_chromium(playwright, run=subprocess.run) -> None:
         raise BuildEnvironmentError(NO_CHROMIUM)
 
 
-def export_pdf(dist: Path, out: Path, timeout: float = 300.0, browser=None) -> dict:
-    """Write the PDF; return {pages, cells, errors, seconds}. Raises BuildEnvironmentError when
-    Python does not start or the cells do not finish in the browser.
+# each exercise, in deck order: its solution into its editor, run judged (exercise.js)
+SOLVE_ALL = """async () => {
+    const verdicts = {};
+    for (const e of window.deck.exercises) {
+        e.loadSolution();
+        await e.cell.run();
+        verdicts[e.id] = e.feedback?.state ?? null;
+    }
+    return verdicts;
+}"""
+
+
+# figures are <img loading="lazy">: in print view, one far down the stacked pages is never
+# loaded (a poll's simulated hall printed as its text alone); load and decode every one first
+LOAD_IMAGES = """async () => {
+    const images = [...document.querySelectorAll('img')];
+    for (const img of images) img.loading = 'eager';
+    await Promise.all(images.map((img) => img.decode().catch(() => null)));
+}"""
+
+
+def export_pdf(
+    dist: Path, out: Path, timeout: float = 300.0, browser=None, solutions: bool = False, notes: bool = False
+) -> dict:
+    """Write the PDF; return {pages, cells, errors, seconds} (and ``solutions``: each exercise's
+    verdict, when asked). Raises BuildEnvironmentError when Python does not start or the cells
+    do not finish in the browser. A solution not judged correct is one of the ``errors``.
 
     ``browser``: a Playwright browser to use (the tests pass theirs); default: launch one.
     """
@@ -63,7 +91,7 @@ def export_pdf(dist: Path, out: Path, timeout: float = 300.0, browser=None) -> d
             ensure_chromium(p)
             own = launch(p)
             try:
-                return export_pdf(dist, out, timeout, own)
+                return export_pdf(dist, out, timeout, own, solutions, notes)
             finally:
                 own.close()
 
@@ -71,7 +99,7 @@ def export_pdf(dist: Path, out: Path, timeout: float = 300.0, browser=None) -> d
     started = time.monotonic()
     page = browser.new_page(viewport=VIEWPORT)
     try:
-        page.goto(url + "?print-pdf")
+        page.goto(url + "?print-pdf" + ("&showNotes=separate-page" if notes else ""))
         deadline = time.monotonic() + timeout
         state = None
         while time.monotonic() < deadline:
@@ -98,10 +126,18 @@ def export_pdf(dist: Path, out: Path, timeout: float = 300.0, browser=None) -> d
             figure_slides: [...document.querySelectorAll('.reveal .slides section')]
                 .map((s, i) => s.querySelector('img.out-figure') ? i : -1)
                 .filter(i => i >= 0)})""")
+        if solutions:
+            report["solutions"] = page.evaluate(SOLVE_ALL)
+            report["errors"] += [
+                f"{ex} (its solution: {v})" for ex, v in report["solutions"].items() if v != "ok"
+            ]
+        page.evaluate(LOAD_IMAGES)
         page.evaluate("document.fonts.ready")
         out.parent.mkdir(parents=True, exist_ok=True)
         page.pdf(path=str(out), prefer_css_page_size=True, print_background=True)
-        pages = page.evaluate("document.querySelectorAll('.pdf-page').length")
+        pages = page.evaluate(
+            "document.querySelectorAll('.pdf-page, .speaker-notes-pdf[data-layout=\"separate-page\"]').length"
+        )
     finally:
         page.close()
         server.shutdown()

@@ -27,6 +27,8 @@ from .staticfiles import (  # noqa: F401 - the names this module has always offe
     refusal,
 )
 
+NO_HALL_PROBE = "/_hall/hello"
+
 
 class DeckHandler(http.server.BaseHTTPRequestHandler):
     """GET and HEAD of ``directory``'s files, as :func:`deckbuild.staticfiles.decide` says."""
@@ -48,6 +50,13 @@ class DeckHandler(http.server.BaseHTTPRequestHandler):
         self._answer(body=False)
 
     def _answer(self, body: bool) -> None:
+        if self._target().split("?", 1)[0] == NO_HALL_PROBE:
+            # the page asks once whether a live hall is here: "no", without a 404 in the log and
+            # in the browser's console (a static host's 404 says the same, live.js)
+            self.send_response(204)
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            return
         accept = ", ".join(self.headers.get_all("Accept-Encoding", ())) or None
         verdict = staticfiles.decide(
             self.directory,

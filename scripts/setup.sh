@@ -36,7 +36,11 @@ if [[ ! -e "$stamp" ]]; then
 fi
 
 if [[ ! -e node_modules/.package-lock.json ]] || [[ package-lock.json -nt node_modules/.package-lock.json ]]; then
-  command -v npm >/dev/null || { echo "setup: npm (Node.js ≥ 18) is needed: apt-get install nodejs npm" >&2; exit 1; }
+  # the Node.js this needs is package.json's "engines" (README.md and docs/contributing.md say the same)
+  node_min=$(sed -n 's/.*"node": *">= *\([0-9][0-9]*\).*/\1/p' package.json)
+  command -v npm >/dev/null || { echo "setup: npm (Node.js ≥ $node_min) is needed: apt-get install nodejs npm" >&2; exit 1; }
+  node_major=$(node -p 'process.versions.node.split(".")[0]')
+  (( node_major >= node_min )) || { echo "setup: Node.js ≥ $node_min is needed, this one is $(node --version)" >&2; exit 1; }
   echo "setup: installing front-end packages (npm ci)"
   npm ci --no-audit --no-fund --loglevel=error
 fi

@@ -126,8 +126,8 @@ def _limit_device(request: web.Request, device: str) -> None:
 
 async def hello(request: web.Request) -> web.Response:
     hall = _hall(request)
-    if not hall.announce:
-        raise web.HTTPNotFound(text="No existe.")
+    if not hall.announce:  # --watch alone: no hall, said without a 404 (deckbuild/serve.py)
+        return web.Response(status=204, headers=NO_STORE)
     return _json(
         {
             "hall": 1,

@@ -55,6 +55,19 @@ def audience_urls(host: str, port: int, scheme: str = "http", addresses=lan_addr
     return [f"{scheme}://{_bracket(h)}:{port}/" for h in hosts]
 
 
+def presenter_url(host: str, port: int, scheme: str, audience: list[str]) -> str:
+    """Where the presenter opens the deck: on this machine, over loopback.
+
+    ``http://127.0.0.1`` is a secure context, the LAN address over plain HTTP is not (no offline
+    copy, Stop restarts Python); a certificate is made for the name the hall gives, so over
+    HTTPS, and when the hall listens on one address only, the audience's URL it is.
+    """
+    if scheme == "http" and host in WILDCARDS | LOOPBACK:
+        loopback = "[::1]" if host in {"::", "::1"} else "127.0.0.1"
+        return f"http://{loopback}:{port}/"
+    return audience[0]
+
+
 def _bracket(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 

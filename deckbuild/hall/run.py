@@ -8,6 +8,7 @@ import logging
 import signal
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
@@ -15,7 +16,7 @@ from aiohttp.abc import AbstractAccessLogger
 from .app import Hall, make_app
 from .limits import Limits
 from .messages import LiveSpec
-from .net import INSECURE_NOTE, LOOPBACK, audience_urls, ssl_context
+from .net import INSECURE_NOTE, LOOPBACK, audience_urls, presenter_url, ssl_context
 from .store import HallStore
 from .token import load_or_create
 
@@ -53,6 +54,13 @@ def default_db(root: Path) -> Path:
     return root / ".hall" / f"hall-{datetime.date.today().isoformat()}.sqlite3"
 
 
+def token_file(opts: HallOptions, db: Path) -> Path:
+    """Where the presenter's token is kept (mode 0600): ``--hall-token-file``, else beside the
+    hall's database. A restarted hall keeps the presenter's page, and so the devices that follow
+    it; delete the file to revoke the link (the next start makes a new one)."""
+    return opts.token_file or db.with_name(db.stem + ".token")
+
+
 def banner(audience: list[str], token: str, opts: HallOptions, db: Path, listening: list[str] = ()) -> str:
     lines = [
         "The hall is open (Ctrl+C stops it).",
@@ -61,8 +69,14 @@ def banner(audience: list[str], token: str, opts: HallOptions, db: Path, listeni
     lines += [f"    {url}" for url in audience]
     if opts.audience_url:  # the deck is elsewhere: where this process is, for the proxy in front
         lines.append(f"  the deck is served there; this hall listens on {' '.join(listening)}")
-    lines += ["  presenter (keep it to yourself: whoever opens it moves every device):"]
-    lines += [f"    {audience[0]}#presenter={token}", f"  answers and position kept in {db}"]
+        lines += ["  presenter (keep it to yourself: whoever opens it moves every device):"]
+        lines += [f"    {audience[0]}#presenter={token}"]
+    else:
+        lines += ["  presenter (on this machine; keep it to yourself: whoever opens it moves every device):"]
+        scheme = "https" if opts.cert else "http"
+        port = urlsplit(audience[0]).port or opts.port
+        lines += [f"    {presenter_url(opts.host, port, scheme, audience)}#presenter={token}"]
+    lines += [f"  answers and position kept in {db}, the presenter's link in {token_file(opts, db)}"]
     if opts.host in LOOPBACK and not opts.audience_url:
         lines.append("  only this machine can open it: add --host 0.0.0.0 to let the hall's devices in")
     if opts.cert is None and opts.host not in LOOPBACK and not opts.audience_url:
@@ -77,7 +91,7 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
     hall = Hall(
         dist=opts.dist,
         store=HallStore(db),
-        token=load_or_create(opts.token_file),
+        token=load_or_create(token_file(opts, db)),
         spec=LiveSpec.load(opts.dist) if opts.live is None else LiveSpec.read(opts.live),
         audience=[],
         isolate=opts.isolate,

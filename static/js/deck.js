@@ -178,6 +178,7 @@ const deck = new Reveal({
 });
 await deck.initialize();
 showWhere(deck);
+if (/print-pdf/.test(location.search)) (await import("./print.js")).preparePrint();   // build.py pdf
 installSpanishHelp(deck);
 installZoom(deck, { announce, changed: () => { for (const c of cells) if (c.editor) remeasure(c.editor.view); } });
 await buildNearEditors(deck, cells);   // a link to a code slide: its editor is there when the page is ready

@@ -2,6 +2,9 @@
 // cell in the editor, complete and document names there, leave it, zoom the code, the speaker
 // view, the live hall's key and what its indicator says). reveal.js writes its table in English
 // each time it opens the help; on its "showhelp" event this one replaces it.
+// reveal.js knows «?» only as Shift and the US key of «/»: on a Spanish keyboard (Shift and «'»)
+// it did nothing; here any key that types «?» opens the help. Its pause screen's button says
+// «Reanudar la presentación»; J (the hall's QR code) moves no slide where there is no hall.
 
 /** [keys, what they do], in the order a presenter needs them. */
 export const SHORTCUTS = [
@@ -15,7 +18,7 @@ export const SHORTCUTS = [
   ["S", "Vista del presentador: notas, reloj y la diapositiva siguiente"],
   ["B · .", "Pausa: pantalla en negro"],
   ["+ / −", "Agrandar / achicar el código (fuera del editor; el navegador recuerda el tamaño)"],
-  ["?", "Esta ayuda"],
+  ["? · F1", "Esta ayuda"],
 ];
 
 export const EDITOR_SHORTCUTS = [
@@ -71,8 +74,26 @@ function table(caption, rows, head) {
   return t;
 }
 
+const J_KEY = 74;
+
+/** Whether a key typed now goes to an editor or a field (reveal.js's own rule for its keys). */
+function typingInto(node) {
+  return node instanceof HTMLElement && (node.isContentEditable || /^(input|textarea|select)$/i.test(node.tagName));
+}
+
 /** Replace reveal.js's help table by the Spanish one whenever the help opens. */
 export function installSpanishHelp(reveal) {
+  window.addEventListener("keydown", (e) => {
+    if (e.key !== "?" || e.ctrlKey || e.altKey || e.metaKey || typingInto(document.activeElement)) return;
+    e.preventDefault();
+    e.stopImmediatePropagation();   // reveal.js would toggle it a second time (US layout) or pause
+    reveal.toggleHelp();
+  }, true);
+  const resume = reveal.getRevealElement().querySelector(".pause-overlay .resume-button");
+  if (resume) resume.textContent = "Reanudar la presentación";
+  // the live hall (live-view.js) binds J to its QR code; until then, and without a hall, J is
+  // nothing (reveal.js's vim-style J would move a slide, unannounced)
+  reveal.addKeyBinding({ keyCode: J_KEY, key: "J", description: "" }, () => {});
   reveal.on("showhelp", () => {
     const content = document.querySelector(".r-overlay-help-content");
     if (!content) return;

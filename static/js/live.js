@@ -230,7 +230,7 @@ export class Hall extends EventTarget {
     this.follow.dropPresenter();
     this.token = null;
     try { sessionStorage.removeItem(TOKEN_KEY); } catch { /* nothing kept */ }
-    this.view?.notice("El enlace de presentador ya no es válido: esta página sigue al profesor.");
+    this.view?.notice("El enlace de presentador ya no es válido (la sala se abrió con otro): esta página sigue al profesor.");
     this.emitStatus();
   }
 

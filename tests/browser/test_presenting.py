@@ -381,3 +381,112 @@ def test_a_run_that_prints_then_fails_shows_the_whole_traceback_and_says_what_is
     assert "más arriba" in label, label
     stdout.evaluate("e => { e.scrollTop = 0; }")  # scrolled to its start: now more below
     wait_until(page, lambda: page.evaluate(more, blocks + "[data-kind=stdout]") == "below", 10)
+
+
+def _is_help_open(page) -> bool:
+    return page.evaluate(
+        "() => window.deck.reveal.isOverlayOpen() && !!document.querySelector('.r-overlay-help')"
+    )
+
+
+def test_reveal_screens_speak_spanish_and_keys_do_what_the_help_says(page, context, deck_url):
+    """Issue 33, item 17: the pause screen and the speaker view in Spanish; «?» from a Spanish
+    keyboard (Shift and the «'» key) opens the help as it does on a US one, and so does F1 (the
+    help says so); without a hall, J moves no slide."""
+    open_deck(page, deck_url + "?noprerun")
+    go_to_slide(page, "el-mecanismo-de-laplace")
+    page.locator(".reveal").click(position={"x": 640, "y": 40})
+    page.keyboard.press("b")
+    resume = page.locator(".pause-overlay .resume-button")
+    wait_until(page, lambda: resume.is_visible(), 5)
+    assert resume.inner_text() == "Reanudar la presentación"
+    page.keyboard.press("b")
+    wait_until(page, "!window.deck.reveal.isPaused()", 5)
+
+    cdp = context.new_cdp_session(page)
+    for kind in ("rawKeyDown", "char", "keyUp"):  # what a Spanish keyboard sends for «?»
+        event = {"type": kind, "modifiers": 8, "windowsVirtualKeyCode": 219, "code": "Minus", "key": "?"}
+        cdp.send("Input.dispatchKeyEvent", {**event, **({"text": "?"} if kind == "char" else {})})
+    wait_until(page, lambda: _is_help_open(page), 5)
+    assert "? · F1" in page.locator(".r-overlay-help-content").inner_text()
+    page.keyboard.press("Escape")
+    wait_until(page, lambda: not _is_help_open(page), 5)
+    page.keyboard.press("Shift+Slash")  # a US keyboard's «?»: open, once (not opened and closed)
+    wait_until(page, lambda: _is_help_open(page), 5)
+    time.sleep(0.3)
+    assert _is_help_open(page) and not page.evaluate("window.deck.reveal.isPaused()")
+    page.keyboard.press("Escape")
+    page.keyboard.press("F1")
+    wait_until(page, lambda: _is_help_open(page), 5)
+    page.keyboard.press("Escape")
+    wait_until(page, lambda: not _is_help_open(page), 5)
+
+    here = current_slide(page)
+    page.keyboard.press("j")
+    time.sleep(0.5)
+    assert current_slide(page) == here  # no hall: J has nothing to show, and moves nothing
+
+    with context.expect_page() as popup_info:
+        page.keyboard.press("s")
+    popup = popup_info.value
+    wait_until(popup, "document.querySelectorAll('iframe').length >= 2", 20)
+    wait_until(popup, "document.querySelector('.speaker-layout-label').textContent !== ''", 10)
+    time.sleep(1.5)  # the clock ticks once
+    view = popup.evaluate("""() => ({
+        lang: document.documentElement.lang, title: document.title,
+        upcoming: document.querySelector('#upcoming-slide .label').textContent,
+        layout: document.querySelector('.speaker-layout-label').textContent,
+        options: [...document.querySelectorAll('.speaker-layout-dropdown option')].map((o) => o.textContent),
+        time: document.querySelector('.speaker-controls-time h4.label').textContent,
+        notes: document.querySelector('.speaker-controls-notes h4.label').textContent,
+        clock: document.querySelector('.clock-value').textContent,
+        text: document.body.innerText })""")
+    assert view["lang"] == "es" and view["title"] == "Vista del presentador"
+    assert view["upcoming"] == "A continuación" and view["layout"] == "Disposición: Normal"
+    assert view["options"] == ["Normal", "Ancha", "Alta", "Solo notas"]
+    assert view["time"].startswith("Tiempo") and "Pulse para reiniciar" in view["time"]
+    assert view["notes"] == "Notas" and not view["clock"].endswith(("AM", "PM")), view["clock"]
+    for english in ("Upcoming", "Layout", "Default", "Time", "Notes", "Click to Reset"):
+        assert english not in view["text"], (english, view["text"])
+    popup.set_viewport_size({"width": 1280, "height": 800})
+    popup.screenshot(path=str(ROOT / "test-results" / "speaker-view-es.png"))
+    popup.close()
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext (poppler-utils) needed")
+def test_the_handout_prints_results_solutions_and_notes_not_controls(built_deck, browser, tmp_path):
+    """Issue 33, item 19: `pdf --solutions --notes`. No run carries «calculado hh:mm · 0,29 s»;
+    each exercise's page shows its solution, run and judged ✓; a poll prints a simulated hall's
+    result (its figure), not a «Simular una sala» button; each slide's notes follow it."""
+    from PIL import Image
+
+    from deckbuild.pdf import export_pdf
+
+    out = tmp_path / "handout.pdf"
+    report = export_pdf(built_deck, out, timeout=400, browser=browser, solutions=True, notes=True)
+    assert report["errors"] == [] and report["solutions"], report
+    assert set(report["solutions"].values()) == {"ok"}, report["solutions"]
+    info = subprocess.run(["pdfinfo", str(out)], capture_output=True, text=True).stdout
+    pages = int(next(line for line in info.splitlines() if line.startswith("Pages:")).split()[1])
+    assert pages == report["pages"] > report["slides"], (pages, report)  # the notes' pages too
+
+    def text(page: int) -> str:
+        args = ["pdftotext", "-f", str(page), "-l", str(page), str(out), "-"]
+        return subprocess.run(args, capture_output=True, text=True, check=True).stdout
+
+    texts = [text(p) for p in range(1, pages + 1)]
+    notes = [t for t in texts if t.startswith("Notas del presentador")]
+    assert len(notes) == pages - report["slides"] and not any("Speaker notes" in t for t in texts)
+    slides = "\n".join(t for t in texts if t not in notes)  # the notes may name «Simular una sala»
+    assert "calculado" not in slides and "Simular una sala" not in slides
+    scale = next(i for i, t in enumerate(texts) if t.startswith("Ejercicio · La escala de Laplace"))
+    assert "escala = sensibilidad / epsilon" in texts[scale] and "✓" in texts[scale], texts[scale]
+    poll = next(i for i, t in enumerate(texts) if "Una sala simulada en el navegador" in t)
+    subprocess.run(["pdftoppm", "-png", "-r", "40", "-f", str(poll + 1), "-l", str(poll + 1), str(out),
+                    str(tmp_path / "poll")], check=True)  # fmt: skip
+    image = Image.open(next(tmp_path.glob("poll*.png"))).convert("L")
+    w, h = image.size
+    board = image.crop((w // 2, h // 5, w, h * 4 // 5))  # the simulated hall's figure
+    dark = sum(board.histogram()[:200]) / (board.size[0] * board.size[1])
+    assert dark > 0.02, f"the poll's page has no figure ({dark:.3%} ink)"
+    shutil.copy(out, ROOT / "test-results" / "handout-solutions-notes.pdf")

@@ -19,9 +19,11 @@ from tests.support.paths import ROOT
 class HallProcess:
     """Start with ``start()``; ``audience`` and ``presenter`` are the URLs it printed."""
 
-    def __init__(self, dist: Path, db: Path, token_file: Path, *extra: str, port: int = 0):
+    def __init__(self, dist: Path, db: Path, token_file: Path | None, *extra: str, port: int = 0):
+        """``token_file`` None: the hall's default, a token file beside ``db``."""
         self.args = [sys.executable, "-m", "deckbuild.hall", "--dist", str(dist), "--port", str(port)]
-        self.args += ["--hall-db", str(db), "--hall-token-file", str(token_file), "--quiet", *extra]
+        self.args += ["--hall-db", str(db), *(["--hall-token-file", str(token_file)] if token_file else [])]
+        self.args += ["--quiet", *extra]
         self.proc: subprocess.Popen | None = None
         self.banner = ""
 

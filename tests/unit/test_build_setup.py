@@ -193,3 +193,19 @@ def test_editable_install_in_a_clean_venv(tmp_path, request):
         str(ROOT / "pyodide_pkg/dplab/__init__.py"),
     ]
     shutil.rmtree(venv)
+
+
+def test_the_node_version_is_one_number_everywhere():
+    """Issue 33, item 20: setup.sh said Node.js ≥ 18 and the README ≥ 20. package.json's
+    "engines" is the one place; setup.sh reads it, and the docs say the same number."""
+    import json
+    import re
+
+    engines = json.loads((ROOT / "package.json").read_text())["engines"]["node"]
+    minimum = re.fullmatch(r">=(\d+)", engines).group(1)
+    setup = (ROOT / "scripts" / "setup.sh").read_text()
+    assert "≥ 18" not in setup and "$node_min" in setup and '"node"' in setup
+    for doc in ("README.md", "docs/contributing.md"):
+        said = re.findall(r"Node\.js ≥ (\d+)", (ROOT / doc).read_text())
+        assert said and set(said) <= {minimum, "22"}, (doc, said)  # 22.12: what two packages ask for
+    assert re.search(rf"Node\.js ≥ {minimum} with npm", (ROOT / "README.md").read_text())

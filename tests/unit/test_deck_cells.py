@@ -408,3 +408,15 @@ def test_the_whole_census_collapses_only_near_002(ran):
 def test_iterating_has_an_interior_optimum(ran):
     best = number_after(out(ran, "el-costo-de-iterar"), "mejor T:")
     assert 1 < best < 100  # the grid runs from T = 1 to T = 100
+
+
+def test_the_education_histogram_has_one_integer_tick_per_level(deck):
+    """Issue 33, item 20: the levels are 1…16, and the axis said «2,5 / 7,5»."""
+    from deckbuild.cellrun import Session
+
+    slide = next(s for s in deck.slides if s.title == "El histograma privado")
+    session = Session(deck.prelude)
+    run = session.run(slide.code + "\nprint('ticks:', [float(t) for t in ax.get_xticks()])", slide.id)
+    assert run.result["ok"], run.result
+    ticks = eval(run.stdout.split("ticks:", 1)[1])  # a list of floats, printed by Python itself
+    assert ticks == [float(k) for k in range(1, 17)], ticks

@@ -13,7 +13,8 @@ import urllib.request
 
 import pytest
 
-from deckbuild.hall.net import audience_urls
+from deckbuild.hall.net import audience_urls, presenter_url
+from deckbuild.hall.run import HallOptions, banner
 from deckbuild.hall.token import bearer_matches, load_or_create
 from tests.support.hall_fixtures import DEV, make_dist, origin_of
 from tests.support.hall_process import HallProcess
@@ -113,6 +114,24 @@ def test_the_banner_for_the_hall_network_names_lan_urls_and_the_insecure_context
         hall.stop()
     assert "0.0.0.0" not in out and "#presenter=" in out
     assert "not a secure context" in out and "--cert" in out
+
+
+def test_the_presenter_url_is_loopback_a_secure_context_on_the_projectors_machine(tmp_path):
+    """Issue 33, item 15: the LAN URL over plain HTTP is no secure context even on the machine
+    itself; http://127.0.0.1 is. Over HTTPS the certificate names the hall's address: that URL."""
+    lan = ["http://192.168.1.20:8000/", "http://10.0.0.5:8000/"]
+    assert presenter_url("0.0.0.0", 8000, "http", lan) == "http://127.0.0.1:8000/"
+    assert presenter_url("::", 8000, "http", lan) == "http://[::1]:8000/"
+    assert presenter_url("127.0.0.1", 8000, "http", ["http://127.0.0.1:8000/"]) == "http://127.0.0.1:8000/"
+    tls = ["https://192.168.1.20:8000/"]
+    assert presenter_url("0.0.0.0", 8000, "https", tls) == tls[0]
+    assert presenter_url("192.168.1.20", 8000, "http", lan[:1]) == lan[0]  # listens there only
+    opts = HallOptions(tmp_path, host="0.0.0.0")
+    text = banner(lan, "T" * 43, opts, tmp_path / "hall-x.sqlite3")
+    audience, presenter = text.split("presenter (", 1)
+    assert all(url in audience for url in lan)
+    assert "http://127.0.0.1:8000/#presenter=" + "T" * 43 in presenter and "192.168" not in presenter
+    assert str(tmp_path / "hall-x.token") in presenter  # where the link is kept, beside the database
 
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a certificate")

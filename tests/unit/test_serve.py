@@ -155,3 +155,38 @@ def test_a_slow_client_does_not_hold_the_others(server):
         for _ in range(5):
             _still_serving(server)
         assert time.monotonic() - t0 < 5
+
+
+@pytest.mark.parametrize("hall", [False, True], ids=["plain", "hall"])
+def test_a_port_in_use_is_one_spanish_line_and_exit_code_4(tmp_path, monkeypatch, capsys, hall):
+    """Issue 33, item 20: `serve` on a port another server holds printed an OSError traceback."""
+    from deckbuild import cli
+    from deckbuild.site import Project
+    from tests.support.hall_fixtures import make_dist
+
+    make_dist(tmp_path)
+    monkeypatch.setattr(cli, "_dist_is_stale", lambda project: False)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        argv = [
+            "serve",
+            "--port",
+            str(port),
+            *(["--hall", "--hall-db", str(tmp_path / "h.sqlite3")] if hall else []),
+        ]
+        code = cli.main(argv, project=Project(tmp_path))
+    err = capsys.readouterr().err
+    assert code == cli.EXIT_PORT_TAKEN == 4
+    assert f"el puerto {port} ya está en uso" in err and f"--port {port + 1}" in err
+    assert "Traceback" not in err and "OSError" not in err
+
+
+def test_the_hall_probe_is_answered_no_hall_without_a_404(server):
+    """Issue 33, item 20: every page load logged `GET /_hall/hello 404` (the server's log and the
+    browser's console). The plain server says "no hall" with a 204 and nothing cached."""
+    for target in ("/_hall/hello", "/_hall/hello?x=1"):
+        status, head, body = _get(server, target)
+        assert status == 204 and body == b"" and b"no-store" in head.lower()
+    assert _get(server, "/_hall/events")[0] == 404  # the rest of /_hall/ is still nothing here

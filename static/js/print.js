@@ -1,0 +1,13 @@
+// The printed deck (`build.py pdf`, reveal.js's ?print-pdf): what a page of paper shows instead
+// of what a screen does. A poll prints its question, its rule and the result of its «Simular una
+// sala» cell (a hall simulated in the browser, computed by the pre-run); the time and duration
+// of each run are left out (deck.css). `build.py pdf --solutions` then loads each exercise's
+// solution into its editor and runs it judged (deckbuild/pdf.py), and `--notes` asks reveal.js
+// for the speaker notes on a page of their own (?showNotes=separate-page).
+
+/** Open every poll's simulated hall, so that the pre-run's figure is on the page. */
+export function preparePrint() {
+  for (const lab of /** @type {NodeListOf<HTMLDetailsElement>} */ (document.querySelectorAll("details.poll-lab"))) {
+    lab.open = true;
+  }
+}
