@@ -36,8 +36,9 @@ def hall(built_deck, tmp_path):
     server.stop()
 
 
-def _open(browser, url: str, phone: bool = False):
-    context = browser.new_context(**(PHONE if phone else {"viewport": VIEWPORT}))
+def _open(browser, url: str, phone: bool = False, size: tuple[int, int] | None = None):
+    viewport = {"width": size[0], "height": size[1]} if size else VIEWPORT
+    context = browser.new_context(**(PHONE if phone else {"viewport": viewport}))
     context.add_init_script(IDLE_WORKER)
     page = context.new_page()
     page.errors = []
