@@ -107,7 +107,8 @@ class HallCount {
       this.box.dataset.noisy = String(r.value);
       this.box.dataset.shown = JSON.stringify(shown);
       const n = (/** @type {number} */ x) => x.toLocaleString("es-ES");
-      const bound = shown.devices != null ? `los ${n(shown.devices)} dispositivos conectados` : "";
+      const bound = shown.devices === 1 ? "el único dispositivo conectado"
+        : shown.devices != null ? `los ${n(shown.devices)} dispositivos conectados` : "";
       this.text.textContent = `≈ ${n(shown.value)} ${shown.value === 1 ? "dispositivo lo resolvió" : "dispositivos lo resolvieron"} `
         + `(IC 95 %: de ${n(shown.low)} a ${n(shown.high)}`
         + (shown.clipped ? `, recortado a lo público: entre 0 y ${bound || "∞"}` : "")
