@@ -64,7 +64,7 @@ def __dpdeck_exercise__():
         _g = globals()
         for _name in _blanks:
             if _name in _g and _g[_name] is Ellipsis:
-                return False, f"Falta completar `{{_name}}`: todavía vale `...`."
+                return False, f"Falta completar `{{_name}}`: todavía tiene el hueco del enunciado (`...`)."
         try:
             got = _check()
         except AssertionError as exc:

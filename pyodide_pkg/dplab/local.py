@@ -302,8 +302,8 @@ def rr_estimate(yes, n, epsilon, confidence=0.95) -> RREstimate:
 
     Showing it: ``π̂`` (and the interval, which spans ``[-(1 - p), p] / (2p - 1)`` at most) can
     fall outside [0, 1]: a true share cannot. To show it, clip the estimate and both ends to
-    [0, 1] and say so next to it (e.g. «estimación: 0 % (−8 % sin recortar)»); the clipped
-    estimate is no longer unbiased, so compute with the unclipped one.
+    [0, 1] and say so next to it (e.g. «estimación: 0 % (recortada)»; never a negative share);
+    the clipped estimate is no longer unbiased, so compute with the unclipped one.
 
     Parameters
     ----------

@@ -60,6 +60,12 @@ function richText(el, text) {
   });
 }
 
+/** Whether two programs are the same, but for trailing spaces and blank lines. */
+function sameCode(a, b) {
+  const lines = (/** @type {string} */ s) => s.split("\n").map((l) => l.trimEnd()).filter(Boolean).join("\n");
+  return Boolean(b) && lines(a) === lines(b);
+}
+
 const ICONS = { ok: "✓", wrong: "✗", error: "✗", stopped: "■" };
 
 export class Exercise extends EventTarget {
@@ -83,6 +89,7 @@ export class Exercise extends EventTarget {
     /** @type {HTMLElement} */
     this.solutionEl = root.querySelector(".exercise-solution");
     this.solution = root.querySelector(".exercise-solution-code")?.textContent.replace(/\n$/, "") ?? "";
+    this.copied = false;   // the code being judged is the solution as loaded (judgedCode)
     /** @type {HTMLElement} */
     this.feedbackEl = root.querySelector(".exercise-feedback");
     /** @type {Feedback | null} of the last judged run */
@@ -132,12 +139,22 @@ export class Exercise extends EventTarget {
   judgedCode(code) {
     this.judging = true;
     this.verdict = null;
+    this.copied = sameCode(code, this.solution);
     return `${code}\n${this.program}`;
   }
 
   judge(result) {
     this.setFeedback(feedbackFor(result, this.verdict));
     this.verdict = null;
+    if (this.feedback.state === "ok" && this.copied) {
+      // the solution as the deck gives it («Cargar en el editor»): it passes, but nobody solved
+      // anything, so neither this device's progress nor the hall's count hears of it
+      this.setFeedback({ state: "ok", message: "La solución cargada pasa la comprobación. No cuenta como "
+        + "resuelto: ↺ Restaurar trae el ejercicio de nuevo para resolverlo con sus palabras." });
+      this.announce?.(`Correcto: ${this.feedback.message}`);
+      this.changed();
+      return;
+    }
     if (this.feedback.state === "ok") {
       this.restarted = false;
       if (!this.solved) {

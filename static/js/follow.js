@@ -12,7 +12,8 @@
 // - A follower moves to each state it accepts while it follows. A move of its own (not one that
 //   applying a state caused) to anywhere but the presenter's position pauses following; a move
 //   back onto it, or the button, resumes it. In the phones' scroll view fragments follow the
-//   scrolling, so only the slide counts there.
+//   scrolling: a fragment behind the presenter's on the same slide still follows, one ahead
+//   (a swipe that reads ahead) pauses, so the presenter's next click does not scroll it back.
 // - The presenter's page publishes each move of its own with seq = max(now, its last seq + 1,
 //   the accepted seq + 1): its clock, so a reloaded page (a fresh instance) still sends growing
 //   numbers. A page that has not moved since it opened takes the states it accepts instead (a
@@ -154,13 +155,15 @@ export class Follow {
     return state;
   }
 
-  /** Whether the page shows the presenter's slide (and fragment, outside the scroll view).
+  /** Whether the page shows the presenter's slide and fragment. In the scroll view, where
+   *  fragments follow the scrolling, a fragment behind the presenter's (scrolled back a little)
+   *  still follows; one ahead is reading ahead, on one's own.
    *  @param {Here} here */
   atTarget(here) {
     const t = this.target;
     if (!t) return true;
-    const same = here.indexh === t.indexh && here.indexv === t.indexv;
-    return same && (here.scroll || here.indexf === t.indexf);
+    if (here.indexh !== t.indexh || here.indexv !== t.indexv) return false;
+    return here.scroll ? here.indexf <= t.indexf : here.indexf === t.indexf;
   }
 
   /** @param {Here} here @param {number} now @returns {Decision} */

@@ -24,6 +24,30 @@ function el(tag, cls, text) {
   return node;
 }
 
+/** How far discrete Laplace noise of sensitivity 1 at ``epsilon`` strays, at 95 %: the least k
+ *  with P(|noise| > k) = 2a^(k+1) / (1 + a) ≤ 0.05, a = e^-ε (6 at ε = 0,5).
+ *  @param {number} epsilon */
+export function noiseReach(epsilon) {
+  const a = Math.exp(-epsilon);
+  let k = 0;
+  while ((2 * a ** (k + 1)) / (1 + a) > 0.05) k += 1;
+  return k;
+}
+
+/** The count as the slide shows it: the noised value and its 95 % interval, clipped to what is
+ *  public (a count is at least 0, and at most the devices the hall says are connected, a number
+ *  every device's indicator shows), which is post-processing: no privacy spent.
+ *  @param {number} noisy @param {number} epsilon @param {number | undefined} devices
+ *  @returns {{value: number, low: number, high: number, clipped: boolean, devices: number | null}} */
+export function countShown(noisy, epsilon, devices) {
+  const top = Number.isInteger(devices) && /** @type {number} */ (devices) > 0 ? /** @type {number} */ (devices) : Infinity;
+  const clip = (/** @type {number} */ x) => Math.min(top, Math.max(0, x));
+  const k = noiseReach(epsilon);
+  const value = clip(noisy), low = clip(noisy - k), high = clip(noisy + k);
+  return { value, low, high, clipped: value !== noisy || low !== noisy - k || high !== noisy + k,
+           devices: top === Infinity ? null : top };
+}
+
 /** One exercise's box on the presenter's slide, and the students' line. */
 class HallCount {
   /** @param {HTMLElement} exercise the .exercise element @param {any} deck */
@@ -79,10 +103,16 @@ class HallCount {
       }
       this.released = true;
       this.label();
-      const shown = Math.max(0, r.value);   // post-processing: free
+      const shown = countShown(r.value, r.epsilon, hall.devices);
       this.box.dataset.noisy = String(r.value);
-      this.text.textContent = `≈ ${shown.toLocaleString("es-ES")} dispositivos lo resolvieron `
-        + `(conteo con ruido de Laplace discreto, ε = ${es(r.epsilon)}; desvío típico ≈ ${es(r.sd)})`
+      this.box.dataset.shown = JSON.stringify(shown);
+      const n = (/** @type {number} */ x) => x.toLocaleString("es-ES");
+      const bound = shown.devices === 1 ? "el único dispositivo conectado"
+        : shown.devices != null ? `los ${n(shown.devices)} dispositivos conectados` : "";
+      this.text.textContent = `≈ ${n(shown.value)} ${shown.value === 1 ? "dispositivo lo resolvió" : "dispositivos lo resolvieron"} `
+        + `(IC 95 %: de ${n(shown.low)} a ${n(shown.high)}`
+        + (shown.clipped ? `, recortado a lo público: entre 0 y ${bound || "∞"}` : "")
+        + `; conteo con ruido de Laplace discreto, ε = ${es(r.epsilon)}, desvío típico ≈ ${es(r.sd)})`
         + (r.new ? "." : "; es el mismo conteo publicado antes: no gastó presupuesto.");
     } catch (e) {
       this.text.textContent = `No se pudo contar: ${e instanceof Error ? e.message : String(e)}`;

@@ -21,6 +21,18 @@ function slideNumber(reveal, h, v) {
   return index >= 0 ? index + 1 : h + 1;
 }
 
+/** The «Volver» button's text: the presenter's slide, or, when the page is on that slide but
+ *  not on the presenter's fragment, where on it the presenter is.
+ *  @param {any} reveal @param {{indexh: number, indexv: number, indexf: number}} t */
+function returnText(reveal, t) {
+  const i = reveal.getIndices();
+  if (i.h === t.indexh && (i.v || 0) === t.indexv) {
+    const where = (i.f ?? -1) < t.indexf ? "más adelante" : "más atrás";
+    return `Volver con el profesor (${where} en esta diapositiva)`;
+  }
+  return `Volver con el profesor (diapositiva ${slideNumber(reveal, t.indexh, t.indexv)})`;
+}
+
 /** The QR code and the URL, as a figure (the title slide's, or the J key's overlay). */
 function joinFigure(hall, className) {
   const figure = el("figure", className);
@@ -60,9 +72,25 @@ export function installHallView(hall) {
   dot.setAttribute("aria-hidden", "true");
   const label = el("span", "label");
   // short: a phone's bar, beside Python's status and four buttons, has room for the dot (its
-  // colour says following or not) and the count; the full text stays in the box's title
+  // colour says following or not) and «3 en sala»; a tap on it (or on Python's dot) shows the
+  // full text of both under the bar
   const long = el("span", "long"), short = el("span", "short");
   label.append(long, short);
+  const detail = el("div", "hall-detail");
+  detail.hidden = true;
+  detail.setAttribute("role", "status");
+  const runtime = document.getElementById("runtime-status");
+  const toggleDetail = (/** @type {Event} */ e) => {
+    if (!document.querySelector(".reveal-viewport.reveal-scroll") || e.target === back) return;
+    detail.hidden = !detail.hidden;
+    if (!detail.hidden) {
+      const python = runtime?.querySelector(".label")?.textContent ?? "";
+      detail.replaceChildren(el("p", "", box.title), ...(python ? [el("p", "", python + (runtime?.title ? ` — ${runtime.title}` : ""))] : []));
+    }
+  };
+  box.addEventListener("click", toggleDetail);
+  runtime?.addEventListener("click", toggleDetail);
+  detail.addEventListener("click", () => { detail.hidden = true; });
   const back = /** @type {HTMLButtonElement} */ (el("button", "hall-return"));
   back.type = "button";
   back.hidden = true;
@@ -71,14 +99,14 @@ export function installHallView(hall) {
   (document.querySelector(".deck-chrome") ?? document.body).prepend(box);
   const note = el("div", "hall-notice");
   note.hidden = true;
-  box.after(note);
+  box.after(note, detail);
 
   const title = document.querySelector('.reveal .slides section[data-kind="title"]');
   title?.append(joinFigure(hall, "hall-join"));
   const overlay = installJoinOverlay(hall);
 
   let noteTimer = 0;
-  return {
+  const view = {
     overlay,
     render() {
       box.dataset.state = hall.state;
@@ -90,12 +118,13 @@ export function installHallView(hall) {
         : hall.presenter ? `Presenta · ${devices}`
         : hall.following ? `Siguiendo · ${devices}` : `Por su cuenta · ${devices}`;
       long.textContent = what;
-      short.textContent = hall.state === "live" ? String(hall.devices) : "…";
+      short.textContent = hall.state === "live" ? `${hall.devices} en sala` : "…";
       box.title = what + " — " + (hall.presenter ? "esta página mueve a toda la sala (J muestra el código QR)"
-        : "esta página sigue la diapositiva del profesor; si se mueve, deja de seguirla");
+        : hall.following ? "esta página sigue al profesor; si se mueve, deja de seguirlo"
+        : "esta página no sigue al profesor; «Volver con el profesor» la lleva adonde está él y vuelve a seguirlo");
       const t = hall.target;
       back.hidden = hall.presenter || hall.following || !t;
-      if (t) back.textContent = `Volver con el profesor (diapositiva ${slideNumber(hall.reveal, t.indexh, t.indexv)})`;
+      if (t) back.textContent = returnText(hall.reveal, t);
     },
     notice(text) {
       note.textContent = text;
@@ -104,4 +133,7 @@ export function installHallView(hall) {
       noteTimer = setTimeout(() => { note.hidden = true; }, 10_000);
     },
   };
+  // the button's text says where the presenter is from where the page is: redrawn on every move
+  for (const event of ["slidechanged", "fragmentshown", "fragmenthidden"]) hall.reveal.on(event, () => view.render());
+  return view;
 }

@@ -27,6 +27,9 @@ const STORE = "dpdeck-poll:";        // + deck id + ":" + poll id → {randomize
 const SIMULATED_HALL = 40;
 const SIMULATED_BATCH = 4;           // simulated answers per step,
 const SIMULATED_STEP_MS = 400;       // every this long
+// A hall's numbers show from this many answers on (drawNumbers says why): with fewer, the interval
+// spans nearly 0 %–100 %, and each change on the projector points at whoever just answered.
+export const HOLD_UNTIL = 10;
 
 /** The slide's poll (deckbuild/live.py, poll_view): ``epsilonText`` is ε as the slide says it.
  * @typedef {{k: number, epsilon: number, epsilonText: string, prior: number, options: string[], yesNo: boolean}} PollData */
@@ -226,7 +229,7 @@ export class Poll {
 
   /** @param {Tally} tally */
   async compute(tally) {
-    if (tally.n === 0) {
+    if (tally.n === 0 || this.held(tally)) {
       this.drawNumbers(tally, null);
       this.figure.clear();
       return;
@@ -243,6 +246,12 @@ export class Poll {
     });
     if (drawn.ok && figure) this.figure.replace([figure]);
     if (!this.stale) this.figure.el.classList.remove("is-stale");
+  }
+
+  /** A hall's tally held back: fewer than HOLD_UNTIL answers (a public fact: the count of
+   *  answers, not what they say). @param {Tally} tally */
+  held(tally) {
+    return (this.mode === "presenter" || this.mode === "student") && tally.n < HOLD_UNTIL;
   }
 
   /** The numbers: answers, the raw share, the estimate (clipped, said so) and its interval,
@@ -262,7 +271,11 @@ export class Poll {
       this.root.dataset.estimate = JSON.stringify(estimate);
       this.posterior.textContent = posteriorText(this.data, summary.posterior);
     } else {
-      this.posterior.textContent = tally.n === 0 ? "Aún no hay respuestas." : "";
+      this.posterior.textContent = this.held(tally)
+        ? `Los números aparecen desde ${HOLD_UNTIL} respuestas (van ${num(tally.n)}). Con menos, la estimación `
+          + "no diría nada (su intervalo iría de casi 0 % a casi 100 %), y cada cambio en la pantalla "
+          + "señalaría a quien acaba de responder: su respuesta aleatorizada lo protege igual, pero no hace falta exhibirla."
+        : tally.n === 0 ? "Aún no hay respuestas." : "";
     }
     this.numbers.replaceChildren(...rows.flatMap(([term, value]) => [el("dt", null, term), el("dd", null, value)]));
   }

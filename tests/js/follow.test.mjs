@@ -31,8 +31,9 @@ const DECK = [[0], [2], [0, 1, 3], [1], [0, 0], [2], [0]];
 
 const TITLE = { indexh: 0, indexv: 0, indexf: -1 };
 const show = (p) => (p ? `${p.seq ?? ""}@${p.indexh}/${p.indexv}/${p.indexf}` : "none");
+// the scroll view: a fragment behind the presenter's follows, one ahead reads ahead
 const samePlace = (a, b, scroll) =>
-  a.indexh === b.indexh && a.indexv === b.indexv && (scroll || a.indexf === b.indexf);
+  a.indexh === b.indexh && a.indexv === b.indexv && (scroll ? a.indexf <= b.indexf : a.indexf === b.indexf);
 
 /** One page: reveal.js as far as following sees it, and live.js's wiring of follow.js. */
 class Page {
@@ -416,12 +417,23 @@ test("a student pauses when it moves away, resumes on the presenter's slide or w
   assert.deepEqual(new Follow().rejoin(), [{ kind: "status" }]);
 });
 
-test("in the phones' scroll view only the slide counts; without a hall a move counts for nothing", () => {
+test("in the phones' scroll view a fragment behind follows, one ahead reads ahead; without a hall a move counts for nothing", () => {
   const f = student();
   f.state({ seq: 1, indexh: 2, indexv: 1, indexf: 2 }, at(0), 1);
-  assert.deepEqual(f.localMove(at(2, 1, -1, true), 2), []);
+  assert.deepEqual(f.localMove(at(2, 1, -1, true), 2), []);   // scrolled back within the slide
   assert.equal(f.following, true);
   assert.deepEqual(kinds(f.localMove(at(2, 1, -1, false), 3)), ["status"]);   // the slides view: the fragment counts
+  assert.equal(f.following, false);
+  const phone = student();
+  phone.state({ seq: 1, indexh: 2, indexv: 0, indexf: 0 }, at(0), 1);
+  assert.deepEqual(kinds(phone.localMove(at(2, 0, 1, true), 2)), ["status"]);   // a swipe to the next bullet
+  assert.equal(phone.following, false);
+  // the presenter's next click reaches that bullet: the phone is not moved, it stays on its own
+  assert.deepEqual(phone.state({ seq: 2, indexh: 2, indexv: 0, indexf: 1 }, at(2, 0, 1, true), 3), [{ kind: "status" }]);
+  assert.deepEqual(phone.state({ seq: 3, indexh: 2, indexv: 0, indexf: 2 }, at(2, 0, 1, true), 4), [{ kind: "status" }]);
+  assert.equal(phone.following, false);
+  assert.deepEqual(kinds(phone.rejoin()), ["apply", "status"]);   // until it returns
+  assert.equal(phone.following, true);
   const absent = new Follow();
   absent.target = { seq: 1, indexh: 0, indexv: 0, indexf: -1 };
   assert.deepEqual(absent.localMove(at(5), 0), []);

@@ -25,8 +25,9 @@ EXERCISES = [s for s in DECK.slides if s.kind == "exercise"]
 # wrong answers a student might give: (exercise id, code replacing the blanks' lines)
 WRONG = {
     "ejercicio-escala-laplace": [
-        # with Δf = 1, ε, Δf·ε and ε/Δf are all 0,5: the feedback names all three, no guess
-        ("epsilon = 0.5\nsensibilidad = 1\nescala = epsilon", "es el mismo ε"),
+        # with Δf = 1, ε and Δf·ε are both 0,5: the feedback says so, without the formula (the
+        # second hint gives it)
+        ("epsilon = 0.5\nsensibilidad = 1\nescala = epsilon", "el mismo número que ε"),
         ("epsilon = 0.5\nsensibilidad = 1\nescala = sensibilidad * epsilon", "Δf · ε"),
         ("epsilon = 0.5\nsensibilidad = 0.5\nescala = 1", "sensibilidad"),
     ],
