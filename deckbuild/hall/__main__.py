@@ -37,6 +37,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="ORIGIN",
         help="another origin (scheme://host[:port]) whose pages may POST to the hall; repeatable",
     )
+    parser.add_argument(
+        "--redis",
+        metavar="URL",
+        help="keep the hall in Redis (redis://host:port/db) so several processes serve one hall",
+    )
     parser.add_argument("--quiet", action="store_true", help="no access log")
     args = parser.parse_args(argv)
     opts = HallOptions(
@@ -50,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         args.key,
         Limits(max_streams=args.max_streams, max_streams_per_address=args.max_streams_per_address),
         allow_origins=frozenset(args.allow_origin),
+        redis=args.redis,
     )
     return run(opts, args.dist.resolve().parent, quiet=args.quiet)
 

@@ -16,7 +16,7 @@ from .app import Hall, make_app
 from .limits import Limits
 from .messages import LiveSpec
 from .net import INSECURE_NOTE, LOOPBACK, audience_urls, ssl_context
-from .store import HallStore
+from .store import SqliteStore
 from .token import load_or_create
 
 log = logging.getLogger("deckbuild.hall")
@@ -43,6 +43,7 @@ class HallOptions:
     watch: object | None = None  # a deckbuild.watch.Watcher: rebuild on save, tell the pages
     announce: bool = True  # /_hall/hello answers (a hall); False for --watch alone
     allow_origins: frozenset[str] = frozenset()  # other origins whose pages may POST (--allow-origin)
+    redis: str | None = None  # --redis URL: the hall's memory in Redis, shared by several processes
 
 
 def default_db(root: Path) -> Path:
@@ -50,14 +51,19 @@ def default_db(root: Path) -> Path:
     return root / ".hall" / f"hall-{datetime.date.today().isoformat()}.sqlite3"
 
 
-def banner(audience: list[str], token: str, opts: HallOptions, db: Path) -> str:
+def redis_prefix() -> str:
+    """Today's hall in Redis, as ``default_db`` is today's file: ``hall-<date>:``."""
+    return f"hall-{datetime.date.today().isoformat()}:"
+
+
+def banner(audience: list[str], token: str, opts: HallOptions, kept_in: str) -> str:
     lines = [
         "The hall is open (Ctrl+C stops it).",
         "  audience (give this one to the hall; the title slide and J show it as a QR):",
     ]
     lines += [f"    {url}" for url in audience]
     lines += ["  presenter (keep it to yourself: whoever opens it moves every device):"]
-    lines += [f"    {audience[0]}#presenter={token}", f"  answers and position kept in {db}"]
+    lines += [f"    {audience[0]}#presenter={token}", f"  answers and position kept in {kept_in}"]
     if opts.host in LOOPBACK:
         lines.append("  only this machine can open it: add --host 0.0.0.0 to let the hall's devices in")
     if opts.cert is None and opts.host not in LOOPBACK:
@@ -67,11 +73,17 @@ def banner(audience: list[str], token: str, opts: HallOptions, db: Path) -> str:
 
 async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, list[str]]:
     """Bind and start the hall; its runner, its Hall and the audience URLs (the real port in them)."""
-    db = opts.db or default_db(root)
-    db.parent.mkdir(parents=True, exist_ok=True)
+    if opts.redis:
+        from .redis_store import RedisStore
+
+        store = RedisStore(opts.redis, redis_prefix())
+    else:
+        db = opts.db or default_db(root)
+        db.parent.mkdir(parents=True, exist_ok=True)
+        store = SqliteStore(db)
     hall = Hall(
         dist=opts.dist,
-        store=HallStore(db),
+        store=store,
         token=load_or_create(opts.token_file),
         spec=LiveSpec.load(opts.dist),
         audience=[],
@@ -98,7 +110,7 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
 async def serve(opts: HallOptions, root: Path) -> None:
     runner, hall, audience = await start(opts, root)
     if opts.announce:
-        print(banner(audience, hall.token, opts, Path(hall.store.path)), flush=True)
+        print(banner(audience, hall.token, opts, hall.store.description), flush=True)
     else:
         print(f"serving the deck at {' '.join(audience)} (Ctrl+C stops)", flush=True)
     if opts.watch is not None:
