@@ -293,7 +293,9 @@ async def _greeting(hall: Hall) -> bytes:
     state = await hall.store.state()
     if state is not None:
         parts.append(hall.channel.encode("state", state))
-    parts.append(hall.channel.encode("devices", {"n": await hall.devices()}))
+    # a shared store: the count last read (every 2 s at most), not one more round trip per stream
+    shared = hall.store.shared and hall.devices_sent is not None
+    parts.append(hall.channel.encode("devices", {"n": hall.devices_sent if shared else await hall.devices()}))
     parts.extend([hall.channel.encode("tally", await hall.tally(poll)) for poll in hall.spec.polls])
     return b"".join(parts)
 

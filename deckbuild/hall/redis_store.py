@@ -121,7 +121,7 @@ class RedisStore:
         self.on_event = on_event
         self.redis = aioredis.from_url(
             self.url,
-            socket_timeout=2.0,
+            socket_timeout=5.0,
             socket_connect_timeout=1.0,
             retry=Retry(ExponentialBackoff(cap=0.1, base=0.02), 2),
             decode_responses=True,
