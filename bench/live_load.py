@@ -43,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 POLL = "copia"
 HARD_LIMIT = 600.0  # seconds: the whole invocation, whatever happens
 MARKER = b"event: state\ndata: "
+WAVE = 250  # devices that open their streams at once
 
 
 def make_dist(folder: Path) -> Path:
@@ -226,10 +227,11 @@ async def measure(args, procs: list[subprocess.Popen], bases: list[str], token: 
         connector=aiohttp.TCPConnector(limit=0), timeout=aiohttp.ClientTimeout(total=None)
     )
     t0 = time.perf_counter()
-    tasks = [
-        asyncio.create_task(d.follow(session, bases[i % len(bases)], stop)) for i, d in enumerate(devices)
-    ]
-    await asyncio.wait_for(asyncio.gather(*(d.connected.wait() for d in devices)), 180)
+    tasks = []
+    for start in range(0, len(devices), WAVE):  # devices arrive in waves, as a hall fills in
+        wave = list(enumerate(devices))[start : start + WAVE]
+        tasks += [asyncio.create_task(d.follow(session, bases[i % len(bases)], stop)) for i, d in wave]
+        await asyncio.wait_for(asyncio.gather(*(d.connected.wait() for _, d in wave)), 120)
     connect_s = time.perf_counter() - t0
     await asyncio.sleep(2.5)  # every process's devices count settled before the moves
     cpu0, _ = usage(procs)

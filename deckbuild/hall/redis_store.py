@@ -46,6 +46,8 @@ from .store import STATE_FIELDS, Decide, OnEvent, Unavailable
 
 log = logging.getLogger("deckbuild.hall")
 LISTEN_WAIT = 2.0  # seconds the listener waits for a message before it looks again
+POOL_SIZE = 32  # connections to Redis per process (plus one for the channel)
+POOL_WAIT = 10.0  # seconds a request waits for one of them before its 503
 DEVICE_TTL_MS = 6000  # a process silent this long is counted no more (it renews every 2 s)
 RECONNECT = 0.2  # seconds between two tries to subscribe again
 
@@ -113,19 +115,26 @@ class RedisStore:
         self.redis: aioredis.Redis | None = None
         self.on_event: OnEvent = lambda event, data: None
         self.tasks: list[asyncio.Task] = []
+        self.closing = False
 
     def key(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
 
     async def open(self, on_event: OnEvent) -> None:
         self.on_event = on_event
-        self.redis = aioredis.from_url(
+        self.closing = False
+        # a bounded pool: a thousand streams opening at once wait for a connection, they do not
+        # open a thousand connections to Redis
+        pool = aioredis.BlockingConnectionPool.from_url(
             self.url,
+            max_connections=POOL_SIZE,
+            timeout=POOL_WAIT,
             socket_timeout=5.0,
-            socket_connect_timeout=1.0,
+            socket_connect_timeout=2.0,
             retry=Retry(ExponentialBackoff(cap=0.1, base=0.02), 2),
             decode_responses=True,
         )
+        self.redis = aioredis.Redis(connection_pool=pool)
         self.scripts = {
             name: self.redis.register_script(source)
             for name, source in (
@@ -141,9 +150,11 @@ class RedisStore:
         await asyncio.wait_for(subscribed.wait(), 10)
 
     async def close(self) -> None:
+        self.closing = True  # the listener stops even if a cancellation is lost inside redis-py
         for task in self.tasks:
             task.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
+        if self.tasks:
+            await asyncio.wait(self.tasks, timeout=3)
         self.tasks = []
         if self.redis is not None:
             try:
@@ -155,7 +166,7 @@ class RedisStore:
 
     async def _listen(self, subscribed: asyncio.Event) -> None:
         """Relay every event of the channel to ``on_event``; subscribe again after a broken link."""
-        while True:
+        while not self.closing:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(self.key("events"))
@@ -163,7 +174,7 @@ class RedisStore:
                 state = await self.state()
                 if state is not None:  # what may have been missed while away: newer or ignored
                     self.on_event("state", state)
-                while True:
+                while not self.closing:
                     message = await pubsub.get_message(timeout=LISTEN_WAIT)
                     if message is not None and message["type"] == "message":
                         event = json.loads(message["data"])

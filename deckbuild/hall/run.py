@@ -100,7 +100,7 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
     runner = web.AppRunner(app, access_log_class=AccessLogger, handle_signals=False)
     await runner.setup()
     context = ssl_context(opts.cert, opts.key)
-    site = web.TCPSite(runner, opts.host, opts.port, ssl_context=context, shutdown_timeout=1.0)
+    site = web.TCPSite(runner, opts.host, opts.port, ssl_context=context, shutdown_timeout=1.0, backlog=1024)
     await site.start()
     port = runner.addresses[0][1]
     hall.audience[:] = audience_urls(opts.host, port, "https" if context else "http")
