@@ -315,6 +315,7 @@ async def run_all(args) -> list[dict]:
         n = min(args.baseline_devices, args.devices)
         baseline = argparse.Namespace(**{**vars(args), "devices": n, "answers": min(args.answers, n)})
         results.append(await run(baseline, 1, False))
+        print(json.dumps(results[0], ensure_ascii=False), flush=True)  # kept if the next run overruns
     results.append(await run(args, args.processes, args.redis))
     return results
 

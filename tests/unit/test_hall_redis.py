@@ -137,7 +137,9 @@ def test_three_processes_behind_caddy_share_one_hall_through_a_kill_and_a_redis_
     try:
         for i in range(3):  # one token file: every process knows the presenter
             halls.append(
-                HallProcess(dist, tmp_path / f"unused-{i}.sqlite3", token_file, "--redis", redis.url).start()
+                HallProcess(dist, tmp_path / f"unused-{i}.sqlite3", token_file, "--redis", redis.url).start(
+                    timeout=60
+                )
             )
         upstreams = [h.audience.removeprefix("http://").rstrip("/") for h in halls]
         caddy = Caddy(tmp_path / "caddy", upstreams).start()
