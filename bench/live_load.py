@@ -208,10 +208,15 @@ async def run(args, processes: int, redis: bool) -> dict:
                 bases.append(base)
             result = await measure(args, procs, bases, token)
             return {"processes": processes, "store": "redis" if redis else "sqlite", **result}
-        finally:
-            for proc in reversed(procs):
+        finally:  # every process this run started, by its PID, even when one is slow to go
+            for proc in procs:
                 proc.terminate()
-                proc.wait(10)
+            for proc in procs:
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait(10)
 
 
 def usage(procs: list[subprocess.Popen]) -> tuple[float, int]:

@@ -136,11 +136,9 @@ def test_three_processes_behind_caddy_share_one_hall_through_a_kill_and_a_redis_
     caddy = None
     try:
         for i in range(3):  # one token file: every process knows the presenter
-            halls.append(
-                HallProcess(dist, tmp_path / f"unused-{i}.sqlite3", token_file, "--redis", redis.url).start(
-                    timeout=60
-                )
-            )
+            hall = HallProcess(dist, tmp_path / f"unused-{i}.sqlite3", token_file, "--redis", redis.url)
+            halls.append(hall)  # stopped in the finally even if it fails to start
+            hall.start(timeout=60)
         upstreams = [h.audience.removeprefix("http://").rstrip("/") for h in halls]
         caddy = Caddy(tmp_path / "caddy", upstreams).start()
         run_async(lambda: _scenario(redis, halls, caddy))
