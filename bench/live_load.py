@@ -1,6 +1,7 @@
 """Load benchmark of the live hall (deckbuild/hall): not a timed test, a measurement.
 
     .venv/bin/python bench/live_load.py [--devices 500] [--moves 60] [--answers 500] [--seconds 10]
+    .venv/bin/python bench/live_load.py --processes 4 --redis --devices 5000 --answers 5000
 
 On 127.0.0.1 only, bounded in count and time: starts the hall in a subprocess over a small
 dist/ of its own (one yes/no poll), connects ``--devices`` simulated devices to the live channel
@@ -9,6 +10,12 @@ dist/ of its own (one yes/no poll), connects ``--devices`` simulated devices to 
 separate devices would). Prints the delivery latency of the presenter's moves to every device
 (from just before the presenter's POST to the event read by the device: p50/p95/max), the moves
 that never arrived, the answers' statuses and latencies, and the server's CPU time and memory.
+
+With ``--processes N --redis`` it starts a ``redis-server`` of its own (a temp dir, a free
+loopback port, an append-only file) and N hall processes sharing it (``--redis URL``), spreads
+the devices and the answers over them (the presenter moves on the first), and in the same
+invocation runs the single-process SQLite hall with ``--baseline-devices`` devices first, so the
+two are measured side by side; CPU and memory are then the sum over the hall processes and Redis.
 
 The simulated devices run in this one Python process, on the same cores as the server: their
 own scheduling is part of the latencies measured (a hall's devices have a CPU each).
@@ -21,6 +28,8 @@ import asyncio
 import json
 import os
 import re
+import resource
+import socket
 import statistics
 import subprocess
 import sys
@@ -32,7 +41,9 @@ import aiohttp
 
 ROOT = Path(__file__).resolve().parents[1]
 POLL = "copia"
-HARD_LIMIT = 120.0  # seconds: the whole run, whatever happens
+HARD_LIMIT = 600.0  # seconds: the whole invocation, whatever happens
+MARKER = b"event: state\ndata: "
+WAVE = 250  # devices that open their streams at once
 
 
 def make_dist(folder: Path) -> Path:
@@ -45,19 +56,34 @@ def make_dist(folder: Path) -> Path:
     return dist
 
 
-def start_hall(folder: Path, devices: int) -> tuple[subprocess.Popen, str, str]:
-    args = [
-        sys.executable,
-        "-m",
-        "deckbuild.hall",
-        "--dist",
-        str(make_dist(folder)),
-        "--port",
-        "0",
-        "--quiet",
-    ]
+def start_redis(folder: Path) -> tuple[subprocess.Popen, str]:
+    """A ``redis-server`` of this run's own: loopback, a free port, an append-only file in ``folder``."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    args = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder)]
+    proc = subprocess.Popen(args + ["--appendonly", "yes", "--save", ""], stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
+                s.sendall(b"PING\r\n")
+                if s.recv(16).startswith(b"+PONG"):
+                    return proc, f"redis://127.0.0.1:{port}/0"
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    raise SystemExit("redis-server did not start")
+
+
+def start_hall(folder: Path, devices: int, *extra: str) -> tuple[subprocess.Popen, str, str]:
+    dist = folder / "dist"
+    if not dist.exists():
+        make_dist(folder)
+    args = [sys.executable, "-m", "deckbuild.hall", "--dist", str(dist), "--port", "0", "--quiet"]
     args += ["--hall-db", str(folder / "hall.sqlite3"), "--max-streams", str(devices + 50)]
     args += ["--max-streams-per-address", str(devices + 50)]  # every simulated device is 127.0.0.1
+    args += ["--hall-token-file", str(folder / "token"), *extra]  # one presenter for every process
     proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -89,23 +115,29 @@ class Device:
         self.error: str | None = None
 
     async def follow(self, session: aiohttp.ClientSession, base: str, stop: asyncio.Event) -> None:
+        """Read the stream in chunks and pick out each ``state`` event's seq (cheap: 5 000 of
+        these share one Python process)."""
         try:
             async with session.get(f"{base}_hall/events?device={self.id}") as response:
                 if response.status != 200:
                     self.error = f"HTTP {response.status}"
                     return
                 self.connected.set()
-                event = None
+                pending = b""
                 while not stop.is_set():
-                    line = await response.content.readline()
-                    if not line:
+                    chunk = await response.content.readany()
+                    if not chunk:
                         self.error = "stream ended"
                         return
-                    text = line.decode().rstrip("\n")
-                    if text.startswith("event: "):
-                        event = text[7:]
-                    elif text.startswith("data: ") and event == "state":
-                        self.received.setdefault(json.loads(text[6:])["seq"], time.perf_counter())
+                    now = time.perf_counter()
+                    pending += chunk
+                    complete, _, pending = pending.rpartition(b"\n\n")
+                    at = complete.find(MARKER)
+                    while at >= 0:
+                        end = complete.find(b"\n", at + len(MARKER))
+                        data = complete[at + len(MARKER) : end if end >= 0 else len(complete)]
+                        self.received.setdefault(json.loads(data)["seq"], now)
+                        at = complete.find(MARKER, at + 1)
         except (TimeoutError, aiohttp.ClientError) as exc:
             self.error = type(exc).__name__
         except asyncio.CancelledError:
@@ -129,7 +161,9 @@ async def presenter(base: str, token: str, moves: int, seconds: float, sent: dic
     return statuses
 
 
-async def answers(base: str, devices: list[Device], count: int, seconds: float) -> list[tuple[int, float]]:
+async def answers(
+    bases: list[str], devices: list[Device], count: int, seconds: float
+) -> list[tuple[int, float]]:
     out: list[tuple[int, float]] = []
     connector = aiohttp.TCPConnector(force_close=True, limit=0)  # a connection per device, as in a hall
 
@@ -137,13 +171,16 @@ async def answers(base: str, devices: list[Device], count: int, seconds: float) 
         await asyncio.sleep(i * seconds / count)
         t0 = time.perf_counter()
         body = {"token": device.id, "poll": POLL, "answer": i % 2}
+        base = bases[i % len(bases)]
         try:
-            async with session.post(f"{base}_hall/answer", json=body) as r:
+            async with session.post(
+                f"{base}_hall/answer", json=body, headers={"Origin": base.rstrip("/")}
+            ) as r:
                 out.append((r.status, time.perf_counter() - t0))
         except aiohttp.ClientError:
             out.append((0, time.perf_counter() - t0))
 
-    async with aiohttp.ClientSession(connector=connector, headers={"Origin": base.rstrip("/")}) as session:
+    async with aiohttp.ClientSession(connector=connector) as session:
         await asyncio.gather(*(one(session, devices[i % len(devices)], i) for i in range(count)))
     return out
 
@@ -153,34 +190,63 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
-async def run(args) -> dict:
+async def run(args, processes: int, redis: bool) -> dict:
+    """One measured hall: one SQLite process, or ``processes`` processes sharing a Redis of its own."""
     with tempfile.TemporaryDirectory() as tmp:
-        proc, base, token = start_hall(Path(tmp), args.devices)
+        folder, procs, bases = Path(tmp), [], []
         try:
-            return await measure(args, proc, base, token)
-        finally:
-            proc.terminate()
-            proc.wait(10)
+            extra: tuple[str, ...] = ()
+            if redis:
+                (folder / "redis").mkdir()
+                redis_proc, url = start_redis(folder / "redis")
+                procs.append(redis_proc)
+                extra = ("--redis", url)
+            per_process = -(-args.devices // processes)
+            for _ in range(processes):
+                proc, base, token = start_hall(folder, per_process, *extra)
+                procs.append(proc)
+                bases.append(base)
+            result = await measure(args, procs, bases, token)
+            return {"processes": processes, "store": "redis" if redis else "sqlite", **result}
+        finally:  # every process this run started, by its PID, even when one is slow to go
+            for proc in procs:
+                proc.terminate()
+            for proc in procs:
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait(10)
 
 
-async def measure(args, proc, base: str, token: str) -> dict:
+def usage(procs: list[subprocess.Popen]) -> tuple[float, int]:
+    """CPU seconds and resident memory summed over the hall's processes (and its Redis)."""
+    both = [proc_usage(p.pid) for p in procs]
+    return sum(cpu for cpu, _ in both), sum(rss for _, rss in both)
+
+
+async def measure(args, procs: list[subprocess.Popen], bases: list[str], token: str) -> dict:
     stop = asyncio.Event()
     devices = [Device(i) for i in range(args.devices)]
     session = aiohttp.ClientSession(
         connector=aiohttp.TCPConnector(limit=0), timeout=aiohttp.ClientTimeout(total=None)
     )
     t0 = time.perf_counter()
-    tasks = [asyncio.create_task(d.follow(session, base, stop)) for d in devices]
-    await asyncio.wait_for(asyncio.gather(*(d.connected.wait() for d in devices)), 60)
+    tasks = []
+    for start in range(0, len(devices), WAVE):  # devices arrive in waves, as a hall fills in
+        wave = list(enumerate(devices))[start : start + WAVE]
+        tasks += [asyncio.create_task(d.follow(session, bases[i % len(bases)], stop)) for i, d in wave]
+        await asyncio.wait_for(asyncio.gather(*(d.connected.wait() for _, d in wave)), 120)
     connect_s = time.perf_counter() - t0
-    cpu0, _ = proc_usage(proc.pid)
+    await asyncio.sleep(2.5)  # every process's devices count settled before the moves
+    cpu0, _ = usage(procs)
     sent: dict[int, float] = {}
     moved, answered = await asyncio.gather(
-        presenter(base, token, args.moves, args.seconds, sent),
-        answers(base, devices, args.answers, args.seconds),
+        presenter(bases[0], token, args.moves, args.seconds, sent),
+        answers(bases, devices, args.answers, args.seconds),
     )
-    await asyncio.sleep(1.0)  # the last moves' delivery
-    cpu1, rss = proc_usage(proc.pid)
+    await asyncio.sleep(2.0)  # the last moves' delivery
+    cpu1, rss = usage(procs)
     stop.set()
     for t in tasks:
         t.cancel()
@@ -213,6 +279,7 @@ async def measure(args, proc, base: str, token: str) -> dict:
             "max": round(max(answer_ms), 1),
         },  # fmt: skip
         "server_cpu_s": round(cpu1 - cpu0, 2),
+        "server_cpu_us_per_delivery": round((cpu1 - cpu0) / max(1, len(latencies)) * 1e6, 1),
         "server_rss_mib": round(rss / 2**20, 1),
     }
 
@@ -223,14 +290,39 @@ def main(argv=None) -> int:
     parser.add_argument("--moves", type=int, default=60)
     parser.add_argument("--answers", type=int, default=500)
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--processes", type=int, default=1, help="hall processes (more than 1 needs --redis)")
+    parser.add_argument("--redis", action="store_true", help="the hall in a redis-server started for the run")
+    parser.add_argument(
+        "--baseline-devices",
+        type=int,
+        default=500,
+        help="with --redis: the single-process SQLite run measured first, with this many devices",
+    )
     args = parser.parse_args(argv)
-    if not (1 <= args.devices <= 2000 and 1 <= args.moves <= 1000 and 0 <= args.answers <= 5000):
-        parser.error("bounded: at most 2000 devices, 1000 moves, 5000 answers")
+    if not (1 <= args.devices <= 10_000 and 1 <= args.moves <= 1000 and 0 <= args.answers <= 10_000):
+        parser.error("bounded: at most 10 000 devices, 1000 moves, 10 000 answers")
+    if not 1 <= args.processes <= 8 or (args.processes > 1 and not args.redis):
+        parser.error("1 to 8 processes; more than one share a hall only with --redis")
     if args.answers > args.devices:
         parser.error("one answer per device: --answers ≤ --devices")
-    result = asyncio.run(asyncio.wait_for(run(args), HARD_LIMIT))
-    print(json.dumps(result, indent=2, ensure_ascii=False))
-    return 0 if result["missing"] == 0 and not result["stream_errors"] else 1
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # a stream is an open file at each end
+    if soft < 2 * args.devices + 200:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 2 * args.devices + 1000), hard))
+    results = asyncio.run(asyncio.wait_for(run_all(args), HARD_LIMIT))
+    print(json.dumps(results if len(results) > 1 else results[0], indent=2, ensure_ascii=False))
+    return 0 if all(r["missing"] == 0 and not r["stream_errors"] for r in results) else 1
+
+
+async def run_all(args) -> list[dict]:
+    """The run asked for; with ``--redis``, the single-process SQLite baseline first."""
+    results = []
+    if args.redis:
+        n = min(args.baseline_devices, args.devices)
+        baseline = argparse.Namespace(**{**vars(args), "devices": n, "answers": min(args.answers, n)})
+        results.append(await run(baseline, 1, False))
+        print(json.dumps(results[0], ensure_ascii=False), flush=True)  # kept if the next run overruns
+    results.append(await run(args, args.processes, args.redis))
+    return results
 
 
 if __name__ == "__main__":

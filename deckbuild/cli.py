@@ -115,6 +115,11 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         "--hall-db", type=Path, help="the hall's SQLite file (default .hall/hall-<date>.sqlite3)"
     )
     p_serve.add_argument(
+        "--hall-redis",
+        metavar="URL",
+        help="keep the hall in Redis (redis://host:port/db) so several processes serve one hall",
+    )
+    p_serve.add_argument(
         "--hall-max-streams-per-address",
         type=int,
         metavar="N",
@@ -233,6 +238,7 @@ def _serve_on(project: Project, args) -> int:
                            args.hall_db, args.cert, args.key, announce=args.hall,
                            limits=_hall_limits(args), allow_origins=frozenset(args.allow_origin),
                            audience_url=args.audience_url, trusted_proxies=frozenset(args.trust_proxy),
+                           redis=args.hall_redis,
                            watch=_watcher(project, args.deck, dist) if args.watch else None)  # fmt: skip
         return run(opts, project.root)
     server = make_server(dist, host=args.host, port=args.port, isolate=not args.no_isolation, quiet=False)

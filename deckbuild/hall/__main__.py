@@ -41,6 +41,11 @@ def main(argv: list[str] | None = None) -> int:
         help="live channels one address may hold (raise it for a hall behind one NAT)",
     )
     add_deploy_arguments(parser)
+    parser.add_argument(
+        "--redis",
+        metavar="URL",
+        help="keep the hall in Redis (redis://host:port/db) so several processes serve one hall",
+    )
     parser.add_argument("--quiet", action="store_true", help="no access log")
     args = parser.parse_args(argv)
     opts = HallOptions(
@@ -57,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         audience_url=args.audience_url,
         trusted_proxies=frozenset(args.trust_proxy),
         live=args.live,
+        redis=args.redis,
     )
     return run(opts, (args.dist or args.live).resolve().parent, quiet=args.quiet)
 

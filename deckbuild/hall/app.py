@@ -12,6 +12,7 @@ student sends is echoed.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -27,7 +28,7 @@ from .channel import Channel, Full, TooManyForAddress, TooManyForDevice
 from .limits import Limits, RateLimiter
 from .messages import Invalid, LiveSpec
 from .release import HALL_BUDGET, RELEASE_EPSILON, release_count
-from .store import HallStore
+from .store import Store, Unavailable
 from .token import bearer_matches
 
 log = logging.getLogger("deckbuild.hall")
@@ -35,6 +36,8 @@ HEARTBEAT = 15.0  # seconds: a comment line that finds closed connections
 RETRY_MS = 1000
 NO_STORE = {"Cache-Control": "no-store"}
 BUSY_TEXT = "La sala está llena: el servidor no admite más conexiones. Vuelva a intentarlo en un momento."
+UNAVAILABLE_TEXT = "La sala no puede guardar nada en este momento: vuelva a intentarlo en unos segundos."
+DEVICES_CHECK = 2.0  # seconds: how often a shared store's devices count is read again
 
 
 @dataclass
@@ -42,7 +45,7 @@ class Hall:
     """Everything a request handler needs, kept on the application as ``app[HALL]``."""
 
     dist: Path | None  # None: a hall alone, the deck served elsewhere
-    store: HallStore
+    store: Store
     token: str
     spec: LiveSpec
     audience: list[str]
@@ -57,14 +60,59 @@ class Hall:
         self.channel = Channel(
             self.limits.max_streams, self.limits.max_streams_per_device, self.limits.max_streams_per_address
         )
+        self.channel.on_devices = lambda: self.spawn(self.send_devices())
         self.limiter = RateLimiter(self.limits)
-        self.tallies = {poll: self.store.counts(poll, k) for poll, k in self.spec.polls.items()}
         self.refused = 0
+        self.devices_sent: int | None = None
+        self.tasks: set[asyncio.Task] = set()
         self._qr: bytes | None = None
 
-    def tally(self, poll: str) -> dict:
-        counts = self.tallies[poll]
-        return {"poll": poll, "n": sum(counts), "counts": list(counts)}
+    async def open(self) -> None:
+        """Connect the store: the events any process publishes reach this process's streams."""
+        await self.store.open(self.channel.publish)
+        if self.store.shared:  # other processes' devices come and go: read the count again
+            self.spawn(self._check_devices())
+
+    async def close(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        await self.store.close()
+
+    def spawn(self, coro) -> None:
+        """Run ``coro`` in the background (kept until done); a store unreachable meanwhile is skipped."""
+
+        async def guarded():
+            try:
+                await coro
+            except Unavailable:
+                log.warning("the store is unreachable: an event was not sent")
+
+        task = asyncio.get_running_loop().create_task(guarded())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def devices(self) -> int:
+        return await self.store.devices(self.channel.devices)
+
+    async def send_devices(self, only_changed: bool = False) -> None:
+        """This process's streams get the hall's devices count (every process's, with a shared store)."""
+        n = await self.devices()
+        if not (only_changed and n == self.devices_sent):
+            self.devices_sent = n
+            self.channel.publish("devices", {"n": n})
+
+    async def _check_devices(self) -> None:
+        while True:
+            await asyncio.sleep(DEVICES_CHECK)
+            await self.send_devices(only_changed=True)
+
+    async def tally(self, poll: str) -> dict:
+        counts = await self.store.counts(poll, self.spec.polls[poll])
+        return {"poll": poll, "n": sum(counts), "counts": counts}
+
+    async def publish_tally(self, poll: str) -> None:
+        await self.store.publish("tally", await self.tally(poll))
 
     def qr_svg(self) -> bytes:
         if self._qr is None:
@@ -119,8 +167,9 @@ def _limit_request(request: web.Request) -> None:
         raise web.HTTPTooManyRequests(text="Demasiadas peticiones: espere un momento.", headers=NO_STORE)
 
 
-def _limit_device(request: web.Request, device: str) -> None:
-    if not _hall(request).limiter.allow_device(device):
+async def _limit_device(request: web.Request, device: str) -> None:
+    hall = _hall(request)
+    if not await hall.store.take(device, hall.limits.device):
         raise web.HTTPTooManyRequests(text="Demasiadas peticiones: espere un momento.", headers=NO_STORE)
 
 
@@ -132,7 +181,7 @@ async def hello(request: web.Request) -> web.Response:
         {
             "hall": 1,
             "audience": hall.audience,
-            "devices": hall.channel.devices,
+            "devices": await hall.devices(),
             "counts": {"epsilon": RELEASE_EPSILON, "budget": HALL_BUDGET},
         }
     )
@@ -145,8 +194,8 @@ async def post_state(request: web.Request) -> web.Response:
         state = messages.parse_state(await _body(request))
     except Invalid as exc:
         return _text(400, str(exc))
-    if hall.store.set_state(state):
-        hall.channel.publish("state", state)
+    if await hall.store.set_state(state):
+        await hall.store.publish("state", state)
     return web.Response(status=204, headers=NO_STORE)
 
 
@@ -158,18 +207,17 @@ async def _device_message(request: web.Request, parse) -> dict:
         message = parse(await _body(request), _hall(request).spec)
     except Invalid as exc:
         raise web.HTTPBadRequest(text=str(exc), content_type="text/plain", headers=NO_STORE) from None
-    _limit_device(request, message["token"])
+    await _limit_device(request, message["token"])
     return message
 
 
 async def post_answer(request: web.Request) -> web.Response:
     hall = _hall(request)
     answer = await _device_message(request, messages.parse_answer)
-    if not hall.store.add_answer(answer["poll"], answer["token"], answer["answer"]):
+    if not await hall.store.add_answer(answer["poll"], answer["token"], answer["answer"]):
         return _text(409, "Este dispositivo ya respondió a esta encuesta.")
-    hall.tallies[answer["poll"]][answer["answer"]] += 1
     poll = answer["poll"]
-    hall.channel.tally_changed(poll, lambda: hall.tally(poll))
+    hall.channel.tally_changed(poll, lambda: hall.spawn(hall.publish_tally(poll)))
     return _json({"ok": True}, status=201)
 
 
@@ -178,7 +226,7 @@ async def post_solved(request: web.Request) -> web.Response:
     presenter's released counts, noised, ever say anything about solves)."""
     hall = _hall(request)
     solved = await _device_message(request, messages.parse_solved)
-    if not hall.store.add_solved(solved["exercise"], solved["token"]):
+    if not await hall.store.add_solved(solved["exercise"], solved["token"]):
         return _json({"ok": True, "counted": False})
     return _json({"ok": True, "counted": True}, status=201)
 
@@ -192,7 +240,7 @@ async def post_release(request: web.Request) -> web.Response:
         asked = messages.parse_release(await _body(request), hall.spec)
     except Invalid as exc:
         return _text(400, str(exc))
-    released = release_count(hall.store, asked["exercise"], asked["again"])
+    released = await release_count(hall.store, asked["exercise"], asked["again"])
     return _json(released.payload(), status=409 if released.refused else 200)
 
 
@@ -203,9 +251,8 @@ async def post_reset(request: web.Request) -> web.Response:
         poll = messages.parse_reset(await _body(request), hall.spec)
     except Invalid as exc:
         return _text(400, str(exc))
-    hall.store.reset_poll(poll)
-    hall.tallies[poll] = [0] * hall.spec.polls[poll]
-    hall.channel.publish("tally", hall.tally(poll))
+    await hall.store.reset_poll(poll)
+    await hall.publish_tally(poll)
     return web.Response(status=204, headers=NO_STORE)
 
 
@@ -236,20 +283,37 @@ async def events(request: web.Request) -> web.StreamResponse:
                 "X-Accel-Buffering": "no",
             }
         )
-        await pump(request, response, sub.queue, _greeting(hall), HEARTBEAT)
+        await pump(request, response, sub.queue, await _greeting(hall), HEARTBEAT)
     finally:
         hall.channel.close(sub)
     return response
 
 
-def _greeting(hall: Hall) -> bytes:
+async def _greeting(hall: Hall) -> bytes:
     parts = [f"retry: {RETRY_MS}\n\n".encode()]
-    state = hall.store.state()
+    state = await hall.store.state()
     if state is not None:
         parts.append(hall.channel.encode("state", state))
-    parts.append(hall.channel.encode("devices", {"n": hall.channel.devices}))
-    parts.extend(hall.channel.encode("tally", hall.tally(poll)) for poll in hall.spec.polls)
+    # a shared store: the count last read (every 2 s at most), not one more round trip per stream
+    shared = hall.store.shared and hall.devices_sent is not None
+    parts.append(hall.channel.encode("devices", {"n": hall.devices_sent if shared else await hall.devices()}))
+    parts.extend([hall.channel.encode("tally", await hall.tally(poll)) for poll in hall.spec.polls])
     return b"".join(parts)
+
+
+@web.middleware
+async def _unavailable(request: web.Request, handler):
+    """The store unreachable (Redis restarting): ``503`` with ``Retry-After``; nothing was kept,
+    so the page may send the same body again."""
+    try:
+        return await handler(request)
+    except Unavailable:
+        return web.Response(
+            status=503,
+            text=UNAVAILABLE_TEXT,
+            content_type="text/plain",
+            headers={**NO_STORE, "Retry-After": "1"},
+        )
 
 
 @web.middleware
@@ -283,6 +347,7 @@ def make_app(hall: Hall) -> web.Application:
         middlewares=[
             cors.middleware(hall.allow_origins),
             proxy.middleware(hall.trusted_proxies),
+            _unavailable,
             _post_guard,
         ],
     )
@@ -305,9 +370,14 @@ def make_app(hall: Hall) -> web.Application:
     app.router.add_get("/{tail:(?s:.*)}", deck_file)
     app.on_response_prepare.append(_isolation_headers)
     app.on_response_prepare.append(cors.on_prepare)
+    app.on_startup.append(_startup)
     app.on_shutdown.append(_shutdown)
     app.on_cleanup.append(_cleanup)
     return app
+
+
+async def _startup(app: web.Application) -> None:
+    await app[HALL].open()
 
 
 async def _shutdown(app: web.Application) -> None:
@@ -315,4 +385,4 @@ async def _shutdown(app: web.Application) -> None:
 
 
 async def _cleanup(app: web.Application) -> None:
-    app[HALL].store.close()
+    await app[HALL].close()

@@ -79,6 +79,7 @@ class Channel:
         # event ids keep growing across restarts (milliseconds at start, then +1 per event)
         self.next_id = int(time.time() * 1000)
         self.devices_throttle = Throttle(DEVICES_INTERVAL, self._send_devices)
+        self.on_devices = None  # set by the hall: the count to send may be more than this process's
         self.tally_throttles: dict[str, Throttle] = {}
         self.dropped = 0
 
@@ -129,17 +130,18 @@ class Channel:
                 self.dropped += 1
                 self._end(sub)
 
-    def tally_changed(self, poll: str, current) -> None:
-        """Announce a poll's tally soon (``current()`` gives ``{poll, n, counts}`` when it goes)."""
+    def tally_changed(self, poll: str, announce) -> None:
+        """A poll's tally changed: ``announce()`` soon, at most 4 times a second per poll."""
         throttle = self.tally_throttles.get(poll)
         if throttle is None:
-            throttle = self.tally_throttles[poll] = Throttle(
-                TALLY_INTERVAL, lambda: self.publish("tally", current())
-            )
+            throttle = self.tally_throttles[poll] = Throttle(TALLY_INTERVAL, announce)
         throttle.poke()
 
     def _send_devices(self) -> None:
-        self.publish("devices", {"n": self.devices})
+        if self.on_devices is not None:
+            self.on_devices()
+        else:
+            self.publish("devices", {"n": self.devices})
 
     def _end(self, sub: Subscriber) -> None:
         """Make a stream's handler return (a ``None`` in its queue) and forget it now."""

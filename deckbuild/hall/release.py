@@ -6,8 +6,10 @@ server is ``dplab.discrete_laplace_mech(count, 1, RELEASE_EPSILON)``: exact disc
 noise, ε-DP for a count of sensitivity 1 (one device adds or removes at most one solve of an
 exercise; the privacy unit is a device, so a student on two devices counts twice). Every release
 is spent from one ``dplab.BudgetAccountant(HALL_BUDGET)`` rebuilt from the releases the store
-keeps, in the store's write transaction: the budget holds per lecture (per hall file), across
-restarts, whichever tab or device of the presenter asks, and a release past it is refused
+keeps, in one atomic step of the store (``Store.release``: SQLite's write transaction, or
+Redis's WATCH/MULTI, retried when another process released meanwhile): the budget holds per
+lecture (per hall file or Redis prefix), across restarts and processes, whichever tab or device
+of the presenter asks, and a release past it is refused
 before any noise is drawn. Sequential composition: everything the hall releases of the
 exercises is ``HALL_BUDGET``-DP at most.
 
@@ -24,7 +26,7 @@ import math
 from dataclasses import dataclass
 
 from ..resources import project_module
-from .store import HallStore
+from .store import Store
 
 HALL_BUDGET = 4.0  # ε of everything the hall releases about the exercises, per lecture
 RELEASE_EPSILON = 0.5  # ε of one released count
@@ -72,20 +74,24 @@ def _budget(accountant, refused: str | None = None) -> dict:
     return {"accountants": [entry], "more": 0}
 
 
-def release_count(store: HallStore, exercise: str, again: bool = False) -> Released:
-    """The noised number of devices that solved ``exercise`` (see the module docstring)."""
+def decide(past: list[dict], count: int, exercise: str, again: bool) -> tuple[Released, dict | None]:
+    """The answer to a release asked with ``past`` releases kept and ``count`` solves, and the
+    row to keep (None: nothing spent). Pure but for the noise it draws: the stores run it
+    atomically, and a run whose row is not kept released nothing."""
     dplab = project_module("dplab")
-    with store.transaction():
-        past = store.releases()
-        accountant = _accountant(past)
-        earlier = [r for r in past if r["exercise"] == exercise]
-        if earlier and not again:
-            return Released(exercise, earlier[-1]["value"], False, _budget(accountant))
-        label = f"resolvieron {exercise}"
-        count = store.solved_count(exercise)
-        try:
-            value = dplab.discrete_laplace_mech(count, 1, RELEASE_EPSILON, accountant=accountant, label=label)
-        except dplab.BudgetError as exc:
-            return Released(exercise, None, False, _budget(accountant, str(exc)), refused=str(exc))
-        store.add_release(exercise, int(value), RELEASE_EPSILON, label)
-        return Released(exercise, int(value), True, _budget(accountant))
+    accountant = _accountant(past)
+    earlier = [r for r in past if r["exercise"] == exercise]
+    if earlier and not again:
+        return Released(exercise, earlier[-1]["value"], False, _budget(accountant)), None
+    label = f"resolvieron {exercise}"
+    try:
+        value = dplab.discrete_laplace_mech(count, 1, RELEASE_EPSILON, accountant=accountant, label=label)
+    except dplab.BudgetError as exc:
+        return Released(exercise, None, False, _budget(accountant, str(exc)), refused=str(exc)), None
+    row = {"exercise": exercise, "value": int(value), "epsilon": RELEASE_EPSILON, "label": label}
+    return Released(exercise, int(value), True, _budget(accountant)), row
+
+
+async def release_count(store: Store, exercise: str, again: bool = False) -> Released:
+    """The noised number of devices that solved ``exercise`` (see the module docstring)."""
+    return await store.release(exercise, lambda past, count: decide(past, count, exercise, again))

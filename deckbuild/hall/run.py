@@ -17,7 +17,7 @@ from .app import Hall, make_app
 from .limits import Limits
 from .messages import LiveSpec
 from .net import INSECURE_NOTE, LOOPBACK, audience_urls, presenter_url, ssl_context
-from .store import HallStore
+from .store import SqliteStore
 from .token import load_or_create
 
 log = logging.getLogger("deckbuild.hall")
@@ -47,6 +47,7 @@ class HallOptions:
     audience_url: str | None = None  # the deck's URL when it is served elsewhere (--audience-url)
     trusted_proxies: frozenset[str] = frozenset()  # --trust-proxy: whose X-Forwarded-For counts
     live: Path | None = None  # the polls and exercises (live.json); default: dist/live.json
+    redis: str | None = None  # --redis URL: the hall's memory in Redis, shared by several processes
 
 
 def default_db(root: Path) -> Path:
@@ -54,14 +55,27 @@ def default_db(root: Path) -> Path:
     return root / ".hall" / f"hall-{datetime.date.today().isoformat()}.sqlite3"
 
 
+def redis_prefix() -> str:
+    """Today's hall in Redis, as ``default_db`` is today's file: ``hall-<date>:``."""
+    return f"hall-{datetime.date.today().isoformat()}:"
+
+
 def token_file(opts: HallOptions, db: Path) -> Path:
     """Where the presenter's token is kept (mode 0600): ``--hall-token-file``, else beside the
-    hall's database. A restarted hall keeps the presenter's page, and so the devices that follow
-    it; delete the file to revoke the link (the next start makes a new one)."""
+    hall's database (``db``: the SQLite file, or where it would be when the hall is in Redis). A
+    restarted hall keeps the presenter's page, and so the devices that follow it; delete the file
+    to revoke the link (the next start makes a new one)."""
     return opts.token_file or db.with_name(db.stem + ".token")
 
 
-def banner(audience: list[str], token: str, opts: HallOptions, db: Path, listening: list[str] = ()) -> str:
+def banner(
+    audience: list[str],
+    token: str,
+    opts: HallOptions,
+    kept_in: str,
+    token_path: Path,
+    listening: list[str] = (),
+) -> str:
     lines = [
         "The hall is open (Ctrl+C stops it).",
         "  audience (give this one to the hall; the title slide and J show it as a QR):",
@@ -76,7 +90,7 @@ def banner(audience: list[str], token: str, opts: HallOptions, db: Path, listeni
         scheme = "https" if opts.cert else "http"
         port = urlsplit(audience[0]).port or opts.port
         lines += [f"    {presenter_url(opts.host, port, scheme, audience)}#presenter={token}"]
-    lines += [f"  answers and position kept in {db}, the presenter's link in {token_file(opts, db)}"]
+    lines += [f"  answers and position kept in {kept_in}, the presenter's link in {token_path}"]
     if opts.host in LOOPBACK and not opts.audience_url:
         lines.append("  only this machine can open it: add --host 0.0.0.0 to let the hall's devices in")
     if opts.cert is None and opts.host not in LOOPBACK and not opts.audience_url:
@@ -86,11 +100,17 @@ def banner(audience: list[str], token: str, opts: HallOptions, db: Path, listeni
 
 async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, list[str]]:
     """Bind and start the hall; its runner, its Hall and the audience URLs (the real port in them)."""
-    db = opts.db or default_db(root)
+    db = opts.db or default_db(root)  # the SQLite file; the token file's place, with Redis too
     db.parent.mkdir(parents=True, exist_ok=True)
+    if opts.redis:
+        from .redis_store import RedisStore
+
+        store = RedisStore(opts.redis, redis_prefix())
+    else:
+        store = SqliteStore(db)
     hall = Hall(
         dist=opts.dist,
-        store=HallStore(db),
+        store=store,
         token=load_or_create(token_file(opts, db)),
         spec=LiveSpec.load(opts.dist) if opts.live is None else LiveSpec.read(opts.live),
         audience=[],
@@ -108,7 +128,7 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
     runner = web.AppRunner(app, access_log_class=AccessLogger, handle_signals=False)
     await runner.setup()
     context = ssl_context(opts.cert, opts.key)
-    site = web.TCPSite(runner, opts.host, opts.port, ssl_context=context, shutdown_timeout=1.0)
+    site = web.TCPSite(runner, opts.host, opts.port, ssl_context=context, shutdown_timeout=1.0, backlog=1024)
     await site.start()
     port = runner.addresses[0][1]
     hall.listening = audience_urls(opts.host, port, "https" if context else "http")
@@ -119,7 +139,8 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
 async def serve(opts: HallOptions, root: Path) -> None:
     runner, hall, audience = await start(opts, root)
     if opts.announce:
-        print(banner(audience, hall.token, opts, Path(hall.store.path), hall.listening), flush=True)
+        kept = token_file(opts, opts.db or default_db(root))
+        print(banner(audience, hall.token, opts, hall.store.description, kept, hall.listening), flush=True)
     else:
         print(f"serving the deck at {' '.join(audience)} (Ctrl+C stops)", flush=True)
     if opts.watch is not None:

@@ -1,4 +1,13 @@
-"""The hall's memory: SQLite (stdlib ``sqlite3``, WAL), so a server killed mid-poll loses nothing.
+"""The hall's memory: one store interface (``Store``), SQLite in one process or Redis across many.
+
+``Store`` is what the application asks of its memory, every method async: the presenter's
+position (the seq rule), the fan-out of events to every process's streams, the poll answers and
+tallies, the solves, the released counts with their budget, the devices count and the shared rate
+limits. ``SqliteStore`` (this module) is the embedded default, one process; ``RedisStore``
+(``redis_store.py``) lets several hall processes behind a proxy share one hall. What follows is
+the SQLite file's (``HallStore``, the synchronous SQL under ``SqliteStore``).
+
+SQLite (stdlib ``sqlite3``, WAL), so a server killed mid-poll loses nothing.
 
 Four tables: ``state`` (the presenter's last position, one row), ``poll_answers`` (one randomized
 answer per poll and answer token: the true answer never reaches the server), ``solves`` (one row
@@ -22,9 +31,12 @@ from __future__ import annotations
 
 import secrets
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Protocol
+
+from .limits import KeyedBuckets, Rate
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS state (
@@ -45,6 +57,128 @@ CREATE TABLE IF NOT EXISTS releases (
 );
 """
 STATE_FIELDS = ("seq", "indexh", "indexv", "indexf")
+
+OnEvent = Callable[[str, dict], None]  # an event for this process's streams
+# release.py's decision: (the releases so far, the true count) -> (its answer, the row to keep or None)
+Decide = Callable[[list[dict], int], tuple[object, dict | None]]
+
+
+class Unavailable(Exception):
+    """The store cannot be reached now (Redis restarting): the request gets a 503, and may retry."""
+
+
+class Store(Protocol):
+    """The hall's memory, as the application uses it (SQLite or Redis behind it)."""
+
+    description: str  # for the banner: where answers and position are kept
+    shared: bool  # other processes may share it (their devices come and go)
+
+    async def open(self, on_event: OnEvent) -> None:
+        """Connect; from now on every ``publish`` of any process sharing the store reaches ``on_event``."""
+
+    async def close(self) -> None: ...
+
+    async def state(self) -> dict | None:
+        """The presenter's last position ``{seq, indexh, indexv, indexf}``, or None before any."""
+
+    async def set_state(self, state: dict) -> bool:
+        """Keep ``state`` if its ``seq`` is greater than the kept one (atomically); True when kept."""
+
+    async def publish(self, event: str, data: dict) -> None:
+        """Send an event to the streams of every process that shares the store."""
+
+    async def add_answer(self, poll: str, token: str, answer: int) -> bool:
+        """Record a randomized answer and count it; False if that poll's token answered already."""
+
+    async def counts(self, poll: str, k: int) -> list[int]:
+        """How many answers of each option ``0 … k-1`` the poll holds."""
+
+    async def reset_poll(self, poll: str) -> int:
+        """Delete a poll's answers (a new round)."""
+
+    async def add_solved(self, exercise: str, token: str) -> bool:
+        """Record a solve under its exercise's token; False if that token was counted already."""
+
+    async def solved_count(self, exercise: str) -> int:
+        """The true number of solve tokens of ``exercise`` (never sent anywhere)."""
+
+    async def releases(self) -> list[dict]:
+        """Every released count, oldest first: ``{exercise, value, epsilon, label}``."""
+
+    async def release(self, exercise: str, decide: Decide):
+        """Run ``decide(releases, true count of exercise)`` and keep the row it returns, as one
+        atomic step against every other process: the budget is spent once."""
+
+    async def devices(self, local: int) -> int:
+        """The hall's devices: this process's ``local`` count plus every other live process's."""
+
+    async def take(self, key: str, rate: Rate) -> bool:
+        """One request from the token bucket ``key`` (an answer or solve token), shared by processes."""
+
+
+class SqliteStore:
+    """``Store`` over one SQLite file (``HallStore``), for a hall of one process: its events go
+    straight to this process's streams, the rate limits and the devices count are in memory."""
+
+    def __init__(self, path: Path | str):
+        self.path = Path(path)
+        self.description = str(path)
+        self.shared = False
+        self.sql: HallStore | None = None
+        self.on_event: OnEvent = lambda event, data: None
+        self.buckets: dict[Rate, KeyedBuckets] = {}
+
+    async def open(self, on_event: OnEvent) -> None:
+        self.sql = HallStore(self.path)  # opened on the thread and loop that use it
+        self.on_event = on_event
+
+    async def close(self) -> None:
+        if self.sql is not None:
+            self.sql.close()
+            self.sql = None
+
+    async def state(self) -> dict | None:
+        return self.sql.state()
+
+    async def set_state(self, state: dict) -> bool:
+        return self.sql.set_state(state)
+
+    async def publish(self, event: str, data: dict) -> None:
+        self.on_event(event, data)
+
+    async def add_answer(self, poll: str, token: str, answer: int) -> bool:
+        return self.sql.add_answer(poll, token, answer)
+
+    async def counts(self, poll: str, k: int) -> list[int]:
+        return self.sql.counts(poll, k)
+
+    async def reset_poll(self, poll: str) -> int:
+        return self.sql.reset_poll(poll)
+
+    async def add_solved(self, exercise: str, token: str) -> bool:
+        return self.sql.add_solved(exercise, token)
+
+    async def solved_count(self, exercise: str) -> int:
+        return self.sql.solved_count(exercise)
+
+    async def releases(self) -> list[dict]:
+        return self.sql.releases()
+
+    async def release(self, exercise: str, decide: Decide):
+        with self.sql.transaction():  # BEGIN IMMEDIATE: also against another process on the file
+            answer, row = decide(self.sql.releases(), self.sql.solved_count(exercise))
+            if row is not None:
+                self.sql.add_release(**row)
+            return answer
+
+    async def devices(self, local: int) -> int:
+        return local
+
+    async def take(self, key: str, rate: Rate) -> bool:
+        buckets = self.buckets.get(rate)
+        if buckets is None:
+            buckets = self.buckets[rate] = KeyedBuckets(rate)
+        return buckets.allow(key)
 
 
 class HallStore:

@@ -26,7 +26,7 @@ const BACKOFF_MS = [250, 500, 1000, 2000, 3000];
 /** @typedef {import("./follow.js").Here} Here */
 /** @typedef {import("./follow.js").Decision} Decision */
 /** @typedef {{poll: string, n: number, counts: number[]}} Tally */
-/** @typedef {"ok" | "duplicate" | "invalid" | "rate" | "absent" | "network"} AnswerResult */
+/** @typedef {"ok" | "duplicate" | "invalid" | "rate" | "busy" | "absent" | "network"} AnswerResult */
 
 /** Before reveal.js reads the URL: take the presenter's token out of `#presenter=<token>` (kept
  *  in this tab's sessionStorage; the fragment becomes `#/`), or the one this tab kept. */
@@ -255,7 +255,7 @@ export class Hall extends EventTarget {
     const response = await this.post("answer", { token, poll: pollId, answer });
     const status = response?.status;
     return status === 201 ? "ok" : status === 409 ? "duplicate" : status === 400 ? "invalid"
-      : status === 429 ? "rate" : "network";
+      : status === 429 ? "rate" : status === 503 ? "busy" : "network";
   }
 
   /** An exercise was solved on this device: tell the hall (counted once per exercise token, a

@@ -348,7 +348,7 @@ export class Poll {
       return;
     }
     const why = outcome === "rate" ? "la sala pide esperar un momento" : outcome === "invalid" ? "la sala la rechazó"
-      : "no hay conexión con la sala";
+      : outcome === "busy" ? "la sala no puede guardarla en este momento" : "no hay conexión con la sala";
     this.say(`No se pudo enviar (${why}). Su respuesta aleatorizada (${said}) espera: `);
     const retry = el("button", "cell-btn poll-retry", "Reintentar el envío");
     retry.type = "button";

@@ -1,4 +1,7 @@
-"""Shared pieces of the hall server's tests: a small dist/ with its own live.json, a Hall, a client."""
+"""Shared pieces of the hall server's tests: a small dist/ with its own live.json, a Hall, a client.
+
+``make_hall`` builds the Hall on SQLite, or on the session's real Redis while a test runs with
+the ``hall_store`` fixture's ``redis`` parameter (tests/unit/conftest.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +16,8 @@ from aiohttp.test_utils import TestClient, TestServer
 from deckbuild.hall.app import Hall, make_app
 from deckbuild.hall.limits import Limits
 from deckbuild.hall.messages import LiveSpec
-from deckbuild.hall.store import HallStore
+from deckbuild.hall.redis_store import RedisStore
+from deckbuild.hall.store import SqliteStore, Store
 
 TOKEN = "t" * 43
 LIVE = {
@@ -21,6 +25,14 @@ LIVE = {
     "exercises": ["ex-escala"],
 }
 DEV = ["%032x" % (i + 1) for i in range(50)]
+STORE: dict = {"redis": None}  # the RedisServer the running test uses, or None: SQLite
+
+
+def make_store(tmp_path: Path) -> Store:
+    """A store for one test: the hall's SQLite file in ``tmp_path``, or the session's Redis."""
+    if STORE["redis"] is not None:
+        return RedisStore(STORE["redis"].url, prefix="hall:")
+    return SqliteStore(tmp_path / "hall.sqlite3")
 
 
 def make_dist(tmp_path: Path, live: dict | None = LIVE) -> Path:
@@ -41,7 +53,7 @@ def make_hall(tmp_path: Path, live: dict | None = LIVE, limits: Limits | None = 
     dist = make_dist(tmp_path, live)
     return Hall(
         dist=dist,
-        store=HallStore(tmp_path / "hall.sqlite3"),
+        store=make_store(tmp_path),
         token=TOKEN,
         spec=LiveSpec.load(dist),
         audience=["http://192.0.2.7:8000/"],
@@ -75,17 +87,27 @@ def run_with_client(hall: Hall, scenario):
     """Run ``await scenario(client)`` against the hall's app on a test server (127.0.0.1)."""
 
     async def main():
-        hall.store = HallStore(hall.store.path)  # SQLite is used on the thread that opened it
-        server = TestServer(make_app(hall), host="127.0.0.1")
+        server = TestServer(make_app(hall), host="127.0.0.1")  # its startup opens the store
         await server.start_server()
         # as a page the hall served: its POSTs carry the hall's own origin
         async with TestClient(server, headers={"Origin": origin_of(str(server.make_url("/")))}) as client:
             return await scenario(client)
 
-    hall.store.close()
-    result = run_async(main)
-    hall.store = HallStore(hall.store.path)  # the app's cleanup closed it: reopen, to read what it kept
-    return result
+    return run_async(main)
+
+
+def stored(hall: Hall, method: str, *args):
+    """What the hall's store keeps, read from test code outside a running hall: ``await
+    store.<method>(*args)`` on the store opened anew (as a restarted server would)."""
+
+    async def main():
+        await hall.store.open(lambda event, data: None)
+        try:
+            return await getattr(hall.store, method)(*args)
+        finally:
+            await hall.store.close()
+
+    return run_async(main)
 
 
 def origin_of(url: str) -> str:

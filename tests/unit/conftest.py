@@ -38,3 +38,29 @@ def built(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("site") / "dist"
     build(Project(ROOT), deck_file=FIXTURES / "good" / "deck.yaml", dist=out)
     return out
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory):
+    """One real ``redis-server`` for the session (temp dir, free port, append-only file)."""
+    from tests.support.redis_server import RedisServer
+
+    if not RedisServer.available():
+        pytest.skip("redis-server is not installed (scripts/setup.sh installs it)")
+    server = RedisServer(tmp_path_factory.mktemp("redis")).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def hall_store(request):
+    """The hall's tests, once over each store: ``make_hall`` builds a Hall on this one. Redis is
+    flushed before each test."""
+    from tests.support import hall_fixtures
+
+    if request.param == "redis":
+        server = request.getfixturevalue("redis_server")
+        server.command("FLUSHALL")
+        hall_fixtures.STORE["redis"] = server
+    yield request.param
+    hall_fixtures.STORE["redis"] = None

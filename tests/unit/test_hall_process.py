@@ -14,7 +14,7 @@ import urllib.request
 import pytest
 
 from deckbuild.hall.net import audience_urls, presenter_url
-from deckbuild.hall.run import HallOptions, banner
+from deckbuild.hall.run import HallOptions, banner, token_file
 from deckbuild.hall.token import bearer_matches, load_or_create
 from tests.support.hall_fixtures import DEV, make_dist, origin_of
 from tests.support.hall_process import HallProcess
@@ -127,7 +127,8 @@ def test_the_presenter_url_is_loopback_a_secure_context_on_the_projectors_machin
     assert presenter_url("0.0.0.0", 8000, "https", tls) == tls[0]
     assert presenter_url("192.168.1.20", 8000, "http", lan[:1]) == lan[0]  # listens there only
     opts = HallOptions(tmp_path, host="0.0.0.0")
-    text = banner(lan, "T" * 43, opts, tmp_path / "hall-x.sqlite3")
+    db = tmp_path / "hall-x.sqlite3"
+    text = banner(lan, "T" * 43, opts, str(db), token_file(opts, db))
     audience, presenter = text.split("presenter (", 1)
     assert all(url in audience for url in lan)
     assert "http://127.0.0.1:8000/#presenter=" + "T" * 43 in presenter and "192.168" not in presenter

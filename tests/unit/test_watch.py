@@ -50,17 +50,14 @@ def test_a_watching_page_has_its_own_channel_and_is_no_device_of_the_hall(tmp_pa
     from aiohttp.test_utils import TestClient, TestServer
 
     from deckbuild.hall.app import make_app
-    from deckbuild.hall.store import HallStore
     from deckbuild.watch import EVENTS_URL, Watcher, attach
     from tests.support.hall_fixtures import DEV, make_hall, read_events, run_async
 
     hall = make_hall(tmp_path)
     (hall.dist / "index.html").write_text("<html><head><title>deck</title></head><body></body></html>")
-    hall.store.close()
     watcher = Watcher(roots=[], rebuild=lambda: [])
 
     async def main():
-        hall.store = HallStore(hall.store.path)
         app = make_app(hall)
         attach(app, hall.dist, watcher)
         async with TestClient(TestServer(app, host="127.0.0.1")) as client:

@@ -1,0 +1,263 @@
+"""The hall's memory in Redis (``redis.asyncio``): one hall shared by several processes (``--redis URL``).
+
+The same ``Store`` as ``store.SqliteStore``, with every step that must hold across processes made
+atomic in Redis itself:
+
+- the presenter's position: a hash, written by a Lua script only when its ``seq`` is greater;
+- the events: Redis pub/sub, one channel; every process relays what it hears to its own streams
+  (and, after reconnecting, sends its streams the current position, which followers apply only
+  if it is newer);
+- a poll's answers: a set of its answer tokens and a hash of counts, one Lua script adds the token
+  and counts it only if the token was new (each token once);
+- the solves: a set of solve tokens per exercise;
+- the released counts: a list, appended under WATCH/MULTI after ``release.decide`` ran on what
+  was read (retried if another process released meanwhile: one budget, spent once);
+- the devices count: each process writes its own number of devices (a number, never an id) with
+  an expiry, renewed each time it reads the count (the hall does every 2 s); the count is the sum
+  of the live entries, so a killed process's devices leave the count within ``DEVICE_TTL_MS``. A device with tabs on two
+  processes counts once on each;
+- the rate limit per answer or solve token: a token bucket in a Lua script, with an expiry.
+
+Nothing identifying goes in: no device id (it opens a stream and is counted in the process's
+memory), no address (the per-address and per-connection limits stay in each process's memory),
+no user agent. Keys are ``<prefix>state``, ``<prefix>answers:<poll>``, ``<prefix>tally:<poll>``,
+``<prefix>solves:<exercise>``, ``<prefix>releases``, ``<prefix>devices``, ``<prefix>rate:<token>``
+and the channel ``<prefix>events``. Redis unreachable (restarting, loading its append-only file)
+is ``Unavailable``: the request gets a 503 and the page may send it again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import logging
+import secrets
+
+import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.exceptions import WatchError
+
+from .limits import Rate
+from .store import STATE_FIELDS, Decide, OnEvent, Unavailable
+
+log = logging.getLogger("deckbuild.hall")
+LISTEN_WAIT = 2.0  # seconds the listener waits for a message before it looks again
+POOL_SIZE = 32  # connections to Redis per process (plus one for the channel)
+POOL_WAIT = 10.0  # seconds a request waits for one of them before its 503
+DEVICE_TTL_MS = 6000  # a process silent this long is counted no more (it renews every 2 s)
+RECONNECT = 0.2  # seconds between two tries to subscribe again
+
+_NOW_MS = "local t = redis.call('TIME') local now = t[1] * 1000 + math.floor(t[2] / 1000)\n"
+SET_STATE = """
+local kept = redis.call('HGET', KEYS[1], 'seq')
+if kept and tonumber(kept) >= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'indexh', ARGV[2], 'indexv', ARGV[3], 'indexf', ARGV[4])
+return 1
+"""
+ADD_ANSWER = """
+if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('HINCRBY', KEYS[2], ARGV[2], 1)
+return 1
+"""
+DEVICES = (
+    _NOW_MS
+    + """
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ' ' .. (now + tonumber(ARGV[3])))
+local total, all = 0, redis.call('HGETALL', KEYS[1])
+for i = 1, #all, 2 do
+  local n, expires = string.match(all[i + 1], '(%d+) (%d+)')
+  if tonumber(expires) < now then redis.call('HDEL', KEYS[1], all[i]) else total = total + tonumber(n) end
+end
+return total
+"""
+)
+TAKE = (
+    _NOW_MS
+    + """
+local burst, rate = tonumber(ARGV[1]), tonumber(ARGV[2])
+local kept = redis.call('HMGET', KEYS[1], 't', 's')
+local tokens = math.min(burst, (tonumber(kept[1]) or burst) + (now - (tonumber(kept[2]) or now)) * rate / 1000)
+local ok = 0
+if tokens >= 1 then tokens = tokens - 1 ok = 1 end
+redis.call('HSET', KEYS[1], 't', tostring(tokens), 's', now)
+redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
+return ok
+"""
+)
+
+
+def _guarded(method):
+    """Redis unreachable (a refused or broken connection, a timeout, loading): ``Unavailable``."""
+
+    @functools.wraps(method)
+    async def call(self, *args, **kwargs):
+        try:
+            return await method(self, *args, **kwargs)
+        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+            raise Unavailable(type(exc).__name__) from None
+
+    return call
+
+
+class RedisStore:
+    """``Store`` over one Redis (``redis://host:port/db``); every key under ``prefix``."""
+
+    def __init__(self, url: str, prefix: str = "hall:"):
+        self.url = url
+        self.prefix = prefix
+        self.description = f"{url} (Redis, keys {prefix}*)"
+        self.shared = True
+        self.process = secrets.token_hex(8)  # this process's devices entry: random, nothing else
+        self.redis: aioredis.Redis | None = None
+        self.on_event: OnEvent = lambda event, data: None
+        self.tasks: list[asyncio.Task] = []
+        self.closing = False
+
+    def key(self, *parts: str) -> str:
+        return self.prefix + ":".join(parts)
+
+    async def open(self, on_event: OnEvent) -> None:
+        self.on_event = on_event
+        self.closing = False
+        # a bounded pool: a thousand streams opening at once wait for a connection, they do not
+        # open a thousand connections to Redis
+        pool = aioredis.BlockingConnectionPool.from_url(
+            self.url,
+            max_connections=POOL_SIZE,
+            timeout=POOL_WAIT,
+            socket_timeout=5.0,
+            socket_connect_timeout=2.0,
+            retry=Retry(ExponentialBackoff(cap=0.1, base=0.02), 2),
+            decode_responses=True,
+        )
+        self.redis = aioredis.Redis(connection_pool=pool)
+        self.scripts = {
+            name: self.redis.register_script(source)
+            for name, source in (
+                ("state", SET_STATE),
+                ("answer", ADD_ANSWER),
+                ("devices", DEVICES),
+                ("take", TAKE),
+            )
+        }
+        await self.redis.ping()  # a wrong URL fails at start, not at the first answer
+        subscribed = asyncio.Event()
+        self.tasks = [asyncio.create_task(self._listen(subscribed))]
+        await asyncio.wait_for(subscribed.wait(), 10)
+
+    async def close(self) -> None:
+        self.closing = True  # the listener stops even if a cancellation is lost inside redis-py
+        for task in self.tasks:
+            task.cancel()
+        if self.tasks:
+            await asyncio.wait(self.tasks, timeout=3)
+        self.tasks = []
+        if self.redis is not None:
+            try:
+                await self.redis.hdel(self.key("devices"), self.process)
+            except (RedisConnectionError, RedisTimeoutError, OSError):
+                pass
+            await self.redis.aclose()
+            self.redis = None
+
+    async def _listen(self, subscribed: asyncio.Event) -> None:
+        """Relay every event of the channel to ``on_event``; subscribe again after a broken link."""
+        while not self.closing:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self.key("events"))
+                subscribed.set()
+                state = await self.state()
+                if state is not None:  # what may have been missed while away: newer or ignored
+                    self.on_event("state", state)
+                while not self.closing:
+                    message = await pubsub.get_message(timeout=LISTEN_WAIT)
+                    if message is not None and message["type"] == "message":
+                        event = json.loads(message["data"])
+                        self.on_event(event["event"], event["data"])
+            except (RedisConnectionError, RedisTimeoutError, OSError, Unavailable):
+                log.warning("lost the Redis channel: subscribing again")
+                await asyncio.sleep(RECONNECT)
+            finally:
+                try:
+                    await pubsub.aclose()
+                except (RedisConnectionError, RedisTimeoutError, OSError):
+                    pass
+
+    @_guarded
+    async def state(self) -> dict | None:
+        kept = await self.redis.hgetall(self.key("state"))
+        return {field: int(kept[field]) for field in STATE_FIELDS} if kept else None
+
+    @_guarded
+    async def set_state(self, state: dict) -> bool:
+        args = [state[field] for field in STATE_FIELDS]
+        return await self.scripts["state"](keys=[self.key("state")], args=args) == 1
+
+    @_guarded
+    async def publish(self, event: str, data: dict) -> None:
+        await self.redis.publish(self.key("events"), json.dumps({"event": event, "data": data}))
+
+    @_guarded
+    async def add_answer(self, poll: str, token: str, answer: int) -> bool:
+        keys = [self.key("answers", poll), self.key("tally", poll)]
+        return await self.scripts["answer"](keys=keys, args=[token, answer]) == 1
+
+    @_guarded
+    async def counts(self, poll: str, k: int) -> list[int]:
+        kept = await self.redis.hgetall(self.key("tally", poll))
+        return [int(kept.get(str(option), 0)) for option in range(k)]
+
+    @_guarded
+    async def reset_poll(self, poll: str) -> int:
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.scard(self.key("answers", poll))
+            pipe.delete(self.key("answers", poll), self.key("tally", poll))
+            deleted, _ = await pipe.execute()
+        return deleted
+
+    @_guarded
+    async def add_solved(self, exercise: str, token: str) -> bool:
+        return await self.redis.sadd(self.key("solves", exercise), token) == 1
+
+    @_guarded
+    async def solved_count(self, exercise: str) -> int:
+        return await self.redis.scard(self.key("solves", exercise))
+
+    @_guarded
+    async def releases(self) -> list[dict]:
+        return [json.loads(row) for row in await self.redis.lrange(self.key("releases"), 0, -1)]
+
+    @_guarded
+    async def release(self, exercise: str, decide: Decide):
+        key = self.key("releases")
+        async with self.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    await pipe.watch(key)
+                    past = [json.loads(row) for row in await pipe.lrange(key, 0, -1)]
+                    answer, row = decide(past, await pipe.scard(self.key("solves", exercise)))
+                    if row is None:
+                        await pipe.reset()
+                        return answer
+                    pipe.multi()
+                    pipe.rpush(key, json.dumps(row))
+                    await pipe.execute()
+                    return answer
+                except WatchError:  # another process released meanwhile: decide again on what it kept
+                    continue
+
+    @_guarded
+    async def devices(self, local: int) -> int:
+        args = [self.process, local, DEVICE_TTL_MS]
+        return int(await self.scripts["devices"](keys=[self.key("devices")], args=args))
+
+    @_guarded
+    async def take(self, key: str, rate: Rate) -> bool:
+        return (
+            await self.scripts["take"](keys=[self.key("rate", key)], args=[rate.burst, rate.per_second]) == 1
+        )

@@ -1,0 +1,238 @@
+"""Three hall processes sharing one real Redis behind Caddy (issue 30, item 3).
+
+Everything on loopback, bounded: a ``redis-server`` with an append-only file and three
+``python -m deckbuild.hall --redis URL`` processes, all started here and stopped by their PIDs;
+Caddy (plain HTTP) proxies to the three with buffering off, skipping a dead one. The presenter
+moves on one process; followers, aiohttp SSE clients that reconnect as the page does, follow
+through the proxy and on the other processes directly. One process is killed with ``kill -9``:
+its followers come back through the proxy within 5 s and see the next move. Redis is restarted
+in the middle of a poll: every answer sent before is counted after, an answer sent meanwhile gets
+a 503 and is counted when sent again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from tests.support.hall_fixtures import DEV, make_dist, run_async
+from tests.support.hall_process import HallProcess
+from tests.support.redis_server import RedisServer, free_port, stop_process
+
+pytestmark = pytest.mark.skipif(
+    not (RedisServer.available() and shutil.which("caddy")), reason="needs redis-server and caddy"
+)
+CADDYFILE = """{{
+\tadmin off
+\tauto_https off
+}}
+http://127.0.0.1:{port} {{
+\treverse_proxy {upstreams} {{
+\t\tlb_policy round_robin
+\t\tlb_try_duration 5s
+\t\tlb_try_interval 100ms
+\t\tfail_duration 10s
+\t\thealth_uri /_hall/hello
+\t\thealth_interval 500ms
+\t\thealth_timeout 1s
+\t\tflush_interval -1
+\t}}
+}}
+"""
+
+
+class Caddy:
+    def __init__(self, folder: Path, upstreams: list[str]):
+        self.port = free_port()
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        self.config = folder / "Caddyfile"
+        self.config.write_text(CADDYFILE.format(port=self.port, upstreams=" ".join(upstreams)))
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def start(self) -> Caddy:
+        env = {**os.environ, "HOME": str(self.folder), "XDG_DATA_HOME": str(self.folder / "data")}
+        env["XDG_CONFIG_HOME"] = str(self.folder / "config")
+        args = ["caddy", "run", "--config", str(self.config), "--adapter", "caddyfile"]
+        log = (self.folder / "caddy.log").open("wb")
+        self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=self.folder)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(self.url + "_hall/hello", timeout=1) as r:
+                    if r.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("caddy did not start: " + (self.folder / "caddy.log").read_text()[-2000:])
+
+    def stop(self) -> None:
+        stop_process(self.proc)
+
+
+class Follower:
+    """A device's live channel as the page keeps it: on any end or error, open it again after
+    250 ms (then 0.5 s, 1 s…); every ``state`` seq it sees, and when each stream opened."""
+
+    def __init__(self, base: str, device: str):
+        self.base, self.device = base, device
+        self.seqs: list[int] = []
+        self.greeted: list[float] = []  # perf_counter of each stream's first event
+        self.ended: list[float] = []
+
+    async def run(self, session: aiohttp.ClientSession) -> None:
+        backoff = 0.25
+        while True:
+            try:
+                async with session.get(f"{self.base}_hall/events?device={self.device}") as response:
+                    if response.status != 200:
+                        raise aiohttp.ClientError(f"HTTP {response.status}")
+                    event, first = None, True
+                    async for raw in response.content:
+                        line = raw.decode().rstrip("\n")
+                        if line.startswith("event: "):
+                            event = line[7:]
+                        elif line.startswith("data: "):
+                            if first:
+                                self.greeted.append(time.perf_counter())
+                                first, backoff = False, 0.25
+                            if event == "state":
+                                self.seqs.append(json.loads(line[6:])["seq"])
+            except (aiohttp.ClientError, TimeoutError, ConnectionError):
+                pass
+            self.ended.append(time.perf_counter())
+            await asyncio.sleep(backoff)
+            backoff = min(3.0, backoff * 2)
+
+
+async def _until(predicate, timeout: float, what: str) -> float:
+    t0 = time.perf_counter()
+    while not predicate():
+        if time.perf_counter() - t0 > timeout:
+            raise AssertionError(f"not within {timeout} s: {what}")
+        await asyncio.sleep(0.02)
+    return time.perf_counter() - t0
+
+
+def test_three_processes_behind_caddy_share_one_hall_through_a_kill_and_a_redis_restart(tmp_path):
+    redis = RedisServer(tmp_path / "redis").start()
+    dist = make_dist(tmp_path)
+    token_file = tmp_path / "token"
+    halls: list[HallProcess] = []
+    caddy = None
+    try:
+        for i in range(3):  # one token file: every process knows the presenter
+            hall = HallProcess(dist, tmp_path / f"unused-{i}.sqlite3", token_file, "--redis", redis.url)
+            halls.append(hall)  # stopped in the finally even if it fails to start
+            hall.start(timeout=60)
+        upstreams = [h.audience.removeprefix("http://").rstrip("/") for h in halls]
+        caddy = Caddy(tmp_path / "caddy", upstreams).start()
+        run_async(lambda: _scenario(redis, halls, caddy))
+    finally:
+        if caddy is not None:
+            caddy.stop()
+        for hall in halls:
+            hall.stop()
+        redis.stop()
+
+
+async def _scenario(redis: RedisServer, halls: list[HallProcess], caddy: Caddy) -> None:
+    presenter, victim = halls[0], halls[1]
+    proxied = [Follower(caddy.url, DEV[i]) for i in range(6)]  # round robin: two on each process
+    direct = [Follower(halls[1].audience, DEV[10]), Follower(halls[2].audience, DEV[11])]
+    timeout = aiohttp.ClientTimeout(total=None, sock_connect=2)
+    async with (
+        aiohttp.ClientSession(timeout=timeout) as streams,
+        aiohttp.ClientSession(
+            headers={"Authorization": f"Bearer {presenter.token}", "Origin": presenter.audience.rstrip("/")}
+        ) as lead,
+        aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(force_close=True), headers={"Origin": caddy.url.rstrip("/")}
+        ) as devices,
+    ):
+        tasks = [asyncio.create_task(f.run(streams)) for f in proxied + direct]
+        try:
+            everyone = proxied + direct
+            await _until(lambda: all(f.greeted for f in everyone), 10, "every follower connected")
+
+            async def move(seq: int) -> None:
+                body = {"seq": seq, "indexh": seq % 50, "indexv": 0, "indexf": -1}
+                async with lead.post(f"{presenter.audience}_hall/state", json=body) as r:
+                    assert r.status == 204
+
+            for seq in range(1, 11):  # the presenter on one process, every follower sees every move
+                await move(seq)
+                await asyncio.sleep(0.05)
+            await _until(lambda: all(f.seqs[-1:] == [10] for f in everyone), 5, "the 10th move everywhere")
+            for f in everyone:
+                assert [s for s in f.seqs if s >= 1] == list(range(1, 11)), f.seqs
+
+            # kill -9 one process: its followers through the proxy come back within 5 s
+            before = {f.device: len(f.greeted) for f in proxied}
+            killed_at = time.perf_counter()
+            victim.kill9()
+            await _until(
+                lambda: any(f.ended and f.ended[-1] >= killed_at for f in proxied),
+                5,
+                "the killed streams end",
+            )
+            orphans = [f for f in proxied if f.ended and f.ended[-1] >= killed_at]
+            assert 1 <= len(orphans) <= 4, [len(f.ended) for f in proxied]
+            back = await _until(
+                lambda: all(len(f.greeted) > before[f.device] for f in orphans), 5, "the orphans back"
+            )
+            assert back < 5.0
+            await move(11)
+            await _until(
+                lambda: all(f.seqs[-1:] == [11] for f in proxied), 3, "the next move, after the kill"
+            )
+
+            # a poll through the proxy, Redis restarted in the middle of it
+            async def answer(i: int) -> int:
+                body = {"token": DEV[20 + i], "poll": "copia", "answer": i % 2}
+                async with devices.post(f"{caddy.url}_hall/answer", json=body) as r:
+                    return r.status
+
+            assert [await answer(i) for i in range(20)] == [201] * 20
+            redis.stop()  # SIGTERM: the append-only file is written out
+            during = [await answer(i) for i in range(20, 26)]
+            assert during == [503] * 6
+            redis.start()
+            retried = []
+            for i in range(20, 26):
+                status = await answer(i)
+                deadline = time.perf_counter() + 5  # a page's «Reintentar el envío»
+                while status == 503 and time.perf_counter() < deadline:
+                    await asyncio.sleep(0.2)
+                    status = await answer(i)
+                retried.append(status)
+            assert retried == [201] * 6
+            assert [await answer(i) for i in (0, 7, 25)] == [409] * 3  # each token once, still
+            async with streams.get(f"{caddy.url}_hall/events?device={DEV[30]}") as r:
+                tally = None
+                async for raw in r.content:
+                    line = raw.decode()
+                    if line.startswith("data: ") and '"poll":"copia"' in line:
+                        tally = json.loads(line[6:])
+                        break
+            assert tally == {"poll": "copia", "n": 26, "counts": [13, 13]}
+            await move(12)  # the channel came back with Redis: a move still reaches every follower
+            await _until(lambda: all(f.seqs[-1:] == [12] for f in proxied), 5, "a move after Redis's restart")
+        finally:
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
