@@ -12,16 +12,12 @@
 // tests/js/lastrun.test.mjs). Not wired into the page yet: cell.js is to show `load()`'s items
 // under `label(at)` before the first live run and `save()` what each finished run shows.
 
+import { hash } from "./storage.js";
+
 const PREFIX = "dpdeck:lastrun:";
 const INDEX = `${PREFIX}index`;
 export const MAX_CHARS = 2_000_000;   // ~4 MB of UTF-16 at most: under half a 5 MB origin quota
 
-/** FNV-1a over a string, in base 36: a short name for a long key. */
-function hash(text) {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) { h ^= text.charCodeAt(i); h = Math.imul(h, 16777619); }
-  return (h >>> 0).toString(36);
-}
 
 /**
  * What decides a cell's output.
