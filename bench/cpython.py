@@ -23,21 +23,22 @@ DRAWING_WORDS = re.compile(r"\b(matplotlib|pyplot|plt|plots)\b")
 
 
 def run_one(session, code: str, cell_id: str) -> dict:
-    """One cell through the runner: its own ``seconds``, the wall time, figures, error."""
+    """One cell through the runner: its own ``seconds``, the wall and CPU time, figures, error."""
     figures = [0]
 
     def emit(kind, payload):
         figures[0] += kind == "figure"
 
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time()
     result = session.run(code, cell_id, emit)
-    wall = time.perf_counter() - t0
+    wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
     err = result.get("error") or {}
     return {
         "id": cell_id,
         "ok": bool(result.get("ok")),
         "seconds": result.get("seconds"),
         "wall": wall,
+        "cpu": cpu,  # this process's CPU seconds: less disturbed than wall time on a busy machine
         "figures": figures[0],
         "error": None if result.get("ok") else f"{err.get('type')}: {err.get('message')}"[:500],
     }

@@ -14,7 +14,8 @@ whether the target held and by how much, from medians of the run:
 - H1: cold bytes on the wire ≤ 15 MiB (what the counting server sent, compressed when the
   browser accepted it, until the last cell's result: the service worker's offline fill that
   follows is shown beside it);
-- H4: offline after the visits before it: every cell runs with the network off.
+- H4: offline after the visits before it: every cell runs with the network off;
+- W1: under "local", warm, the first output on screen (the last visit's, lastrun.js) ≤ 1 s.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ TARGETS = {
     "P6": "aula: cold, main thread's total blocking time from page ready to all cells done ≤ 200 ms",
     "H1": "cold bytes on the wire ≤ 15 MiB",
     "H4": "offline after one visit: every cell runs with the network off",
+    "W1": "local: warm, first output shown (the last visit's) ≤ 1 s",
 }
 PAGE_READY_LIMIT = {"aula": 3.0, "local": 0.8}
 
@@ -137,6 +139,7 @@ def verdicts(docs: dict) -> dict:
         "P6": p6,
         "H1": target_bytes(docs),
         "H4": target_offline(docs),
+        "W1": limit_target(median(local, "deck.warm.first_output"), 1.0, "warm first output shown"),
     }
 
 

@@ -110,6 +110,8 @@
       deckValue = value;
       if (B.marks.deckReady == null) {
         B.marks.deckReady = now();
+        // the last visit's outputs (lastrun.js) are drawn as the cells are made, before this
+        if (document.querySelector(".cell.from-last-visit")) B.marks.lastVisitShown = B.marks.deckReady;
         queueMicrotask(() => { drive(value).catch((e) => { B.error = String(e?.stack || e); }).finally(end); });
       }
     },

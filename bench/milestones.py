@@ -133,12 +133,16 @@ def deck_milestones(v: dict) -> dict:
     first_fig = min(v["figures"], key=lambda f: f["t"]) if v["figures"] else {}
     all_done = max(first[i]["result"] for i in ids) if ids and set(ids) <= set(first) else None
     tbt, longest = blocking(v.get("longTasks") or [], v["marks"].get("deckReady"), all_done)
+    # the first output on screen: the last visit's (a warm visit; lastrun.js) or a live one
+    shown = [t for t in (v["marks"].get("lastVisitShown"), first_fig.get("t")) if t is not None]
+    shown += [r["result"] for r in first.values()]
     return {
         "zero": 0.0,
         "deck_ready": v["marks"].get("deckReady"),
         "ready": ready,
         "core_ready": gen1[1]["t"] if len(gen1) > 1 and gen1[1]["state"] == "loading" else None,
         "first_cell": first[ids[0]]["result"] if ids and ids[0] in first else None,
+        "first_output": min(shown, default=None),
         "first_figure": first_fig.get("t"),
         "first_figure_cell": first_fig.get("cellId"),
         "all_done": all_done,

@@ -19,6 +19,7 @@ DECK_KEYS = (
     "core_ready",
     "ready",
     "first_cell",
+    "first_output",
     "first_figure",
     "all_done",
     "mpl_ready",

@@ -4,6 +4,7 @@ cell that calls it)."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 from collections.abc import Callable
@@ -57,7 +58,39 @@ def prepare(show: Callable[[], None]) -> None:
     except ImportError:
         pass
 
+    share_mathtext_parser()
+
     def show_under_the_cell(*args, **kwargs) -> None:
         show()
 
     plt.show = show_under_the_cell
+
+
+def share_mathtext_parser() -> None:
+    """Let every renderer parse mathtext through one parser, so that each expression (the
+    ticks of a log axis, ``$\\varepsilon$`` in a label) is parsed once per session.
+
+    matplotlib keys its cache of parsed mathtext by the parser object, and each renderer makes
+    its own (``TextToPath()`` in ``RendererBase.__init__``): saving one figure with a layout
+    engine uses two renderers, so every expression was parsed twice per figure, and again for
+    the next figure: tens of milliseconds each, in pyparsing. The parse depends only on the
+    expression, dpi, font and antialiasing, which the cache keys by value. Without these
+    internals (another matplotlib), nothing changes.
+    """
+    from matplotlib import mathtext, textpath
+
+    parse = getattr(mathtext.MathTextParser, "_parse_cached", None)
+    init = textpath.TextToPath.__init__
+    if getattr(init, "shares_parser", False) or not hasattr(parse, "__wrapped__"):
+        return
+    # the cache's 50 entries are one figure's ticks and labels; the deck's figures hold more
+    mathtext.MathTextParser._parse_cached = functools.lru_cache(512)(parse.__wrapped__)
+    shared = mathtext.MathTextParser("path")
+
+    def __init__(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        if isinstance(getattr(self, "mathtext_parser", None), mathtext.MathTextParser):
+            self.mathtext_parser = shared
+
+    __init__.shares_parser = True
+    textpath.TextToPath.__init__ = __init__

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from ._maths import clip_rows, laplace_scale
+from ._maths import laplace_scale
 from ._rng import make_rng
 from ._special import sigmoid
 from ._validate import (
@@ -124,6 +124,19 @@ def logistic_loss(theta, X, y):
 def _per_person_gradients(theta, X, y):
     # d/dtheta [log(1 + exp(x.theta)) - y x.theta] = (sigmoid(x.theta) - y) x
     return (sigmoid(X @ theta) - y)[:, None] * X
+
+
+def _clipped_gradient_sum(theta, X, y, row_norms, clip_bound):
+    # The sum of the per-person gradients, each clipped to L2 norm clip_bound: the same as
+    # clip_rows(_per_person_gradients(theta, X, y), clip_bound).sum(axis=0), computed on n numbers
+    # instead of n x d. Each gradient is r_i x_i with r_i = sigmoid(x_i.theta) - y_i, so its
+    # norm is |r_i| ||x_i|| (row_norms, once per training) and clipping scales r_i alone.
+    r = sigmoid(X @ theta) - y
+    return (r * (clip_bound / np.maximum(np.abs(r) * row_norms, clip_bound))) @ X
+
+
+def _row_norms(X):
+    return np.sqrt(np.einsum("ij,ij->i", X, X))
 
 
 def per_person_gradients(theta, X, y):
@@ -342,10 +355,11 @@ def noisy_gradient_descent(
     gen = make_rng(rng)
     noisy_n = max(laplace_mech(float(X.shape[0]), 1.0, eps_count, gen), 1.0)  # the count
     theta = np.zeros(X.shape[1])
+    y, row_norms = y.astype(float), _row_norms(X)
     with np.errstate(over="ignore", invalid="ignore"):  # an overflowing theta is caught below
         for _ in range(steps):
-            grads = clip_rows(_per_person_gradients(theta, X, y), clip_bound)  # sensitivity C
-            noisy_sum = grads.sum(axis=0) + gen.normal(0.0, sigma, size=theta.shape)
+            clipped_sum = _clipped_gradient_sum(theta, X, y, row_norms, clip_bound)  # sensitivity C
+            noisy_sum = clipped_sum + gen.normal(0.0, sigma, size=theta.shape)
             theta = theta - learning_rate * noisy_sum / noisy_n
     return finite_result(theta, "theta", learning_rate=learning_rate, **names)
 
@@ -432,10 +446,11 @@ def dpsgd(
     n, d = X.shape
     expected_batch = sample_rate * n if lot_size is None else lot_size
     theta = np.zeros(d)
+    y, row_norms = y.astype(float), _row_norms(X)
     with np.errstate(over="ignore", invalid="ignore"):  # an overflowing theta is caught below
         for _ in range(steps):
             batch = gen.random(n) < sample_rate  # Poisson sampling
-            grads = clip_rows(_per_person_gradients(theta, X[batch], y[batch]), clip_bound)
-            noisy_sum = grads.sum(axis=0) + gen.normal(0.0, sigma, size=d)
+            clipped_sum = _clipped_gradient_sum(theta, X[batch], y[batch], row_norms[batch], clip_bound)
+            noisy_sum = clipped_sum + gen.normal(0.0, sigma, size=d)
             theta = theta - learning_rate * noisy_sum / expected_batch
     return finite_result(theta, "theta", learning_rate=learning_rate, **names)

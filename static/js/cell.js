@@ -4,6 +4,7 @@ import { buildControls } from "./params.js";
 import { cellMeta } from "./phrases.js";
 import { IDLE, activeRun, afterRun, dataState } from "./cellstate.js";
 import { paintCode, staticCode } from "./static-code.js";
+import { label as lastVisitLabel } from "./lastrun.js";
 
 // While Python first loads (a cold deep link on a hall's Wi-Fi: docs/benchmark.md's start-up
 // table), a cell with nothing to show says what it waits for and for how long so far.
@@ -81,15 +82,22 @@ function button(label, text, cls, onClick) {
   return b;
 }
 
+/**
+ * This browser's last outputs (lastrun.js) and the key of a run's inputs (deck.js adds the
+ * deck's version and wheel).
+ * @typedef {{store: import("./lastrun.js").LastRunStore,
+ *            key: (cellId: string, code: string, seed: number | null) => string}} LastRuns
+ */
+
 export class Cell extends EventTarget {
   /**
    * @param {HTMLElement} root  the .cell element of the slide
    * @param {{runtime?: import("./runtime.js").Runtime | null, store?: import("./storage.js").EditStore | null,
-   *          announce?: (text: string) => void, readOnly?: boolean}} options
+   *          announce?: (text: string) => void, readOnly?: boolean, lastRuns?: LastRuns | null}} options
    *   readOnly cells (the speaker view's copies) show what the main window mirrors to them
-   *   and run nothing.
+   *   and run nothing. lastRuns: this browser's last outputs (lastrun.js), shown until a run lands.
    */
-  constructor(root, { runtime, store, announce, readOnly = false }) {
+  constructor(root, { runtime, store, announce, readOnly = false, lastRuns = null }) {
     super();
     this.root = root;
     this.runtime = runtime;
@@ -109,6 +117,9 @@ export class Cell extends EventTarget {
     this.rerun = false;        // a parameter moved while running: run again when done
     /** @type {import("./exercise.js").Exercise | null} set by the cell's Exercise, if any */
     this.exercise = null;
+    this.lastRuns = lastRuns;
+    this.fromLastVisit = false;   // the output shown is the last visit's, labelled, not a run's
+    this.lastVisitCode = "";      // the code it was computed from
 
     const input = root.querySelector(".cell-input");
     /** @type {ReturnType<typeof import("./editor.js").createEditor> | null} built when wanted (wantEditor) */
@@ -239,6 +250,8 @@ export class Cell extends EventTarget {
   get edited() { return this.code !== this.authored; }
 
   markEdited() {
+    // an edit or a reset: the last visit's output is of other code, never shown as this one's
+    if (this.fromLastVisit && this.code !== this.lastVisitCode) this.dropLastVisit();
     this.root.classList.toggle("edited", this.edited);
     this.changed();
   }
@@ -338,11 +351,36 @@ export class Cell extends EventTarget {
     this.tryButtons.forEach((b, i) => b.setAttribute("aria-pressed", String(snap.code === this.triedCode(i))));
   }
 
+  /** On a warm visit: the output this browser computed last time for this very code (fresh
+   *  noise, the same deck version), labelled with when, until the live run's first output
+   *  replaces it (lastrun.js). */
+  showLastVisit() {
+    const saved = this.lastRuns?.store.load(this.lastRuns.key(this.id, this.text, null));
+    if (!saved || this.active) return;
+    this.output.replace(saved.items);
+    const note = document.createElement("p");
+    note.className = "out-note out-last-visit";
+    note.textContent = lastVisitLabel(saved.at);
+    this.output.el.prepend(note);
+    this.root.classList.add("from-last-visit");
+    this.fromLastVisit = true;
+    this.lastVisitCode = this.text;
+  }
+
+  /** The live run's first output: the last visit's goes. */
+  dropLastVisit() {
+    if (!this.fromLastVisit) return;
+    this.fromLastVisit = false;
+    this.output.clear();
+    this.root.classList.remove("from-last-visit");
+  }
+
   /** Run the cell's current code; resolves with the worker's result. */
   async run({ background = false, replay = false } = {}) {
     if (this.readOnly) return null;
     if (this.active) return this.pendingRun;
-    this.output.clear();
+    if (this.fromLastVisit && (this.code !== this.lastVisitCode || this.seed !== null)) this.dropLastVisit();
+    if (!this.fromLastVisit) this.output.clear();
     this.root.classList.remove("has-error");
     this.root.classList.add("is-running");
     this.runBtn.disabled = true;
@@ -358,15 +396,18 @@ export class Cell extends EventTarget {
     // an exercise (exercise.js) is judged when asked for: its check runs after the code, in this run
     const judged = Boolean(this.exercise) && !background && !replay;
     const code = judged ? this.exercise.judgedCode(this.code) : this.code;
+    const seed = this.seed;
     this.pendingRun = this.runtime.run(this.id, code, {
       onQueued: (id) => { if (this.state.phase === "waiting" || this.state.phase === "running") this.state = { ...this.state, runId: id }; },
-      onRerun: (reason) => { this.output.clear(); this.output.add({ kind: "stderr", text: `(${reason})\n` }); },
-      onText: (kind, text) => { this.output.add({ kind, text }); this.changed(); },
+      onRerun: (reason) => { this.dropLastVisit(); this.output.clear(); this.output.add({ kind: "stderr", text: `(${reason})\n` }); },
+      onText: (kind, text) => { this.dropLastVisit(); this.output.add({ kind, text }); this.changed(); },
       onFigure: ({ svg, png, alt, note }) => {   // SVG, or PNG (base64) with a note saying why
+        this.dropLastVisit();
         this.output.add(png != null ? { kind: "figure", png, alt, note } : { kind: "figure", svg, alt, note });
         this.changed();
       },
       onBudget: ({ accountants, more }) => {   // the privacy-budget meter (meter.js)
+        this.dropLastVisit();
         this.output.add({ kind: "budget", accountants, more });
         this.changed();
       },
@@ -382,6 +423,7 @@ export class Cell extends EventTarget {
     this.root.classList.remove("is-running");
     this.runBtn.disabled = false;
     this.stopBtn.disabled = true;
+    this.dropLastVisit();
     if (result.ok) {
       if (result.value != null && !judged) this.output.add({ kind: "value", text: result.value });
     } else {
@@ -389,6 +431,9 @@ export class Cell extends EventTarget {
       this.output.add({ kind: "error", text: result.error.traceback || `${result.error.type}: ${result.error.message}` });
     }
     this.output.flush();
+    if (result.ok && !judged && !result.restarted) {   // for the next visit (lastrun.js)
+      this.lastRuns?.store.save(this.lastRuns.key(this.id, this.lastCode, seed), this.output.items, endedAt);
+    }
     if (result.noise) this.showNoiseControls(true);
     this.setState(afterRun(result, endedAt));
     this.changed();

@@ -27,10 +27,11 @@ runtime?.addEventListener("status", (/** @type {CustomEvent} */ e) => { if (e.de
 
 const [{ default: Reveal }, { default: RevealNotes }, { Cell }, { EditStore, ProgressStore },
        { publish, subscribe }, { startPrerun }, { installActions, showWhere }, { installExercises },
-       { installSpanishHelp }, { installZoom, remeasure }, { takeToken, startHall }] = await Promise.all([
+       { installSpanishHelp }, { installZoom, remeasure }, { takeToken, startHall },
+       { LastRunStore, runKey }] = await Promise.all([
   import("reveal"), import("reveal-notes"), import("./cell.js"), import("./storage.js"),
   import("./mirror.js"), import("./prerun.js"), import("./actions.js"), import("./exercise.js"),
-  import("./help.js"), import("./zoom.js"), import("./live.js")]);
+  import("./help.js"), import("./zoom.js"), import("./live.js"), import("./lastrun.js")]);
 const hallToken = receiver ? null : takeToken();   // before reveal.js reads the URL's fragment
 
 let cells, exercises;
@@ -42,7 +43,14 @@ if (receiver) {
   styleSpeakerNotes(new URL(`${config.assets.katex}dist/katex.min.css`, base).href);
 } else {
   const store = new EditStore(config.deckId);
-  cells = [...cellElements()].map((el) => new Cell(el, { runtime, store, announce }));
+  const lastRuns = {   // each cell's last output in this browser, shown until its run lands
+    store: new LastRunStore(localStorageOrNull(), config.version),
+    key: (/** @type {string} */ cellId, /** @type {string} */ code, /** @type {number | null} */ seed) =>
+      // the sliders' values are in the code: params.js writes them there
+      runKey({ version: config.version, wheel: config.wheel, cellId, code, params: {}, seed }),
+  };
+  cells = [...cellElements()].map((el) => new Cell(el, { runtime, store, announce, lastRuns }));
+  for (const cell of cells) cell.showLastVisit();
   exercises = installExercises(cells, { progress: new ProgressStore(config.deckId), announce });
   runtime.addEventListener("restart", (/** @type {CustomEvent} */ e) => {
     announce(e.detail.reason);
@@ -62,6 +70,11 @@ if (receiver) {
   else for (const c of cells) c.addEventListener("editor", first);
   publish(config.version, cells, runtime, exercises);
   showStatus({ state: runtime.state, detail: runtime.detail });   // what it said while we loaded
+}
+
+/** localStorage, or null where the browser refuses it (reading the property can throw). */
+function localStorageOrNull() {
+  try { return window.localStorage; } catch { return null; }
 }
 
 /** The page's code cells (the build's .cell elements). */

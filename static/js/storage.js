@@ -3,8 +3,9 @@
 
 const PREFIX = "dpdeck:";
 
-function hash(text) {
-  let h = 2166136261;   // FNV-1a, enough to tell versions of a cell apart
+/** FNV-1a over a string, in base 36: enough to tell versions of a cell apart (also lastrun.js's). */
+export function hash(/** @type {string} */ text) {
+  let h = 2166136261;
   for (let i = 0; i < text.length; i++) { h ^= text.charCodeAt(i); h = Math.imul(h, 16777619); }
   return (h >>> 0).toString(36);
 }

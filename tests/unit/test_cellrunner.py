@@ -248,3 +248,29 @@ def test_a_seed_that_is_no_number_fails_the_run_without_raising(runner):
     result, _, _ = run(runner, "1", seed="no es un número")
     assert not result["ok"] and result["error"]["type"] == "ValueError"
     assert sys.stdout is stdout
+
+
+def test_a_math_label_is_parsed_once_per_session_and_drawn_the_same(runner):
+    """Every renderer shares one mathtext parser (cellrunner.pyplot.share_mathtext_parser): the
+    second figure with the same log ticks and math labels parses nothing again, and its SVG is
+    the first one's, but for the ids matplotlib draws at random."""
+    import re
+
+    from matplotlib import mathtext
+
+    runner.prepare_matplotlib()
+    code = (
+        "import matplotlib.pyplot as plt\nfig, ax = plt.subplots(layout='constrained')\n"
+        "ax.plot([0.01, 1, 100], [1, 2, 3], label='$\\\\sigma^2$'); ax.set_xscale('log')\n"
+        "ax.set_xlabel('$\\\\varepsilon$'); ax.legend()\nplt.show()"
+    )
+    _, _, first = run(runner, code)
+    misses = mathtext.MathTextParser._parse_cached.cache_info().misses
+    _, _, second = run(runner, code)
+    assert mathtext.MathTextParser._parse_cached.cache_info().misses == misses
+
+    def svg(events):
+        [figure] = _figures(events)
+        return re.sub(r"<dc:date>.*?</dc:date>|\b[pm][0-9a-f]{10}\b", "", figure["svg"])
+
+    assert svg(first) == svg(second) and "<path" in svg(first)
