@@ -40,7 +40,7 @@ def make_dist(folder: Path) -> Path:
     dist.mkdir()
     (dist / "index.html").write_text("<!doctype html><title>bench</title>", encoding="utf-8")
     (dist / "live.json").write_text(
-        json.dumps({"polls": {POLL: {"k": 2, "epsilon": 1.0986}}, "exercises": []})
+        json.dumps({"polls": {POLL: {"k": 2, "epsilon": 1.0986, "slide": 0}}, "exercises": []})
     )
     return dist
 
@@ -86,6 +86,8 @@ class Device:
         self.id = f"{index + 1:032x}"
         self.received: dict[int, float] = {}
         self.connected = asyncio.Event()
+        self.admitted = asyncio.Event()  # the presenter's first move shows the poll: its ticket came
+        self.ticket: str | None = None
         self.error: str | None = None
 
     async def follow(self, session: aiohttp.ClientSession, base: str, stop: asyncio.Event) -> None:
@@ -106,6 +108,9 @@ class Device:
                         event = text[7:]
                     elif text.startswith("data: ") and event == "state":
                         self.received.setdefault(json.loads(text[6:])["seq"], time.perf_counter())
+                    elif text.startswith("data: ") and event == "admit":
+                        self.ticket = json.loads(text[6:])["ticket"]
+                        self.admitted.set()
         except (TimeoutError, aiohttp.ClientError) as exc:
             self.error = type(exc).__name__
         except asyncio.CancelledError:
@@ -135,8 +140,9 @@ async def answers(base: str, devices: list[Device], count: int, seconds: float) 
 
     async def one(session, device, i):
         await asyncio.sleep(i * seconds / count)
+        await asyncio.wait_for(device.admitted.wait(), seconds + 30)
         t0 = time.perf_counter()
-        body = {"token": device.id, "poll": POLL, "answer": i % 2}
+        body = {"token": device.id, "poll": POLL, "answer": i % 2, "ticket": device.ticket}
         try:
             async with session.post(f"{base}_hall/answer", json=body) as r:
                 out.append((r.status, time.perf_counter() - t0))

@@ -8,10 +8,17 @@ checked by ``messages`` (≤ 1 KiB, known poll, answer in range), every device P
 rate limits of ``limits``, and streams beyond the bounds (the hall's, an address's, a device's)
 get a 503 or 429 with a Spanish text. Answers are plain text or JSON, never HTML; nothing a
 student sends is echoed.
+
+A poll admits the devices holding a live channel when the presenter's position first reaches
+its slide in a round (``admission``): each gets an ``admit`` event with its ticket on its own
+stream, and an answer must spend an unused ticket (403 otherwise). The hooks are ``_show`` (a
+state kept, a new round, a restart on a poll's slide), the greeting (a reconnecting device gets
+its ticket again) and ``post_answer`` (``redeem``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -24,6 +31,7 @@ from aiohttp import web
 
 from ..sse import pump
 from . import messages, static
+from .admission import Admission, MemoryAdmission
 from .channel import Channel, Full, TooManyForAddress, TooManyForDevice
 from .limits import Limits, RateLimiter
 from .messages import Invalid, LiveSpec
@@ -36,6 +44,11 @@ HEARTBEAT = 15.0  # seconds: a comment line that finds closed connections
 RETRY_MS = 1000
 NO_STORE = {"Cache-Control": "no-store"}
 BUSY_TEXT = "La sala está llena: el servidor no admite más conexiones. Vuelva a intentarlo en un momento."
+NOT_ADMITTED_TEXT = (
+    "Sin admisión en esta ronda: responden solo los dispositivos conectados a la sala cuando se "
+    "mostró la encuesta, una vez cada uno."
+)
+RESTART_GRACE = 5.0  # seconds after a start on a poll's slide before its devices are admitted again
 
 
 @dataclass
@@ -51,6 +64,7 @@ class Hall:
     limits: Limits = field(default_factory=Limits)
     announce: bool = True  # False: no hall for the pages (serve --watch alone uses only the channel)
     allow_origins: frozenset[str] = frozenset()  # origins besides the hall's own that may POST
+    admission: Admission = field(default_factory=MemoryAdmission)
 
     def __post_init__(self):
         self.channel = Channel(
@@ -58,12 +72,23 @@ class Hall:
         )
         self.limiter = RateLimiter(self.limits)
         self.tallies = {poll: self.store.counts(poll, k) for poll, k in self.spec.polls.items()}
+        self.rounds = {poll: self.store.round(poll) for poll in self.spec.polls}
+        self.admitted: dict[str, int | None] = dict.fromkeys(self.spec.polls)  # None: not shown yet
         self.refused = 0
         self._qr: bytes | None = None
+        self._regrace: asyncio.TimerHandle | None = None
 
     def tally(self, poll: str) -> dict:
+        """A poll's ``tally`` event: its randomized counts, its round, and how many devices the
+        round admitted (None until the poll is shown)."""
         counts = self.tallies[poll]
-        return {"poll": poll, "n": sum(counts), "counts": list(counts)}
+        return {
+            "poll": poll,
+            "n": sum(counts),
+            "counts": list(counts),
+            "round": self.rounds[poll],
+            "admitted": self.admitted[poll],
+        }
 
     def qr_svg(self) -> bytes:
         if self._qr is None:
@@ -145,8 +170,25 @@ async def post_state(request: web.Request) -> web.Response:
     except Invalid as exc:
         return _text(400, str(exc))
     if hall.store.set_state(state):
+        await _show(hall, state)  # the tickets go out before the state that shows the poll
         hall.channel.publish("state", state)
     return web.Response(status=204, headers=NO_STORE)
+
+
+async def _show(hall: Hall, state: dict | None) -> None:
+    """The presenter is at ``state``: if that is a poll's slide and its round has not been shown,
+    admit every device holding a channel now and send each its ticket on its own stream."""
+    poll = hall.spec.poll_at(state["indexh"], state["indexv"]) if state else None
+    if poll is None or hall.admitted[poll] is not None:
+        return
+    round_ = hall.rounds[poll]
+    tickets = await hall.admission.admit(poll, round_, list(hall.channel.per_device))
+    hall.admitted[poll] = await hall.admission.admitted(poll, round_)
+    for sub in list(hall.channel.subscribers):
+        ticket = tickets.get(sub.device)
+        if ticket is not None:
+            hall.channel.send(sub, "admit", {"poll": poll, "round": round_, "ticket": ticket})
+    hall.channel.publish("tally", hall.tally(poll))
 
 
 async def _device_message(request: web.Request, parse) -> dict:
@@ -162,12 +204,19 @@ async def _device_message(request: web.Request, parse) -> dict:
 
 
 async def post_answer(request: web.Request) -> web.Response:
+    """An answer spends its admission ticket, then is stored under its token: the ticket is not
+    stored, and nothing records which ticket an answer spent."""
     hall = _hall(request)
     answer = await _device_message(request, messages.parse_answer)
-    if not hall.store.add_answer(answer["poll"], answer["token"], answer["answer"]):
-        return _text(409, "Este dispositivo ya respondió a esta encuesta.")
-    hall.tallies[answer["poll"]][answer["answer"]] += 1
     poll = answer["poll"]
+    ticket = answer["ticket"]
+    if ticket is None or not await hall.admission.redeem(poll, hall.rounds[poll], ticket):
+        if hall.store.has_answer(poll, answer["token"]):  # a resend of an answer kept already
+            return _text(409, "Este dispositivo ya respondió a esta encuesta.")
+        return _text(403, NOT_ADMITTED_TEXT)
+    if not hall.store.add_answer(poll, answer["token"], answer["answer"]):
+        return _text(409, "Este dispositivo ya respondió a esta encuesta.")
+    hall.tallies[poll][answer["answer"]] += 1
     hall.channel.tally_changed(poll, lambda: hall.tally(poll))
     return _json({"ok": True}, status=201)
 
@@ -202,9 +251,12 @@ async def post_reset(request: web.Request) -> web.Response:
         poll = messages.parse_reset(await _body(request), hall.spec)
     except Invalid as exc:
         return _text(400, str(exc))
-    hall.store.reset_poll(poll)
+    hall.rounds[poll] = hall.store.reset_poll(poll)
     hall.tallies[poll] = [0] * hall.spec.polls[poll]
-    hall.channel.publish("tally", hall.tally(poll))
+    hall.admitted[poll] = None
+    await _show(hall, hall.store.state())  # on the poll's slide: the new round is shown now
+    if hall.admitted[poll] is None:
+        hall.channel.publish("tally", hall.tally(poll))
     return web.Response(status=204, headers=NO_STORE)
 
 
@@ -235,14 +287,20 @@ async def events(request: web.Request) -> web.StreamResponse:
                 "X-Accel-Buffering": "no",
             }
         )
-        await pump(request, response, sub.queue, _greeting(hall), HEARTBEAT)
+        await pump(request, response, sub.queue, await _greeting(hall, device), HEARTBEAT)
     finally:
         hall.channel.close(sub)
     return response
 
 
-def _greeting(hall: Hall) -> bytes:
+async def _greeting(hall: Hall, device: str) -> bytes:
+    """``retry``, the device's tickets for the rounds being answered (a reload or a reconnect
+    gets them again), the current state, devices and every tally."""
     parts = [f"retry: {RETRY_MS}\n\n".encode()]
+    for poll, round_ in hall.rounds.items():
+        ticket = await hall.admission.ticket(poll, round_, device)
+        if ticket is not None:
+            parts.append(hall.channel.encode("admit", {"poll": poll, "round": round_, "ticket": ticket}))
     state = hall.store.state()
     if state is not None:
         parts.append(hall.channel.encode("state", state))
@@ -302,13 +360,30 @@ def make_app(hall: Hall) -> web.Application:
     # HEAD too; (?s): a path whose decoded form holds a line break is the policy's 400 as well
     app.router.add_get("/{tail:(?s:.*)}", deck_file)
     app.on_response_prepare.append(_isolation_headers)
+    app.on_startup.append(_startup)
     app.on_shutdown.append(_shutdown)
     app.on_cleanup.append(_cleanup)
     return app
 
 
+async def _startup(app: web.Application) -> None:
+    """A hall (re)started on a poll's slide: the round's tickets were in the old process's
+    memory, so the devices connected ``RESTART_GRACE`` s later (they reconnect within ~3 s) are
+    admitted again; those that answered already are refused as duplicates (their poll token)."""
+    hall = app[HALL]
+    state = hall.store.state()
+    if state is not None and hall.spec.poll_at(state["indexh"], state["indexv"]) is not None:
+        loop = asyncio.get_running_loop()
+        hall._regrace = loop.call_later(
+            RESTART_GRACE, lambda: loop.create_task(_show(hall, hall.store.state()))
+        )
+
+
 async def _shutdown(app: web.Application) -> None:
-    app[HALL].channel.shutdown()  # streams end, so the server stops at once
+    hall = app[HALL]
+    if hall._regrace is not None:
+        hall._regrace.cancel()
+    hall.channel.shutdown()  # streams end, so the server stops at once
 
 
 async def _cleanup(app: web.Application) -> None:

@@ -129,6 +129,14 @@ class Channel:
                 self.dropped += 1
                 self._end(sub)
 
+    def send(self, sub: Subscriber, event: str, data: dict) -> None:
+        """Queue one event for one stream (a device's own admission ticket); a full queue ends it."""
+        try:
+            sub.queue.put_nowait(self.encode(event, data))
+        except asyncio.QueueFull:
+            self.dropped += 1
+            self._end(sub)
+
     def tally_changed(self, poll: str, current) -> None:
         """Announce a poll's tally soon (``current()`` gives ``{poll, n, counts}`` when it goes)."""
         throttle = self.tally_throttles.get(poll)

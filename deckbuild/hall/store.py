@@ -1,9 +1,11 @@
 """The hall's memory: SQLite (stdlib ``sqlite3``, WAL), so a server killed mid-poll loses nothing.
 
-Four tables: ``state`` (the presenter's last position, one row), ``poll_answers`` (one randomized
-answer per poll and answer token: the true answer never reaches the server), ``solves`` (one row
-per exercise and solve token) and ``releases`` (the hall's noised exercise counts and what each
-cost: the hall's privacy budget). No address, user agent, time or device id is stored: a poll
+Five tables: ``state`` (the presenter's last position, one row), ``poll_answers`` (one randomized
+answer per poll and answer token: the true answer never reaches the server), ``poll_rounds``
+(each poll's round number, once a new round was started: a number, nothing about anyone),
+``solves`` (one row per exercise and solve token) and ``releases`` (the hall's noised exercise
+counts and what each cost: the hall's privacy budget). Admission tickets (``admission.py``) are
+never written here. No address, user agent, time or device id is stored: a poll
 answer carries a token the page drew for that poll alone, and a solve one drawn for that exercise
 alone (128 random bits each), so no stored id links two polls, two exercises, or a poll to an
 exercise.
@@ -34,6 +36,9 @@ CREATE TABLE IF NOT EXISTS state (
 CREATE TABLE IF NOT EXISTS poll_answers (
     poll TEXT NOT NULL, token TEXT NOT NULL, answer INTEGER NOT NULL,
     PRIMARY KEY (poll, token)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS poll_rounds (
+    poll TEXT PRIMARY KEY, round INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS solves (
     exercise TEXT NOT NULL, token TEXT NOT NULL,
@@ -133,9 +138,27 @@ class HallStore:
                 out[answer] = n
         return out
 
+    def has_answer(self, poll: str, token: str) -> bool:
+        """Whether ``token`` answered ``poll`` in this round."""
+        row = self.db.execute("SELECT 1 FROM poll_answers WHERE poll = ? AND token = ?", (poll, token))
+        return row.fetchone() is not None
+
+    def round(self, poll: str) -> int:
+        """The poll's round: 1 until a new round is started, then 2, 3, …"""
+        row = self.db.execute("SELECT round FROM poll_rounds WHERE poll = ?", (poll,)).fetchone()
+        return row[0] if row else 1
+
     def reset_poll(self, poll: str) -> int:
-        """Delete a poll's answers (a new round); the number deleted."""
-        return self.db.execute("DELETE FROM poll_answers WHERE poll = ?", (poll,)).rowcount
+        """A new round: the poll's answers deleted and its round number grown, in one
+        transaction; the new round's number."""
+        with self.transaction():
+            self.db.execute("DELETE FROM poll_answers WHERE poll = ?", (poll,))
+            self.db.execute(
+                "INSERT INTO poll_rounds (poll, round) VALUES (?, 2) "
+                "ON CONFLICT (poll) DO UPDATE SET round = round + 1",
+                (poll,),
+            )
+            return self.round(poll)
 
     def add_solved(self, exercise: str, token: str) -> bool:
         """Record a solve under its exercise's token; False if that token was counted already."""

@@ -17,7 +17,10 @@ from deckbuild.hall.store import HallStore
 
 TOKEN = "t" * 43
 LIVE = {
-    "polls": {"copia": {"k": 2, "epsilon": 1.0986}, "color": {"k": 4, "epsilon": 1.0}},
+    "polls": {
+        "copia": {"k": 2, "epsilon": 1.0986, "slide": 20},
+        "color": {"k": 4, "epsilon": 1.0, "slide": 21},
+    },
     "exercises": ["ex-escala"],
 }
 DEV = ["%032x" % (i + 1) for i in range(50)]
@@ -86,6 +89,18 @@ def run_with_client(hall: Hall, scenario):
     result = run_async(main)
     hall.store = HallStore(hall.store.path)  # the app's cleanup closed it: reopen, to read what it kept
     return result
+
+
+def admit(hall: Hall, poll: str, devices: list[str]) -> list[str]:
+    """Show ``poll``'s current round to ``devices`` as if each held a channel then: their tickets,
+    in order (the tests of validation and limits, which need answers that are admitted)."""
+
+    async def main():
+        tickets = await hall.admission.admit(poll, hall.rounds[poll], devices)
+        hall.admitted[poll] = await hall.admission.admitted(poll, hall.rounds[poll])
+        return [tickets[d] for d in devices]
+
+    return run_async(main)
 
 
 def origin_of(url: str) -> str:

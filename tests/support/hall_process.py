@@ -57,6 +57,30 @@ class HallProcess:
         except urllib.error.HTTPError as exc:
             return exc.code, exc.read()
 
+    def admit(self, devices: list[str], poll_slide: int, seq: int) -> list[str]:
+        """Open a live channel for each of ``devices``, move the presenter to ``poll_slide``
+        (showing the poll), and return each device's admission ticket (the streams are closed)."""
+        streams = [
+            urllib.request.urlopen(f"{self.audience}_hall/events?device={d}", timeout=10) for d in devices
+        ]
+        try:
+            state = {"seq": seq, "indexh": poll_slide, "indexv": 0, "indexf": -1}
+            assert self.post("_hall/state", state, self.token)[0] == 204
+            tickets = []
+            for stream in streams:
+                event = None
+                while True:
+                    line = stream.readline().decode().strip()
+                    if line.startswith("event: "):
+                        event = line[7:]
+                    elif line.startswith("data: ") and event == "admit":
+                        tickets.append(json.loads(line[6:])["ticket"])
+                        break
+            return tickets
+        finally:
+            for stream in streams:
+                stream.close()
+
     def kill9(self) -> None:
         os.kill(self.proc.pid, signal.SIGKILL)
         self.proc.wait(10)
