@@ -102,8 +102,12 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         "--hall-token-file", type=Path, help="keep the presenter's token here across restarts"
     )
     p_serve.add_argument(
-        "--hall-db", type=Path, help="the hall's SQLite file (default .hall/hall-<date>.sqlite3)"
+        "--hall-session",
+        metavar="NAME",
+        help="the hall's session: answers, solves and counts kept in .hall/hall-NAME.sqlite3 (default: "
+        "today's date, so a restart continues; a new NAME is a clean start, e.g. after a rehearsal)",
     )
+    p_serve.add_argument("--hall-db", type=Path, help="the hall's SQLite file itself (instead of a session)")
     p_serve.add_argument(
         "--hall-max-streams-per-address",
         type=int,
@@ -204,6 +208,7 @@ def _serve(project: Project, args) -> int:
         opts = HallOptions(dist, args.host, args.port, not args.no_isolation, args.hall_token_file,
                            args.hall_db, args.cert, args.key, announce=args.hall,
                            limits=_hall_limits(args), allow_origins=frozenset(args.allow_origin),
+                           session=args.hall_session,
                            watch=_watcher(project, args.deck, dist) if args.watch else None)  # fmt: skip
         return run(opts, project.root)
     server = make_server(dist, host=args.host, port=args.port, isolate=not args.no_isolation, quiet=False)

@@ -21,6 +21,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-isolation", action="store_true")
     parser.add_argument("--hall-token-file", type=Path)
     parser.add_argument("--hall-db", type=Path)
+    parser.add_argument("--hall-session", metavar="NAME", help="the hall file .hall/hall-NAME.sqlite3")
     parser.add_argument("--cert", type=Path)
     parser.add_argument("--key", type=Path)
     parser.add_argument("--max-streams", type=int, default=Limits().max_streams)
@@ -50,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
         args.key,
         Limits(max_streams=args.max_streams, max_streams_per_address=args.max_streams_per_address),
         allow_origins=frozenset(args.allow_origin),
+        session=args.hall_session,
     )
     return run(opts, args.dist.resolve().parent, quiet=args.quiet)
 

@@ -77,6 +77,7 @@ class Hall:
         self.refused = 0
         self._qr: bytes | None = None
         self._regrace: asyncio.TimerHandle | None = None
+        self.session_note: list[str] = []  # what the terminal says of the session (run.py)
 
     def tally(self, poll: str) -> dict:
         """A poll's ``tally`` event: its randomized counts, its round, and how many devices the

@@ -171,6 +171,13 @@ class HallStore:
         """The true number of solve tokens of ``exercise`` (the server's alone: released noised)."""
         return self.db.execute("SELECT COUNT(*) FROM solves WHERE exercise = ?", (exercise,)).fetchone()[0]
 
+    def totals(self) -> dict[str, int]:
+        """How many answers, solves and released counts the file holds (what a start reports)."""
+        return {
+            table: self.db.execute(f"SELECT COUNT(*) FROM {name}").fetchone()[0]
+            for table, name in (("answers", "poll_answers"), ("solves", "solves"), ("releases", "releases"))
+        }
+
     def releases(self) -> list[dict]:
         """Every released count, oldest first: ``{exercise, value, epsilon, label}``."""
         rows = self.db.execute("SELECT exercise, value, epsilon, label FROM releases ORDER BY id")

@@ -3,6 +3,7 @@ HTTPS with --cert/--key, and the URLs it prints (LAN addresses, never 0.0.0.0)."
 
 from __future__ import annotations
 
+import datetime
 import json
 import shutil
 import sqlite3
@@ -15,7 +16,7 @@ import pytest
 
 from deckbuild.hall.net import audience_urls
 from deckbuild.hall.token import bearer_matches, load_or_create
-from tests.support.hall_fixtures import DEV, make_dist, origin_of
+from tests.support.hall_fixtures import DEV, make_dist, origin_of, run_async
 from tests.support.hall_process import HallProcess
 
 
@@ -148,3 +149,35 @@ def test_https_with_a_self_signed_certificate(tmp_path):
             _request(hall.audience.replace("https", "http") + "_hall/hello")
     finally:
         hall.stop()
+
+
+def test_a_session_is_a_clean_start_and_the_terminal_says_when_one_continues(tmp_path):
+    """Issue 33, 16: a morning rehearsal used to show up in the lecture (one file per day, said
+    nowhere). ``--hall-session NAME`` picks the file; the banner says a clean start, or that it
+    continues and what it holds, with the flag for a clean start."""
+    from deckbuild.hall.run import HallOptions, default_db, session_name, start
+
+    dist = make_dist(tmp_path)
+    assert default_db(tmp_path, "ensayo") == tmp_path / ".hall" / "hall-ensayo.sqlite3"
+    assert session_name(None) == datetime.date.today().isoformat()
+    with pytest.raises(SystemExit):
+        session_name("../x")
+
+    def banner_of(session):
+        async def main():
+            runner, hall, _ = await start(HallOptions(dist, port=0, session=session), tmp_path)
+            try:
+                if session == "ensayo" and not hall.store.totals()["answers"]:
+                    hall.store.add_answer("copia", DEV[0], 1)
+                return list(hall.session_note)
+            finally:
+                await runner.cleanup()
+
+        return "\n".join(run_async(main))
+
+    first = banner_of("ensayo")
+    assert "session «ensayo»: a clean start" in first and "hall-ensayo.sqlite3" in first
+    again = banner_of("ensayo")
+    assert "session «ensayo»: CONTINUES" in again and "1 poll answers" in again
+    assert "--hall-session clase" in again
+    assert "a clean start" in banner_of("clase")
