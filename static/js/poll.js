@@ -137,6 +137,7 @@ export class Poll {
     this.computing = false;
     this.stale = false;        // new counts arrived while computing
     this.sending = false;
+    this.newRound = false;     // this device answered an earlier round: a new answer is a second release
     this.simulation = null;    // {answers, shown, timer, own} of the simulated hall
     this.radios.forEach((r) => r.addEventListener("change", () => this.syncForm()));
     this.sendBtn.addEventListener("click", () => this.send());
@@ -254,7 +255,8 @@ export class Poll {
   sayAdmission() {
     if (this.mode !== "student" || this.store.load()) return;
     if (this.admission()) {
-      this.say("Elija su respuesta: su dispositivo la aleatoriza antes de enviarla.");
+      this.say(`${this.newRound ? "Nueva ronda: responder de nuevo es una segunda publicación (otro ε: 2ε en total por esta pregunta). " : ""}`
+        + "Elija su respuesta: su dispositivo la aleatoriza antes de enviarla.");
     } else if (this.tally.admitted == null) {
       this.say("La encuesta se abre cuando el profesor llegue a esta diapositiva: responden los dispositivos conectados a la sala en ese momento.");
     } else {
@@ -305,10 +307,10 @@ export class Poll {
       if (kept && kept.round < round) {   // the presenter opened a new round: this device may answer again
         this.store.forget();
         this.root.classList.remove("is-answered");
-        this.say("Nueva ronda: responder de nuevo es una segunda publicación (otro ε: 2ε en total por esta pregunta).");
+        this.newRound = true;
       }
       this.syncForm();
-      if (!this.store.load() && !(kept && kept.round < round && this.admission())) this.sayAdmission();
+      if (!this.store.load() && !this.sending) this.sayAdmission();
     }
     this.render();
   }
