@@ -124,7 +124,7 @@ def test_a_hall_poll_carries_and_keeps_only_randomized_answers(browser, hall, tm
     for page in (one, two):
         wait_until(page, "window.deck.hall.ticket('encuesta-copiar') !== null", 30)
     one.reload()  # a reload keeps the right to answer: the hall sends the ticket again
-    wait_until(one, "document.documentElement.dataset.deckReady === 'true'", 60)
+    wait_until(one, "document.documentElement.dataset.deckReady === 'true'", 180)
     wait_runtime_ready(one, 180)
     wait_until(one, f"document.querySelector('{BOARD}').dataset.mode === 'student'", 30)
     wait_until(one, f"document.querySelector('{BOARD} .poll-status').textContent.startsWith('Elija')", 30)
@@ -140,7 +140,8 @@ def test_a_hall_poll_carries_and_keeps_only_randomized_answers(browser, hall, tm
     # token is the poll's own, never the device id of the live channel
     bodies = [json.loads(b) for b in wire]
     assert len(bodies) == 2 * PER_PAGE
-    assert all(set(b) == {"token", "poll", "answer"} and b["poll"] == POLL for b in bodies)
+    assert all(set(b) == {"token", "poll", "answer", "ticket"} and b["poll"] == POLL for b in bodies)
+    assert set(tickets) < {b["ticket"] for b in bodies}  # and the students' own two
     sent = [b["answer"] for b in bodies]
     assert set(sent) <= {0, 1} and 0 in sent, sent
     devices = {p.evaluate("window.deck.hall.deviceId") for p in (one, two)}
@@ -151,6 +152,8 @@ def test_a_hall_poll_carries_and_keeps_only_randomized_answers(browser, hall, tm
         columns = [c[1] for c in db.execute("PRAGMA table_info(poll_answers)")]
     assert sorted(rows) == sorted((b["token"], b["answer"]) for b in bodies)
     assert columns == ["poll", "token", "answer"], columns
+    raw = b"".join(p.read_bytes() for p in tmp_path.glob("hall.sqlite3*"))
+    assert not any(b["ticket"].encode() in raw for b in bodies)  # tickets: in memory only
     # the presenter's numbers are dplab's on the counts the server holds
     counts = [sent.count(0), sent.count(1)]
     wait_until(
