@@ -51,7 +51,7 @@ def make_dist(folder: Path) -> Path:
     dist.mkdir()
     (dist / "index.html").write_text("<!doctype html><title>bench</title>", encoding="utf-8")
     (dist / "live.json").write_text(
-        json.dumps({"polls": {POLL: {"k": 2, "epsilon": 1.0986}}, "exercises": []})
+        json.dumps({"polls": {POLL: {"k": 2, "epsilon": 1.0986, "slide": 0}}, "exercises": []})
     )
     return dist
 
@@ -112,6 +112,8 @@ class Device:
         self.id = f"{index + 1:032x}"
         self.received: dict[int, float] = {}
         self.connected = asyncio.Event()
+        self.admitted = asyncio.Event()  # the presenter's first move shows the poll: its ticket came
+        self.ticket: str | None = None
         self.error: str | None = None
 
     async def follow(self, session: aiohttp.ClientSession, base: str, stop: asyncio.Event) -> None:
@@ -132,12 +134,13 @@ class Device:
                     now = time.perf_counter()
                     pending += chunk
                     complete, _, pending = pending.rpartition(b"\n\n")
-                    at = complete.find(MARKER)
-                    while at >= 0:
-                        end = complete.find(b"\n", at + len(MARKER))
-                        data = complete[at + len(MARKER) : end if end >= 0 else len(complete)]
-                        self.received.setdefault(json.loads(data)["seq"], now)
-                        at = complete.find(MARKER, at + 1)
+                    for block in complete.split(b"\n\n"):
+                        event, _, data = block.partition(b"\ndata: ")
+                        if event.endswith(b"event: state"):
+                            self.received.setdefault(json.loads(data)["seq"], now)
+                        elif event.endswith(b"event: admit"):
+                            self.ticket = json.loads(data)["ticket"]
+                            self.admitted.set()
         except (TimeoutError, aiohttp.ClientError) as exc:
             self.error = type(exc).__name__
         except asyncio.CancelledError:
@@ -169,8 +172,9 @@ async def answers(
 
     async def one(session, device, i):
         await asyncio.sleep(i * seconds / count)
+        await asyncio.wait_for(device.admitted.wait(), seconds + 30)
         t0 = time.perf_counter()
-        body = {"token": device.id, "poll": POLL, "answer": i % 2}
+        body = {"token": device.id, "poll": POLL, "answer": i % 2, "ticket": device.ticket}
         base = bases[i % len(bases)]
         try:
             async with session.post(

@@ -112,8 +112,12 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         "--hall-token-file", type=Path, help="keep the presenter's token here across restarts"
     )
     p_serve.add_argument(
-        "--hall-db", type=Path, help="the hall's SQLite file (default .hall/hall-<date>.sqlite3)"
+        "--hall-session",
+        metavar="NAME",
+        help="the hall's session: answers, solves and counts kept in .hall/hall-NAME.sqlite3 (default: "
+        "today's date, so a restart continues; a new NAME is a clean start, e.g. after a rehearsal)",
     )
+    p_serve.add_argument("--hall-db", type=Path, help="the hall's SQLite file itself (instead of a session)")
     p_serve.add_argument(
         "--hall-redis",
         metavar="URL",
@@ -239,6 +243,7 @@ def _serve_on(project: Project, args) -> int:
                            limits=_hall_limits(args), allow_origins=frozenset(args.allow_origin),
                            audience_url=args.audience_url, trusted_proxies=frozenset(args.trust_proxy),
                            redis=args.hall_redis,
+                           session=args.hall_session,
                            watch=_watcher(project, args.deck, dist) if args.watch else None)  # fmt: skip
         return run(opts, project.root)
     server = make_server(dist, host=args.host, port=args.port, isolate=not args.no_isolation, quiet=False)

@@ -2,11 +2,12 @@
 
 ``live.json`` (docs/live-hall-protocol.md) says which polls and exercises exist::
 
-    {"polls": {"<poll slide id>": {"k": 2, "epsilon": 1.0986…}},
+    {"polls": {"<poll slide id>": {"k": 2, "epsilon": 1.0986…, "slide": 14}},
      "exercises": ["<exercise slide id>", …]}
 
 The hall server reads it at start and refuses answers to a poll it does not list or outside
-``0 … k-1``; on a static host it is a harmless file. A poll slide carries the same ε and
+``0 … k-1``; ``slide`` is the poll slide's position (reveal.js's ``indexh``: the deck's slides
+are flat), where the presenter's arrival shows the poll and admits the devices connected then; on a static host it is a harmless file. A poll slide carries the same ε and
 options in its data attributes (``poll.js`` reads them): one source, the slide's YAML.
 """
 
@@ -22,11 +23,11 @@ LIVE_MANIFEST = "live.json"
 
 
 def live_manifest(deck: Deck) -> dict:
-    """The polls (k options, ε) and the exercises of ``deck``, in the deck's order."""
+    """The polls (k options, ε, slide position) and the exercises of ``deck``, in the deck's order."""
     return {
         "polls": {
-            s.id: {"k": len(s.poll.options), "epsilon": s.poll.epsilon}
-            for s in deck.slides
+            s.id: {"k": len(s.poll.options), "epsilon": s.poll.epsilon, "slide": h}
+            for h, s in enumerate(deck.slides)
             if s.poll is not None
         },
         "exercises": [s.id for s in deck.slides if s.kind == "exercise"],

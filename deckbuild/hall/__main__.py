@@ -31,6 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-isolation", action="store_true")
     parser.add_argument("--hall-token-file", type=Path)
     parser.add_argument("--hall-db", type=Path)
+    parser.add_argument("--hall-session", metavar="NAME", help="the hall file .hall/hall-NAME.sqlite3")
     parser.add_argument("--cert", type=Path)
     parser.add_argument("--key", type=Path)
     parser.add_argument("--max-streams", type=int, default=Limits().max_streams)
@@ -63,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         trusted_proxies=frozenset(args.trust_proxy),
         live=args.live,
         redis=args.redis,
+        session=args.hall_session,
     )
     return run(opts, (args.dist or args.live).resolve().parent, quiet=args.quiet)
 

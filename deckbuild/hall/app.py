@@ -8,6 +8,12 @@ checked by ``messages`` (≤ 1 KiB, known poll, answer in range), every device P
 rate limits of ``limits``, and streams beyond the bounds (the hall's, an address's, a device's)
 get a 503 or 429 with a Spanish text. Answers are plain text or JSON, never HTML; nothing a
 student sends is echoed.
+
+A poll admits the devices holding a live channel when the presenter's position first reaches
+its slide in a round (``admission``): each gets an ``admit`` event with its ticket on its own
+stream, and an answer must spend an unused ticket (403 otherwise). The hooks are ``_show`` (a
+state kept, a new round, a restart on a poll's slide), the greeting (a reconnecting device gets
+its ticket again) and ``post_answer`` (``redeem``).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from aiohttp import web
 
 from ..sse import pump
 from . import cors, messages, proxy, static
+from .admission import Admission, MemoryAdmission
 from .channel import Channel, Full, TooManyForAddress, TooManyForDevice
 from .limits import Limits, RateLimiter
 from .messages import Invalid, LiveSpec
@@ -38,6 +45,11 @@ NO_STORE = {"Cache-Control": "no-store"}
 BUSY_TEXT = "La sala está llena: el servidor no admite más conexiones. Vuelva a intentarlo en un momento."
 UNAVAILABLE_TEXT = "La sala no puede guardar nada en este momento: vuelva a intentarlo en unos segundos."
 DEVICES_CHECK = 2.0  # seconds: how often a shared store's devices count is read again
+NOT_ADMITTED_TEXT = (
+    "Sin admisión en esta ronda: responden solo los dispositivos conectados a la sala cuando se "
+    "mostró la encuesta, una vez cada uno."
+)
+RESTART_GRACE = 5.0  # seconds after a start on a poll's slide before its devices are admitted again
 
 
 @dataclass
@@ -55,6 +67,7 @@ class Hall:
     allow_origins: frozenset[str] = frozenset()  # other origins whose pages may use the hall (cors.py)
     trusted_proxies: frozenset[str] = frozenset()  # peers whose X-Forwarded-For names the client (proxy.py)
     listening: list[str] = field(default_factory=list)  # where this process listens (audience may differ)
+    admission: Admission = field(default_factory=MemoryAdmission)
 
     def __post_init__(self):
         self.channel = Channel(
@@ -62,14 +75,17 @@ class Hall:
         )
         self.channel.on_devices = lambda: self.spawn(self.send_devices())
         self.limiter = RateLimiter(self.limits)
+        self.shown: set[tuple[str, int]] = set()  # the poll rounds this process admitted its devices to
         self.refused = 0
         self.devices_sent: int | None = None
         self.tasks: set[asyncio.Task] = set()
         self._qr: bytes | None = None
+        self._regrace: asyncio.TimerHandle | None = None
+        self.session_note: list[str] = []  # what the terminal says of the session (run.py)
 
     async def open(self) -> None:
         """Connect the store: the events any process publishes reach this process's streams."""
-        await self.store.open(self.channel.publish)
+        await self.store.open(self.on_event)
         if self.store.shared:  # other processes' devices come and go: read the count again
             self.spawn(self._check_devices())
 
@@ -107,9 +123,27 @@ class Hall:
             await asyncio.sleep(DEVICES_CHECK)
             await self.send_devices(only_changed=True)
 
+    def on_event(self, event: str, data: dict) -> None:
+        """An event from any process (this one included), for this process's streams. A state on
+        a poll's slide first admits this process's devices to the poll's round (``_show``)."""
+        if event == "state" and self.spec.poll_at(data["indexh"], data["indexv"]) is not None:
+            self.spawn(self._show_then_move(data))
+            return
+        self.channel.publish(event, data)
+
+    async def _show_then_move(self, state: dict) -> None:
+        try:
+            await _show(self, state)  # the tickets go out before the state that shows the poll
+        finally:
+            self.channel.publish("state", state)
+
     async def tally(self, poll: str) -> dict:
+        """A poll's ``tally`` event: its randomized counts, its round, and how many devices the
+        round admitted (None until the poll is shown)."""
         counts = await self.store.counts(poll, self.spec.polls[poll])
-        return {"poll": poll, "n": sum(counts), "counts": counts}
+        round_ = await self.store.round(poll)
+        admitted = await self.admission.admitted(poll, round_)
+        return {"poll": poll, "n": sum(counts), "counts": counts, "round": round_, "admitted": admitted}
 
     async def publish_tally(self, poll: str) -> None:
         await self.store.publish("tally", await self.tally(poll))
@@ -199,6 +233,25 @@ async def post_state(request: web.Request) -> web.Response:
     return web.Response(status=204, headers=NO_STORE)
 
 
+async def _show(hall: Hall, state: dict | None) -> None:
+    """The presenter is at ``state``: if that is a poll's slide and this process has not shown
+    the poll's current round, admit every device holding a channel here now and send each its
+    ticket on its own stream; then every process's streams get the tally (how many admitted)."""
+    poll = hall.spec.poll_at(state["indexh"], state["indexv"]) if state else None
+    if poll is None:
+        return
+    round_ = await hall.store.round(poll)
+    if (poll, round_) in hall.shown:
+        return
+    hall.shown.add((poll, round_))
+    tickets = await hall.admission.admit(poll, round_, list(hall.channel.per_device))
+    for sub in list(hall.channel.subscribers):
+        ticket = tickets.get(sub.device)
+        if ticket is not None:
+            hall.channel.send(sub, "admit", {"poll": poll, "round": round_, "ticket": ticket})
+    await hall.publish_tally(poll)
+
+
 async def _device_message(request: web.Request, parse) -> dict:
     """A device's POST, read as every device POST is: the request's rate limit, the body checked
     by ``parse`` (a 400 with the reason otherwise), then the device's own rate limit."""
@@ -212,11 +265,19 @@ async def _device_message(request: web.Request, parse) -> dict:
 
 
 async def post_answer(request: web.Request) -> web.Response:
+    """An answer spends its admission ticket, then is stored under its token: the ticket is not
+    stored, and nothing records which ticket an answer spent."""
     hall = _hall(request)
     answer = await _device_message(request, messages.parse_answer)
-    if not await hall.store.add_answer(answer["poll"], answer["token"], answer["answer"]):
-        return _text(409, "Este dispositivo ya respondió a esta encuesta.")
     poll = answer["poll"]
+    round_ = await hall.store.round(poll)
+    ticket = answer["ticket"]
+    if ticket is None or not await hall.admission.redeem(poll, round_, ticket):
+        if await hall.store.has_answer(poll, answer["token"]):  # a resend of an answer kept already
+            return _text(409, "Este dispositivo ya respondió a esta encuesta.")
+        return _text(403, NOT_ADMITTED_TEXT)
+    if not await hall.store.add_answer(poll, answer["token"], answer["answer"]):
+        return _text(409, "Este dispositivo ya respondió a esta encuesta.")
     hall.channel.tally_changed(poll, lambda: hall.spawn(hall.publish_tally(poll)))
     return _json({"ok": True}, status=201)
 
@@ -252,6 +313,9 @@ async def post_reset(request: web.Request) -> web.Response:
     except Invalid as exc:
         return _text(400, str(exc))
     await hall.store.reset_poll(poll)
+    state = await hall.store.state()
+    if state is not None and hall.spec.poll_at(state["indexh"], state["indexv"]) == poll:
+        await hall.store.publish("state", state)  # on the poll's slide: every process shows the new round
     await hall.publish_tally(poll)
     return web.Response(status=204, headers=NO_STORE)
 
@@ -283,14 +347,21 @@ async def events(request: web.Request) -> web.StreamResponse:
                 "X-Accel-Buffering": "no",
             }
         )
-        await pump(request, response, sub.queue, await _greeting(hall), HEARTBEAT)
+        await pump(request, response, sub.queue, await _greeting(hall, device), HEARTBEAT)
     finally:
         hall.channel.close(sub)
     return response
 
 
-async def _greeting(hall: Hall) -> bytes:
+async def _greeting(hall: Hall, device: str) -> bytes:
+    """``retry``, the device's tickets for the rounds being answered (a reload or a reconnect
+    gets them again), the current state, devices and every tally."""
     parts = [f"retry: {RETRY_MS}\n\n".encode()]
+    for poll in hall.spec.polls:
+        round_ = await hall.store.round(poll)
+        ticket = await hall.admission.ticket(poll, round_, device)
+        if ticket is not None:
+            parts.append(hall.channel.encode("admit", {"poll": poll, "round": round_, "ticket": ticket}))
     state = await hall.store.state()
     if state is not None:
         parts.append(hall.channel.encode("state", state))
@@ -377,11 +448,31 @@ def make_app(hall: Hall) -> web.Application:
 
 
 async def _startup(app: web.Application) -> None:
-    await app[HALL].open()
+    """Connect the store. A hall (re)started on a poll's slide, when the round's tickets were in
+    the old process's memory only (one process): the devices connected ``RESTART_GRACE`` s later
+    (they reconnect within ~3 s) are admitted again; those that answered already are refused as
+    duplicates (their poll token). With a shared admission (Redis) the tickets outlive a process."""
+    hall = app[HALL]
+    await hall.open()
+    state = await hall.store.state()
+    if (
+        not hall.admission.shared
+        and state is not None
+        and hall.spec.poll_at(state["indexh"], state["indexv"])
+    ):
+        loop = asyncio.get_running_loop()
+
+        async def regrace():
+            await _show(hall, await hall.store.state())
+
+        hall._regrace = loop.call_later(RESTART_GRACE, lambda: hall.spawn(regrace()))
 
 
 async def _shutdown(app: web.Application) -> None:
-    app[HALL].channel.shutdown()  # streams end, so the server stops at once
+    hall = app[HALL]
+    if hall._regrace is not None:
+        hall._regrace.cancel()
+    hall.channel.shutdown()  # streams end, so the server stops at once
 
 
 async def _cleanup(app: web.Application) -> None:

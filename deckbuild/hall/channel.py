@@ -130,6 +130,14 @@ class Channel:
                 self.dropped += 1
                 self._end(sub)
 
+    def send(self, sub: Subscriber, event: str, data: dict) -> None:
+        """Queue one event for one stream (a device's own admission ticket); a full queue ends it."""
+        try:
+            sub.queue.put_nowait(self.encode(event, data))
+        except asyncio.QueueFull:
+            self.dropped += 1
+            self._end(sub)
+
     def tally_changed(self, poll: str, announce) -> None:
         """A poll's tally changed: ``announce()`` soon, at most 4 times a second per poll."""
         throttle = self.tally_throttles.get(poll)

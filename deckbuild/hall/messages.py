@@ -32,10 +32,19 @@ class Invalid(ValueError):
 
 @dataclass(frozen=True)
 class LiveSpec:
-    """The build's ``live.json``: ``polls`` (id → number of options k) and ``exercises``."""
+    """The build's ``live.json``: ``polls`` (id → number of options k), ``exercises``, and
+    ``slides`` (poll id → the ``indexh`` of its slide: the hall shows a poll, and admits the
+    devices connected then, when the presenter's position reaches it)."""
 
     polls: dict[str, int] = field(default_factory=dict)
     exercises: frozenset[str] = frozenset()
+    slides: dict[str, int] = field(default_factory=dict)
+
+    def poll_at(self, indexh: int, indexv: int = 0) -> str | None:
+        """The poll whose slide is at ``(indexh, indexv)``, if any (the deck's slides are flat)."""
+        if indexv != 0:
+            return None
+        return next((poll for poll, h in self.slides.items() if h == indexh), None)
 
     @classmethod
     def load(cls, dist: Path) -> LiveSpec:
@@ -55,17 +64,22 @@ class LiveSpec:
     def from_json(cls, data) -> LiveSpec:
         if not isinstance(data, dict):
             raise ValueError(f"live.json: expected an object, got {type(data).__name__}")
-        polls = {}
+        polls, slides = {}, {}
         for poll_id, spec in (data.get("polls") or {}).items():
             k = spec.get("k") if isinstance(spec, dict) else None
             if not ID_RE.match(str(poll_id)) or not _is_int(k) or not 2 <= k <= MAX_K:
                 raise ValueError(f"live.json: poll {poll_id!r} needs an id and 2 ≤ k ≤ {MAX_K}, got {spec!r}")
             polls[poll_id] = k
+            slide = spec.get("slide")
+            if slide is not None:
+                if not _is_int(slide) or not 0 <= slide <= MAX_INDEX:
+                    raise ValueError(f"live.json: poll {poll_id!r} has a bad slide index {slide!r}")
+                slides[poll_id] = slide
         exercises = [str(e) for e in (data.get("exercises") or [])]
         bad = [e for e in exercises if not ID_RE.match(e)]
         if bad:
             raise ValueError(f"live.json: bad exercise ids {bad!r}")
-        return cls(polls, frozenset(exercises))
+        return cls(polls, frozenset(exercises), slides)
 
 
 def _is_int(value) -> bool:
@@ -128,11 +142,16 @@ def token(value) -> str:
 
 def parse_answer(body: bytes, spec: LiveSpec) -> dict:
     """A randomized answer to a poll ``live.json`` lists, in ``0 … k-1``, under the token the
-    device drew for this poll alone (no device id: nothing links two polls)."""
+    device drew for this poll alone (no device id: nothing links two polls), with the admission
+    ticket the hall sent this device for the poll's round (``ticket``: None when absent, which
+    the hall refuses as not admitted)."""
     data = _object(body)
     poll = _listed(data, "poll", spec.polls, "encuesta desconocida")
     answer = _int(data, "answer", 0, spec.polls[poll] - 1)
-    return {"token": token(data.get("token")), "poll": poll, "answer": answer}
+    ticket = data.get("ticket")
+    if ticket is not None and (not isinstance(ticket, str) or not TOKEN_RE.match(ticket)):
+        raise Invalid("ficha de admisión no válida (32 cifras hexadecimales)")
+    return {"token": token(data.get("token")), "poll": poll, "answer": answer, "ticket": ticket}
 
 
 def parse_solved(body: bytes, spec: LiveSpec) -> dict:

@@ -30,9 +30,12 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
+import hmac
 import json
 import logging
 import secrets
+from collections.abc import Iterable
 
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
@@ -41,6 +44,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.exceptions import WatchError
 
+from .admission import new_ticket
 from .limits import Rate
 from .store import STATE_FIELDS, Decide, OnEvent, Unavailable
 
@@ -215,10 +219,18 @@ class RedisStore:
     @_guarded
     async def reset_poll(self, poll: str) -> int:
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.scard(self.key("answers", poll))
             pipe.delete(self.key("answers", poll), self.key("tally", poll))
-            deleted, _ = await pipe.execute()
-        return deleted
+            pipe.incr(self.key("resets", poll))
+            _, resets = await pipe.execute()
+        return int(resets) + 1
+
+    @_guarded
+    async def round(self, poll: str) -> int:
+        return int(await self.redis.get(self.key("resets", poll)) or 0) + 1
+
+    @_guarded
+    async def has_answer(self, poll: str, token: str) -> bool:
+        return bool(await self.redis.sismember(self.key("answers", poll), token))
 
     @_guarded
     async def add_solved(self, exercise: str, token: str) -> bool:
@@ -261,3 +273,93 @@ class RedisStore:
         return (
             await self.scripts["take"](keys=[self.key("rate", key)], args=[rate.burst, rate.per_second]) == 1
         )
+
+
+# Admission in Redis (admission.py's interface, for several processes). KEYS: the poll's round key,
+# the round's tickets (hash: device key → ticket), its unspent tickets (set); ARGV: the round, the
+# keys' lifetime (s), the admission window (ms), then device key / new ticket pairs. A greater
+# round replaces the kept one (its tickets go: the keys of round r are KEYS[1]:r:…); within ``window`` ms of the round's first showing
+# every process adds the devices it holds (each sees the state that shows the poll); after it, or
+# for an older round, no device is added: only the tickets already given are returned.
+ADMIT = """
+local kept = tonumber(redis.call('HGET', KEYS[1], 'round') or '-1')
+local round = tonumber(ARGV[1])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+if round > kept then
+  redis.call('DEL', KEYS[1] .. ':' .. kept .. ':tickets', KEYS[1] .. ':' .. kept .. ':unspent')
+  redis.call('HSET', KEYS[1], 'round', round, 'shown', now)
+  kept = round
+end
+local open = round == kept and now - tonumber(redis.call('HGET', KEYS[1], 'shown')) <= tonumber(ARGV[3])
+local out = {}
+for i = 4, #ARGV, 2 do
+  if open and redis.call('HSETNX', KEYS[2], ARGV[i], ARGV[i + 1]) == 1 then
+    redis.call('SADD', KEYS[3], ARGV[i + 1])
+  end
+  local ticket = redis.call('HGET', KEYS[2], ARGV[i])
+  if ticket then
+    table.insert(out, ARGV[i])
+    table.insert(out, ticket)
+  end
+end
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+redis.call('EXPIRE', KEYS[2], ARGV[2])
+redis.call('EXPIRE', KEYS[3], ARGV[2])
+return out
+"""
+ADMIT_WINDOW = 10.0  # seconds after a round is first shown in which the processes admit their devices
+ROUND_TTL = 12 * 3600  # seconds: a round's tickets outlive no lecture
+
+
+class RedisAdmission:
+    """``Admission`` (admission.py) shared by every process of a hall through its ``RedisStore``.
+
+    A round's tickets outlive the process that gave them (a device whose process was killed gets
+    its ticket again from another). Devices are keyed by an HMAC of their id under ``secret``
+    (made from the presenter's token, which only the processes hold), so no device id reaches
+    Redis's memory or its append-only file; every key expires after ``ROUND_TTL``."""
+
+    shared = True
+
+    def __init__(self, store: RedisStore, secret: bytes):
+        self.store = store
+        self._secret = secret
+        self._script = None
+
+    def _keys(self, poll: str, round: int) -> list[str]:
+        key = self.store.key
+        return [
+            key("admit", poll),
+            key("admit", poll, str(round), "tickets"),
+            key("admit", poll, str(round), "unspent"),
+        ]
+
+    def _device(self, device: str) -> str:
+        return hmac.new(self._secret, device.encode(), hashlib.sha256).hexdigest()[:32]
+
+    @_guarded
+    async def admit(self, poll: str, round: int, devices: Iterable[str]) -> dict[str, str]:
+        if self._script is None:
+            self._script = self.store.redis.register_script(ADMIT)
+        keyed = {self._device(d): d for d in devices}
+        args: list = [round, ROUND_TTL, int(ADMIT_WINDOW * 1000)]
+        for key in keyed:
+            args += [key, new_ticket()]
+        flat = await self._script(keys=self._keys(poll, round), args=args)
+        return {keyed[flat[i]]: flat[i + 1] for i in range(0, len(flat), 2)}
+
+    @_guarded
+    async def ticket(self, poll: str, round: int, device: str) -> str | None:
+        return await self.store.redis.hget(self._keys(poll, round)[1], self._device(device))
+
+    @_guarded
+    async def redeem(self, poll: str, round: int, ticket: str) -> bool:
+        return bool(await self.store.redis.srem(self._keys(poll, round)[2], ticket))
+
+    @_guarded
+    async def admitted(self, poll: str, round: int) -> int | None:
+        kept = await self.store.redis.hget(self._keys(poll, round)[0], "round")
+        if kept is None or int(kept) != round:
+            return None
+        return await self.store.redis.hlen(self._keys(poll, round)[1])

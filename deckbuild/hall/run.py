@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import hashlib
 import logging
+import re
 import signal
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,11 +15,12 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
 
+from .admission import MemoryAdmission
 from .app import Hall, make_app
 from .limits import Limits
 from .messages import LiveSpec
 from .net import INSECURE_NOTE, LOOPBACK, audience_urls, presenter_url, ssl_context
-from .store import SqliteStore
+from .store import HallStore, SqliteStore
 from .token import load_or_create
 
 log = logging.getLogger("deckbuild.hall")
@@ -48,16 +51,29 @@ class HallOptions:
     trusted_proxies: frozenset[str] = frozenset()  # --trust-proxy: whose X-Forwarded-For counts
     live: Path | None = None  # the polls and exercises (live.json); default: dist/live.json
     redis: str | None = None  # --redis URL: the hall's memory in Redis, shared by several processes
+    session: str | None = None  # --hall-session NAME: the hall file .hall/hall-NAME.sqlite3
 
 
-def default_db(root: Path) -> Path:
-    """Today's hall file: a server restarted the same day continues, the next lecture starts anew."""
-    return root / ".hall" / f"hall-{datetime.date.today().isoformat()}.sqlite3"
+SESSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
-def redis_prefix() -> str:
-    """Today's hall in Redis, as ``default_db`` is today's file: ``hall-<date>:``."""
-    return f"hall-{datetime.date.today().isoformat()}:"
+def session_name(session: str | None) -> str:
+    """The session's name: the one given (letters, digits, ``_.-``), else today's date."""
+    name = session or datetime.date.today().isoformat()
+    if not SESSION_RE.match(name):
+        raise SystemExit(f"--hall-session {name!r}: use letters, digits, '-', '_' or '.' (at most 64)")
+    return name
+
+
+def default_db(root: Path, session: str | None = None) -> Path:
+    """The session's hall file: a server restarted in the same session continues (nothing lost);
+    another session (``--hall-session``, or another day) starts empty."""
+    return root / ".hall" / f"hall-{session_name(session)}.sqlite3"
+
+
+def redis_prefix(session: str | None = None) -> str:
+    """The session's hall in Redis, as ``default_db`` is its file: ``hall-<session>:``."""
+    return f"hall-{session_name(session)}:"
 
 
 def token_file(opts: HallOptions, db: Path) -> Path:
@@ -68,6 +84,26 @@ def token_file(opts: HallOptions, db: Path) -> Path:
     return opts.token_file or db.with_name(db.stem + ".token")
 
 
+def session_note(db: Path, existed: bool, name: str | None) -> list[str]:
+    """What the terminal says of the session ``name`` (None: a file given with ``--hall-db``):
+    a clean start, or a continued one with what it holds already (a rehearsal's answers would
+    show in the lecture), and how to start clean."""
+    label = f"session «{name}»" if name else "hall file"
+    store = HallStore(db)
+    try:
+        held = store.totals()
+    finally:
+        store.close()
+    if not existed or not any(held.values()):
+        return [f"  {label}: a clean start, kept in {db} (a restart in the same session continues it)"]
+    fresh = "clase-2" if name == "clase" else "clase"
+    return [
+        f"  {label}: CONTINUES {db}: {held['answers']} poll answers, {held['solves']} solved exercises, "
+        f"{held['releases']} released counts",
+        f"  (a rehearsal's answers show in the lecture: for a clean start, --hall-session {fresh})",
+    ]
+
+
 def banner(
     audience: list[str],
     token: str,
@@ -75,6 +111,7 @@ def banner(
     kept_in: str,
     token_path: Path,
     listening: list[str] = (),
+    session: list[str] = (),
 ) -> str:
     lines = [
         "The hall is open (Ctrl+C stops it).",
@@ -90,7 +127,8 @@ def banner(
         scheme = "https" if opts.cert else "http"
         port = urlsplit(audience[0]).port or opts.port
         lines += [f"    {presenter_url(opts.host, port, scheme, audience)}#presenter={token}"]
-    lines += [f"  answers and position kept in {kept_in}, the presenter's link in {token_path}"]
+    lines += list(session) or [f"  answers and position kept in {kept_in}"]
+    lines += [f"  the presenter's link is kept in {token_path}"]
     if opts.host in LOOPBACK and not opts.audience_url:
         lines.append("  only this machine can open it: add --host 0.0.0.0 to let the hall's devices in")
     if opts.cert is None and opts.host not in LOOPBACK and not opts.audience_url:
@@ -100,18 +138,24 @@ def banner(
 
 async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, list[str]]:
     """Bind and start the hall; its runner, its Hall and the audience URLs (the real port in them)."""
-    db = opts.db or default_db(root)  # the SQLite file; the token file's place, with Redis too
+    db = opts.db or default_db(root, opts.session)  # the SQLite file; the token file's place, with Redis too
     db.parent.mkdir(parents=True, exist_ok=True)
+    existed = db.exists()
+    token = load_or_create(token_file(opts, db))
+    admission = MemoryAdmission()
     if opts.redis:
-        from .redis_store import RedisStore
+        from .redis_store import RedisAdmission, RedisStore
 
-        store = RedisStore(opts.redis, redis_prefix())
+        store = RedisStore(opts.redis, redis_prefix(opts.session))
+        # devices are keyed in Redis by an HMAC under a key made from the token (the processes')
+        admission = RedisAdmission(store, hashlib.sha256(b"dpdeck-admission:" + token.encode()).digest())
     else:
         store = SqliteStore(db)
     hall = Hall(
         dist=opts.dist,
         store=store,
-        token=load_or_create(token_file(opts, db)),
+        token=token,
+        admission=admission,
         spec=LiveSpec.load(opts.dist) if opts.live is None else LiveSpec.read(opts.live),
         audience=[],
         isolate=opts.isolate,
@@ -133,14 +177,19 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
     port = runner.addresses[0][1]
     hall.listening = audience_urls(opts.host, port, "https" if context else "http")
     hall.audience[:] = [opts.audience_url] if opts.audience_url else hall.listening
+    if not opts.redis:
+        hall.session_note = session_note(db, existed, None if opts.db else session_name(opts.session))
     return runner, hall, hall.audience
 
 
 async def serve(opts: HallOptions, root: Path) -> None:
     runner, hall, audience = await start(opts, root)
     if opts.announce:
-        kept = token_file(opts, opts.db or default_db(root))
-        print(banner(audience, hall.token, opts, hall.store.description, kept, hall.listening), flush=True)
+        kept = token_file(opts, opts.db or default_db(root, opts.session))
+        note = hall.session_note
+        print(
+            banner(audience, hall.token, opts, hall.store.description, kept, hall.listening, note), flush=True
+        )
     else:
         print(f"serving the deck at {' '.join(audience)} (Ctrl+C stops)", flush=True)
     if opts.watch is not None:

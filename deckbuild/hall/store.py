@@ -9,10 +9,12 @@ the SQLite file's (``HallStore``, the synchronous SQL under ``SqliteStore``).
 
 SQLite (stdlib ``sqlite3``, WAL), so a server killed mid-poll loses nothing.
 
-Four tables: ``state`` (the presenter's last position, one row), ``poll_answers`` (one randomized
-answer per poll and answer token: the true answer never reaches the server), ``solves`` (one row
-per exercise and solve token) and ``releases`` (the hall's noised exercise counts and what each
-cost: the hall's privacy budget). No address, user agent, time or device id is stored: a poll
+Five tables: ``state`` (the presenter's last position, one row), ``poll_answers`` (one randomized
+answer per poll and answer token: the true answer never reaches the server), ``poll_rounds``
+(each poll's round number, once a new round was started: a number, nothing about anyone),
+``solves`` (one row per exercise and solve token) and ``releases`` (the hall's noised exercise
+counts and what each cost: the hall's privacy budget). Admission tickets (``admission.py``) are
+never written here. No address, user agent, time or device id is stored: a poll
 answer carries a token the page drew for that poll alone, and a solve one drawn for that exercise
 alone (128 random bits each), so no stored id links two polls, two exercises, or a poll to an
 exercise.
@@ -46,6 +48,9 @@ CREATE TABLE IF NOT EXISTS state (
 CREATE TABLE IF NOT EXISTS poll_answers (
     poll TEXT NOT NULL, token TEXT NOT NULL, answer INTEGER NOT NULL,
     PRIMARY KEY (poll, token)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS poll_rounds (
+    poll TEXT PRIMARY KEY, round INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS solves (
     exercise TEXT NOT NULL, token TEXT NOT NULL,
@@ -94,7 +99,13 @@ class Store(Protocol):
         """How many answers of each option ``0 … k-1`` the poll holds."""
 
     async def reset_poll(self, poll: str) -> int:
-        """Delete a poll's answers (a new round)."""
+        """A new round: the poll's answers deleted and its round grown, atomically; the new round."""
+
+    async def round(self, poll: str) -> int:
+        """The poll's round: 1 until a new round is started, then 2, 3, …"""
+
+    async def has_answer(self, poll: str, token: str) -> bool:
+        """Whether ``token`` answered ``poll`` in its current round."""
 
     async def add_solved(self, exercise: str, token: str) -> bool:
         """Record a solve under its exercise's token; False if that token was counted already."""
@@ -154,6 +165,12 @@ class SqliteStore:
 
     async def reset_poll(self, poll: str) -> int:
         return self.sql.reset_poll(poll)
+
+    async def round(self, poll: str) -> int:
+        return self.sql.round(poll)
+
+    async def has_answer(self, poll: str, token: str) -> bool:
+        return self.sql.has_answer(poll, token)
 
     async def add_solved(self, exercise: str, token: str) -> bool:
         return self.sql.add_solved(exercise, token)
@@ -267,9 +284,27 @@ class HallStore:
                 out[answer] = n
         return out
 
+    def has_answer(self, poll: str, token: str) -> bool:
+        """Whether ``token`` answered ``poll`` in this round."""
+        row = self.db.execute("SELECT 1 FROM poll_answers WHERE poll = ? AND token = ?", (poll, token))
+        return row.fetchone() is not None
+
+    def round(self, poll: str) -> int:
+        """The poll's round: 1 until a new round is started, then 2, 3, …"""
+        row = self.db.execute("SELECT round FROM poll_rounds WHERE poll = ?", (poll,)).fetchone()
+        return row[0] if row else 1
+
     def reset_poll(self, poll: str) -> int:
-        """Delete a poll's answers (a new round); the number deleted."""
-        return self.db.execute("DELETE FROM poll_answers WHERE poll = ?", (poll,)).rowcount
+        """A new round: the poll's answers deleted and its round number grown, in one
+        transaction; the new round's number."""
+        with self.transaction():
+            self.db.execute("DELETE FROM poll_answers WHERE poll = ?", (poll,))
+            self.db.execute(
+                "INSERT INTO poll_rounds (poll, round) VALUES (?, 2) "
+                "ON CONFLICT (poll) DO UPDATE SET round = round + 1",
+                (poll,),
+            )
+            return self.round(poll)
 
     def add_solved(self, exercise: str, token: str) -> bool:
         """Record a solve under its exercise's token; False if that token was counted already."""
@@ -281,6 +316,13 @@ class HallStore:
     def solved_count(self, exercise: str) -> int:
         """The true number of solve tokens of ``exercise`` (the server's alone: released noised)."""
         return self.db.execute("SELECT COUNT(*) FROM solves WHERE exercise = ?", (exercise,)).fetchone()[0]
+
+    def totals(self) -> dict[str, int]:
+        """How many answers, solves and released counts the file holds (what a start reports)."""
+        return {
+            table: self.db.execute(f"SELECT COUNT(*) FROM {name}").fetchone()[0]
+            for table, name in (("answers", "poll_answers"), ("solves", "solves"), ("releases", "releases"))
+        }
 
     def releases(self) -> list[dict]:
         """Every released count, oldest first: ``{exercise, value, epsilon, label}``."""

@@ -25,8 +25,9 @@ const BACKOFF_MS = [250, 500, 1000, 2000, 3000];
 /** @typedef {import("./follow.js").HallState} HallState */
 /** @typedef {import("./follow.js").Here} Here */
 /** @typedef {import("./follow.js").Decision} Decision */
-/** @typedef {{poll: string, n: number, counts: number[]}} Tally */
-/** @typedef {"ok" | "duplicate" | "invalid" | "rate" | "busy" | "absent" | "network"} AnswerResult */
+/** @typedef {{poll: string, n: number, counts: number[], round?: number, admitted?: number | null}} Tally */
+/** @typedef {{poll: string, round: number, ticket: string}} Admit */
+/** @typedef {"ok" | "duplicate" | "invalid" | "refused" | "rate" | "busy" | "absent" | "network"} AnswerResult */
 
 /** Before reveal.js reads the URL: take the presenter's token out of `#presenter=<token>` (kept
  *  in this tab's sessionStorage; the fragment becomes `#/`), or the one this tab kept. */
@@ -92,6 +93,9 @@ export class Hall extends EventTarget {
     this.source = null;
     /** @type {Map<string, Tally>} */
     this.tallies = new Map();
+    /** @type {Map<string, Admit>} poll id → this device's admission ticket for the poll's
+     *  current round (in memory only: the hall sends it again on every new stream) */
+    this.tickets = new Map();
     this.audience = [];
     /** ms from the presenter's publish (its seq is its clock) to this page applying it: a
      *  measure on one machine (tests, bench), only rough between two */
@@ -161,6 +165,11 @@ export class Hall extends EventTarget {
       if (!greeted) { greeted = true; this.onGreeting(null); }
       this.devices = Number(d.n) || 0;
       this.emitStatus();
+    });
+    on("admit", (a) => {
+      if (typeof a.poll !== "string" || typeof a.ticket !== "string") return;
+      this.tickets.set(a.poll, { poll: a.poll, round: Number(a.round) || 1, ticket: a.ticket });
+      this.dispatchEvent(new CustomEvent("admit", { detail: this.tickets.get(a.poll) }));
     });
     on("tally", (t) => {
       this.tallies.set(t.poll, t);
@@ -247,15 +256,21 @@ export class Hall extends EventTarget {
   /** The latest tally of a poll, or null. */
   tally(pollId) { return this.tallies.get(pollId) ?? null; }
 
+  /** This device's admission ticket for a poll's current round, or null: not admitted (it
+   *  connected after the poll was shown), or the poll not shown yet. @returns {Admit | null} */
+  ticket(pollId) { return this.tickets.get(pollId) ?? null; }
+
   /** Send a poll's randomized answer (the true one never leaves the device) under ``token``,
-   *  the id this device drew for this poll alone (the server keeps one answer per token).
+   *  the id this device drew for this poll alone (the server keeps one answer per token), with
+   *  the admission ``ticket`` the hall sent it for this round ("refused": none, or spent).
+   *  @param {string} pollId @param {number} answer @param {string} token @param {string | null} [ticket]
    *  @returns {Promise<AnswerResult>} */
-  async answer(pollId, answer, token) {
+  async answer(pollId, answer, token, ticket = this.ticket(pollId)?.ticket ?? null) {
     if (!this.present) return "absent";
-    const response = await this.post("answer", { token, poll: pollId, answer });
+    const response = await this.post("answer", { token, poll: pollId, answer, ...(ticket ? { ticket } : {}) });
     const status = response?.status;
     return status === 201 ? "ok" : status === 409 ? "duplicate" : status === 400 ? "invalid"
-      : status === 429 ? "rate" : status === 503 ? "busy" : "network";
+      : status === 403 ? "refused" : status === 429 ? "rate" : status === 503 ? "busy" : "network";
   }
 
   /** An exercise was solved on this device: tell the hall (counted once per exercise token, a

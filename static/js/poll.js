@@ -33,7 +33,10 @@ export const HOLD_UNTIL = 10;
 
 /** The slide's poll (deckbuild/live.py, poll_view): ``epsilonText`` is ε as the slide says it.
  * @typedef {{k: number, epsilon: number, epsilonText: string, prior: number, options: string[], yesNo: boolean}} PollData */
-/** @typedef {{n: number, counts: number[]}} Tally */
+/** @typedef {{n: number, counts: number[], round?: number, admitted?: number | null}} Tally */
+/** What a device keeps of a poll: its randomized answer, whether the hall has it, the poll's
+ *  token, the round it answered, and the admission ticket it answered with (a retry sends the
+ *  same). @typedef {{randomized: number, sent: boolean, token: string, round: number, ticket: string}} Kept */
 /** @typedef {"presenter" | "student" | "simulated" | "copy"} PollMode */
 
 /** @param {number} x @param {number} [digits] */
@@ -65,24 +68,25 @@ function tallyOf(answers, k) {
 export class AnswerStore {
   constructor(deckId, pollId) {
     this.key = `${STORE}${deckId}:${pollId}`;
-    /** @type {{randomized: number, sent: boolean, token: string} | null} */
+    /** @type {Kept | null} */
     this.memory = null;
   }
 
-  /** @returns {{randomized: number, sent: boolean, token: string} | null} */
+  /** @returns {Kept | null} */
   load() {
     try {
       const v = JSON.parse(localStorage.getItem(this.key) || "null");
       if (v && Number.isInteger(v.randomized)) {
-        return { randomized: v.randomized, sent: Boolean(v.sent), token: typeof v.token === "string" ? v.token : "" };
+        return { randomized: v.randomized, sent: Boolean(v.sent), token: typeof v.token === "string" ? v.token : "",
+          round: Number.isInteger(v.round) ? v.round : 1, ticket: typeof v.ticket === "string" ? v.ticket : "" };
       }
     } catch { /* storage refused: this page's memory */ }
     return this.memory;
   }
 
-  /** @param {number} randomized @param {boolean} sent @param {string} token */
-  save(randomized, sent, token) {
-    this.memory = { randomized, sent, token };
+  /** @param {number} randomized @param {boolean} sent @param {string} token @param {number} [round] @param {string} [ticket] */
+  save(randomized, sent, token, round = 1, ticket = "") {
+    this.memory = { randomized, sent, token, round, ticket };
     try { localStorage.setItem(this.key, JSON.stringify(this.memory)); } catch { /* page only */ }
   }
 
@@ -126,6 +130,8 @@ export class Poll {
     this.figure = new Output(root.querySelector(".poll-figure"));
     this.hallLine = el("p", "poll-hall");
     this.results.prepend(this.hallLine);
+    this.controls = this.presenterControls();
+    this.results.append(this.controls);
     this.store = new AnswerStore(deck.config?.deckId ?? "", this.id);
     /** @type {PollMode | null} */
     this.mode = null;
@@ -134,9 +140,68 @@ export class Poll {
     this.computing = false;
     this.stale = false;        // new counts arrived while computing
     this.sending = false;
+    this.newRound = false;     // this device answered an earlier round: a new answer is a second release
     this.simulation = null;    // {answers, shown, timer, own} of the simulated hall
     this.radios.forEach((r) => r.addEventListener("change", () => this.syncForm()));
     this.sendBtn.addEventListener("click", () => this.send());
+  }
+
+  /** The presenter's «Nueva ronda» (asks first: a new round is a second release) and the
+   *  tally as CSV. Shown in presenter mode only. */
+  presenterControls() {
+    const box = el("div", "poll-controls");
+    box.hidden = true;
+    const round = el("button", "cell-btn poll-new-round", "Nueva ronda");
+    const csv = el("button", "cell-btn poll-csv", "⤓ Recuento (CSV)");
+    csv.title = "Los recuentos de respuestas aleatorizadas de esta ronda, por opción: nada más";
+    const confirm = el("div", "poll-round-confirm");
+    confirm.hidden = true;
+    confirm.setAttribute("role", "alertdialog");
+    const yes = el("button", "cell-btn poll-round-yes", "Sí, abrir una nueva ronda");
+    const no = el("button", "cell-btn poll-round-no", "Cancelar");
+    confirm.append(el("p", null, "Una nueva ronda es una segunda publicación: quien responda de nuevo gasta otro ε "
+      + "(2ε en total por esta pregunta). Se borran las respuestas de esta ronda; responden los dispositivos "
+      + "conectados ahora."), yes, no);
+    for (const b of [round, csv, yes, no]) b.type = "button";
+    round.addEventListener("click", () => { confirm.hidden = false; round.disabled = true; yes.focus(); });
+    no.addEventListener("click", () => { confirm.hidden = true; round.disabled = false; });
+    yes.addEventListener("click", async () => {
+      yes.disabled = true;
+      const ok = await this.hall.reset(this.id);
+      yes.disabled = false;
+      confirm.hidden = true;
+      round.disabled = false;
+      this.say(ok ? "Nueva ronda abierta: una segunda publicación (otro ε para quien responda de nuevo)."
+        : "No se pudo abrir una nueva ronda: la sala no respondió.");
+    });
+    csv.addEventListener("click", () => this.downloadCsv());
+    box.append(round, csv, confirm);
+    return box;
+  }
+
+  /** The tally as CSV (``;`` and decimal comma, as a Spanish spreadsheet reads it): per option,
+   *  the randomized answers counted; the round, ε and the devices admitted. Nothing else. */
+  tallyCsv() {
+    const round = this.tally.round ?? 1;
+    const admitted = this.tally.admitted ?? "";
+    const eps = String(this.data.epsilon).replace(".", ",");
+    const quote = (/** @type {string} */ t) => `"${t.replace(/"/g, '""')}"`;
+    const rows = [["encuesta", "ronda", "ε", "dispositivos admitidos", "opción", "respuestas aleatorizadas"].join(";")];
+    this.data.options.forEach((option, i) => {
+      rows.push([quote(this.id), round, eps, admitted, quote(option), this.tally.counts[i] ?? 0].join(";"));
+    });
+    return rows.join("\r\n") + "\r\n";
+  }
+
+  downloadCsv() {
+    const blob = new Blob(["\ufeff" + this.tallyCsv()], { type: "text/csv;charset=utf-8" });
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = `${this.id}-ronda-${this.tally.round ?? 1}.csv`;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   }
 
   get runtime() { return this.deck.runtime; }
@@ -153,6 +218,7 @@ export class Poll {
     const answered = mode === "student" ? this.store.load() : null;
     this.root.classList.toggle("is-answered", Boolean(answered));
     this.results.hidden = mode === "copy";
+    this.controls.hidden = mode !== "presenter";
     this.figure.clear();
     if (mode === "copy") {
       this.say("Vista del presentador: las respuestas y la estimación, en la ventana principal.");
@@ -164,7 +230,7 @@ export class Poll {
     } else if (mode === "student") {
       this.hallLine.textContent = "Sala en vivo";
       if (answered) this.showAnswered(answered.randomized, answered.sent);
-      else this.say("Elija su respuesta: su dispositivo la aleatoriza antes de enviarla.");
+      else this.sayAdmission();
       this.onTally(this.hall.tally?.(this.id) ?? null);
     } else {
       this.say("Sin sala en vivo: su respuesta aleatorizada se suma a una sala simulada y no sale de este dispositivo.");
@@ -182,9 +248,38 @@ export class Poll {
     return `Sala simulada de ${SIMULATED_HALL} estudiantes (de verdad, ${truth}).`;
   }
 
+  /** This device's ticket for the poll's current round (student mode), or null. */
+  admission() {
+    const ticket = this.hall?.ticket?.(this.id) ?? null;
+    return ticket && ticket.round === (this.tally.round ?? ticket.round) ? ticket : null;
+  }
+
+  /** A student who has not answered: may they, and if not, why. */
+  sayAdmission() {
+    if (this.mode !== "student" || this.store.load()) return;
+    if (this.admission()) {
+      this.say(`${this.newRound ? "Nueva ronda: responder de nuevo es una segunda publicación (otro ε: 2ε en total por esta pregunta). " : ""}`
+        + "Elija su respuesta: su dispositivo la aleatoriza antes de enviarla.");
+    } else if (this.tally.admitted == null) {
+      this.say("La encuesta se abre cuando el profesor llegue a esta diapositiva: responden los dispositivos conectados a la sala en ese momento.");
+    } else {
+      this.say("Este dispositivo se conectó a la sala después de que se mostrara la encuesta: en esta ronda no puede "
+        + "responder (así nadie envía respuestas por dispositivos que no estaban). Podrá hacerlo si el profesor abre una nueva ronda.");
+    }
+    this.root.classList.toggle("is-late", this.tally.admitted != null && !this.admission());
+  }
+
+  /** The hall sent this device its ticket for this poll's round. */
+  onAdmit() {
+    if (this.mode !== "student") return;
+    this.syncForm();
+    this.sayAdmission();
+  }
+
   /** The form is open while this device may answer. */
   syncForm() {
-    const open = (this.mode === "student" && !this.store.load()) || (this.mode === "simulated" && (this.simulation?.own ?? null) === null);
+    const open = (this.mode === "student" && !this.store.load() && Boolean(this.admission()))
+      || (this.mode === "simulated" && (this.simulation?.own ?? null) === null);
     const canAnswer = open && !this.sending;
     for (const r of this.radios) r.disabled = !canAnswer;
     this.sendBtn.disabled = !canAnswer || !this.radios.some((r) => r.checked);
@@ -206,7 +301,20 @@ export class Poll {
     // the counts become part of a Python expression: only k non-negative integers pass
     const counts = Array.isArray(tally.counts) ? tally.counts : [];
     if (counts.length !== this.data.k || !counts.every((c) => Number.isSafeInteger(c) && c >= 0)) return;
-    this.tally = { n: counts.reduce((a, b) => a + b, 0), counts: [...counts] };
+    const round = Number.isSafeInteger(tally.round) ? tally.round : 1;
+    const admitted = Number.isSafeInteger(tally.admitted) ? tally.admitted : null;
+    this.tally = { n: counts.reduce((a, b) => a + b, 0), counts: [...counts], round, admitted };
+    this.root.dataset.round = String(round);
+    if (this.mode === "student") {
+      const kept = this.store.load();
+      if (kept && kept.round < round) {   // the presenter opened a new round: this device may answer again
+        this.store.forget();
+        this.root.classList.remove("is-answered");
+        this.newRound = true;
+      }
+      this.syncForm();
+      if (!this.store.load() && !this.sending) this.sayAdmission();
+    }
     this.render();
   }
 
@@ -259,7 +367,10 @@ export class Poll {
   drawNumbers(tally, summary) {
     this.root.dataset.n = String(tally.n);
     this.root.dataset.counts = JSON.stringify(tally.counts);   // the tests compare with dplab's
-    const rows = [["Respuestas", num(tally.n)]];
+    const admitted = this.mode === "simulated" ? null : this.tally.admitted ?? null;
+    this.root.dataset.admitted = admitted == null ? "" : String(admitted);
+    const rows = [["Respuestas", admitted == null ? num(tally.n)
+      : `${num(tally.n)} de ${num(admitted)} ${admitted === 1 ? "dispositivo" : "dispositivos"}`]];
     if (summary) {
       const [estimate, , low, high, share] = summary.estimate;
       const index = this.data.k === 2 ? [0] : estimate.map((_, i) => i);
@@ -300,7 +411,7 @@ export class Poll {
         return undefined;
       }
       // kept before the lock is released and before sending: no other tab and no reload draws again
-      if (this.mode === "student") this.store.save(result.value, false, randomId());
+      if (this.mode === "student") this.store.save(result.value, false, randomId(), this.tally.round ?? 1, this.admission()?.ticket ?? "");
       return /** @type {number} */ (result.value);
     };
     const randomized = this.mode === "student" ? await this.store.exclusive(randomize) : await randomize();
@@ -329,13 +440,16 @@ export class Poll {
       this.updateSimulatedTally();
       return;
     }
-    const token = this.store.load()?.token || randomId();
-    this.store.save(randomized, false, token);   // before the send: a reload must not randomize again
+    const kept = this.store.load();
+    const token = kept?.token || randomId();
+    const round = kept?.round ?? this.tally.round ?? 1;
+    const ticket = kept?.ticket || this.admission()?.ticket || "";
+    this.store.save(randomized, false, token, round, ticket);   // before the send: a reload must not randomize again
     this.root.classList.add("is-answered");
     this.syncForm();
     this.say("Enviando la respuesta aleatorizada…");
-    const outcome = await this.hall.answer(this.id, randomized, token);
-    if (outcome === "ok" || outcome === "duplicate") this.store.save(randomized, true, token);
+    const outcome = await this.hall.answer(this.id, randomized, token, ticket || this.admission()?.ticket || null);
+    if (outcome === "ok" || outcome === "duplicate") this.store.save(randomized, true, token, round, ticket);
     this.showAnswered(randomized, outcome === "ok" || outcome === "duplicate", outcome);
   }
 
@@ -345,6 +459,10 @@ export class Poll {
     if (sent) {
       this.say(outcome === "duplicate" ? "Este dispositivo ya había respondido: la sala guarda solo su primera respuesta."
         : `Enviada. Su dispositivo envió ${said}: puede no ser su respuesta, y nadie puede saber si lo es.`);
+      return;
+    }
+    if (outcome === "refused") {
+      this.say(`La sala no admitió la respuesta (${said}): solo responden, una vez, los dispositivos conectados cuando se mostró la encuesta.`);
       return;
     }
     const why = outcome === "rate" ? "la sala pide esperar un momento" : outcome === "invalid" ? "la sala la rechazó"
@@ -431,6 +549,9 @@ export function installPolls(deck) {
       tallied.add(hall);
       hall.addEventListener?.("tally", (/** @type {CustomEvent} */ e) => {
         if (deck.hall === hall) polls.get(e.detail?.poll)?.onTally(e.detail);
+      });
+      hall.addEventListener?.("admit", (/** @type {CustomEvent} */ e) => {
+        if (deck.hall === hall) polls.get(e.detail?.poll)?.onAdmit();
       });
     }
     update();

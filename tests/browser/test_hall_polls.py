@@ -15,6 +15,7 @@ import json
 import math
 import secrets
 import sqlite3
+from pathlib import Path
 
 import dplab
 import pytest
@@ -55,24 +56,31 @@ def _student(browser, url: str, viewport: dict, wire: list, **options):
     return context, page
 
 
-def _answer_yes_as_new_devices(page, times: int) -> None:
-    for _ in range(times):
+def _answer_yes(page) -> None:
+    page.locator(f"{BOARD} .poll-option", has_text="sí").click()
+    page.locator(f"{BOARD} .poll-send").click()
+    wait_until(page, f"document.querySelector('{BOARD} .poll-status').textContent.startsWith('Enviada')", 60)
+
+
+def _answer_yes_as_new_devices(page, tickets: list[str]) -> None:
+    """Each answer as another device that held a live channel when the poll was shown (the
+    test opened those channels itself and hands the page each one's ticket)."""
+    for ticket in tickets:
         page.evaluate(
-            "(id) => { window.deck.hall.deviceId = id; const p = window.deck.polls.get('encuesta-copiar');"
+            "([id, ticket]) => { const h = window.deck.hall; h.deviceId = id;"
+            " h.tickets.set('encuesta-copiar', {poll: 'encuesta-copiar', round: 1, ticket});"
+            " const p = window.deck.polls.get('encuesta-copiar');"
             " p.store.forget(); p.setMode('copy'); p.setMode('student'); }",
-            secrets.token_hex(16),
+            [secrets.token_hex(16), ticket],
         )
-        page.locator(f"{BOARD} .poll-option", has_text="sí").click()
-        page.locator(f"{BOARD} .poll-send").click()
-        wait_until(
-            page, f"document.querySelector('{BOARD} .poll-status').textContent.startsWith('Enviada')", 60
-        )
+        _answer_yes(page)
 
 
 EXERCISE = "ejercicio-escala-laplace"
 
 
-def _presenter_tab(browser, hall, slide: str):
+def _presenter_tab(browser, hall, slide: str, before: bool = False):
+    """A presenter's tab on ``slide`` (``before``: on the slide before it, the poll not shown yet)."""
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()
     page.errors = []
@@ -80,28 +88,60 @@ def _presenter_tab(browser, hall, slide: str):
     page.goto(hall.presenter.replace("#", "?noprerun#", 1))
     wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 60)
     wait_until(page, lambda: (h := hall_view(page)) and h["present"] and h["presenter"], 30)
-    go_to_slide(page, slide)
+    if before:
+        _before(page, slide)
+    else:
+        go_to_slide(page, slide)
     return context, page
 
 
+def _before(page, slide_id: str) -> None:
+    """The presenter moves to the slide before ``slide_id``."""
+    page.evaluate(
+        "(id) => window.deck.reveal.slide(window.deck.reveal.getIndices(document.getElementById(id)).h - 1)",
+        slide_id,
+    )
+
+
 def test_a_hall_poll_carries_and_keeps_only_randomized_answers(browser, hall, tmp_path):
-    presenter, board = _presenter_tab(browser, hall, POLL)
+    """The students' pages and 28 more devices hold a channel when the presenter shows the poll:
+    admitted. A reload keeps a page's ticket; a page opened after the poll was shown is told it
+    cannot answer this round (issue 30). The presenter's slide shows answers beside devices, its
+    own note, the CSV of the counts and «Nueva ronda», which asks first (issue 33, 16)."""
+    presenter, board = _presenter_tab(browser, hall, POLL, before=True)
     wait_runtime_ready(board, 180)
-    wait_until(board, f"document.querySelector('{BOARD}').dataset.mode === 'presenter'", 30)
 
     wire: list[str] = []
     laptop, one = _student(browser, hall.audience, {"width": 1280, "height": 720}, wire)
     phone, two = _student(
         browser, hall.audience, {"width": 390, "height": 844}, wire, is_mobile=True, has_touch=True
     )
-    _answer_yes_as_new_devices(one, PER_PAGE)
-    _answer_yes_as_new_devices(two, PER_PAGE)
+    others = hall.open_streams([secrets.token_hex(16) for _ in range(2 * (PER_PAGE - 1))])
+    wait_until(board, "window.deck.hall.devices >= 31", 30)
+    go_to_slide(board, POLL)
+    wait_until(board, f"document.querySelector('{BOARD}').dataset.mode === 'presenter'", 30)
+    tickets = hall.tickets(others)
+    for page in (one, two):
+        wait_until(page, "window.deck.hall.ticket('encuesta-copiar') !== null", 30)
+    one.reload()  # a reload keeps the right to answer: the hall sends the ticket again
+    wait_until(one, "document.documentElement.dataset.deckReady === 'true'", 180)
+    wait_runtime_ready(one, 180)
+    wait_until(one, f"document.querySelector('{BOARD}').dataset.mode === 'student'", 30)
+    wait_until(one, f"document.querySelector('{BOARD} .poll-status').textContent.startsWith('Elija')", 30)
+    late_context, late = _student(browser, hall.audience, {"width": 1280, "height": 720}, wire)
+    wait_until(late, f"document.querySelector('{BOARD} .poll-status').textContent.includes('después')", 30)
+    assert late.locator(f"{BOARD} .poll-send").is_disabled()
+    assert "nueva ronda" in late.locator(f"{BOARD} .poll-status").inner_text()
+    for page, mine in ((one, tickets[: PER_PAGE - 1]), (two, tickets[PER_PAGE - 1 :])):
+        _answer_yes(page)  # as itself
+        _answer_yes_as_new_devices(page, mine)
 
     # on the wire: only {token, poll, answer}, the answer 0 or 1, and not always the truth; the
     # token is the poll's own, never the device id of the live channel
     bodies = [json.loads(b) for b in wire]
     assert len(bodies) == 2 * PER_PAGE
-    assert all(set(b) == {"token", "poll", "answer"} and b["poll"] == POLL for b in bodies)
+    assert all(set(b) == {"token", "poll", "answer", "ticket"} and b["poll"] == POLL for b in bodies)
+    assert set(tickets) < {b["ticket"] for b in bodies}  # and the students' own two
     sent = [b["answer"] for b in bodies]
     assert set(sent) <= {0, 1} and 0 in sent, sent
     devices = {p.evaluate("window.deck.hall.deviceId") for p in (one, two)}
@@ -112,6 +152,8 @@ def test_a_hall_poll_carries_and_keeps_only_randomized_answers(browser, hall, tm
         columns = [c[1] for c in db.execute("PRAGMA table_info(poll_answers)")]
     assert sorted(rows) == sorted((b["token"], b["answer"]) for b in bodies)
     assert columns == ["poll", "token", "answer"], columns
+    raw = b"".join(p.read_bytes() for p in tmp_path.glob("hall.sqlite3*"))
+    assert not any(b["ticket"].encode() in raw for b in bodies)  # tickets: in memory only
     # the presenter's numbers are dplab's on the counts the server holds
     counts = [sent.count(0), sent.count(1)]
     wait_until(
@@ -125,7 +167,9 @@ def test_a_hall_poll_carries_and_keeps_only_randomized_answers(browser, hall, tm
     expected = dplab.rr_estimate(counts[1], sum(counts), math.log(3))
     assert shown == pytest.approx([expected.estimate], abs=1e-12)
     numbers = board.evaluate(f"document.querySelector('{BOARD} .poll-numbers').innerText")
-    assert "30" in numbers and "tras ver «sí»" in board.evaluate(
+    admitted = int(board.evaluate(f"document.querySelector('{BOARD}').dataset.admitted"))
+    assert admitted == 31  # 2 students, 28 more devices and the presenter's page: all held a channel
+    assert f"30 de {admitted} dispositivos" in numbers and "tras ver «sí»" in board.evaluate(
         f"document.querySelector('{BOARD} .poll-posterior').textContent"
     )
     RESULTS.mkdir(exist_ok=True)
@@ -133,9 +177,48 @@ def test_a_hall_poll_carries_and_keeps_only_randomized_answers(browser, hall, tm
     board.screenshot(path=str(RESULTS / "hall-poll-presenter-1280.png"))
     one.screenshot(path=str(RESULTS / "hall-poll-student-1280.png"))
     two.screenshot(path=str(RESULTS / "hall-poll-student-390.png"))
-    for page in (board, one, two):
+    late.screenshot(path=str(RESULTS / "hall-poll-late-student-1280.png"))
+    # the presenter's note, not the students'
+    assert board.locator(f"{BOARD} .poll-rule-presenter").is_visible()
+    assert board.locator(f"{BOARD} .poll-rule").is_hidden()
+    assert one.locator(f"{BOARD} .poll-rule").is_visible()
+    assert one.locator(f"{BOARD} .poll-rule-presenter").is_hidden()
+    # the CSV: the round's counts of randomized answers, nothing else
+    with board.expect_download() as download:
+        board.locator(f"{BOARD} .poll-csv").click()
+    csv = Path(download.value.path()).read_text(encoding="utf-8-sig").splitlines()
+    assert csv == [
+        "encuesta;ronda;ε;dispositivos admitidos;opción;respuestas aleatorizadas",
+        f'"{POLL}";1;1,0986122886681098;{admitted};"no";{counts[0]}',
+        f'"{POLL}";1;1,0986122886681098;{admitted};"sí";{counts[1]}',
+    ]
+    assert download.value.suggested_filename == f"{POLL}-ronda-1.csv"
+    # «Nueva ronda» asks first, saying it is a second release; then the round starts afresh
+    board.locator(f"{BOARD} .poll-new-round").click()
+    confirm = board.locator(f"{BOARD} .poll-round-confirm")
+    assert (
+        confirm.is_visible()
+        and "segunda publicación" in confirm.inner_text()
+        and "otro ε" in confirm.inner_text()
+    )
+    board.screenshot(path=str(RESULTS / "hall-poll-new-round-1280.png"))
+    board.locator(f"{BOARD} .poll-round-no").click()
+    assert confirm.is_hidden() and board.evaluate(f"document.querySelector('{BOARD}').dataset.n") == "30"
+    board.locator(f"{BOARD} .poll-new-round").click()
+    board.locator(f"{BOARD} .poll-round-yes").click()
+    wait_until(board, f"document.querySelector('{BOARD}').dataset.round === '2'", 30)
+    wait_until(board, f"document.querySelector('{BOARD}').dataset.n === '0'", 30)
+    # a student connected now may answer the new round, told that it is a second release
+    for page in (two, late):  # the form opens again (a radio enabled), for the new round's ticket
+        wait_until(page, f"!document.querySelector('{BOARD} .poll-option input').disabled", 30)
+    assert "Nueva ronda" in two.locator(f"{BOARD} .poll-status").inner_text()  # it answered round 1
+    _answer_yes(late)
+    wait_until(board, f"document.querySelector('{BOARD}').dataset.n === '1'", 30)
+    with sqlite3.connect(tmp_path / "hall.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM poll_answers WHERE poll = ?", (POLL,)).fetchone() == (1,)
+    for page in (board, one, two, late):
         assert not page.errors, page.errors
-    for context in (presenter, laptop, phone):
+    for context in (presenter, laptop, phone, late_context):
         context.close()
 
 

@@ -96,6 +96,7 @@ FAKE_HALL = """([presenter, tally]) => {
     hall.present = true; hall.presenter = presenter; hall.deviceId = 'f'.repeat(32);
     hall.sent = [];
     hall.tally = (id) => tally;
+    hall.ticket = (id) => ({poll: id, round: 1, ticket: 'a'.repeat(32)});   // admitted to round 1
     hall.answer = async (poll, value, token) => { hall.sent.push([poll, value, token]); return 'ok'; };
     window.deck.hall = hall;
     hall.dispatchEvent(new CustomEvent('status', {detail: {state: 'live', devices: 1, following: true}}));
@@ -119,6 +120,8 @@ def test_a_student_sends_only_randomized_answers(page, deck_url):
             "randomized": sent[1],
             "sent": True,
             "token": sent[2],
+            "round": 1,
+            "ticket": "a" * 32,
         }
         assert board(page)["checked"] == 0 and page.locator(f"{BOARD} .poll-send").is_disabled()
         # a new device for the next answer (the same page: forget this one's answer)

@@ -21,7 +21,10 @@ from deckbuild.hall.store import SqliteStore, Store
 
 TOKEN = "t" * 43
 LIVE = {
-    "polls": {"copia": {"k": 2, "epsilon": 1.0986}, "color": {"k": 4, "epsilon": 1.0}},
+    "polls": {
+        "copia": {"k": 2, "epsilon": 1.0986, "slide": 20},
+        "color": {"k": 4, "epsilon": 1.0, "slide": 21},
+    },
     "exercises": ["ex-escala"],
 }
 DEV = ["%032x" % (i + 1) for i in range(50)]
@@ -106,6 +109,19 @@ def stored(hall: Hall, method: str, *args):
             return await getattr(hall.store, method)(*args)
         finally:
             await hall.store.close()
+
+    return run_async(main)
+
+
+def admit(hall: Hall, poll: str, devices: list[str], round_: int = 1) -> list[str]:
+    """Show ``poll``'s round (the first, unless told) to ``devices`` as if each held a channel
+    then: their tickets, in order (the tests of validation and limits, which need answers that
+    are admitted)."""
+
+    async def main():
+        tickets = await hall.admission.admit(poll, round_, devices)
+        hall.shown.add((poll, round_))
+        return [tickets[d] for d in devices]
 
     return run_async(main)
 

@@ -67,6 +67,36 @@ class HallProcess:
         except urllib.error.HTTPError as exc:
             return exc.code, exc.read()
 
+    def open_streams(self, devices: list[str]) -> list:
+        """A live channel for each of ``devices`` (HTTP responses to read with ``tickets``)."""
+        return [
+            urllib.request.urlopen(f"{self.audience}_hall/events?device={d}", timeout=30) for d in devices
+        ]
+
+    @staticmethod
+    def tickets(streams: list) -> list[str]:
+        """Each stream's next admission ticket (after the presenter showed a poll), and close it."""
+        out = []
+        for stream in streams:
+            event = None
+            while True:
+                line = stream.readline().decode().strip()
+                if line.startswith("event: "):
+                    event = line[7:]
+                elif line.startswith("data: ") and event == "admit":
+                    out.append(json.loads(line[6:])["ticket"])
+                    break
+            stream.close()
+        return out
+
+    def admit(self, devices: list[str], poll_slide: int, seq: int) -> list[str]:
+        """Open a live channel for each of ``devices``, move the presenter to ``poll_slide``
+        (showing the poll), and return each device's admission ticket (the streams are closed)."""
+        streams = self.open_streams(devices)
+        state = {"seq": seq, "indexh": poll_slide, "indexv": 0, "indexf": -1}
+        assert self.post("_hall/state", state, self.token)[0] == 204
+        return self.tickets(streams)
+
     def kill9(self) -> None:
         os.kill(self.proc.pid, signal.SIGKILL)
         self.proc.wait(10)

@@ -8,7 +8,7 @@ import json
 
 from deckbuild.hall.limits import Limits
 from deckbuild.hall.messages import LiveSpec
-from tests.support.hall_fixtures import DEV, LIVE, bearer, make_hall, read_events, run_with_client
+from tests.support.hall_fixtures import DEV, LIVE, admit, bearer, make_hall, read_events, run_with_client
 
 DECK = "https://deck.example.edu"
 EVIL = "https://evil.example"
@@ -22,6 +22,9 @@ def _told(tmp_path, **limits):
 
 
 def test_the_deck_origin_may_read_every_answer_of_the_hall(tmp_path):
+    hall = _told(tmp_path)
+    answer_body = {**ANSWER, "ticket": admit(hall, "copia", [DEV[0]])[0]}
+
     async def scenario(client):
         seen = {}
         for path in ("/_hall/hello", "/_hall/qr.svg"):
@@ -31,8 +34,8 @@ def test_the_deck_origin_may_read_every_answer_of_the_hall(tmp_path):
         seen["events"] = (stream.status, stream.headers.get("Access-Control-Allow-Origin"), None)
         assert [name for name, _ in await read_events(stream, 2)] == ["devices", "tally"]
         stream.close()
-        answer = await client.post("/_hall/answer", json=ANSWER, headers={"Origin": DECK})
-        again = await client.post("/_hall/answer", json=ANSWER, headers={"Origin": DECK})
+        answer = await client.post("/_hall/answer", json=answer_body, headers={"Origin": DECK})
+        again = await client.post("/_hall/answer", json=answer_body, headers={"Origin": DECK})
         state = await client.post(
             "/_hall/state",
             json={"seq": 5, "indexh": 1, "indexv": 0, "indexf": -1},
@@ -42,7 +45,7 @@ def test_the_deck_origin_may_read_every_answer_of_the_hall(tmp_path):
             seen[name] = (r.status, r.headers.get("Access-Control-Allow-Origin"), None)
         return seen
 
-    seen = run_with_client(_told(tmp_path), scenario)
+    seen = run_with_client(hall, scenario)
     assert seen["/_hall/hello"] == (200, DECK, "Origin")
     assert seen["/_hall/qr.svg"] == (200, DECK, "Origin")
     # a stream, a 201, a 409 and the presenter's 204: every answer is readable by the deck
@@ -106,12 +109,13 @@ def test_a_hall_alone_serves_no_deck_and_reads_the_polls_from_live_json(tmp_path
     live.write_text(json.dumps(LIVE), encoding="utf-8")
     hall = _told(tmp_path)
     hall.dist, hall.spec = None, LiveSpec.read(live)
+    answer_body = {**ANSWER, "ticket": admit(hall, "copia", [DEV[0]])[0]}
 
     async def scenario(client):
         page = await client.get("/")
         index = await client.get("/index.html")
         hello = await client.get("/_hall/hello", headers={"Origin": DECK})
-        answer = await client.post("/_hall/answer", json=ANSWER, headers={"Origin": DECK})
+        answer = await client.post("/_hall/answer", json=answer_body, headers={"Origin": DECK})
         return page.status, await page.text(), index.status, hello.status, answer.status
 
     status, text, index, hello, answer = run_with_client(hall, scenario)

@@ -3,6 +3,7 @@ HTTPS with --cert/--key, and the URLs it prints (LAN addresses, never 0.0.0.0)."
 
 from __future__ import annotations
 
+import datetime
 import json
 import shutil
 import sqlite3
@@ -16,7 +17,7 @@ import pytest
 from deckbuild.hall.net import audience_urls, presenter_url
 from deckbuild.hall.run import HallOptions, banner, token_file
 from deckbuild.hall.token import bearer_matches, load_or_create
-from tests.support.hall_fixtures import DEV, make_dist, origin_of
+from tests.support.hall_fixtures import DEV, make_dist, origin_of, run_async
 from tests.support.hall_process import HallProcess
 
 
@@ -52,13 +53,12 @@ def test_a_hall_killed_mid_poll_loses_nothing(tmp_path):
     hall = HallProcess(dist, db, token_file).start()
     try:
         base = hall.audience
-        state = {"seq": 1700000000000, "indexh": 5, "indexv": 1, "indexf": 2}
+        tickets = hall.admit(DEV[20:40], 20, 1699999999999)  # the poll shown to 20 devices
+        state = {"seq": 1700000000000, "indexh": 20, "indexv": 0, "indexf": 2}
         assert _request(base + "_hall/state", state, hall.token)[0] == 204
         for i in range(20):
-            assert (
-                _request(base + "_hall/answer", {"token": DEV[i], "poll": "copia", "answer": i % 3 % 2})[0]
-                == 201
-            )
+            body = {"token": DEV[i], "poll": "copia", "answer": i % 3 % 2, "ticket": tickets[i]}
+            assert _request(base + "_hall/answer", body)[0] == 201
         assert _request(base + "_hall/solved", {"token": DEV[0], "exercise": "ex-escala"})[0] == 201
         hall.kill9()
         hall2 = HallProcess(dist, db, token_file, port=int(base.rsplit(":", 1)[1].strip("/"))).start()
@@ -70,11 +70,23 @@ def test_a_hall_killed_mid_poll_loses_nothing(tmp_path):
         assert events["state"] == state
         assert events["tally"]["poll"] in ("copia", "color")
         tallies = [e for e in _greeting(hall2.audience, 4) if e[0] == "tally"]
-        assert {"poll": "copia", "n": 20, "counts": [13, 7]} in [t[1] for t in tallies]
+        assert {"poll": "copia", "n": 20, "counts": [13, 7], "round": 1, "admitted": None} in [
+            t[1] for t in tallies
+        ]
         assert (
             _request(hall2.audience + "_hall/answer", {"token": DEV[3], "poll": "copia", "answer": 0})[0]
             == 409
         )
+        # the tickets died with the process; the round did not: the devices connected a few
+        # seconds after the restart are admitted again, and one that had not answered answers
+        with urllib.request.urlopen(f"{hall2.audience}_hall/events?device={DEV[45]}", timeout=15) as r:
+            event = None
+            while event != "admit":
+                line = r.readline().decode().strip()
+                event = line[7:] if line.startswith("event: ") else event
+            ticket = json.loads(r.readline().decode().strip()[6:])["ticket"]
+        body = {"token": DEV[45], "poll": "copia", "answer": 1, "ticket": ticket}
+        assert _request(hall2.audience + "_hall/answer", body)[0] == 201
         assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM solves").fetchone() == (1,)
         status, body = _request(hall2.audience + "_hall/release", {"exercise": "ex-escala"}, hall2.token)
         assert status == 200 and isinstance(json.loads(body)["value"], int)
@@ -157,3 +169,35 @@ def test_https_with_a_self_signed_certificate(tmp_path):
             _request(hall.audience.replace("https", "http") + "_hall/hello")
     finally:
         hall.stop()
+
+
+def test_a_session_is_a_clean_start_and_the_terminal_says_when_one_continues(tmp_path):
+    """Issue 33, 16: a morning rehearsal used to show up in the lecture (one file per day, said
+    nowhere). ``--hall-session NAME`` picks the file; the banner says a clean start, or that it
+    continues and what it holds, with the flag for a clean start."""
+    from deckbuild.hall.run import HallOptions, default_db, session_name, start
+
+    dist = make_dist(tmp_path)
+    assert default_db(tmp_path, "ensayo") == tmp_path / ".hall" / "hall-ensayo.sqlite3"
+    assert session_name(None) == datetime.date.today().isoformat()
+    with pytest.raises(SystemExit):
+        session_name("../x")
+
+    def banner_of(session):
+        async def main():
+            runner, hall, _ = await start(HallOptions(dist, port=0, session=session), tmp_path)
+            try:
+                if session == "ensayo" and not await hall.store.counts("copia", 2) != [0, 0]:
+                    await hall.store.add_answer("copia", DEV[0], 1)
+                return list(hall.session_note)
+            finally:
+                await runner.cleanup()
+
+        return "\n".join(run_async(main))
+
+    first = banner_of("ensayo")
+    assert "session «ensayo»: a clean start" in first and "hall-ensayo.sqlite3" in first
+    again = banner_of("ensayo")
+    assert "session «ensayo»: CONTINUES" in again and "1 poll answers" in again
+    assert "--hall-session clase" in again
+    assert "a clean start" in banner_of("clase")

@@ -91,6 +91,7 @@ class Follower:
     def __init__(self, base: str, device: str):
         self.base, self.device = base, device
         self.seqs: list[int] = []
+        self.tickets: dict[str, str] = {}  # poll → this device's admission ticket
         self.greeted: list[float] = []  # perf_counter of each stream's first event
         self.ended: list[float] = []
 
@@ -112,6 +113,9 @@ class Follower:
                                 first, backoff = False, 0.25
                             if event == "state":
                                 self.seqs.append(json.loads(line[6:])["seq"])
+                            elif event == "admit":
+                                admit = json.loads(line[6:])
+                                self.tickets[admit["poll"]] = admit["ticket"]
             except (aiohttp.ClientError, TimeoutError, ConnectionError):
                 pass
             self.ended.append(time.perf_counter())
@@ -201,9 +205,21 @@ async def _scenario(redis: RedisServer, halls: list[HallProcess], caddy: Caddy) 
                 lambda: all(f.seqs[-1:] == [11] for f in proxied), 3, "the next move, after the kill"
             )
 
-            # a poll through the proxy, Redis restarted in the middle of it
+            # a poll through the proxy, Redis restarted in the middle of it: 26 devices connected
+            # through the proxy (so on both living processes) when the poll is shown get a ticket
+            voters = [Follower(caddy.url, DEV[20 + i]) for i in range(26)]
+            tasks += [asyncio.create_task(f.run(streams)) for f in voters]
+            await _until(lambda: all(f.greeted for f in voters), 10, "every voter connected")
+            await move(20)  # the poll's slide: each process admits the devices it holds
+            await _until(lambda: all("copia" in f.tickets for f in voters), 5, "every voter's ticket")
+
             async def answer(i: int) -> int:
-                body = {"token": DEV[20 + i], "poll": "copia", "answer": i % 2}
+                body = {
+                    "token": DEV[20 + i],
+                    "poll": "copia",
+                    "answer": i % 2,
+                    "ticket": voters[i].tickets["copia"],
+                }
                 async with devices.post(f"{caddy.url}_hall/answer", json=body) as r:
                     return r.status
 
@@ -222,16 +238,19 @@ async def _scenario(redis: RedisServer, halls: list[HallProcess], caddy: Caddy) 
                 retried.append(status)
             assert retried == [201] * 6
             assert [await answer(i) for i in (0, 7, 25)] == [409] * 3  # each token once, still
-            async with streams.get(f"{caddy.url}_hall/events?device={DEV[30]}") as r:
+            async with streams.get(f"{caddy.url}_hall/events?device={DEV[49]}") as r:
                 tally = None
                 async for raw in r.content:
                     line = raw.decode()
-                    if line.startswith("data: ") and '"poll":"copia"' in line:
+                    if line.startswith("data: ") and '"copia"' in line and '"counts"' in line:
                         tally = json.loads(line[6:])
                         break
-            assert tally == {"poll": "copia", "n": 26, "counts": [13, 13]}
-            await move(12)  # the channel came back with Redis: a move still reaches every follower
-            await _until(lambda: all(f.seqs[-1:] == [12] for f in proxied), 5, "a move after Redis's restart")
+            # admitted: every device holding a channel when the poll was shown, on either living
+            # process: the voters, the followers through the proxy, and the direct one on halls[2]
+            held = len(voters) + len(proxied) + 1
+            assert tally == {"poll": "copia", "n": 26, "counts": [13, 13], "round": 1, "admitted": held}
+            await move(21)  # the channel came back with Redis: a move still reaches every follower
+            await _until(lambda: all(f.seqs[-1:] == [21] for f in proxied), 5, "a move after Redis's restart")
         finally:
             for t in tasks:
                 t.cancel()

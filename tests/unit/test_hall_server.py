@@ -17,6 +17,7 @@ from tests.support.hall_fixtures import (
     DEV,
     STORE,
     TOKEN,
+    admit,
     bearer,
     make_hall,
     read_events,
@@ -91,7 +92,9 @@ def test_state_keeps_only_a_growing_seq_and_pushes_it_to_every_stream(tmp_path):
     for events in greetings:
         assert events[0] == ("state", STATE)
         assert [name for name, _ in events] == ["state", "devices", "tally", "tally"]
-        assert {"poll": "color", "n": 0, "counts": [0, 0, 0, 0]} in [data for _, data in events]
+        assert {"poll": "color", "n": 0, "counts": [0, 0, 0, 0], "round": 1, "admitted": None} in [
+            data for _, data in events
+        ]
     assert all(p == [newer] for p in pushed), pushed
     assert stored(hall, "state") == newer
 
@@ -118,16 +121,18 @@ def test_state_bodies_are_validated(tmp_path):
 
 def test_answers_are_recorded_once_per_device_and_validated(tmp_path):
     hall = make_hall(tmp_path)
+    copia, color = admit(hall, "copia", DEV[:3]), admit(hall, "color", DEV[:3])
 
     async def post(client, body):
         return (await client.post("/_hall/answer", json=body)).status
 
     async def scenario(client):
         return [
-            await post(client, {"token": DEV[0], "poll": "copia", "answer": 1}),
-            await post(client, {"token": DEV[0], "poll": "copia", "answer": 0}),  # a second answer
-            await post(client, {"token": DEV[1], "poll": "copia", "answer": 0}),
-            await post(client, {"token": DEV[1], "poll": "color", "answer": 3}),
+            await post(client, {"token": DEV[0], "poll": "copia", "answer": 1, "ticket": copia[0]}),
+            # a second answer of the same token, with another ticket or with none
+            await post(client, {"token": DEV[0], "poll": "copia", "answer": 0, "ticket": copia[2]}),
+            await post(client, {"token": DEV[1], "poll": "copia", "answer": 0, "ticket": copia[1]}),
+            await post(client, {"token": DEV[1], "poll": "color", "answer": 3, "ticket": color[1]}),
             await post(client, {"token": DEV[2], "poll": "nope", "answer": 0}),  # unknown poll
             await post(client, {"token": DEV[2], "poll": "copia", "answer": 2}),  # out of range
             await post(client, {"token": DEV[2], "poll": "copia", "answer": -1}),
@@ -158,12 +163,14 @@ def test_bodies_over_one_kib_are_refused_unread(tmp_path):
 
 def test_tallies_reach_the_streams_throttled_and_a_reset_starts_a_new_round(tmp_path):
     hall = make_hall(tmp_path)
+    tickets = admit(hall, "copia", DEV[1:9])
 
     async def scenario(client):
         stream = await client.get(f"/_hall/events?device={DEV[0]}")
         await read_events(stream, 3)  # devices, 2 tallies (no state yet)
         for i in range(8):
-            await client.post("/_hall/answer", json={"token": DEV[i + 1], "poll": "copia", "answer": i % 2})
+            body = {"token": DEV[i + 1], "poll": "copia", "answer": i % 2, "ticket": tickets[i]}
+            await client.post("/_hall/answer", json=body)
         events = await read_events(stream, 2)  # throttled: fewer tallies than answers
         tallies = [d for n, d in events if n == "tally"]
         while not tallies or tallies[-1]["n"] < 8:
@@ -171,16 +178,25 @@ def test_tallies_reach_the_streams_throttled_and_a_reset_starts_a_new_round(tmp_
         assert (await client.post("/_hall/reset", json={"poll": "copia"})).status == 403
         assert (await client.post("/_hall/reset", json={"poll": "copia"}, headers=bearer())).status == 204
         after = [d for n, d in await read_events(stream, 1) if n == "tally"]
-        again = (
-            await client.post("/_hall/answer", json={"token": DEV[1], "poll": "copia", "answer": 1})
-        ).status
+        # the old round's tickets are void; the new round is shown when the presenter reaches it
+        old = {"token": DEV[1], "poll": "copia", "answer": 1, "ticket": tickets[1]}
+        refused = (await client.post("/_hall/answer", json=old)).status
+        state = {"seq": 5, "indexh": 20, "indexv": 0, "indexf": -1}
+        assert (await client.post("/_hall/state", json=state, headers=bearer())).status == 204
+        admitted = await read_events(stream, 3)  # its ticket first; the tally and the state, in either order
+        ticket = admitted[0][1]["ticket"]
+        again = await client.post("/_hall/answer", json={**old, "token": DEV[0], "ticket": ticket})
         stream.close()
-        return tallies, after, again
+        return tallies, after, refused, admitted, again.status
 
-    tallies, after, again = run_with_client(hall, scenario)
-    assert tallies[-1] == {"poll": "copia", "n": 8, "counts": [4, 4]}
+    tallies, after, refused, admitted, again = run_with_client(hall, scenario)
+    assert tallies[-1] == {"poll": "copia", "n": 8, "counts": [4, 4], "round": 1, "admitted": 8}
     assert len(tallies) < 8
-    assert after[0] == {"poll": "copia", "n": 0, "counts": [0, 0]}
+    assert after[0] == {"poll": "copia", "n": 0, "counts": [0, 0], "round": 2, "admitted": None}
+    assert refused == 403
+    assert admitted[0] == ("admit", {"poll": "copia", "round": 2, "ticket": admitted[0][1]["ticket"]})
+    assert ("tally", {"poll": "copia", "n": 0, "counts": [0, 0], "round": 2, "admitted": 1}) in admitted[1:]
+    assert "state" in [name for name, _ in admitted[1:]]
     assert again == 201
 
 
@@ -306,15 +322,15 @@ def test_released_counts_are_discrete_laplace_around_the_true_count(tmp_path, mo
 def test_a_device_that_floods_is_rate_limited_and_others_are_not(tmp_path):
     limits = Limits(device=Rate(burst=3, per_second=0.01), connection=Rate(burst=100, per_second=1))
     hall = make_hall(tmp_path, limits=limits)
+    (ticket,) = admit(hall, "copia", DEV[1:2])
 
     async def scenario(client):
         flood = [
             (await client.post("/_hall/solved", json={"token": DEV[0], "exercise": "ex-escala"})).status
             for _ in range(6)
         ]
-        other = (
-            await client.post("/_hall/answer", json={"token": DEV[1], "poll": "copia", "answer": 0})
-        ).status
+        body = {"token": DEV[1], "poll": "copia", "answer": 0, "ticket": ticket}
+        other = (await client.post("/_hall/answer", json=body)).status
         return flood, other
 
     flood, other = run_with_client(hall, scenario)
@@ -324,10 +340,16 @@ def test_a_device_that_floods_is_rate_limited_and_others_are_not(tmp_path):
 def test_one_connection_that_floods_is_rate_limited(tmp_path):
     limits = Limits(connection=Rate(burst=4, per_second=0.01))
     hall = make_hall(tmp_path, limits=limits)
+    tickets = admit(hall, "copia", DEV[:6])
 
     async def scenario(client):  # the test client keeps one connection alive: one bucket
         return [
-            (await client.post("/_hall/answer", json={"token": DEV[i], "poll": "copia", "answer": 0})).status
+            (
+                await client.post(
+                    "/_hall/answer",
+                    json={"token": DEV[i], "poll": "copia", "answer": 0, "ticket": tickets[i]},
+                )
+            ).status
             for i in range(6)
         ]
 
@@ -378,12 +400,13 @@ def test_the_devices_count_is_of_distinct_devices(tmp_path):
 def test_nothing_a_student_sends_comes_back_as_html_or_is_stored_beside_their_address(tmp_path, hall_store):
     hall = make_hall(tmp_path)
     script = "<script>alert(1)</script>"
+    (ticket,) = admit(hall, "copia", DEV[:1])
 
     async def scenario(client):
         r1 = await client.post("/_hall/answer", json={"token": DEV[0], "poll": script, "answer": 0})
         r2 = await client.post(
             "/_hall/answer",
-            json={"token": DEV[0], "poll": "copia", "answer": 1},
+            json={"token": DEV[0], "poll": "copia", "answer": 1, "ticket": ticket},
             headers={"User-Agent": "UA-XYZ"},
         )
         return [(r.status, r.headers["Content-Type"], await r.text()) for r in (r1, r2)]
@@ -398,6 +421,7 @@ def test_nothing_a_student_sends_comes_back_as_html_or_is_stored_beside_their_ad
     raw = b"".join(p.read_bytes() for p in tmp_path.glob("hall.sqlite3*"))
     assert DEV[0].encode() in raw  # the answer is there: the file was read
     assert b"127.0.0.1" not in raw and b"UA-XYZ" not in raw and b"<script>" not in raw
+    assert ticket.encode() not in raw  # admission tickets live in memory only
     db = sqlite3.connect(tmp_path / "hall.sqlite3")
     columns = {
         row[1]
@@ -415,13 +439,18 @@ def test_nothing_a_student_sends_comes_back_as_html_or_is_stored_beside_their_ad
 def test_answers_carry_a_token_per_poll_and_no_device_id(tmp_path):
     """Issue 31, leak 3: an answer names no device; a body with only a device id is refused."""
     hall = make_hall(tmp_path)
+    (ticket,) = admit(hall, "copia", DEV[:1])
 
     async def scenario(client):
         return [
             (
                 await client.post("/_hall/answer", json={"device": DEV[0], "poll": "copia", "answer": 1})
             ).status,
-            (await client.post("/_hall/answer", json={"token": DEV[0], "poll": "copia", "answer": 1})).status,
+            (
+                await client.post(
+                    "/_hall/answer", json={"token": DEV[0], "poll": "copia", "answer": 1, "ticket": ticket}
+                )
+            ).status,
             (await client.post("/_hall/solved", json={"device": DEV[1], "exercise": "ex-escala"})).status,
         ]
 
@@ -525,6 +554,7 @@ def test_every_post_needs_json_and_an_allowed_origin(tmp_path):
     hall = make_hall(tmp_path)
     hall.allow_origins = frozenset({"https://deck.example.edu"})
     body = '{"token": "%s", "poll": "copia", "answer": 1}'
+    tickets = admit(hall, "copia", DEV[:5])
 
     async def scenario(client):
         plain = await client.post(
@@ -542,10 +572,12 @@ def test_every_post_needs_json_and_an_allowed_origin(tmp_path):
         )
         told = await client.post(
             "/_hall/answer",
-            json={"token": DEV[3], "poll": "copia", "answer": 1},
+            json={"token": DEV[3], "poll": "copia", "answer": 1, "ticket": tickets[3]},
             headers={"Origin": "https://deck.example.edu"},
         )
-        own = await client.post("/_hall/answer", json={"token": DEV[4], "poll": "copia", "answer": 0})
+        own = await client.post(
+            "/_hall/answer", json={"token": DEV[4], "poll": "copia", "answer": 0, "ticket": tickets[4]}
+        )
         state = await client.post(
             "/_hall/state",
             json={"seq": 5, "indexh": 1, "indexv": 0, "indexf": -1},
@@ -566,3 +598,94 @@ def test_a_post_without_an_origin_is_refused():
     assert not origin_allowed("http://hall:8001", "hall:8000", frozenset())
     assert not origin_allowed("ftp://hall:8000", "hall:8000", frozenset())
     assert origin_allowed("https://deck.example.edu", "hall:8000", frozenset({"https://deck.example.edu"}))
+
+
+async def _next(stream, name: str) -> dict:
+    """The data of the next ``name`` event of a stream."""
+    while True:
+        (got, data), *_ = await read_events(stream, 1)
+        if got == name:
+            return data
+
+
+def test_a_hostile_script_counts_at_most_the_devices_admitted(tmp_path):
+    """Issue 30, a hostile student (fails on main: every fresh token counted): three devices hold
+    a channel when the poll is shown; then one client posts 300 answers from one address under
+    fresh answer tokens, with made-up tickets, with none, and with the tickets it was sent
+    reused. The poll counts at most the 3 admitted devices, and the slide's tally says 3."""
+    hall = make_hall(tmp_path, limits=Limits(device=Rate(1000, 1000), connection=Rate(1000, 1000)))
+    show = {"seq": 7, "indexh": 20, "indexv": 0, "indexf": -1}
+
+    async def scenario(client):
+        streams = [await client.get(f"/_hall/events?device={d}") for d in DEV[:3]]
+        for s in streams:
+            await read_events(s, 3)  # devices, 2 tallies
+        await client.post("/_hall/state", json=show, headers=bearer())
+        tickets = [(await _next(s, "admit"))["ticket"] for s in streams]
+        statuses = []
+        for i in range(300):
+            ticket = [None, "%032x" % (10_000 + i), tickets[i % 3]][i % 3]
+            body = {"token": "%032x" % (20_000 + i), "poll": "copia", "answer": 1}
+            if ticket is not None:
+                body["ticket"] = ticket
+            statuses.append((await client.post("/_hall/answer", json=body)).status)
+        late = await client.get(f"/_hall/events?device={DEV[9]}")
+        greeting = await read_events(late, 4)
+        for s in (*streams, late):
+            s.close()
+        return statuses, greeting
+
+    statuses, greeting = run_with_client(hall, scenario)
+    assert statuses.count(201) == 1 and statuses.count(403) == 299  # one admitted ticket in 3 was used
+    assert sum(stored(hall, "counts", "copia", 2)) == 1 <= 3
+    assert ("tally", {"poll": "copia", "n": 1, "counts": [0, 1], "round": 1, "admitted": 3}) in greeting
+    assert "admit" not in [name for name, _ in greeting]  # a device that came later: no ticket
+
+
+def test_a_device_connected_after_the_poll_was_shown_is_refused_and_a_reload_keeps_its_ticket(tmp_path):
+    """Admission (issue 30): a device that opens its channel after the presenter reached the
+    poll gets no ticket and its answer is refused with a Spanish 403; a device admitted then,
+    which reloads (a new stream, the same device id), gets the same ticket again and answers."""
+    hall = make_hall(tmp_path)
+    show = {"seq": 7, "indexh": 21, "indexv": 0, "indexf": -1}
+
+    async def scenario(client):
+        early = await client.get(f"/_hall/events?device={DEV[0]}")
+        await read_events(early, 3)
+        await client.post("/_hall/state", json=show, headers=bearer())
+        first = await _next(early, "admit")
+        early.close()  # the page reloads
+        reloaded = await client.get(f"/_hall/events?device={DEV[0]}")
+        again = (await read_events(reloaded, 1))[0]
+        late = await client.get(f"/_hall/events?device={DEV[1]}")
+        late_greeting = await read_events(late, 4)
+        refused = await client.post(
+            "/_hall/answer",
+            json={"token": DEV[30], "poll": "color", "answer": 2, "ticket": first["ticket"][::-1]},
+        )
+        ok = await client.post(
+            "/_hall/answer",
+            json={"token": DEV[31], "poll": "color", "answer": 2, "ticket": again[1]["ticket"]},
+        )
+        spent = await client.post(
+            "/_hall/answer", json={"token": DEV[32], "poll": "color", "answer": 2, "ticket": first["ticket"]}
+        )
+        for s in (reloaded, late):
+            s.close()
+        return (
+            "admit",
+            first,
+            again,
+            late_greeting,
+            refused.status,
+            await refused.text(),
+            ok.status,
+            spent.status,
+        )
+
+    name, first, again, late_greeting, refused, text, ok, spent = run_with_client(hall, scenario)
+    assert name == "admit" and first["poll"] == "color" and first["round"] == 1
+    assert again == ("admit", first)
+    assert [n for n, _ in late_greeting] == ["state", "devices", "tally", "tally"]
+    assert refused == 403 and "Sin admisión en esta ronda" in text
+    assert ok == 201 and spent == 403

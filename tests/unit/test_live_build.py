@@ -82,7 +82,10 @@ def test_a_poll_defaults_to_yes_no_at_ln3(tmp_path: Path):
 def test_live_json_lists_the_polls_and_the_exercises(built: Path):
     live = json.loads((built / "live.json").read_text(encoding="utf-8"))
     assert live == {
-        "polls": {"copiar": {"k": 2, "epsilon": math.log(3)}, "transporte": {"k": 3, "epsilon": 2.0}},
+        "polls": {
+            "copiar": {"k": 2, "epsilon": math.log(3), "slide": 1},
+            "transporte": {"k": 3, "epsilon": 2.0, "slide": 2},
+        },
         "exercises": ["ej-uno"],
     }
 
