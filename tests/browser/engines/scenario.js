@@ -236,7 +236,8 @@ async (options = {}, { now, sleep, waitFor, within }) => {
   const home = deck().reveal.getIndices();
 
   // 5. An exercise: the starter as it is gets ✗; "Ver solución", "Cargar en el editor" (its
-  //    buttons, clicked), run: ✓ and the "resuelto" badge.
+  //    buttons, clicked), run: ✓ but not counted as solved; the student's own code: ✓ and the
+  //    "resuelto" badge.
   await step("exercise", 2 * opt.runTimeout + 20, async (d) => {
     const ex = deck().exercises[0];
     if (!ex) throw new Error("the deck has no exercise");
@@ -266,10 +267,19 @@ async (options = {}, { now, sleep, waitFor, within }) => {
     if (!cell.root.classList.contains("edited")) throw new Error("the loaded solution is not marked edited");
     const second = await runCell(cell, `the solution of ${ex.id}`);
     d.solution = { ok: second.ok, state: feedback.dataset.state, text: feedback.textContent };
-    if (!second.ok || feedback.dataset.state !== "ok" || !feedback.textContent.includes("✓")) {
-      throw new Error(`the solution's feedback: ${JSON.stringify(d.solution)}`);
+    if (!second.ok || feedback.dataset.state !== "ok" || !feedback.textContent.includes("✓")
+        || !feedback.textContent.includes("No cuenta como resuelto")) {
+      throw new Error(`the loaded solution's feedback: ${JSON.stringify(d.solution)}`);
     }
     const badge = root.querySelector(".exercise-badge");
+    if (ex.solved || shows(badge)) throw new Error("the solution as loaded counted as solved");
+    // the student's own code (here: the solution with a line of theirs) is what counts
+    cell.code = `${ex.solution.trimEnd()}\nrespuesta = "mía"`;
+    const third = await runCell(cell, `an own solution of ${ex.id}`);
+    d.own = { ok: third.ok, state: feedback.dataset.state, text: feedback.textContent };
+    if (!third.ok || feedback.dataset.state !== "ok" || feedback.textContent.includes("No cuenta")) {
+      throw new Error(`an own solution's feedback: ${JSON.stringify(d.own)}`);
+    }
     await waitFor("the ✓ feedback and the «resuelto» badge to show", () => shows(feedback) && shows(badge), 5);
     if (!ex.solved) throw new Error("the exercise is not marked solved");
     cell.reset();
