@@ -41,9 +41,20 @@ function joinFigure(hall, className) {
   img.src = hall.url("qr.svg");
   img.alt = "Código QR con la dirección de la presentación en vivo";
   const caption = el("figcaption", "hall-url");
-  caption.append(el("span", "hall-url-lead", "Siga la clase en su dispositivo: "), el("strong", "", hall.audience[0] ?? ""));
+  caption.append(el("span", "hall-url-lead", "Siga la clase en su dispositivo: "), breakableUrl(hall.audience[0] ?? ""));
   figure.append(img, caption);
   return figure;
+}
+
+/** A URL that wraps only between its parts (after `//`, `/` and `.`, before `:port`), never
+ *  inside a name or a port number, as a <strong>. */
+function breakableUrl(url) {
+  const strong = el("strong", "");
+  for (const part of url.split(/(?<=\/\/|[^/:]\/|\.)|(?=:\d)/)) {
+    if (strong.childNodes.length) strong.append(document.createElement("wbr"));
+    strong.append(part);
+  }
+  return strong;
 }
 
 /** @param {Hall} hall */
