@@ -21,7 +21,7 @@ EXERCISE = "ejercicio-escala-laplace"
 FEEDBACK = f"#{EXERCISE} .exercise-feedback"
 
 
-def test_the_poll_shows_no_negative_share_and_its_lab_keeps_the_question(deck_page):
+def test_the_poll_shows_no_negative_share(deck_page):
     page = deck_page
     # a hall where every randomized answer is «no»: the unbiased estimate is −50 %
     code = page.evaluate(f"window.deck.cells.find(c => c.id === '{POLL}').code")
@@ -31,13 +31,9 @@ def test_the_poll_shows_no_negative_share_and_its_lab_keeps_the_question(deck_pa
     text = out["stdout"]
     assert "−" not in text and "-5" not in text, text
     assert "estimación 0 %" in text and "recortado a 0 %–100 %" in text, text
-    # run_cell opened the lab: the question and the numbers stay on the slide, beside it
+    # run_cell opened the lab, which takes the slide (the question beside it did not fit 1280×720)
     assert page.locator(f"#{POLL} .poll-lab").get_attribute("open") is not None
-    for part in (".poll-question", ".poll-numbers", ".poll-lab .cell-output"):
-        assert page.locator(f"#{POLL} {part}").is_visible(), part
-    question = page.locator(f"#{POLL} .poll-question").bounding_box()
-    lab = page.locator(f"#{POLL} .poll-lab").bounding_box()
-    assert question["x"] + question["width"] <= lab["x"], (question, lab)
+    assert page.locator(f"#{POLL} .poll-lab .cell-output").is_visible()
 
 
 def test_a_loaded_solution_is_not_a_solve_and_feedback_keeps_the_formula(deck_page):
