@@ -7,6 +7,8 @@ public, with its interval."""
 
 from __future__ import annotations
 
+import secrets
+
 from tests.browser.test_hall_polls import (
     BOARD,
     POLL,
@@ -58,18 +60,23 @@ def test_a_loaded_solution_is_not_a_solve_and_feedback_keeps_the_formula(deck_pa
 
 
 def test_a_halls_tally_is_held_until_enough_answers_and_a_count_reads_within_the_public(browser, hall):  # noqa: F811
-    presenter, board = _presenter_tab(browser, hall, POLL)
+    presenter, board = _presenter_tab(browser, hall, POLL, before=True)
     wait_runtime_ready(board, 180)
-    wait_until(board, f"document.querySelector('{BOARD}').dataset.mode === 'presenter'", 30)
     wire: list[str] = []
     laptop, student = _student(browser, hall.audience, {"width": 1280, "height": 720}, wire)
-    _answer_yes_as_new_devices(student, 1)
+    # ten more devices hold a channel when the poll is shown: each is admitted with a ticket
+    others = hall.open_streams([secrets.token_hex(16) for _ in range(10)])
+    wait_until(board, "window.deck.hall.devices >= 11", 30)
+    go_to_slide(board, POLL)
+    wait_until(board, f"document.querySelector('{BOARD}').dataset.mode === 'presenter'", 30)
+    tickets = hall.tickets(others)
+    _answer_yes_as_new_devices(student, tickets[:1])
     wait_until(board, f"document.querySelector('{BOARD}').dataset.n === '1'", 30)
     posterior = board.locator(f"{BOARD} .poll-posterior").text_content()
     assert posterior.startswith("Los números aparecen desde 10 respuestas (van 1)."), posterior
     assert board.evaluate(f"document.querySelector('{BOARD}').dataset.estimate") is None
     assert "recibidos" not in board.locator(f"{BOARD} .poll-numbers").text_content()
-    _answer_yes_as_new_devices(student, 9)
+    _answer_yes_as_new_devices(student, tickets[1:])
     wait_until(board, f"document.querySelector('{BOARD}').dataset.estimate", 60)
     assert "recibidos" in board.locator(f"{BOARD} .poll-numbers").text_content()
 
