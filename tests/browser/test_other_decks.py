@@ -77,7 +77,8 @@ def test_the_slider_reruns_and_the_exercise_judges(other_deck, page):
     assert ex in exercise_ids(page)
     starter = run_cell(page, "ejercicio-la-escala-del-ruido")
     assert not exercise_solved(page, ex), starter
-    run_cell(page, "ejercicio-la-escala-del-ruido", "epsilon = 0.5\nescala = 1 / epsilon\n")
+    # the student's own code (the solution as loaded passes but is not counted: issue 33, 12)
+    run_cell(page, "ejercicio-la-escala-del-ruido", "epsilon = 0.5\nescala = 1 / epsilon  # mía\n")
     wait_until(page, lambda: exercise_solved(page, ex), 30)
     menu = page.evaluate("document.querySelector('[data-download=wheel]').textContent")
     assert f"Paquete {package}" in menu
