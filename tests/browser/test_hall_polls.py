@@ -104,6 +104,52 @@ def _before(page, slide_id: str) -> None:
     )
 
 
+def _presenters_note_and_csv(board, student, admitted: int, counts: list[int]) -> None:
+    """The presenter's slide shows its own note (the student's its), and its CSV holds the
+    round's counts of randomized answers, nothing else."""
+    # the presenter's note, not the students'
+    assert board.locator(f"{BOARD} .poll-rule-presenter").is_visible()
+    assert board.locator(f"{BOARD} .poll-rule").is_hidden()
+    assert student.locator(f"{BOARD} .poll-rule").is_visible()
+    assert student.locator(f"{BOARD} .poll-rule-presenter").is_hidden()
+    # the CSV: the round's counts of randomized answers, nothing else
+    with board.expect_download() as download:
+        board.locator(f"{BOARD} .poll-csv").click()
+    csv = Path(download.value.path()).read_text(encoding="utf-8-sig").splitlines()
+    assert csv == [
+        "encuesta;ronda;ε;dispositivos admitidos;opción;respuestas aleatorizadas",
+        f'"{POLL}";1;1,0986122886681098;{admitted};"no";{counts[0]}',
+        f'"{POLL}";1;1,0986122886681098;{admitted};"sí";{counts[1]}',
+    ]
+    assert download.value.suggested_filename == f"{POLL}-ronda-1.csv"
+
+
+def _a_new_round(board, answered, late) -> None:
+    """«Nueva ronda» asks first, saying it is a second release; then the round starts afresh,
+    and a page that answered round 1 is told that answering again is a second release."""
+    # «Nueva ronda» asks first, saying it is a second release; then the round starts afresh
+    board.locator(f"{BOARD} .poll-new-round").click()
+    confirm = board.locator(f"{BOARD} .poll-round-confirm")
+    assert (
+        confirm.is_visible()
+        and "segunda publicación" in confirm.inner_text()
+        and "otro ε" in confirm.inner_text()
+    )
+    board.screenshot(path=str(RESULTS / "hall-poll-new-round-1280.png"))
+    board.locator(f"{BOARD} .poll-round-no").click()
+    assert confirm.is_hidden() and board.evaluate(f"document.querySelector('{BOARD}').dataset.n") == "30"
+    board.locator(f"{BOARD} .poll-new-round").click()
+    board.locator(f"{BOARD} .poll-round-yes").click()
+    wait_until(board, f"document.querySelector('{BOARD}').dataset.round === '2'", 30)
+    wait_until(board, f"document.querySelector('{BOARD}').dataset.n === '0'", 30)
+    # a student connected now may answer the new round, told that it is a second release
+    for page in (answered, late):  # the form opens again (a radio enabled), for the new round's ticket
+        wait_until(page, f"!document.querySelector('{BOARD} .poll-option input').disabled", 30)
+    assert "Nueva ronda" in answered.locator(f"{BOARD} .poll-status").inner_text()  # it answered round 1
+    _answer_yes(late)
+    wait_until(board, f"document.querySelector('{BOARD}').dataset.n === '1'", 30)
+
+
 def test_a_hall_poll_carries_and_keeps_only_randomized_answers(browser, hall, tmp_path):
     """The students' pages and 28 more devices hold a channel when the presenter shows the poll:
     admitted. A reload keeps a page's ticket; a page opened after the poll was shown is told it
@@ -179,42 +225,8 @@ def test_a_hall_poll_carries_and_keeps_only_randomized_answers(browser, hall, tm
     one.screenshot(path=str(RESULTS / "hall-poll-student-1280.png"))
     two.screenshot(path=str(RESULTS / "hall-poll-student-390.png"))
     late.screenshot(path=str(RESULTS / "hall-poll-late-student-1280.png"))
-    # the presenter's note, not the students'
-    assert board.locator(f"{BOARD} .poll-rule-presenter").is_visible()
-    assert board.locator(f"{BOARD} .poll-rule").is_hidden()
-    assert one.locator(f"{BOARD} .poll-rule").is_visible()
-    assert one.locator(f"{BOARD} .poll-rule-presenter").is_hidden()
-    # the CSV: the round's counts of randomized answers, nothing else
-    with board.expect_download() as download:
-        board.locator(f"{BOARD} .poll-csv").click()
-    csv = Path(download.value.path()).read_text(encoding="utf-8-sig").splitlines()
-    assert csv == [
-        "encuesta;ronda;ε;dispositivos admitidos;opción;respuestas aleatorizadas",
-        f'"{POLL}";1;1,0986122886681098;{admitted};"no";{counts[0]}',
-        f'"{POLL}";1;1,0986122886681098;{admitted};"sí";{counts[1]}',
-    ]
-    assert download.value.suggested_filename == f"{POLL}-ronda-1.csv"
-    # «Nueva ronda» asks first, saying it is a second release; then the round starts afresh
-    board.locator(f"{BOARD} .poll-new-round").click()
-    confirm = board.locator(f"{BOARD} .poll-round-confirm")
-    assert (
-        confirm.is_visible()
-        and "segunda publicación" in confirm.inner_text()
-        and "otro ε" in confirm.inner_text()
-    )
-    board.screenshot(path=str(RESULTS / "hall-poll-new-round-1280.png"))
-    board.locator(f"{BOARD} .poll-round-no").click()
-    assert confirm.is_hidden() and board.evaluate(f"document.querySelector('{BOARD}').dataset.n") == "30"
-    board.locator(f"{BOARD} .poll-new-round").click()
-    board.locator(f"{BOARD} .poll-round-yes").click()
-    wait_until(board, f"document.querySelector('{BOARD}').dataset.round === '2'", 30)
-    wait_until(board, f"document.querySelector('{BOARD}').dataset.n === '0'", 30)
-    # a student connected now may answer the new round, told that it is a second release
-    for page in (two, late):  # the form opens again (a radio enabled), for the new round's ticket
-        wait_until(page, f"!document.querySelector('{BOARD} .poll-option input').disabled", 30)
-    assert "Nueva ronda" in two.locator(f"{BOARD} .poll-status").inner_text()  # it answered round 1
-    _answer_yes(late)
-    wait_until(board, f"document.querySelector('{BOARD}').dataset.n === '1'", 30)
+    _presenters_note_and_csv(board, one, admitted, counts)
+    _a_new_round(board, two, late)
     with sqlite3.connect(tmp_path / "hall.sqlite3") as db:
         assert db.execute("SELECT COUNT(*) FROM poll_answers WHERE poll = ?", (POLL,)).fetchone() == (1,)
     for page in (board, one, two, late):

@@ -154,6 +154,32 @@ def test_three_processes_behind_caddy_share_one_hall_through_a_kill_and_a_redis_
         redis.stop()
 
 
+async def _answers_through_a_redis_restart(redis, devices, base: str, voters: list[Follower]) -> None:
+    """20 answers, Redis restarted (its append-only file), 6 answers refused with 503 during it
+    and sent again after (a page's «Reintentar el envío»), then each token still counted once."""
+
+    async def answer(i: int) -> int:
+        body = {"token": DEV[20 + i], "poll": "copia", "answer": i % 2, "ticket": voters[i].tickets["copia"]}
+        async with devices.post(f"{base}_hall/answer", json=body) as r:
+            return r.status
+
+    assert [await answer(i) for i in range(20)] == [201] * 20
+    redis.stop()  # SIGTERM: the append-only file is written out
+    during = [await answer(i) for i in range(20, 26)]
+    assert during == [503] * 6
+    redis.start()
+    retried = []
+    for i in range(20, 26):
+        status = await answer(i)
+        deadline = time.perf_counter() + 5
+        while status == 503 and time.perf_counter() < deadline:
+            await asyncio.sleep(0.2)
+            status = await answer(i)
+        retried.append(status)
+    assert retried == [201] * 6
+    assert [await answer(i) for i in (0, 7, 25)] == [409] * 3  # each token once, still
+
+
 async def _scenario(redis: RedisServer, halls: list[HallProcess], caddy: Caddy) -> None:
     presenter, victim = halls[0], halls[1]
     proxied = [Follower(caddy.url, DEV[i]) for i in range(6)]  # round robin: two on each process
@@ -213,31 +239,7 @@ async def _scenario(redis: RedisServer, halls: list[HallProcess], caddy: Caddy) 
             await move(20)  # the poll's slide: each process admits the devices it holds
             await _until(lambda: all("copia" in f.tickets for f in voters), 5, "every voter's ticket")
 
-            async def answer(i: int) -> int:
-                body = {
-                    "token": DEV[20 + i],
-                    "poll": "copia",
-                    "answer": i % 2,
-                    "ticket": voters[i].tickets["copia"],
-                }
-                async with devices.post(f"{caddy.url}_hall/answer", json=body) as r:
-                    return r.status
-
-            assert [await answer(i) for i in range(20)] == [201] * 20
-            redis.stop()  # SIGTERM: the append-only file is written out
-            during = [await answer(i) for i in range(20, 26)]
-            assert during == [503] * 6
-            redis.start()
-            retried = []
-            for i in range(20, 26):
-                status = await answer(i)
-                deadline = time.perf_counter() + 5  # a page's «Reintentar el envío»
-                while status == 503 and time.perf_counter() < deadline:
-                    await asyncio.sleep(0.2)
-                    status = await answer(i)
-                retried.append(status)
-            assert retried == [201] * 6
-            assert [await answer(i) for i in (0, 7, 25)] == [409] * 3  # each token once, still
+            await _answers_through_a_redis_restart(redis, devices, caddy.url, voters)
             async with streams.get(f"{caddy.url}_hall/events?device={DEV[49]}") as r:
                 tally = None
                 async for raw in r.content:
