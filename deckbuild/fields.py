@@ -76,7 +76,6 @@ LAYOUTS = ("stack", "side")
 # The kinds whose slide carries an authored cell (its ``code``): a code slide always, a poll when
 # it has one beside the question. An exercise has an editor too, with its ``starter``.
 CELL_KINDS = ("code", "poll")
-_CELL = CELL_KINDS
 # A poll's answers when the author gives none: answer 0 is «no», answer 1 «sí»
 YES_NO = ("no", "sí")
 
@@ -114,13 +113,15 @@ SLIDE_FIELDS = (
         "Markdown with $…$ / $$…$$ math and ::: box containers",
         needed_by=("content", "question", "exercise", "poll"),
     ),
-    Field("code", str, None, "Python: an editable, runnable cell (kind 'code')", _CELL, needed_by=("code",)),
+    Field(
+        "code", str, None, "Python: an editable, runnable cell (kind 'code')", CELL_KINDS, needed_by=("code",)
+    ),
     Field(
         "layout",
         str,
         "stack",
         "code slides: 'stack' (cell over output) or 'side' (side by side)",
-        _CELL,
+        CELL_KINDS,
         (),
         LAYOUTS,
     ),
@@ -135,13 +136,13 @@ SLIDE_FIELDS = (
         ("table",),
         ("table",),
     ),
-    Field("params", list, [], "code slides: live parameters bound to names in the code", _CELL),
+    Field("params", list, [], "code slides: live parameters bound to names in the code", CELL_KINDS),
     Field(
         "try",
         list,
         [],
         "code slides: suggested live edits, [{label, replace: [old, new]}]",
-        _CELL,
+        CELL_KINDS,
         attr="tries",
     ),
     # kind 'exercise' (the prompt is 'body'; see deckbuild/exercise.py for how a check works):
