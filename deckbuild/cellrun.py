@@ -58,7 +58,12 @@ class Run:
         error = self.result.get("error") or {}
         if not error:
             return ""
-        lines = [line for line in error.get("traceback", "").splitlines() if line.strip()]
+        spanish = resources.project_module("cellrunner.tracebacks").SPANISH_LINE
+        lines = [
+            line
+            for line in error.get("traceback", "").splitlines()
+            if line.strip() and not line.startswith(spanish)  # the author reads Python's own
+        ]
         last = lines[-1].strip() if lines else f"{error.get('type', '')}: {error.get('message', '')}"
         missing = re.fullmatch(r"NameError: name '(\w+)' is not defined", last)
         if missing:  # Python 3.12 (Pyodide's) says it itself; 3.11's traceback module does not

@@ -122,7 +122,8 @@ def _signature(node: ast.FunctionDef) -> list[dict]:
     return params
 
 
-def _definitions(tree: ast.Module) -> dict[str, ast.AST]:
+def definitions(tree: ast.Module) -> dict[str, ast.AST]:
+    """The module's top-level names (functions, classes, assigned names) and their nodes."""
     found = {}
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
@@ -196,12 +197,12 @@ def api_index(package: Path) -> dict:
         source.stem: ast.parse(source.read_text(encoding="utf-8")) for source in sorted(package.glob("*.py"))
     }
     # where each name is defined, in any module (a public module may re-export a private one's)
-    anywhere = {name: node for tree in trees.values() for name, node in _definitions(tree).items()}
+    anywhere = {name: node for tree in trees.values() for name, node in definitions(tree).items()}
     names: dict[str, dict] = {}
     for stem, tree in trees.items():
         if stem.startswith("_"):  # private modules; __init__ re-exports the others
             continue
-        defs = _definitions(tree)
+        defs = definitions(tree)
         for name in _public(tree):
             node = defs.get(name) or anywhere.get(name)
             if node is not None and name not in names:

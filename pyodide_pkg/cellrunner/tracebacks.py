@@ -10,6 +10,7 @@ import traceback
 from .errors_es import dplab_error, python_error_es
 
 MAX_TRACEBACK_CHARS = 12_000  # a runaway recursion keeps its start and its end
+SPANISH_LINE = "En español: "  # starts the Spanish line under Python's own error
 
 
 def format_error(exc: BaseException, filename: str) -> dict:
@@ -26,7 +27,7 @@ def format_error(exc: BaseException, filename: str) -> dict:
     text = "".join(te.format())
     spanish = None if isinstance(exc, KeyboardInterrupt) else python_error_es(exc, text)
     if spanish:  # under Python's last line, as dplab's errors are said (errors_es)
-        text += f"En español: {spanish}\n"
+        text += f"{SPANISH_LINE}{spanish}\n"
     if len(text) > MAX_TRACEBACK_CHARS:
         half = MAX_TRACEBACK_CHARS // 2
         text = f"{text[:half]}\n… (traceback recortado) …\n{text[-half:]}"

@@ -33,9 +33,15 @@ def test_the_poll_shows_no_negative_share(deck_page):
     text = out["stdout"]
     assert "−" not in text and "-5" not in text, text
     assert "estimación 0 %" in text and "recortado a 0 %–100 %" in text, text
-    # run_cell opened the lab, which takes the slide (the question beside it did not fit 1280×720)
+    # run_cell opened the lab: the question and the numbers stay above it (issue 33, item 11)
     assert page.locator(f"#{POLL} .poll-lab").get_attribute("open") is not None
-    assert page.locator(f"#{POLL} .poll-lab .cell-output").is_visible()
+    for part in (".poll-question", ".poll-numbers", ".poll-lab .cell-output", ".poll-lab .cm-editor"):
+        assert page.locator(f"#{POLL} {part}").is_visible(), part
+    boxes = {
+        part: page.locator(f"#{POLL} {part}").bounding_box()
+        for part in (".poll-question", ".poll-numbers", ".poll-lab")
+    }
+    assert boxes[".poll-question"]["y"] < boxes[".poll-numbers"]["y"] < boxes[".poll-lab"]["y"], boxes
 
 
 def test_a_loaded_solution_is_not_a_solve_and_feedback_keeps_the_formula(deck_page):

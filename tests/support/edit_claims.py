@@ -566,7 +566,7 @@ def _audit(sensitivity=1.0, eps=1.0, trials=100_000, false=()):
 
 Check = Callable[[Shown, Shown], None]
 
-_INTERVAL = re.compile(r"N = ([\d.]+): .*?IC 95 %: de (-?[\d,]+) % a (-?[\d,]+) %")
+_INTERVAL = re.compile(r"N = ([\d.]+): .*?IC 95 %: (-?[\d,]+) %–(-?[\d,]+) %")
 
 
 def _interval(text: str) -> tuple[int, float]:

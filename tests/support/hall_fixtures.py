@@ -64,8 +64,8 @@ def make_hall(tmp_path: Path, live: dict | None = LIVE, limits: Limits | None = 
     )
 
 
-def run_async(main):
-    """``asyncio.run(main())`` on a thread of its own, and its result (or its exception).
+def on_fresh_thread(call):
+    """``call()`` on a thread of its own, and its result (or its exception, re-raised here).
 
     The browser tests' Playwright (sync API) keeps an event loop running on the main thread for the
     whole session, where ``asyncio.run`` refuses to start; a fresh thread has no loop.
@@ -74,7 +74,7 @@ def run_async(main):
 
     def target():
         try:
-            box["result"] = asyncio.run(main())
+            box["result"] = call()
         except BaseException as exc:  # re-raised on the caller's thread, with its traceback
             box["error"] = exc
 
@@ -84,6 +84,11 @@ def run_async(main):
     if "error" in box:
         raise box["error"]
     return box["result"]
+
+
+def run_async(main):
+    """``asyncio.run(main())`` on a thread of its own (:func:`on_fresh_thread`), and its result."""
+    return on_fresh_thread(lambda: asyncio.run(main()))
 
 
 def run_with_client(hall: Hall, scenario):

@@ -162,7 +162,7 @@ def test_a_port_in_use_is_one_spanish_line_and_exit_code_4(tmp_path, monkeypatch
     """Issue 33, item 20: `serve` on a port another server holds printed an OSError traceback."""
     from deckbuild import cli
     from deckbuild.site import Project
-    from tests.support.hall_fixtures import make_dist
+    from tests.support.hall_fixtures import make_dist, on_fresh_thread
 
     make_dist(tmp_path)
     monkeypatch.setattr(cli, "_dist_is_stale", lambda project: False)
@@ -176,7 +176,8 @@ def test_a_port_in_use_is_one_spanish_line_and_exit_code_4(tmp_path, monkeypatch
             str(port),
             *(["--hall", "--hall-db", str(tmp_path / "h.sqlite3")] if hall else []),
         ]
-        code = cli.main(argv, project=Project(tmp_path))
+        # on a thread of its own, as in the full suite Playwright holds the main thread's loop
+        code = on_fresh_thread(lambda: cli.main(argv, project=Project(tmp_path)))
     err = capsys.readouterr().err
     assert code == cli.EXIT_PORT_TAKEN == 4
     assert f"el puerto {port} ya está en uso" in err and f"--port {port + 1}" in err
