@@ -223,6 +223,12 @@ async def run(args, processes: int, redis: bool) -> dict:
                     proc.wait(10)
 
 
+def own_cpu() -> float:
+    """This process's CPU seconds (user + system): the simulated devices' cost."""
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    return used.ru_utime + used.ru_stime
+
+
 def usage(procs: list[subprocess.Popen]) -> tuple[float, int]:
     """CPU seconds and resident memory summed over the hall's processes (and its Redis)."""
     both = [proc_usage(p.pid) for p in procs]
@@ -244,6 +250,7 @@ async def measure(args, procs: list[subprocess.Popen], bases: list[str], token: 
     connect_s = time.perf_counter() - t0
     await asyncio.sleep(2.5)  # every process's devices count settled before the moves
     cpu0, _ = usage(procs)
+    own0, wall0 = own_cpu(), time.perf_counter()
     sent: dict[int, float] = {}
     moved, answered = await asyncio.gather(
         presenter(bases[0], token, args.moves, args.seconds, sent),
@@ -251,6 +258,7 @@ async def measure(args, procs: list[subprocess.Popen], bases: list[str], token: 
     )
     await asyncio.sleep(2.0)  # the last moves' delivery
     cpu1, rss = usage(procs)
+    own1, wall1 = own_cpu(), time.perf_counter()
     stop.set()
     for t in tasks:
         t.cancel()
@@ -285,6 +293,11 @@ async def measure(args, procs: list[subprocess.Popen], bases: list[str], token: 
         "server_cpu_s": round(cpu1 - cpu0, 2),
         "server_cpu_us_per_delivery": round((cpu1 - cpu0) / max(1, len(latencies)) * 1e6, 1),
         "server_rss_mib": round(rss / 2**20, 1),
+        # the simulated devices share the machine's cores with the hall: their own CPU over the
+        # same window, and the window, say how much of the machine was left to the hall
+        "devices_cpu_s": round(own1 - own0, 2),
+        "window_s": round(wall1 - wall0, 2),
+        "cores": os.cpu_count(),
     }
 
 

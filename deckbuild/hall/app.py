@@ -129,6 +129,9 @@ class Hall:
         if event == "state" and self.spec.poll_at(data["indexh"], data["indexv"]) is not None:
             self.spawn(self._show_then_move(data))
             return
+        if event == "tally":
+            self.channel.relay_tally(data)
+            return
         self.channel.publish(event, data)
 
     async def _show_then_move(self, state: dict) -> None:

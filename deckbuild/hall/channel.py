@@ -4,7 +4,8 @@ Each open stream is a ``Subscriber`` with a bounded queue of encoded events; ``p
 an event once and queues it for every subscriber. A subscriber too slow to keep up (its queue
 full) is dropped: its page reconnects and starts again from the current state, which is all a
 follower needs. ``devices`` events go out at most once a second and each poll's ``tally`` at most
-4 times a second (``Throttle``), whatever the rate of arrivals.
+once a second (``Throttle``), whatever the rate of arrivals and however many processes share the
+hall (``relay_tally``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections import Counter
 
 QUEUE_SIZE = 256
 DEVICES_INTERVAL = 1.0  # seconds between two ``devices`` events
-TALLY_INTERVAL = 0.25  # seconds between two ``tally`` events of one poll
+TALLY_INTERVAL = 1.0  # seconds between two ``tally`` events of one poll (a projector's count, once a second)
 
 
 class Full(Exception):
@@ -81,6 +82,8 @@ class Channel:
         self.devices_throttle = Throttle(DEVICES_INTERVAL, self._send_devices)
         self.on_devices = None  # set by the hall: the count to send may be more than this process's
         self.tally_throttles: dict[str, Throttle] = {}
+        self.relay_throttles: dict[str, Throttle] = {}
+        self.newest_tally: dict[str, dict] = {}
         self.dropped = 0
 
     @property
@@ -139,10 +142,25 @@ class Channel:
             self._end(sub)
 
     def tally_changed(self, poll: str, announce) -> None:
-        """A poll's tally changed: ``announce()`` soon, at most 4 times a second per poll."""
+        """A poll's tally changed: ``announce()`` soon, at most once per ``TALLY_INTERVAL`` per poll."""
         throttle = self.tally_throttles.get(poll)
         if throttle is None:
             throttle = self.tally_throttles[poll] = Throttle(TALLY_INTERVAL, announce)
+        throttle.poke()
+
+    def relay_tally(self, data: dict) -> None:
+        """A ``tally`` event from any process: this process's streams get the newest tally of its
+        poll (the greatest round, then the most answers), soon and at most once per
+        ``TALLY_INTERVAL``. With several processes announcing, each stream still gets one tally
+        per interval, not one per process (bench/live_load.py measures the fan-out)."""
+        poll = data["poll"]
+        kept = self.newest_tally.get(poll)
+        if kept is None or (data["round"], data["n"]) >= (kept["round"], kept["n"]):
+            self.newest_tally[poll] = data
+        throttle = self.relay_throttles.get(poll)
+        if throttle is None:
+            throttle = Throttle(TALLY_INTERVAL, lambda: self.publish("tally", self.newest_tally[poll]))
+            self.relay_throttles[poll] = throttle
         throttle.poke()
 
     def _send_devices(self) -> None:
@@ -162,7 +180,11 @@ class Channel:
                 sub.queue.get_nowait()
 
     def shutdown(self) -> None:
-        for throttle in (self.devices_throttle, *self.tally_throttles.values()):
+        for throttle in (
+            self.devices_throttle,
+            *self.tally_throttles.values(),
+            *self.relay_throttles.values(),
+        ):
             throttle.cancel()
         for sub in list(self.subscribers):
             self._end(sub)
