@@ -136,6 +136,12 @@ def _a_new_round(board, answered, late) -> None:
         and "otro ε" in confirm.inner_text()
     )
     board.screenshot(path=str(RESULTS / "hall-poll-new-round-1280.png"))
+    # clear of reveal.js's arrows at the bottom right, which stay clickable
+    box = confirm.bounding_box()
+    for arrow in (".navigate-left", ".navigate-right"):
+        a = board.locator(f".reveal .controls {arrow}").bounding_box()
+        apart = box["y"] + box["height"] <= a["y"] or box["x"] + box["width"] <= a["x"]
+        assert apart or a["x"] + a["width"] <= box["x"] or a["y"] + a["height"] <= box["y"], (arrow, box, a)
     board.locator(f"{BOARD} .poll-round-no").click()
     assert confirm.is_hidden() and board.evaluate(f"document.querySelector('{BOARD}').dataset.n") == "30"
     board.locator(f"{BOARD} .poll-new-round").click()
