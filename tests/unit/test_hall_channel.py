@@ -26,7 +26,7 @@ def _tally(n: int, round_: int = 1) -> dict:
 
 
 def test_tallies_from_several_processes_reach_a_stream_once_an_interval_the_newest(monkeypatch):
-    monkeypatch.setattr(channel_module, "TALLY_INTERVAL", 0.2)
+    monkeypatch.setattr(channel_module, "TALLY_INTERVAL", 0.5)
 
     async def main():
         ch = Channel(10, 2)
@@ -39,10 +39,10 @@ def test_tallies_from_several_processes_reach_a_stream_once_an_interval_the_newe
             ch.relay_tally(_tally(n))
         await asyncio.sleep(0.05)
         within = _tallies(sub)
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.6)
         after = _tallies(sub)
         ch.relay_tally(_tally(0, round_=2))  # a new round's empty tally is newer than round 1's
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.6)
         reset = _tallies(sub)
         ch.shutdown()
         return first, within, after, reset
