@@ -23,6 +23,7 @@ from tests.support.browser import (
     instrument,
     no_transitions,
     open_deck,
+    own_solution,
     run_cell,
     wait_runtime,
     wait_runtime_ready,
@@ -71,7 +72,7 @@ def test_restaurar_takes_the_verdict_away_with_the_code_it_judged(page, deck_url
     run_cell(page, EXERCISE)  # the solution as loaded passes, and is not counted (issue 33, 12)
     assert exercise_state(page) == {"feedback": "ok", "badge": False, "solvedClass": False}
     solution = page.evaluate(f"window.deck.cells.find(c => c.id === '{EXERCISE}').code")
-    run_cell(page, EXERCISE, solution.rstrip() + '\nrespuesta = "mía"\n')  # the student's own: counted
+    run_cell(page, EXERCISE, own_solution(solution))  # the student's own: counted
     assert exercise_state(page) == {"feedback": "ok", "badge": True, "solvedClass": True}
     page.locator(CELL.format(EXERCISE) + " button.reset").click()
     assert exercise_state(page) == {"feedback": None, "badge": False, "solvedClass": False}

@@ -127,7 +127,6 @@ def _presenters_note_and_csv(board, student, admitted: int, counts: list[int]) -
 def _a_new_round(board, answered, late) -> None:
     """«Nueva ronda» asks first, saying it is a second release; then the round starts afresh,
     and a page that answered round 1 is told that answering again is a second release."""
-    # «Nueva ronda» asks first, saying it is a second release; then the round starts afresh
     board.locator(f"{BOARD} .poll-new-round").click()
     confirm = board.locator(f"{BOARD} .poll-round-confirm")
     assert (
@@ -140,8 +139,12 @@ def _a_new_round(board, answered, late) -> None:
     box = confirm.bounding_box()
     for arrow in (".navigate-left", ".navigate-right"):
         a = board.locator(f".reveal .controls {arrow}").bounding_box()
-        apart = box["y"] + box["height"] <= a["y"] or box["x"] + box["width"] <= a["x"]
-        assert apart or a["x"] + a["width"] <= box["x"] or a["y"] + a["height"] <= box["y"], (arrow, box, a)
+        assert (
+            box["y"] + box["height"] <= a["y"]  # above it
+            or box["x"] + box["width"] <= a["x"]  # left of it
+            or a["x"] + a["width"] <= box["x"]  # right of it
+            or a["y"] + a["height"] <= box["y"]  # below it
+        ), (arrow, box, a)
     board.locator(f"{BOARD} .poll-round-no").click()
     assert confirm.is_hidden() and board.evaluate(f"document.querySelector('{BOARD}').dataset.n") == "30"
     board.locator(f"{BOARD} .poll-new-round").click()

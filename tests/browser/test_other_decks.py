@@ -23,6 +23,7 @@ from tests.support.browser import (
     exercise_ids,
     exercise_solved,
     open_deck,
+    own_solution,
     run_cell,
     run_count,
     wait_ran,
@@ -78,7 +79,7 @@ def test_the_slider_reruns_and_the_exercise_judges(other_deck, page):
     starter = run_cell(page, "ejercicio-la-escala-del-ruido")
     assert not exercise_solved(page, ex), starter
     # the student's own code (the solution as loaded passes but is not counted: issue 33, 12)
-    run_cell(page, "ejercicio-la-escala-del-ruido", "epsilon = 0.5\nescala = 1 / epsilon  # mía\n")
+    run_cell(page, "ejercicio-la-escala-del-ruido", own_solution("epsilon = 0.5\nescala = 1 / epsilon"))
     wait_until(page, lambda: exercise_solved(page, ex), 30)
     menu = page.evaluate("document.querySelector('[data-download=wheel]').textContent")
     assert f"Paquete {package}" in menu

@@ -16,7 +16,6 @@ import sys
 import time
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 
 from deckbuild.scaffold import new_deck
 from tests.support.browser import cell_code, current_slide, open_deck, wait_until
@@ -95,14 +94,10 @@ def test_a_saved_code_slide_reloads_onto_the_same_slide(watched, page):
         _save(chapter, authored)
         # the restore's rebuild reloads open pages: it lands here, not under the next test's page
         restored = "(window.deck?.cells?.[0]?.code ?? '').includes('verdad = 120')"
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if page.evaluate(restored):
-                    break
-            except PlaywrightError:  # the page is being reloaded
-                pass
-            time.sleep(0.2)
+        try:  # wait_until rides over the reload itself
+            wait_until(page, restored, 30)
+        except TimeoutError:  # not raised from here: it would hide the test's own failure
+            pass
 
 
 def test_an_edited_bullet_on_a_fragment_slide_stays_shown(watched, page):
