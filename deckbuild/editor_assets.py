@@ -14,12 +14,14 @@
 from __future__ import annotations
 
 import ast
+import functools
+import inspect
 import json
 import zipfile
 from pathlib import Path
 
 from .errors import ChecksumError
-from .files import sha256
+from .files import copy, derived, sha256
 from .pyodide_dist import pip_download
 
 # name, version, file, sha256 (the registry's), bytes
@@ -82,13 +84,14 @@ def ensure_engine_wheels(cache: Path) -> list[tuple[Path, str]]:
 
 
 def vendor_engine(cache: Path, static_out: Path, static_url: str) -> list[dict]:
-    """Copy the verified wheels, trimmed (:func:`trimmed`), into ``static_out/wheels``; return
-    ``[{url, sha256, bytes}]`` of the copies (what the worker checks before unpacking)."""
+    """Copy the verified wheels, trimmed (:func:`trimmed`, made once and kept in the cache), into
+    ``static_out/wheels``; return ``[{url, sha256, bytes}]`` of the copies (what the worker
+    checks before unpacking)."""
     shipped = []
-    for path, _digest in ensure_engine_wheels(cache):
+    rule = inspect.getsource(trimmed)  # a new rule (or TRIMMED) is a new copy, never a kept one
+    for path, digest in ensure_engine_wheels(cache):
         target = static_out / "wheels" / path.name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        trimmed(path, target)
+        copy(derived(cache, path.name, [digest, rule, *TRIMMED], lambda out, p=path: trimmed(p, out)), target)
         shipped.append(
             {
                 "url": f"{static_url}wheels/{path.name}",
@@ -160,12 +163,24 @@ def _entry(name: str, node: ast.AST, module: str, summaries: dict) -> dict:
     return entry
 
 
+def source_tree(path: Path) -> ast.Module:
+    """The parsed source of ``path``, parsed once per version of the file in a process (the
+    index, the reference and each ``serve --watch`` rebuild read the same package). Read only."""
+    stat = path.stat()
+    return _parse(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=256)
+def _parse(path: str, _mtime_ns: int, _size: int) -> ast.Module:
+    return ast.parse(Path(path).read_text(encoding="utf-8"))
+
+
 def _literal_dicts(path: Path) -> dict[str, dict]:
     """The module-level ``NAME = {…}`` literals of ``path`` (none if it does not exist)."""
     if not path.exists():
         return {}
     found = {}
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+    for node in source_tree(path).body:
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict):
             for target in node.targets:
                 if isinstance(target, ast.Name):
@@ -193,9 +208,7 @@ def api_index(package: Path) -> dict:
     the names a prelude binds beside the package's (``GLOBALS``: ``np``, ``census``…)."""
     spanish = _literal_dicts(package / "_docs_es.py")
     summaries = spanish.get("SUMMARIES", {}) | spanish.get("MEMBERS", {})
-    trees = {
-        source.stem: ast.parse(source.read_text(encoding="utf-8")) for source in sorted(package.glob("*.py"))
-    }
+    trees = {source.stem: source_tree(source) for source in sorted(package.glob("*.py"))}
     # where each name is defined, in any module (a public module may re-export a private one's)
     anywhere = {name: node for tree in trees.values() for name, node in definitions(tree).items()}
     names: dict[str, dict] = {}

@@ -14,6 +14,7 @@ vendors their closure and hands them to the page in its config.
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import shutil
@@ -25,7 +26,7 @@ import zipfile
 from pathlib import Path
 
 from .errors import BuildEnvironmentError, ChecksumError, ToolError
-from .files import copy, sha256
+from .files import copy, derived, sha256
 from .progress import Progress, megabytes
 
 # Loaded at boot, before the deck's prelude runs.
@@ -233,6 +234,19 @@ def _replace_member(archive: Path, name: str, data: bytes, stored: bool) -> None
     tmp.replace(archive)
 
 
+def _with_font_list(wheel: Path, font_list: bytes, cache: Path) -> Path:
+    """matplotlib's compiled wheel with the build's font list (:func:`_replace_member`), made
+    once per wheel, list and rule, and kept in the cache (:func:`deckbuild.files.derived`)."""
+    from . import bytecode
+
+    def make(out: Path) -> None:
+        shutil.copy2(wheel, out)
+        _replace_member(out, FONT_LIST, font_list, bytecode.STORED)
+
+    key = [sha256(wheel), font_list, inspect.getsource(_replace_member), str(bytecode.STORED)]
+    return derived(cache, wheel.name, key, make)
+
+
 def trimmed_lock(lock: dict) -> dict:
     """The lock file the page uses: matplotlib without its on-demand dependencies."""
     trimmed = json.loads(json.dumps(lock))
@@ -293,19 +307,20 @@ def vendor_pyodide(node_modules: Path, out: Path, cache: Path) -> dict:
     derived = []
     for source in [stdlib, *wheels]:
         shipped = out / "pyodide" / source.name
-        copy(compiled.get(source, source), shipped)
+        made = compiled.get(source, source)
+        done = bytecode.stats(made) if source in compiled else {}
+        if font_list and source in compiled and source.name == lock["packages"]["matplotlib"]["file_name"]:
+            made = _with_font_list(made, font_list.read_bytes(), cache)
+            done["fontlist"] = FONT_LIST
+        copy(made, shipped)
         if source not in compiled:
             continue
-        done = bytecode.stats(compiled[source])
-        if font_list and source.name == lock["packages"]["matplotlib"]["file_name"]:
-            _replace_member(shipped, FONT_LIST, font_list.read_bytes(), bytecode.STORED)
-            done["fontlist"] = FONT_LIST
         if source.name in by_file:
-            by_file[source.name]["sha256"] = sha256(shipped)
+            by_file[source.name]["sha256"] = sha256(made)  # shipped is its copy
         derived.append(
             {
                 "file": source.name,
-                "sha256": sha256(shipped),
+                "sha256": sha256(made),
                 "original": {
                     "sha256": sha256(source),
                     "from": "pyodide-lock.json" if source.name in by_file else "npm pyodide/" + source.name,

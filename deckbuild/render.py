@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
 import re
@@ -116,6 +117,21 @@ def content_security_policy(import_map: str, inline_scripts: tuple[str, ...] = (
     )
 
 
+@functools.cache
+def _templates(folder: Path) -> Environment:
+    """The Jinja environment of ``folder``, one per process: it compiles each template once and
+    compiles it again when its file changes (Jinja's ``auto_reload``), so ``serve --watch``
+    rebuilds without compiling the page's templates on every save."""
+    return Environment(
+        loader=FileSystemLoader(str(folder)),
+        undefined=StrictUndefined,
+        autoescape=select_autoescape(["html", "j2"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        auto_reload=True,
+    )
+
+
 def render_page(
     deck: Deck,
     views: list[dict],
@@ -125,13 +141,7 @@ def render_page(
     inline_scripts: tuple[str, ...] = (),
     hall: str = "",
 ) -> str:
-    env = Environment(
-        loader=FileSystemLoader(str(templates)),
-        undefined=StrictUndefined,
-        autoescape=select_autoescape(["html", "j2"]),
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
+    env = _templates(templates)
     import_map_text = json.dumps({"imports": import_map}, indent=1)
     # ``</`` cannot close the script element: JSON escapes it harmlessly
     config_text = json.dumps(config, ensure_ascii=False).replace("</", "<\\/")
