@@ -21,7 +21,6 @@ from tests.support.hall_fixtures import (
     bearer,
     make_hall,
     read_events,
-    run_async,
     run_with_client,
     stored,
 )
@@ -288,35 +287,6 @@ def test_the_server_keeps_the_halls_budget_across_tabs_and_restarts(tmp_path):
 
     assert run_with_client(hall, after_restart)[0] == 409
     assert len(stored(hall, "releases")) == 8
-
-
-def test_released_counts_are_discrete_laplace_around_the_true_count(tmp_path, monkeypatch, hall_store):
-    """The hall's release is dplab's exact discrete Laplace at ε = 0,5 (scale 2): over many
-    releases from a large budget, the mean is the true count and every value an integer."""
-    if hall_store == "redis":
-        pytest.skip("the noise is release.decide's, one code for both stores (SQLite's run checks it)")
-    from deckbuild.hall import release
-
-    monkeypatch.setattr(release, "HALL_BUDGET", 10_000.0)
-    hall = make_hall(tmp_path)
-
-    async def main():
-        await hall.store.open(lambda event, data: None)
-        try:
-            for i in range(5):
-                await hall.store.add_solved("ex-escala", DEV[i])
-            return [
-                (await release.release_count(hall.store, "ex-escala", again=True)).value for _ in range(2000)
-            ]
-        finally:
-            await hall.store.close()
-
-    values = run_async(main)
-    assert all(isinstance(v, int) for v in values)
-    mean = sum(values) / len(values)
-    assert abs(mean - 5) < 4 * release.discrete_laplace_sd(0.5) / len(values) ** 0.5
-    var = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
-    assert abs(var**0.5 - release.discrete_laplace_sd(0.5)) < 0.25
 
 
 def test_a_device_that_floods_is_rate_limited_and_others_are_not(tmp_path):
