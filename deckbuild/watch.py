@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -106,6 +107,7 @@ class Watcher:
             now = await loop.run_in_executor(None, snapshot, self.roots)
             changes |= changed_files(seen, now)
             seen = now
+            started = time.monotonic()
             try:
                 self.deck_yaml = await loop.run_in_executor(None, self.rebuild)
             except DeckError as exc:
@@ -114,7 +116,8 @@ class Watcher:
                 continue
             reload = needs_reload(changes, self.deck_yaml)
             self.log(
-                f"rebuilt ({len(changes)} file(s) changed; pages {'reload' if reload else 'swap slides'})"
+                f"rebuilt in {time.monotonic() - started:.2f} s ({len(changes)} file(s) changed; "
+                f"pages {'reload' if reload else 'swap slides'})"
             )
             self.publish("built", {"reload": reload})
 

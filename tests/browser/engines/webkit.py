@@ -26,9 +26,12 @@ from drivers import cpu_use  # noqa: E402  (run as a script: its own folder is i
 WEBKIT_DRIVER = os.environ.get("DPDECK_WEBKIT_DRIVER", "/usr/bin/WebKitWebDriver")
 MINIBROWSER = os.environ.get("DPDECK_MINIBROWSER", "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser")
 
-# execute_async_script wraps this in a function; its last argument is the callback
+# execute_async_script wraps this in a function; its last argument is the callback. The report
+# goes back as JSON text: WebKitWebDriver's own serializer failed once on a whole report ("Could
+# not parse script result", the run lost), and JSON.stringify writes any value as valid JSON
 ASYNC_WRAPPER = """const done = arguments[arguments.length - 1];
-({scenario})(arguments[0]).then(done, (e) => done({{fatal: String(e && e.stack || e)}}));"""
+const send = (r) => done(JSON.stringify(r));
+({scenario})(arguments[0]).then(send, (e) => send({{fatal: String(e && e.stack || e)}}));"""
 
 
 def run_webkit(url: str, options: dict, scenario_path: Path) -> dict:
@@ -56,7 +59,7 @@ def run_webkit(url: str, options: dict, scenario_path: Path) -> dict:
         t1 = time.monotonic()
         driver.get(url)
         info["gotoSeconds"] = round(time.monotonic() - t1, 3)
-        report = driver.execute_async_script(ASYNC_WRAPPER.format(scenario=scenario), options)
+        report = json.loads(driver.execute_async_script(ASYNC_WRAPPER.format(scenario=scenario), options))
         info["idle"] = cpu_use(_group())  # the page at rest, all done: nothing should still compute
         info["totalSeconds"] = round(time.monotonic() - t0, 3)
         return {"driver": info, "report": report}
