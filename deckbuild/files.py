@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -51,7 +53,10 @@ def derived(cache: Path, name: str, key: list[bytes | str], make: Callable[[Path
     kept = cache / "derived" / f"{digest.hexdigest()[:20]}-{name}"
     if not kept.exists():
         kept.parent.mkdir(parents=True, exist_ok=True)
-        part = kept.with_name(kept.name + ".part")
+        # a name of its own: two builds at once (a watch and a build) never write one file
+        fd, name = tempfile.mkstemp(prefix=kept.name + ".", suffix=".part", dir=kept.parent)
+        os.close(fd)
+        part = Path(name)
         try:
             make(part)
             part.replace(kept)  # atomic: a reader never sees half a file
