@@ -3,11 +3,12 @@
 Only the token holder moves anyone or asks for an exercise's count (``Authorization: Bearer``,
 compared in constant time; a refused attempt is logged with its method and path, never the token
 or the address); that count is drawn noised by ``release`` and no true count ever leaves the
-server. Every POST needs a JSON body from an allowed ``Origin`` (``_post_guard``), every body is
-checked by ``messages`` (≤ 1 KiB, known poll, answer in range), every device POST passes the
-rate limits of ``limits``, and streams beyond the bounds (the hall's, an address's, a device's)
-get a 503 or 429 with a Spanish text. Answers are plain text or JSON, never HTML; nothing a
-student sends is echoed.
+server. Every POST needs a JSON body from an allowed ``Origin`` (``_post_guard``); each route's
+access is declared once in ``POSTS`` and applied by ``_access``: every body is checked by
+``messages`` (≤ 1 KiB, known poll, answer in range), every device POST passes the rate limits of
+``limits``; streams beyond the bounds (the hall's, an address's, a device's) get a 503 or 429.
+Every refusal is a ``Refused`` (or ``Invalid``, ``Unavailable``) answered by ``_refusals``, as a
+Spanish text. Answers are plain text or JSON, never HTML; nothing a student sends is echoed.
 
 A poll admits the devices holding a live channel when the presenter's position first reaches
 its slide in a round (``admission``): each gets an ``admit`` event with its ticket on its own
@@ -22,8 +23,10 @@ import asyncio
 import io
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import segno
 from aiohttp import web
@@ -169,8 +172,23 @@ def _hall(request: web.Request) -> Hall:
     return request.app[HALL]
 
 
-def _text(status: int, text: str) -> web.Response:
-    return web.Response(status=status, text=text, content_type="text/plain", headers=NO_STORE)
+def _text(status: int, text: str, headers: dict[str, str] | None = None) -> web.Response:
+    return web.Response(
+        status=status, text=text, content_type="text/plain", headers={**NO_STORE, **(headers or {})}
+    )
+
+
+class Refused(Exception):
+    """A request the hall refuses: raised anywhere under a handler, answered by ``_refusals`` as
+    plain Spanish text with ``status`` (the one way the hall answers an error)."""
+
+    def __init__(self, status: int, text: str, headers: dict[str, str] | None = None):
+        super().__init__(text)
+        self.status, self.text, self.headers = status, text, headers or {}
+
+
+TOO_MANY_TEXT = "Demasiadas peticiones: espere un momento."
+ANSWERED_TEXT = "Este dispositivo ya respondió a esta encuesta."
 
 
 def _json(data, status: int = 200) -> web.Response:
@@ -180,12 +198,10 @@ def _json(data, status: int = 200) -> web.Response:
 async def _body(request: web.Request) -> bytes:
     """The request's body, refused (413) past ``MAX_BODY`` bytes without reading more."""
     if (request.content_length or 0) > messages.MAX_BODY:
-        raise web.HTTPRequestEntityTooLarge(
-            messages.MAX_BODY, request.content_length or 0, text="Demasiado largo."
-        )
+        raise Refused(413, "Demasiado largo.")
     body = await request.content.read(messages.MAX_BODY + 1)
     if len(body) > messages.MAX_BODY:
-        raise web.HTTPRequestEntityTooLarge(messages.MAX_BODY, len(body), text="Demasiado largo.")
+        raise Refused(413, "Demasiado largo.")
     return body
 
 
@@ -196,18 +212,40 @@ def _require_presenter(request: web.Request) -> None:
         log.warning(
             "refused a presenter request without the right token: %s %s", request.method, request.path
         )
-        raise web.HTTPForbidden(text="Solo quien presenta puede hacer esto.", headers=NO_STORE)
+        raise Refused(403, "Solo quien presenta puede hacer esto.")
 
 
-def _limit_request(request: web.Request) -> None:
-    if not _hall(request).limiter.allow_request(request.remote, request.transport):
-        raise web.HTTPTooManyRequests(text="Demasiadas peticiones: espere un momento.", headers=NO_STORE)
+@dataclass(frozen=True)
+class Post:
+    """A POST route of the hall, declared once (``POSTS``): its handler, who may send it and how
+    its body is read. ``_access`` applies it before the handler runs: the presenter's token, or
+    a device's rate limits (the request's, then the device's own once the body names it); the
+    body checked by ``parse(body, spec)`` (400 with the reason) and handed to the handler as
+    ``request[MESSAGE]``."""
+
+    handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    parse: Callable[[bytes, LiveSpec], Any]
+    presenter: bool  # True: the token holder only; False: any device, rate limited
 
 
-async def _limit_device(request: web.Request, device: str) -> None:
-    hall = _hall(request)
-    if not await hall.store.take(device, hall.limits.device):
-        raise web.HTTPTooManyRequests(text="Demasiadas peticiones: espere un momento.", headers=NO_STORE)
+MESSAGE = web.RequestKey("message", object)
+
+
+@web.middleware
+async def _access(request: web.Request, handler):
+    """Every POST of ``POSTS``, before its handler: who may send it, its rate limits, its body."""
+    post = POSTS.get(request.path) if request.method == "POST" else None
+    if post is not None:
+        hall = _hall(request)
+        if post.presenter:
+            _require_presenter(request)
+        elif not hall.limiter.allow_request(request.remote, request.transport):
+            raise Refused(429, TOO_MANY_TEXT)
+        message = post.parse(await _body(request), hall.spec)
+        if not post.presenter and not await hall.store.take(message["token"], hall.limits.device):
+            raise Refused(429, TOO_MANY_TEXT)
+        request[MESSAGE] = message
+    return await handler(request)
 
 
 async def hello(request: web.Request) -> web.Response:
@@ -225,12 +263,7 @@ async def hello(request: web.Request) -> web.Response:
 
 
 async def post_state(request: web.Request) -> web.Response:
-    _require_presenter(request)
-    hall = _hall(request)
-    try:
-        state = messages.parse_state(await _body(request))
-    except Invalid as exc:
-        return _text(400, str(exc))
+    hall, state = _hall(request), request[MESSAGE]
     if await hall.store.set_state(state):
         await hall.store.publish("state", state)
     return web.Response(status=204, headers=NO_STORE)
@@ -255,32 +288,19 @@ async def _show(hall: Hall, state: dict | None) -> None:
     await hall.publish_tally(poll)
 
 
-async def _device_message(request: web.Request, parse) -> dict:
-    """A device's POST, read as every device POST is: the request's rate limit, the body checked
-    by ``parse`` (a 400 with the reason otherwise), then the device's own rate limit."""
-    _limit_request(request)
-    try:
-        message = parse(await _body(request), _hall(request).spec)
-    except Invalid as exc:
-        raise web.HTTPBadRequest(text=str(exc), content_type="text/plain", headers=NO_STORE) from None
-    await _limit_device(request, message["token"])
-    return message
-
-
 async def post_answer(request: web.Request) -> web.Response:
     """An answer spends its admission ticket, then is stored under its token: the ticket is not
     stored, and nothing records which ticket an answer spent."""
-    hall = _hall(request)
-    answer = await _device_message(request, messages.parse_answer)
+    hall, answer = _hall(request), request[MESSAGE]
     poll = answer["poll"]
     round_ = await hall.store.round(poll)
     ticket = answer["ticket"]
     if ticket is None or not await hall.admission.redeem(poll, round_, ticket):
         if await hall.store.has_answer(poll, answer["token"]):  # a resend of an answer kept already
-            return _text(409, "Este dispositivo ya respondió a esta encuesta.")
-        return _text(403, NOT_ADMITTED_TEXT)
+            raise Refused(409, ANSWERED_TEXT)
+        raise Refused(403, NOT_ADMITTED_TEXT)
     if not await hall.store.add_answer(poll, answer["token"], answer["answer"]):
-        return _text(409, "Este dispositivo ya respondió a esta encuesta.")
+        raise Refused(409, ANSWERED_TEXT)
     hall.channel.tally_changed(poll, lambda: hall.spawn(hall.publish_tally(poll)))
     return _json({"ok": True}, status=201)
 
@@ -288,8 +308,7 @@ async def post_answer(request: web.Request) -> web.Response:
 async def post_solved(request: web.Request) -> web.Response:
     """A solve is recorded and nothing else happens: no event, no count, to no stream (only the
     presenter's released counts, noised, ever say anything about solves)."""
-    hall = _hall(request)
-    solved = await _device_message(request, messages.parse_solved)
+    hall, solved = _hall(request), request[MESSAGE]
     if not await hall.store.add_solved(solved["exercise"], solved["token"]):
         return _json({"ok": True, "counted": False})
     return _json({"ok": True, "counted": True}, status=201)
@@ -298,29 +317,29 @@ async def post_solved(request: web.Request) -> web.Response:
 async def post_release(request: web.Request) -> web.Response:
     """The presenter's noised count of an exercise (release.py): ``200`` with the count and the
     hall's budget, or ``409`` with the budget and why, when the budget has no room."""
-    _require_presenter(request)
-    hall = _hall(request)
-    try:
-        asked = messages.parse_release(await _body(request), hall.spec)
-    except Invalid as exc:
-        return _text(400, str(exc))
+    hall, asked = _hall(request), request[MESSAGE]
     released = await release_count(hall.store, asked["exercise"], asked["again"])
     return _json(released.payload(), status=409 if released.refused else 200)
 
 
 async def post_reset(request: web.Request) -> web.Response:
-    _require_presenter(request)
-    hall = _hall(request)
-    try:
-        poll = messages.parse_reset(await _body(request), hall.spec)
-    except Invalid as exc:
-        return _text(400, str(exc))
+    hall, poll = _hall(request), request[MESSAGE]
     await hall.store.reset_poll(poll)
     state = await hall.store.state()
     if state is not None and hall.spec.poll_at(state["indexh"], state["indexv"]) == poll:
         await hall.store.publish("state", state)  # on the poll's slide: every process shows the new round
     await hall.publish_tally(poll)
     return web.Response(status=204, headers=NO_STORE)
+
+
+# every POST of the hall: its handler, who may send it and how its body is read (``_access``)
+POSTS = {
+    "/_hall/state": Post(post_state, lambda body, spec: messages.parse_state(body), presenter=True),
+    "/_hall/answer": Post(post_answer, messages.parse_answer, presenter=False),
+    "/_hall/solved": Post(post_solved, messages.parse_solved, presenter=False),
+    "/_hall/release": Post(post_release, messages.parse_release, presenter=True),
+    "/_hall/reset": Post(post_reset, messages.parse_reset, presenter=True),
+}
 
 
 async def qr_svg(request: web.Request) -> web.Response:
@@ -330,18 +349,15 @@ async def qr_svg(request: web.Request) -> web.Response:
 async def events(request: web.Request) -> web.StreamResponse:
     """The live channel: ``retry``, the current state, devices and tallies, then every event."""
     hall = _hall(request)
-    try:
-        device = messages.device_id(request.query.get("device"))
-    except Invalid as exc:
-        return _text(400, str(exc))
+    device = messages.device_id(request.query.get("device"))
     try:
         sub = hall.channel.open(device, request.remote or "?")
     except Full:
-        return _text(503, BUSY_TEXT)
+        raise Refused(503, BUSY_TEXT) from None
     except TooManyForDevice:
-        return _text(429, "Demasiadas conexiones abiertas desde este dispositivo.")
+        raise Refused(429, "Demasiadas conexiones abiertas desde este dispositivo.") from None
     except TooManyForAddress:
-        return _text(429, "Demasiadas conexiones abiertas desde esta dirección.")
+        raise Refused(429, "Demasiadas conexiones abiertas desde esta dirección.") from None
     try:
         response = web.StreamResponse(
             headers={
@@ -376,18 +392,19 @@ async def _greeting(hall: Hall, device: str) -> bytes:
 
 
 @web.middleware
-async def _unavailable(request: web.Request, handler):
-    """The store unreachable (Redis restarting): ``503`` with ``Retry-After``; nothing was kept,
-    so the page may send the same body again."""
+async def _refusals(request: web.Request, handler):
+    """The one way the hall answers an error, as plain Spanish text that is never cached: a
+    ``Refused`` with its status; a body or a query ``messages`` refused, ``400`` with the
+    reason; the store unreachable (Redis restarting), ``503`` with ``Retry-After`` (nothing was
+    kept, so the page may send the same body again)."""
     try:
         return await handler(request)
+    except Refused as refused:
+        return _text(refused.status, refused.text, refused.headers)
+    except Invalid as exc:
+        return _text(400, str(exc))
     except Unavailable:
-        return web.Response(
-            status=503,
-            text=UNAVAILABLE_TEXT,
-            content_type="text/plain",
-            headers={**NO_STORE, "Retry-After": "1"},
-        )
+        return _text(503, UNAVAILABLE_TEXT, {"Retry-After": "1"})
 
 
 @web.middleware
@@ -397,11 +414,11 @@ async def _post_guard(request: web.Request, handler):
     allowed ``Origin``; else ``415`` or ``403``, before the body is read."""
     if request.method == "POST" and request.path.startswith("/_hall/"):
         if request.content_type != "application/json":
-            return _text(415, "Se esperaba un cuerpo JSON (Content-Type: application/json).")
+            raise Refused(415, "Se esperaba un cuerpo JSON (Content-Type: application/json).")
         if not cors.origin_allowed(
             request.headers.get("Origin"), request.host, request.app[HALL].allow_origins
         ):
-            return _text(403, cors.REFUSED_TEXT)
+            raise Refused(403, cors.REFUSED_TEXT)
     return await handler(request)
 
 
@@ -421,8 +438,9 @@ def make_app(hall: Hall) -> web.Application:
         middlewares=[
             cors.middleware(hall.allow_origins),
             proxy.middleware(hall.trusted_proxies),
-            _unavailable,
+            _refusals,
             _post_guard,
+            _access,
         ],
     )
     app[HALL] = hall
@@ -434,11 +452,8 @@ def make_app(hall: Hall) -> web.Application:
 
     app.router.add_get("/_hall/hello", hello)
     app.router.add_get("/_hall/events", events)
-    app.router.add_post("/_hall/state", post_state)
-    app.router.add_post("/_hall/answer", post_answer)
-    app.router.add_post("/_hall/solved", post_solved)
-    app.router.add_post("/_hall/release", post_release)
-    app.router.add_post("/_hall/reset", post_reset)
+    for path, post in POSTS.items():
+        app.router.add_post(path, post.handler)
     app.router.add_get("/_hall/qr.svg", qr_svg)
     # HEAD too; (?s): a path whose decoded form holds a line break is the policy's 400 as well
     app.router.add_get("/{tail:(?s:.*)}", deck_file)

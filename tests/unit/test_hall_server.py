@@ -659,3 +659,50 @@ def test_a_device_connected_after_the_poll_was_shown_is_refused_and_a_reload_kee
     assert [n for n, _ in late_greeting] == ["state", "devices", "tally", "tally"]
     assert refused == 403 and "Sin admisión en esta ronda" in text
     assert ok == 201 and spent == 403
+
+
+def test_every_refusal_is_one_shape_plain_spanish_text_never_cached(tmp_path, monkeypatch):
+    """Whatever refuses (the origin guard, the access table, a handler, the body's check, the
+    store unreachable), the answer is plain text, ``no-store``, with a Spanish reason; the
+    unreachable store's 503 says when to retry."""
+    from deckbuild.hall.store import Unavailable
+
+    limits = Limits(device=Rate(burst=1, per_second=0.01), connection=Rate(burst=100, per_second=1))
+    hall = make_hall(tmp_path, limits=limits)
+    as_json = {"Content-Type": "application/json"}
+
+    async def unreachable(*args):
+        raise Unavailable("redis restarting")
+
+    async def scenario(client):
+        answers = [
+            await client.post("/_hall/state", data="{}", headers=bearer()),  # 415: not JSON
+            await client.post("/_hall/state", json=STATE),  # 403: no token
+            await client.post("/_hall/state", json={"seq": "x"}, headers=bearer()),  # 400
+            await client.post("/_hall/answer", json={"token": DEV[0], "poll": "copia", "answer": 0}),  # 403
+            await client.post("/_hall/solved", json={"token": DEV[1], "exercise": "ex-escala"}),  # 201
+            await client.post("/_hall/solved", json={"token": DEV[1], "exercise": "ex-escala"}),  # 429
+            await client.post("/_hall/answer", data=b"{" + b" " * 2000 + b"}", headers=as_json),  # 413
+            await client.get("/_hall/events?device=no"),  # 400
+        ]
+        monkeypatch.setattr(hall.store, "add_solved", unreachable)
+        answers.append(await client.post("/_hall/solved", json={"token": DEV[2], "exercise": "ex-escala"}))
+        return [
+            (
+                r.status,
+                r.content_type,
+                r.headers.get("Cache-Control"),
+                r.headers.get("Retry-After"),
+                await r.text(),
+            )
+            for r in answers
+        ]
+
+    got = run_with_client(hall, scenario)
+    assert [g[0] for g in got] == [415, 403, 400, 403, 201, 429, 413, 400, 503]
+    for status, content_type, cache, retry, text in got:
+        if status == 201:
+            continue
+        assert (content_type, cache) == ("text/plain", "no-store"), (status, content_type, cache)
+        assert " " in text.strip(), (status, text)  # a sentence, not a bare code
+        assert retry == ("1" if status == 503 else None), (status, retry)
