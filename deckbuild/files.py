@@ -54,9 +54,9 @@ def derived(cache: Path, name: str, key: list[bytes | str], make: Callable[[Path
     if not kept.exists():
         kept.parent.mkdir(parents=True, exist_ok=True)
         # a name of its own: two builds at once (a watch and a build) never write one file
-        fd, name = tempfile.mkstemp(prefix=kept.name + ".", suffix=".part", dir=kept.parent)
+        fd, part_name = tempfile.mkstemp(prefix=kept.name + ".", suffix=".part", dir=kept.parent)
         os.close(fd)
-        part = Path(name)
+        part = Path(part_name)
         try:
             make(part)
             part.replace(kept)  # atomic: a reader never sees half a file
