@@ -11,6 +11,14 @@ it, and the ``case`` that ``tsc`` then asks for where it is received.
 The wires: ``worker`` (the page and its Python worker, ``runtime.js`` ⇄ ``worker.js``), ``mirror``
 (the main window and the speaker view's copies, one BroadcastChannel, ``mirror.js``) and
 ``service-worker`` (``isolation.js`` ⇄ ``sw.js``, the deck without a network).
+
+The servers' Server-Sent Events are declared here too (:data:`EVENTS`): the hall's stream,
+``/_hall/events`` (``deckbuild/hall``  → ``live.js``), and the watcher's, ``/_watch/events``
+(``deckbuild/watch.py`` → ``watch_client.js``). From them come each event's typedef and each
+stream's map of event name → data (``HallEvents``, ``WatchEvents``: ``live.js`` listens through
+it, so ``tsc`` refuses a name no server sends), the streams' tables in
+``docs/live-hall-protocol.md``, and :func:`check_event`, which the servers call on every event
+they encode, so none sends a name or a field that is not declared here.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 TYPES_JS = ROOT / "static" / "js" / "types.js"
 PROTOCOL_MD = ROOT / "static" / "js" / "PROTOCOL.md"
+HALL_PROTOCOL_MD = ROOT / "docs" / "live-hall-protocol.md"
 GENERATOR = "`python -m deckbuild.protocol` from deckbuild/protocol.py"
 
 
@@ -62,6 +71,115 @@ class Message:
         """The table's first column: ``{type: "run", id, cellId, …}``."""
         keys = [f.name for f in self.fields] + ([f"…{self.extends}"] if self.extends else [])
         return " / ".join("`{" + ", ".join([f'type: "{t}"', *keys]) + "}`" for t in self.tags)
+
+
+@dataclass(frozen=True)
+class Event:
+    """One Server-Sent Event of a server's ``stream``: its ``name`` (the SSE ``event:`` line), the
+    ``typedef`` of its data and one line on it, the data's fields (a JSON object's keys, all
+    always present), and what it means (Markdown, the table's column)."""
+
+    name: str
+    typedef: str
+    summary: str
+    stream: str
+    fields: tuple[F, ...]
+    doc: str
+
+    def shown(self) -> str:
+        """The table's data column's start: ``{"seq", "indexh", …}``."""
+        return "`{" + ", ".join(f'"{f.name}"' for f in self.fields) + "}`"
+
+
+# stream → (its URL, the typedef of its map event name → data)
+STREAMS = {"hall": ("/_hall/events", "HallEvents"), "watch": ("/_watch/events", "WatchEvents")}
+
+EVENTS = (
+    Event(
+        "state",
+        "HallState",
+        "the presenter's position",
+        "hall",
+        (F("seq", "number"), F("indexh", "number"), F("indexv", "number"), F("indexf", "number")),
+        "the presenter's position; a follower applies only a `seq` greater than the last it applied",
+    ),
+    Event(
+        "devices",
+        "DevicesCount",
+        "how many devices the hall holds",
+        "hall",
+        (F("n", "number"),),
+        "devices connected now (distinct device ids), at most once a second",
+    ),
+    Event(
+        "tally",
+        "Tally",
+        "a poll's randomized answers so far",
+        "hall",
+        (
+            F("poll", "string"),
+            F("n", "number"),
+            F("counts", "number[]"),
+            F("round", "number"),
+            F("admitted", "number | null"),
+        ),
+        (
+            "the randomized answers so far in the poll's current `round` (1, 2, … : grows with each "
+            "`reset`), `counts` one per option (`[c0, …, c(k-1)]`), at most once a second per poll on "
+            "each stream, however many processes announce it (and soon after a round is shown or "
+            "reset); `admitted` is how many devices the round admitted, `null` until it is shown. "
+            "`n ≤ admitted` always holds within a process's life. For yes/no, `counts[0]` is «no» and "
+            "`counts[1]` «sí»."
+        ),
+    ),
+    Event(
+        "admit",
+        "Admit",
+        "this device's ticket for a poll's round",
+        "hall",
+        (F("poll", "string"), F("round", "number"), F("ticket", "string")),
+        (
+            "sent on **this device's stream only**, when the round is shown (before the `state` that "
+            "shows it), and again at the start of every new stream of the same device id while the "
+            "round lasts (a reload keeps the right to answer). `ticket`: 128 random bits in hex, for "
+            "this poll and round alone."
+        ),
+    ),
+    Event(
+        "built",
+        "Built",
+        "the deck was rebuilt",
+        "watch",
+        (F("reload", "boolean"),),
+        "the deck was rebuilt; `false` when only slide text changed (the page swaps slides in place)",
+    ),
+    Event(
+        "failed",
+        "BuildFailed",
+        "the build refused the deck",
+        "watch",
+        (F("message", "string"),),
+        "the build refused the deck; the page shows the terminal's message until the next good build",
+    ),
+)
+
+
+def event_fields(stream: str, name: str) -> tuple[str, ...]:
+    """The field names of event ``name`` of ``stream``, in their declared order."""
+    return tuple(f.name for e in EVENTS if e.stream == stream and e.name == name for f in e.fields)
+
+
+def check_event(stream: str, name: str, data: dict) -> None:
+    """Raise ``ValueError`` unless ``name`` is an event of ``stream`` declared in :data:`EVENTS`
+    and ``data`` has exactly its fields (the servers call it on every event they encode)."""
+    event = next((e for e in EVENTS if e.stream == stream and e.name == name), None)
+    if event is None:
+        raise ValueError(f"no event {name!r} is declared for the {stream} stream (deckbuild/protocol.py)")
+    if set(data) != {f.name for f in event.fields}:
+        raise ValueError(
+            f"event {name!r} of the {stream} stream has fields {sorted(data)}, "
+            f"declared {[f.name for f in event.fields]} (deckbuild/protocol.py)"
+        )
 
 
 MESSAGES = (
@@ -465,6 +583,12 @@ def typedefs_js() -> str:
     for union in UNIONS:
         members = " | ".join(m.name for m in MESSAGES if union in m.unions)
         lines.append(f" * @typedef {{{members}}} {union}")
+    for e in EVENTS:
+        shape = "{" + ", ".join(f"{f.name}: {f.js}" for f in e.fields) + "}"
+        lines.append(f" * @typedef {{{shape}}} {e.typedef}  {e.summary}")
+    for stream, (url, typedef) in STREAMS.items():
+        shape = "{" + ", ".join(f"{e.name}: {e.typedef}" for e in EVENTS if e.stream == stream) + "}"
+        lines.append(f" * @typedef {{{shape}}} {typedef}  the events of {url}, by name")
     lines += [" */", "// protocol.py: end"]
     return "\n".join(lines)
 
@@ -489,6 +613,13 @@ def table_md(wire: str, direction: str | None) -> str:
         out += ["| from → to | message | meaning |", "|---|---|---|"]
         out += [f"| {d} | {m.shown()} | {doc} |" for d, m, doc in _rows(wire, None)]
     return "\n".join([*out, "<!-- messages: end -->"])
+
+
+def events_md(stream: str) -> str:
+    """The table of one stream's events in live-hall-protocol.md, between its markers."""
+    out = [f"<!-- events: {stream} (generated by {GENERATOR}) -->", "| event | data |", "|---|---|"]
+    out += [f"| `{e.name}` | {e.shown()}: {e.doc} |" for e in EVENTS if e.stream == stream]
+    return "\n".join([*out, "<!-- events: end -->"])
 
 
 def _replace(text: str, begin: str, end: str, new: str, where: str) -> str:
@@ -517,7 +648,16 @@ def generated() -> dict[Path, str]:
             table_md(wire, direction),
             "PROTOCOL.md",
         )
-    return {TYPES_JS: types, PROTOCOL_MD: protocol}
+    hall = HALL_PROTOCOL_MD.read_text(encoding="utf-8")
+    for stream in STREAMS:
+        hall = _replace(
+            hall,
+            f"<!-- events: {stream} ",
+            "<!-- events: end -->",
+            events_md(stream),
+            "live-hall-protocol.md",
+        )
+    return {TYPES_JS: types, PROTOCOL_MD: protocol, HALL_PROTOCOL_MD: hall}
 
 
 def stale() -> list[Path]:

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .protocol import check_event
 from .sse import pump
 
 POLL_SECONDS = 0.25
@@ -132,6 +133,7 @@ class WatchChannel:
         self.queues: set[asyncio.Queue] = set()
 
     def publish(self, event: str, data: dict) -> None:
+        check_event("watch", event, data)  # only what deckbuild/protocol.py declares
         message = f"event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
         for queue in list(self.queues):
             if queue.full():  # a page that stopped reading: ended, it reconnects

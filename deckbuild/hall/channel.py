@@ -15,6 +15,8 @@ import json
 import time
 from collections import Counter
 
+from ..protocol import check_event
+
 QUEUE_SIZE = 256
 DEVICES_INTERVAL = 1.0  # seconds between two ``devices`` events
 TALLY_INTERVAL = 1.0  # seconds between two ``tally`` events of one poll (a projector's count, once a second)
@@ -92,6 +94,9 @@ class Channel:
         return len(self.per_device)
 
     def encode(self, event: str, data: dict) -> bytes:
+        """One event as the stream writes it; only an event ``deckbuild/protocol.py`` declares,
+        with its fields (``ValueError`` otherwise)."""
+        check_event("hall", event, data)
         self.next_id += 1
         payload = json.dumps(data, separators=(",", ":"))
         return f"id: {self.next_id}\nevent: {event}\ndata: {payload}\n\n".encode()

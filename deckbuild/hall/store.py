@@ -38,6 +38,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol
 
+from ..protocol import event_fields
 from .limits import KeyedBuckets, Rate
 
 SCHEMA = """
@@ -61,7 +62,7 @@ CREATE TABLE IF NOT EXISTS releases (
     exercise TEXT NOT NULL, value INTEGER NOT NULL, epsilon REAL NOT NULL, label TEXT NOT NULL
 );
 """
-STATE_FIELDS = ("seq", "indexh", "indexv", "indexf")
+STATE_FIELDS = event_fields("hall", "state")  # ("seq", "indexh", "indexv", "indexf")
 
 OnEvent = Callable[[str, dict], None]  # an event for this process's streams
 # release.py's decision: (the releases so far, the true count) -> (its answer, the row to keep or None)

@@ -24,8 +24,8 @@
 //   it heard the hall. A state pushed later (its own publish coming back) never makes it publish:
 //   a publish still on its way is not one the server missed.
 
-/** The presenter's position, as the stream and `POST /_hall/state` carry it.
- *  @typedef {{seq: number, indexh: number, indexv: number, indexf: number}} HallState */
+/** The presenter's position, as the stream and `POST /_hall/state` carry it (deckbuild/protocol.py).
+ *  @typedef {import("./types.js").HallState} HallState */
 /** Where the page is: reveal.js's indices (`indexv` 0 and `indexf` -1 where reveal.js has none),
  *  and whether the page shows the phones' scroll view.
  *  @typedef {{indexh: number, indexv: number, indexf: number, scroll: boolean}} Here */

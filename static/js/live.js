@@ -25,8 +25,9 @@ const BACKOFF_MS = [250, 500, 1000, 2000, 3000];
 /** @typedef {import("./follow.js").HallState} HallState */
 /** @typedef {import("./follow.js").Here} Here */
 /** @typedef {import("./follow.js").Decision} Decision */
-/** @typedef {{poll: string, n: number, counts: number[], round?: number, admitted?: number | null}} Tally */
-/** @typedef {{poll: string, round: number, ticket: string}} Admit */
+/** @typedef {import("./types.js").Tally} Tally */
+/** @typedef {import("./types.js").Admit} Admit */
+/** @typedef {import("./types.js").HallEvents} HallEvents */
 /** @typedef {"ok" | "duplicate" | "invalid" | "refused" | "rate" | "busy" | "absent" | "network"} AnswerResult */
 
 /** Before reveal.js reads the URL: take the presenter's token out of `#presenter=<token>` (kept
@@ -149,6 +150,8 @@ export class Hall extends EventTarget {
       this.setState("offline");
       setTimeout(() => this.connect(), delay);
     };
+    /** Listen to one of the stream's events (deckbuild/protocol.py declares each, and its data).
+     *  @template {keyof HallEvents} K @param {K} type @param {(data: HallEvents[K]) => void} fn */
     const on = (type, fn) => source.addEventListener(type, (/** @type {MessageEvent} */ e) => {
       let data;
       try { data = JSON.parse(e.data); } catch { return; }

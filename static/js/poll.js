@@ -33,7 +33,8 @@ export const HOLD_UNTIL = 10;
 
 /** The slide's poll (deckbuild/live.py, poll_view): ``epsilonText`` is ε as the slide says it.
  * @typedef {{k: number, epsilon: number, epsilonText: string, prior: number, options: string[], yesNo: boolean}} PollData */
-/** @typedef {{n: number, counts: number[], round?: number, admitted?: number | null}} Tally */
+/** The hall's tally (deckbuild/protocol.py), or a simulated hall's: its counts alone.
+ *  @typedef {Pick<import("./types.js").Tally, "n" | "counts"> & Partial<import("./types.js").Tally>} Tally */
 /** What a device keeps of a poll: its randomized answer, whether the hall has it, the poll's
  *  token, the round it answered, and the admission ticket it answered with (a retry sends the
  *  same). @typedef {{randomized: number, sent: boolean, token: string, round: number, ticket: string}} Kept */

@@ -224,6 +224,14 @@
  * @typedef {StatusMessage | TextMessage | FigureMessage | BudgetMessage | VerdictMessage | ResultMessage | StartedMessage | RerunMessage | CrashedMessage | FatalMessage | PongMessage | CompletionMessage} FromWorker
  * @typedef {HelloMessage | TryMessage} CopyToMain
  * @typedef {StatusMessage | CellMessage | ExercisesMessage} MainToCopies
+ * @typedef {{seq: number, indexh: number, indexv: number, indexf: number}} HallState  the presenter's position
+ * @typedef {{n: number}} DevicesCount  how many devices the hall holds
+ * @typedef {{poll: string, n: number, counts: number[], round: number, admitted: number | null}} Tally  a poll's randomized answers so far
+ * @typedef {{poll: string, round: number, ticket: string}} Admit  this device's ticket for a poll's round
+ * @typedef {{reload: boolean}} Built  the deck was rebuilt
+ * @typedef {{message: string}} BuildFailed  the build refused the deck
+ * @typedef {{state: HallState, devices: DevicesCount, tally: Tally, admit: Admit}} HallEvents  the events of /_hall/events, by name
+ * @typedef {{built: Built, failed: BuildFailed}} WatchEvents  the events of /_watch/events, by name
  */
 // protocol.py: end
 
