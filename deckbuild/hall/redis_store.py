@@ -181,8 +181,7 @@ class RedisStore:
                 while not self.closing:
                     message = await pubsub.get_message(timeout=LISTEN_WAIT)
                     if message is not None and message["type"] == "message":
-                        event = json.loads(message["data"])
-                        self.on_event(event["event"], event["data"])
+                        self._relay(message["data"])
             except (RedisConnectionError, RedisTimeoutError, OSError, Unavailable):
                 log.warning("lost the Redis channel: subscribing again")
                 await asyncio.sleep(RECONNECT)
@@ -191,6 +190,16 @@ class RedisStore:
                     await pubsub.aclose()
                 except (RedisConnectionError, RedisTimeoutError, OSError):
                     pass
+
+    def _relay(self, raw: bytes | str) -> None:
+        """One event of the shared channel to ``on_event``; one this process cannot read or does
+        not declare (another version's, during a deploy) is logged and dropped: the listener goes
+        on relaying the next."""
+        try:
+            event = json.loads(raw)
+            self.on_event(event["event"], event["data"])
+        except (ValueError, KeyError, TypeError) as exc:
+            log.warning("dropped an event of the shared channel this process cannot relay: %s", exc)
 
     @_guarded
     async def state(self) -> dict | None:

@@ -706,3 +706,31 @@ def test_every_refusal_is_one_shape_plain_spanish_text_never_cached(tmp_path, mo
         assert (content_type, cache) == ("text/plain", "no-store"), (status, content_type, cache)
         assert " " in text.strip(), (status, text)  # a sentence, not a bare code
         assert retry == ("1" if status == 503 else None), (status, retry)
+
+
+def test_an_event_another_process_sent_that_this_one_cannot_relay_is_dropped_and_relaying_goes_on(
+    tmp_path, hall_store, caplog
+):
+    """Over Redis, a process relays what every process publishes. An event it cannot read, or one
+    ``deckbuild/protocol.py`` does not declare (another version's, mid-deploy), is logged and
+    dropped; the next event still reaches the streams."""
+    if hall_store == "sqlite":
+        pytest.skip("one process: nothing is relayed from another")
+    hall = make_hall(tmp_path)
+
+    async def scenario(client):
+        stream = await client.get(f"/_hall/events?device={DEV[0]}")
+        await read_events(stream, 3)  # the greeting: devices, 2 tallies
+        channel = hall.store.key("events")
+        for raw in ("not json", '{"event": "wink", "data": {}}', '{"event": "state", "data": {"seq": 1}}'):
+            await hall.store.redis.publish(channel, raw)
+        await hall.store.publish("state", STATE)
+        for _ in range(5):  # the devices count may come first
+            (event,) = await read_events(stream, 1)
+            if event[0] == "state":
+                return event
+
+    with caplog.at_level(logging.WARNING, logger="deckbuild.hall"):
+        assert run_with_client(hall, scenario) == ("state", STATE)
+    dropped = [m for m in caplog.messages if m.startswith("dropped an event")]
+    assert len(dropped) == 3, caplog.messages
