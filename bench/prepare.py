@@ -28,14 +28,16 @@ def snapshot_project(work: Path) -> Path:
     return snap
 
 
-def snapshot_ref(work: Path, ref: str) -> Path:
-    """The same folders as ``snapshot_project``, as git commit ``ref`` has them (the deck
-    "before", built by the same build code and measured in the same run)."""
-    snap = work / "project-before"
+def snapshot_ref(
+    work: Path, ref: str | None, paths: tuple[str, ...] = SNAPSHOT, name: str = "project-before"
+) -> Path:
+    """The same folders as ``snapshot_project`` (or ``paths``), as git commit ``ref`` has them
+    (the deck "before", built by the same build code and measured in the same run), in
+    ``work/name``; ``ref`` None: as they are on disk now, uncommitted edits included."""
+    snap = work / name
     snap.mkdir()
-    archive = subprocess.run(
-        ["git", "archive", ref, *SNAPSHOT], cwd=ROOT, capture_output=True, check=True
-    ).stdout
+    command = ["tar", "-c", *paths] if ref is None else ["git", "archive", ref, *paths]
+    archive = subprocess.run(command, cwd=ROOT, capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(snap)], input=archive, check=True)
     (snap / "node_modules").symlink_to(ROOT / "node_modules")
     return snap

@@ -23,7 +23,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench import prepare
+
 TREE = ("deckbuild", "templates", "static", "pyodide_pkg", "build.py")
 
 # run inside each snapshot: build the lecture ``builds`` times in one process, print the seconds
@@ -42,21 +46,6 @@ for _ in range(builds):
     seconds.append(time.perf_counter() - t)
 print(json.dumps(seconds))
 """
-
-
-def snapshot(work: Path, ref: str | None) -> Path:
-    """The build's code as ``ref`` has it (None: this tree), with this tree's node_modules."""
-    snap = work / (ref or "this-tree").replace("/", "_")
-    snap.mkdir()
-    if ref is None:
-        archive = subprocess.run(["tar", "-c", *TREE], cwd=ROOT, capture_output=True, check=True).stdout
-    else:
-        archive = subprocess.run(
-            ["git", "archive", ref, *TREE], cwd=ROOT, capture_output=True, check=True
-        ).stdout
-    subprocess.run(["tar", "-x", "-C", str(snap)], input=archive, check=True)
-    (snap / "node_modules").symlink_to(ROOT / "node_modules")
-    return snap
 
 
 def run(snap: Path, lecture: Path, builds: int) -> list[float]:
@@ -80,7 +69,10 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="dpdeck-rebuild-") as tmp:
         work = Path(tmp)
-        trees = {"before": snapshot(work, args.before), "after": snapshot(work, None)}
+        trees = {
+            "before": prepare.snapshot_ref(work, args.before, TREE, "before"),
+            "after": prepare.snapshot_ref(work, None, TREE, "after"),
+        }
         first: dict[str, list[float]] = {"before": [], "after": []}
         again: dict[str, list[float]] = {"before": [], "after": []}
         for rep in range(args.reps):

@@ -104,17 +104,19 @@ def _following(presenter, students):
     late by its own queue (the lag includes reveal.js's move and the slide's own setup): bursts
     get 2 s; one move on a settled hall gets 1 s."""
     for key, times in (("ArrowRight", 2), ("ArrowRight", 3), ("ArrowLeft", 1), ("ArrowRight", 3)):
-        _press(presenter, key, times)
-        for s in students:
-            _at(s, presenter)  # phones too: their scroll view scrolls to the fragment
-        burst = [hall_view(s)["last_delay_ms"] for s in students]
+        burst = _lags(presenter, students, key, times)
         assert max(burst) < 2000, burst
     time.sleep(1.5)  # the hall settled: one move (8 forward in all, where the steps below expect it)
-    _press(presenter, "ArrowRight")
-    for s in students:
-        _at(s, presenter)
-    single = [hall_view(s)["last_delay_ms"] for s in students]
+    single = _lags(presenter, students, "ArrowRight")
     assert max(single) < 1000, single
+
+
+def _lags(presenter, students, key: str, times: int = 1) -> list[int]:
+    """The presenter presses ``key``; once every student is there, each one's lag (ms) for the last move."""
+    _press(presenter, key, times)
+    for s in students:
+        _at(s, presenter)  # phones too: their scroll view scrolls to the fragment
+    return [hall_view(s)["last_delay_ms"] for s in students]
 
 
 def _pausing_and_returning(presenter, students):
