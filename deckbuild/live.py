@@ -17,6 +17,7 @@ import json
 import math
 from pathlib import Path
 
+from .hall_wire import check_shape
 from .schema import Deck, Slide
 
 LIVE_MANIFEST = "live.json"
@@ -24,14 +25,13 @@ LIVE_MANIFEST = "live.json"
 
 def live_manifest(deck: Deck) -> dict:
     """The polls (k options, ε, slide position) and the exercises of ``deck``, in the deck's order."""
-    return {
-        "polls": {
-            s.id: {"k": len(s.poll.options), "epsilon": s.poll.epsilon, "slide": h}
-            for h, s in enumerate(deck.slides)
-            if s.poll is not None
-        },
-        "exercises": [s.id for s in deck.slides if s.kind == "exercise"],
+    polls = {
+        s.id: check_shape("LivePoll", {"k": len(s.poll.options), "epsilon": s.poll.epsilon, "slide": h})
+        for h, s in enumerate(deck.slides)
+        if s.poll is not None
     }
+    exercises = [s.id for s in deck.slides if s.kind == "exercise"]
+    return check_shape("LiveManifest", {"polls": polls, "exercises": exercises})
 
 
 def write_live_manifest(site: Path, deck: Deck) -> Path:
@@ -66,14 +66,17 @@ def poll_view(slide: Slide) -> dict:
     return {
         "options": [{"value": i, "label": label} for i, label in shown],
         "data": json.dumps(
-            {
-                "k": k,
-                "epsilon": poll.epsilon,
-                "epsilonText": epsilon_text(poll.epsilon),
-                "prior": poll.prior,
-                "options": poll.options,
-                "yesNo": poll.yes_no,
-            },
+            check_shape(
+                "PollData",
+                {
+                    "k": k,
+                    "epsilon": poll.epsilon,
+                    "epsilonText": epsilon_text(poll.epsilon),
+                    "prior": poll.prior,
+                    "options": poll.options,
+                    "yesNo": poll.yes_no,
+                },
+            ),
             ensure_ascii=False,
         ),
         "epsilon_text": epsilon_text(poll.epsilon),

@@ -25,12 +25,14 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import segno
 from aiohttp import web
 
+from ..hall_wire import ROUTES, check_shape
 from ..sse import pump
 from . import cors, messages, proxy, static
 from .admission import Admission, MemoryAdmission
@@ -191,8 +193,9 @@ TOO_MANY_TEXT = "Demasiadas peticiones: espere un momento."
 ANSWERED_TEXT = "Este dispositivo ya respondió a esta encuesta."
 
 
-def _json(data, status: int = 200) -> web.Response:
-    return web.json_response(data, status=status, headers=NO_STORE, dumps=lambda d: json.dumps(d))
+def _json(shape: str, data: dict, status: int = 200) -> web.Response:
+    """A JSON answer, of a shape ``hall_wire.SHAPES`` declares (``ValueError`` otherwise)."""
+    return web.json_response(check_shape(shape, data), status=status, headers=NO_STORE, dumps=json.dumps)
 
 
 async def _body(request: web.Request) -> bytes:
@@ -253,12 +256,13 @@ async def hello(request: web.Request) -> web.Response:
     if not hall.announce:  # --watch alone: no hall, said without a 404 (deckbuild/serve.py)
         return web.Response(status=204, headers=NO_STORE)
     return _json(
+        "HelloReply",
         {
             "hall": 1,
             "audience": hall.audience,
             "devices": await hall.devices(),
             "counts": {"epsilon": RELEASE_EPSILON, "budget": HALL_BUDGET},
-        }
+        },
     )
 
 
@@ -302,7 +306,7 @@ async def post_answer(request: web.Request) -> web.Response:
     if not await hall.store.add_answer(poll, answer["token"], answer["answer"]):
         raise Refused(409, ANSWERED_TEXT)
     hall.channel.tally_changed(poll, lambda: hall.spawn(hall.publish_tally(poll)))
-    return _json({"ok": True}, status=201)
+    return _json("Recorded", {"ok": True}, status=201)
 
 
 async def post_solved(request: web.Request) -> web.Response:
@@ -310,8 +314,8 @@ async def post_solved(request: web.Request) -> web.Response:
     presenter's released counts, noised, ever say anything about solves)."""
     hall, solved = _hall(request), request[MESSAGE]
     if not await hall.store.add_solved(solved["exercise"], solved["token"]):
-        return _json({"ok": True, "counted": False})
-    return _json({"ok": True, "counted": True}, status=201)
+        return _json("Recorded", {"ok": True, "counted": False})
+    return _json("Recorded", {"ok": True, "counted": True}, status=201)
 
 
 async def post_release(request: web.Request) -> web.Response:
@@ -319,11 +323,11 @@ async def post_release(request: web.Request) -> web.Response:
     hall's budget, or ``409`` with the budget and why, when the budget has no room."""
     hall, asked = _hall(request), request[MESSAGE]
     released = await release_count(hall.store, asked["exercise"], asked["again"])
-    return _json(released.payload(), status=409 if released.refused else 200)
+    return _json("Released", released.payload(), status=409 if released.refused else 200)
 
 
 async def post_reset(request: web.Request) -> web.Response:
-    hall, poll = _hall(request), request[MESSAGE]
+    hall, poll = _hall(request), request[MESSAGE]["poll"]
     await hall.store.reset_poll(poll)
     state = await hall.store.state()
     if state is not None and hall.spec.poll_at(state["indexh"], state["indexv"]) == poll:
@@ -332,13 +336,19 @@ async def post_reset(request: web.Request) -> web.Response:
     return web.Response(status=204, headers=NO_STORE)
 
 
-# every POST of the hall: its handler, who may send it and how its body is read (``_access``)
+# the handler of every POST route of the hall (deckbuild/hall_wire.py declares who may send it
+# and its body's rules)
+HANDLERS = {
+    "/_hall/state": post_state,
+    "/_hall/answer": post_answer,
+    "/_hall/solved": post_solved,
+    "/_hall/release": post_release,
+    "/_hall/reset": post_reset,
+}
 POSTS = {
-    "/_hall/state": Post(post_state, lambda body, spec: messages.parse_state(body), presenter=True),
-    "/_hall/answer": Post(post_answer, messages.parse_answer, presenter=False),
-    "/_hall/solved": Post(post_solved, messages.parse_solved, presenter=False),
-    "/_hall/release": Post(post_release, messages.parse_release, presenter=True),
-    "/_hall/reset": Post(post_reset, messages.parse_reset, presenter=True),
+    r.path: Post(HANDLERS[r.path], partial(messages.parse, r.path), presenter=r.who == "presenter")
+    for r in ROUTES
+    if r.method == "POST"
 }
 
 
@@ -349,7 +359,7 @@ async def qr_svg(request: web.Request) -> web.Response:
 async def events(request: web.Request) -> web.StreamResponse:
     """The live channel: ``retry``, the current state, devices and tallies, then every event."""
     hall = _hall(request)
-    device = messages.device_id(request.query.get("device"))
+    device = messages.device_id(request.query)
     try:
         sub = hall.channel.open(device, request.remote or "?")
     except Full:

@@ -1,8 +1,10 @@
 """What the hall accepts: the polls and exercises of ``dist/live.json``, and every body checked.
 
-Each ``parse_*`` takes the raw bytes of a request body and returns a clean dict, or raises
-``Invalid`` with a short Spanish reason (sent back as plain text, never as HTML). Bodies are
-JSON objects of at most ``MAX_BODY`` bytes; integers are real integers (``true`` is refused).
+``parse(path, raw, spec)`` takes the raw bytes of a POST's body and returns a clean dict, or
+raises ``Invalid`` with a short Spanish reason (sent back as plain text, never as HTML). Bodies
+are JSON objects of at most ``MAX_BODY`` bytes whose fields meet the rules that
+``deckbuild/hall_wire.py`` declares for the route, and no others: integers are real integers
+(``true`` is refused), tokens 32 hex digits, polls and exercises the ones ``live.json`` lists.
 """
 
 from __future__ import annotations
@@ -14,13 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..fields import SLIDE_FIELDS, field_named
+from ..hall_wire import MAX_INDEX, Body, Field, route
+from . import texts
 
 MAX_BODY = 1024  # bytes, every POST body (docs/live-hall-protocol.md)
-DEVICE_RE = re.compile(r"^[0-9a-f]{32}$")  # 128 random bits in hex, made by the page
-TOKEN_RE = DEVICE_RE  # an answer's or a solve's token: 128 random bits, one per poll or exercise
+HEX128_RE = re.compile(r"^[0-9a-f]{32}$")  # 128 random bits in hex: a device id, a token, a ticket
 ID_RE = re.compile(r"^[A-Za-z0-9_.:-]{1,100}$")  # poll and exercise ids (slide ids)
-MAX_INDEX = 10_000  # a slide or fragment index beyond this is not a deck's
-MAX_SEQ = 2**53  # the largest integer a page's JSON keeps exactly
 MAX_K = field_named(SLIDE_FIELDS, "options").items[1]  # the most answers a poll slide may offer
 
 log = logging.getLogger("deckbuild.hall")
@@ -88,13 +89,13 @@ def _is_int(value) -> bool:
 
 def _object(body: bytes) -> dict:
     if len(body) > MAX_BODY:
-        raise Invalid(f"cuerpo demasiado largo (máximo {MAX_BODY} bytes)")
+        raise Invalid(texts.BODY_TOO_LONG.format(limit=MAX_BODY))
     try:
         data = json.loads(body.decode("utf-8"), parse_constant=_refuse_constant)
     except (UnicodeDecodeError, json.JSONDecodeError, ValueError) as exc:
-        raise Invalid("el cuerpo no es JSON válido") from exc
+        raise Invalid(texts.NOT_JSON) from exc
     if not isinstance(data, dict):
-        raise Invalid("se esperaba un objeto JSON")
+        raise Invalid(texts.NOT_AN_OBJECT)
     return data
 
 
@@ -102,74 +103,43 @@ def _refuse_constant(name: str):
     raise ValueError(f"{name} is not JSON")
 
 
-def _int(data: dict, key: str, low: int, high: int) -> int:
-    value = data.get(key)
-    if not _is_int(value) or not low <= value <= high:
-        raise Invalid(f"«{key}» debe ser un entero entre {low} y {high}")
+def _checked(field: Field, data: dict, spec: LiveSpec, poll: str | None):
+    """``data[field.name]`` if it meets the field's rule (hall_wire.Rule), else ``Invalid``."""
+    if data.get(field.name) is None and not field.required:  # absent or null
+        return field.absent
+    value, rule = data.get(field.name), field.rule
+    if rule.kind == "int":
+        high = spec.polls[poll] - 1 if rule.high == "k-1" and poll is not None else rule.high
+        if not _is_int(value) or not rule.low <= value <= high:
+            raise Invalid(texts.NOT_AN_INTEGER.format(key=field.name, low=rule.low, high=high))
+    elif rule.kind == "hex128":
+        if not isinstance(value, str) or not HEX128_RE.match(value):
+            raise Invalid(texts.NOT_HEX128[field.name])
+    elif rule.kind == "listed":
+        if not isinstance(value, str) or value not in getattr(spec, rule.table):
+            raise Invalid(texts.NOT_LISTED[rule.table])
+    elif not isinstance(value, bool):  # "flag"
+        raise Invalid(texts.NOT_A_FLAG.format(key=field.name))
     return value
 
 
-def device_id(value) -> str:
-    if not isinstance(value, str) or not DEVICE_RE.match(value):
-        raise Invalid("identificador de dispositivo no válido (32 cifras hexadecimales)")
-    return value
+def parse_fields(body: Body, data: dict, spec: LiveSpec) -> dict:
+    """``data``'s fields of ``body``, each checked against its rule, in order (an answer's
+    range needs its poll, declared before it); a field it does not declare is dropped."""
+    out: dict = {}
+    for declared in body.fields:
+        out[declared.name] = _checked(declared, data, spec, out.get("poll"))
+    return out
 
 
-def parse_state(body: bytes) -> dict:
-    """The presenter's position: ``{seq, indexh, indexv, indexf}`` (indexf −1: no fragment shown)."""
-    data = _object(body)
-    return {
-        "seq": _int(data, "seq", 0, MAX_SEQ),
-        "indexh": _int(data, "indexh", 0, MAX_INDEX),
-        "indexv": _int(data, "indexv", 0, MAX_INDEX),
-        "indexf": _int(data, "indexf", -1, MAX_INDEX),
-    }
+def parse(path: str, raw: bytes, spec: LiveSpec) -> dict:
+    """The body of a POST to ``path``: at most ``MAX_BODY`` bytes of a JSON object whose fields
+    meet the rules ``hall_wire.ROUTES`` declares for it; else ``Invalid`` with the reason."""
+    body = route(path).body
+    assert body is not None, path
+    return parse_fields(body, _object(raw), spec)
 
 
-def _listed(data: dict, key: str, listed, unknown: str) -> str:
-    """``data[key]``, a text that ``live.json`` lists in ``listed``; else ``Invalid(unknown)``."""
-    value = data.get(key)
-    if not isinstance(value, str) or value not in listed:
-        raise Invalid(unknown)
-    return value
-
-
-def token(value) -> str:
-    if not isinstance(value, str) or not TOKEN_RE.match(value):
-        raise Invalid("ficha no válida (32 cifras hexadecimales)")
-    return value
-
-
-def parse_answer(body: bytes, spec: LiveSpec) -> dict:
-    """A randomized answer to a poll ``live.json`` lists, in ``0 … k-1``, under the token the
-    device drew for this poll alone (no device id: nothing links two polls), with the admission
-    ticket the hall sent this device for the poll's round (``ticket``: None when absent, which
-    the hall refuses as not admitted)."""
-    data = _object(body)
-    poll = _listed(data, "poll", spec.polls, "encuesta desconocida")
-    answer = _int(data, "answer", 0, spec.polls[poll] - 1)
-    ticket = data.get("ticket")
-    if ticket is not None and (not isinstance(ticket, str) or not TOKEN_RE.match(ticket)):
-        raise Invalid("ficha de admisión no válida (32 cifras hexadecimales)")
-    return {"token": token(data.get("token")), "poll": poll, "answer": answer, "ticket": ticket}
-
-
-def parse_solved(body: bytes, spec: LiveSpec) -> dict:
-    """A solved exercise ``live.json`` lists, under the token the device drew for it alone."""
-    data = _object(body)
-    exercise = _listed(data, "exercise", spec.exercises, "ejercicio desconocido")
-    return {"token": token(data.get("token")), "exercise": exercise}
-
-
-def parse_release(body: bytes, spec: LiveSpec) -> dict:
-    """The presenter asks for an exercise's noised count: ``again`` true draws (and spends) anew."""
-    data = _object(body)
-    exercise = _listed(data, "exercise", spec.exercises, "ejercicio desconocido")
-    again = data.get("again", False)
-    if not isinstance(again, bool):
-        raise Invalid("«again» debe ser true o false")
-    return {"exercise": exercise, "again": again}
-
-
-def parse_reset(body: bytes, spec: LiveSpec) -> str:
-    return _listed(_object(body), "poll", spec.polls, "encuesta desconocida")
+def device_id(query) -> str:
+    """The ``device`` of the live channel's query (``GET /_hall/events?device=<id>``)."""
+    return parse_fields(route("/_hall/events").body, dict(query), LiveSpec())["device"]

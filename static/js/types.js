@@ -94,19 +94,7 @@
 
 // --- the privacy-budget meter -----------------------------------------------------------------
 
-/**
- * One `dplab.BudgetAccountant` as the meter shows it (cellrunner.meter.BudgetWatcher).
- * @typedef {object} AccountantState
- * @property {string | null} name
- * @property {number} epsilon_spent
- * @property {number} epsilon_total
- * @property {number} delta_spent
- * @property {number} delta_total
- * @property {number} releases
- * @property {string} epsilon_text
- * @property {string | null} delta_text
- * @property {string | null} refused
- */
+// AccountantState, the meter's entry: generated below from deckbuild/hall_wire.py
 
 // --- a cell's output (output.js), mirrored to the speaker view ------------------------------
 
@@ -232,6 +220,20 @@
  * @typedef {{message: string}} BuildFailed  the build refused the deck
  * @typedef {{state: HallState, devices: DevicesCount, tally: Tally, admit: Admit}} HallEvents  the events of /_hall/events, by name
  * @typedef {{built: Built, failed: BuildFailed}} WatchEvents  the events of /_watch/events, by name
+ * @typedef {{device: string}} StreamQuery  the live channel's query: GET /_hall/events
+ * @typedef {{seq: number, indexh: number, indexv: number, indexf: number}} StateBody  the presenter's position, posted: POST /_hall/state
+ * @typedef {{token: string, poll: string, answer: number, ticket?: string | null}} AnswerBody  a randomized answer to a poll: POST /_hall/answer
+ * @typedef {{token: string, exercise: string}} SolvedBody  a solved exercise: POST /_hall/solved
+ * @typedef {{exercise: string, again?: boolean}} ReleaseBody  the presenter asks for an exercise's noised count: POST /_hall/release
+ * @typedef {{poll: string}} ResetBody  a new round of a poll: POST /_hall/reset
+ * @typedef {{hall: 1, audience: string[], devices: number, counts: {epsilon: number, budget: number}}} HelloReply  the hall's `GET /_hall/hello`
+ * @typedef {{ok: boolean, counted?: boolean}} Recorded  an answer or a solve kept (`counted`: a solve's, false when its token was counted already)
+ * @typedef {{name: string | null, epsilon_spent: number, epsilon_total: number, delta_spent: number, delta_total: number, releases: number, epsilon_text: string, delta_text: string | null, refused: string | null}} AccountantState  one `dplab.BudgetAccountant` as the meter shows it
+ * @typedef {{accountants: AccountantState[], more: number}} BudgetPayload  the meter's payload: the budgets, in order of first use, and how many more were left out
+ * @typedef {{exercise: string, value: number | null, new: boolean, epsilon: number, sd: number, budget: BudgetPayload, refused: string | null}} Released  an exercise's noised count, or why the hall's budget refused it (`POST /_hall/release`)
+ * @typedef {{k: number, epsilon: number, slide: number}} LivePoll  a poll of `live.json`: its options, its ε and its slide's `indexh`
+ * @typedef {{polls: {[id: string]: LivePoll}, exercises: string[]}} LiveManifest  `dist/live.json`: the deck's polls by slide id, and its exercises
+ * @typedef {{k: number, epsilon: number, epsilonText: string, prior: number, options: string[], yesNo: boolean}} PollData  a poll slide's `data-poll`
  */
 // protocol.py: end
 

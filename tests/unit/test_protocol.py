@@ -73,3 +73,68 @@ def test_a_servers_event_is_declared_once_typed_by_name_documented_and_checked(m
         channel.encode("tally", {"poll": "copia", "n": 3})  # counts, round and admitted left out
     with pytest.raises(ValueError, match="no event 'state' is declared for the watch stream"):
         WatchChannel().publish("state", {"seq": 1, "indexh": 0, "indexv": 0, "indexf": -1})
+
+
+def test_a_hall_route_declared_once_is_typed_documented_and_its_body_checked(monkeypatch):
+    from deckbuild import hall_wire
+    from deckbuild.hall import messages
+    from deckbuild.hall_wire import EXERCISE, Body, Field, Int, Route
+
+    wave = Body("WaveBody", "a test body", (Field("exercise", EXERCISE), Field("hands", Int(1, 2), absent=1)))
+    new = Route("POST", "/_hall/wave", "device", wave, "`204` a wave.")
+    monkeypatch.setattr(hall_wire, "ROUTES", (*hall_wire.ROUTES, new))
+    files = protocol.generated()
+    types, doc = files[protocol.TYPES_JS], files[protocol.HALL_PROTOCOL_MD]
+    assert "@typedef {{exercise: string, hands?: number}} WaveBody  a test body: POST /_hall/wave" in types
+    assert '| `POST /_hall/wave` `{"exercise", "hands"?}` | a device | `204` a wave. |' in doc
+    assert "| `WaveBody` (POST `/_hall/wave`) | `hands` | an integer 1…2 (absent or `null`: `1`) |" in doc
+
+    spec = messages.LiveSpec(exercises=frozenset({"ex-escala"}))
+    assert messages.parse("/_hall/wave", b'{"exercise": "ex-escala", "x": 1}', spec) == {
+        "exercise": "ex-escala",
+        "hands": 1,
+    }
+    for body, reason in [
+        (b'{"exercise": "otro"}', "ejercicio desconocido"),
+        (b'{"exercise": "ex-escala", "hands": 3}', "«hands» debe ser un entero entre 1 y 2"),
+        (b'{"exercise": "ex-escala", "hands": true}', "«hands» debe ser un entero entre 1 y 2"),
+        (b"[1]", "se esperaba un objeto JSON"),
+    ]:
+        with pytest.raises(messages.Invalid, match=reason):
+            messages.parse("/_hall/wave", body, spec)
+
+
+def test_every_post_route_has_its_handler_and_its_declared_caller():
+    from deckbuild.hall import app
+    from deckbuild.hall_wire import ROUTES
+
+    declared = {r.path: r.who == "presenter" for r in ROUTES if r.method == "POST"}
+    assert {path: post.presenter for path, post in app.POSTS.items()} == declared
+
+
+def test_the_json_the_page_reads_has_the_declared_shapes(deck):
+    """The hall's replies, the meter's payload (computed by cellrunner under CPython), a
+    release, live.json and a poll slide's data-poll: each has exactly its declared fields."""
+    import json
+
+    from cellrunner.meter import budget_entry
+    from dplab import BudgetAccountant
+
+    from deckbuild.hall.release import Released
+    from deckbuild.hall_wire import check_shape
+    from deckbuild.live import live_manifest, poll_view
+
+    accountant = BudgetAccountant(1.0)
+    accountant.spend(0.25, label="conteo")
+    entry = check_shape("AccountantState", budget_entry(accountant, "prueba"))
+    assert entry["epsilon_spent"] == 0.25
+    payload = {"accountants": [entry], "more": 0}
+    check_shape("Released", Released("ex", 3, True, check_shape("BudgetPayload", payload)).payload())
+    manifest = live_manifest(deck)
+    assert manifest["polls"] and all(check_shape("LivePoll", p) for p in manifest["polls"].values())
+    polls = [s for s in deck.slides if s.poll is not None]
+    assert all(check_shape("PollData", json.loads(poll_view(s)["data"])) for s in polls)
+    with pytest.raises(ValueError, match=r"Released has fields .*'value'"):
+        check_shape("Released", {"exercise": "ex", "value": 3})
+    with pytest.raises(ValueError, match="no shape 'Nope' is declared"):
+        check_shape("Nope", {})
