@@ -272,7 +272,7 @@ class Shape:
     name: str
     summary: str
     fields: tuple[F, ...]
-    writer: str
+    writer: str = ""  # "" for an event's data (deckbuild/protocol.py says whose stream)
 
     def js_type(self) -> str:
         return "{" + ", ".join(f"{f.name}: {f.js}" for f in self.fields) + "}"

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import hall_wire
-from .hall_wire import F
+from .hall_wire import F, Shape
 
 ROOT = Path(__file__).resolve().parents[1]
 TYPES_JS = ROOT / "static" / "js" / "types.js"
@@ -76,16 +76,18 @@ class Message:
 
 @dataclass(frozen=True)
 class Event:
-    """One Server-Sent Event of a server's ``stream``: its ``name`` (the SSE ``event:`` line), the
-    ``typedef`` of its data and one line on it, the data's fields (a JSON object's keys, all
-    always present), and what it means (Markdown, the table's column)."""
+    """One Server-Sent Event of a server's ``stream``: its ``name`` (the SSE ``event:`` line), its
+    ``data`` (a :class:`~deckbuild.hall_wire.Shape`: the typedef, one line on it, and the JSON
+    object's keys, all always present), and what it means (Markdown, the table's column)."""
 
     name: str
-    typedef: str
-    summary: str
     stream: str
-    fields: tuple[F, ...]
+    data: Shape
     doc: str
+
+    @property
+    def fields(self) -> tuple[F, ...]:
+        return self.data.fields
 
     def shown(self) -> str:
         """The table's data column's start: ``{"seq", "indexh", …}``."""
@@ -98,68 +100,64 @@ STREAMS = {"hall": ("/_hall/events", "HallEvents"), "watch": ("/_watch/events", 
 EVENTS = (
     Event(
         "state",
-        "HallState",
-        "the presenter's position",
         "hall",
-        (F("seq", "number"), F("indexh", "number"), F("indexv", "number"), F("indexf", "number")),
+        Shape(
+            "HallState",
+            "the presenter's position",
+            (F("seq", "number"), F("indexh", "number"), F("indexv", "number"), F("indexf", "number")),
+        ),
         "the presenter's position; a follower applies only a `seq` greater than the last it applied",
     ),
     Event(
         "devices",
-        "DevicesCount",
-        "how many devices the hall holds",
         "hall",
-        (F("n", "number"),),
+        Shape("DevicesCount", "how many devices the hall holds", (F("n", "number"),)),
         "devices connected now (distinct device ids), at most once a second",
     ),
     Event(
         "tally",
-        "Tally",
-        "a poll's randomized answers so far",
         "hall",
-        (
-            F("poll", "string"),
-            F("n", "number"),
-            F("counts", "number[]"),
-            F("round", "number"),
-            F("admitted", "number | null"),
+        Shape(
+            "Tally",
+            "a poll's randomized answers so far",
+            (
+                F("poll", "string"),
+                F("n", "number"),
+                F("counts", "number[]"),
+                F("round", "number"),
+                F("admitted", "number | null"),
+            ),
         ),
-        (
-            "the randomized answers so far in the poll's current `round` (1, 2, … : grows with each "
-            "`reset`), `counts` one per option (`[c0, …, c(k-1)]`), at most once a second per poll on "
-            "each stream, however many processes announce it (and soon after a round is shown or "
-            "reset); `admitted` is how many devices the round admitted, `null` until it is shown. "
-            "`n ≤ admitted` always holds within a process's life. For yes/no, `counts[0]` is «no» and "
-            "`counts[1]` «sí»."
-        ),
+        "the randomized answers so far in the poll's current `round` (1, 2, … : grows with each "
+        "`reset`), `counts` one per option (`[c0, …, c(k-1)]`), at most once a second per poll on "
+        "each stream, however many processes announce it (and soon after a round is shown or "
+        "reset); `admitted` is how many devices the round admitted, `null` until it is shown. "
+        "`n ≤ admitted` always holds within a process's life. For yes/no, `counts[0]` is «no» and "
+        "`counts[1]` «sí».",
     ),
     Event(
         "admit",
-        "Admit",
-        "this device's ticket for a poll's round",
         "hall",
-        (F("poll", "string"), F("round", "number"), F("ticket", "string")),
-        (
-            "sent on **this device's stream only**, when the round is shown (before the `state` that "
-            "shows it), and again at the start of every new stream of the same device id while the "
-            "round lasts (a reload keeps the right to answer). `ticket`: 128 random bits in hex, for "
-            "this poll and round alone."
+        Shape(
+            "Admit",
+            "this device's ticket for a poll's round",
+            (F("poll", "string"), F("round", "number"), F("ticket", "string")),
         ),
+        "sent on **this device's stream only**, when the round is shown (before the `state` that "
+        "shows it), and again at the start of every new stream of the same device id while the "
+        "round lasts (a reload keeps the right to answer). `ticket`: 128 random bits in hex, for "
+        "this poll and round alone.",
     ),
     Event(
         "built",
-        "Built",
-        "the deck was rebuilt",
         "watch",
-        (F("reload", "boolean"),),
+        Shape("Built", "the deck was rebuilt", (F("reload", "boolean"),)),
         "the deck was rebuilt; `false` when only slide text changed (the page swaps slides in place)",
     ),
     Event(
         "failed",
-        "BuildFailed",
-        "the build refused the deck",
         "watch",
-        (F("message", "string"),),
+        Shape("BuildFailed", "the build refused the deck", (F("message", "string"),)),
         "the build refused the deck; the page shows the terminal's message until the next good build",
     ),
 )
@@ -585,10 +583,9 @@ def typedefs_js() -> str:
         members = " | ".join(m.name for m in MESSAGES if union in m.unions)
         lines.append(f" * @typedef {{{members}}} {union}")
     for e in EVENTS:
-        shape = "{" + ", ".join(f"{f.name}: {f.js}" for f in e.fields) + "}"
-        lines.append(f" * @typedef {{{shape}}} {e.typedef}  {e.summary}")
+        lines.append(f" * @typedef {{{e.data.js_type()}}} {e.data.name}  {e.data.summary}")
     for stream, (url, typedef) in STREAMS.items():
-        shape = "{" + ", ".join(f"{e.name}: {e.typedef}" for e in EVENTS if e.stream == stream) + "}"
+        shape = "{" + ", ".join(f"{e.name}: {e.data.name}" for e in EVENTS if e.stream == stream) + "}"
         lines.append(f" * @typedef {{{shape}}} {typedef}  the events of {url}, by name")
     for r in hall_wire.ROUTES:
         if r.body is not None:

@@ -221,17 +221,24 @@ def _log_beta_front(a: float, b: float, x: float, y: float) -> float:
     return spread - (a * _rlog1(-lam / a) + b * _rlog1(lam / b)) - tails
 
 
+def _beta_tail(a: float, b: float, x: float) -> tuple[float, bool]:
+    """One tail of Beta(a, b) at x in (0, 1), from the continued fraction that converges fast
+    there, and whether it is the lower tail (x below the mean's side) or the upper one."""
+    y = 1.0 - x
+    log_front = _log_beta_front(a, b, x, y)
+    if x < (a + 1.0) / (a + b + 2.0):
+        return math.exp(log_front) * _beta_cf(a, b, x, y) / a, True
+    return math.exp(log_front) * _beta_cf(b, a, y, x) / b, False
+
+
 def betainc(a: float, b: float, x: float) -> float:
     """The regularized incomplete beta I_x(a, b) = Pr[Beta(a, b) <= x], for a, b > 0, x in [0, 1]."""
     if x <= 0.0:
         return 0.0
     if x >= 1.0:
         return 1.0
-    y = 1.0 - x
-    log_front = _log_beta_front(a, b, x, y)
-    if x < (a + 1.0) / (a + b + 2.0):
-        return math.exp(log_front) * _beta_cf(a, b, x, y) / a
-    return 1.0 - math.exp(log_front) * _beta_cf(b, a, y, x) / b
+    tail, lower = _beta_tail(a, b, x)
+    return tail if lower else 1.0 - tail
 
 
 def betaincc(a: float, b: float, x: float) -> float:
@@ -241,8 +248,5 @@ def betaincc(a: float, b: float, x: float) -> float:
         return 1.0
     if x >= 1.0:
         return 0.0
-    y = 1.0 - x
-    log_front = _log_beta_front(a, b, x, y)
-    if x < (a + 1.0) / (a + b + 2.0):
-        return 1.0 - math.exp(log_front) * _beta_cf(a, b, x, y) / a
-    return math.exp(log_front) * _beta_cf(b, a, y, x) / b
+    tail, lower = _beta_tail(a, b, x)
+    return 1.0 - tail if lower else tail

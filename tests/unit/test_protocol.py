@@ -52,10 +52,13 @@ def test_every_message_has_a_summary_a_meaning_and_known_unions():
 
 def test_a_servers_event_is_declared_once_typed_by_name_documented_and_checked(monkeypatch):
     from deckbuild.hall.channel import Channel
+    from deckbuild.hall_wire import Shape
     from deckbuild.protocol import Event
     from deckbuild.watch import WatchChannel
 
-    new = Event("wave", "Wave", "a test event", "hall", (F("hand", "string"),), "a wave from the hall.")
+    new = Event(
+        "wave", "hall", Shape("Wave", "a test event", (F("hand", "string"),)), "a wave from the hall."
+    )
     monkeypatch.setattr(protocol, "EVENTS", (*protocol.EVENTS, new))
     files = protocol.generated()
     types, table = files[protocol.TYPES_JS], files[protocol.HALL_PROTOCOL_MD]
