@@ -88,10 +88,7 @@ export class Scheduler {
   }
 
   /** Drop a queued run. Returns it, or null if it is not queued (running, or ended). */
-  cancel(id) {
-    const index = this.jobs.findIndex((job) => job.id === id);
-    return index < 0 ? null : this.jobs.splice(index, 1)[0];
-  }
+  cancel(id) { return takeById(this.jobs, id); }
 
   /** The editor asks for a completion, a signature or a doc (``completion.js``). Answered in
    *  the gaps: never while a presenter's job can go, and one at a time between other actions.
@@ -103,10 +100,7 @@ export class Scheduler {
   }
 
   /** Drop a queued query (the editor moved on). Returns it, or null. */
-  cancelQuery(id) {
-    const index = this.queries.findIndex((query) => query.id === id);
-    return index < 0 ? null : this.queries.splice(index, 1)[0];
-  }
+  cancelQuery(id) { return takeById(this.queries, id); }
 
   /** Booting goes on: ``step`` says what loads now. @param {StatusPhrase} step */
   bootProgress(step) {
@@ -222,4 +216,11 @@ export class Scheduler {
     }
     return { state: "ready", code: "ready" };
   }
+}
+
+/** Remove from ``list`` the item with this ``id`` and return it, or null if none has it.
+ *  @template {{id: number}} T @param {T[]} list @param {number} id @returns {T | null} */
+function takeById(list, id) {
+  const index = list.findIndex((item) => item.id === id);
+  return index < 0 ? null : list.splice(index, 1)[0];
 }
