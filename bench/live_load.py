@@ -36,6 +36,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import aiohttp
 
@@ -115,38 +116,89 @@ class Device:
         self.admitted = asyncio.Event()  # the presenter's first move shows the poll: its ticket came
         self.ticket: str | None = None
         self.error: str | None = None
+        self.pending = b""
+
+    def read(self, chunk: bytes, now: float) -> None:
+        """Take a piece of the stream, read at ``now``: each whole event's seq or ticket."""
+        complete, _, self.pending = (self.pending + chunk).rpartition(b"\n\n")
+        for block in complete.split(b"\n\n"):
+            event, _, data = block.partition(b"\ndata: ")
+            if event.endswith(b"event: state"):
+                self.received.setdefault(json.loads(data)["seq"], now)
+            elif event.endswith(b"event: admit"):
+                self.ticket = json.loads(data)["ticket"]
+                self.admitted.set()
 
     async def follow(self, session: aiohttp.ClientSession, base: str, stop: asyncio.Event) -> None:
-        """Read the stream in chunks and pick out each ``state`` event's seq (cheap: 5 000 of
-        these share one Python process)."""
+        """The stream through aiohttp's client (``--client aiohttp``): a task per device."""
         try:
             async with session.get(f"{base}_hall/events?device={self.id}") as response:
                 if response.status != 200:
                     self.error = f"HTTP {response.status}"
                     return
                 self.connected.set()
-                pending = b""
                 while not stop.is_set():
                     chunk = await response.content.readany()
                     if not chunk:
                         self.error = "stream ended"
                         return
-                    now = time.perf_counter()
-                    pending += chunk
-                    complete, _, pending = pending.rpartition(b"\n\n")
-                    for block in complete.split(b"\n\n"):
-                        event, _, data = block.partition(b"\ndata: ")
-                        if event.endswith(b"event: state"):
-                            self.received.setdefault(json.loads(data)["seq"], now)
-                        elif event.endswith(b"event: admit"):
-                            self.ticket = json.loads(data)["ticket"]
-                            self.admitted.set()
+                    self.read(chunk, time.perf_counter())
         except (TimeoutError, aiohttp.ClientError) as exc:
             self.error = type(exc).__name__
         except asyncio.CancelledError:
             pass
         finally:
             self.connected.set()
+
+    async def follow_raw(self, base: str, stop: asyncio.Event) -> None:
+        """The stream over a bare asyncio protocol (``--client raw``, the default): an HTTP/1.0
+        GET, so the body comes unchunked, and each read timed in the event loop's callback, with
+        no task, no stream reader and no chunk decoding per device. A hall's devices each have a
+        CPU of their own; here 5 000 share this process, and the lighter each read, the more of
+        the machine is left to the hall being measured."""
+        url = urlsplit(base)
+        request = f"GET /_hall/events?device={self.id} HTTP/1.0\r\nHost: {url.netloc}\r\n\r\n".encode()
+        try:
+            transport, _ = await asyncio.get_running_loop().create_connection(
+                lambda: _RawStream(self, request, stop), url.hostname, url.port
+            )
+        except OSError as exc:
+            self.error = type(exc).__name__
+            self.connected.set()
+            return
+        try:
+            await stop.wait()
+        finally:
+            transport.close()
+
+
+class _RawStream(asyncio.Protocol):
+    """A device's live channel: its answer's head, then every piece of the stream to ``read``."""
+
+    def __init__(self, device: Device, request: bytes, stop: asyncio.Event):
+        self.device, self.request, self.stop, self.head = device, request, stop, b""
+
+    def connection_made(self, transport) -> None:
+        transport.write(self.request)
+
+    def data_received(self, data: bytes) -> None:
+        now = time.perf_counter()
+        if self.head is not None:
+            head, found, data = (self.head + data).partition(b"\r\n\r\n")
+            if not found:
+                self.head = head
+                return
+            self.head = None
+            status = head.split(b" ", 2)[1].decode()
+            if status != "200":
+                self.device.error = f"HTTP {status}"
+            self.device.connected.set()
+        self.device.read(data, now)
+
+    def connection_lost(self, exc) -> None:
+        if not self.stop.is_set():  # the hall ended the stream (or never answered) mid-run
+            self.device.error = self.device.error or "stream ended"
+        self.device.connected.set()
 
 
 async def presenter(base: str, token: str, moves: int, seconds: float, sent: dict[int, float]) -> list[int]:
@@ -245,7 +297,14 @@ async def measure(args, procs: list[subprocess.Popen], bases: list[str], token: 
     tasks = []
     for start in range(0, len(devices), WAVE):  # devices arrive in waves, as a hall fills in
         wave = list(enumerate(devices))[start : start + WAVE]
-        tasks += [asyncio.create_task(d.follow(session, bases[i % len(bases)], stop)) for i, d in wave]
+        tasks += [
+            asyncio.create_task(
+                d.follow(session, bases[i % len(bases)], stop)
+                if args.client == "aiohttp"
+                else d.follow_raw(bases[i % len(bases)], stop)
+            )
+            for i, d in wave
+        ]
         await asyncio.wait_for(asyncio.gather(*(d.connected.wait() for _, d in wave)), 120)
     connect_s = time.perf_counter() - t0
     await asyncio.sleep(2.5)  # every process's devices count settled before the moves
@@ -269,6 +328,7 @@ async def measure(args, procs: list[subprocess.Popen], bases: list[str], token: 
     answer_ms = [dt * 1000 for _, dt in answered]
     return {
         "devices": args.devices,
+        "client": args.client,
         "connected": sum(1 for d in devices if d.error is None or d.received),
         "stream_errors": sorted({d.error for d in devices if d.error}),
         "connect_s": round(connect_s, 2),
@@ -309,6 +369,12 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--processes", type=int, default=1, help="hall processes (more than 1 needs --redis)")
     parser.add_argument("--redis", action="store_true", help="the hall in a redis-server started for the run")
+    parser.add_argument(
+        "--client",
+        choices=("raw", "aiohttp"),
+        default="raw",
+        help="how the simulated devices read their streams (default raw: see Device.follow_raw)",
+    )
     parser.add_argument(
         "--baseline-devices",
         type=int,
