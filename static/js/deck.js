@@ -28,10 +28,11 @@ runtime?.addEventListener("status", (/** @type {CustomEvent} */ e) => { if (e.de
 const [{ default: Reveal }, { default: RevealNotes }, { Cell }, { EditStore, ProgressStore },
        { publish, subscribe }, { startPrerun }, { installActions, showWhere }, { installExercises },
        { installSpanishHelp }, { installZoom, remeasure }, { takeToken, startHall },
-       { LastRunStore, runKey }] = await Promise.all([
+       { LastRunStore, runKey }, { HallHolder }] = await Promise.all([
   import("reveal"), import("reveal-notes"), import("./cell.js"), import("./storage.js"),
   import("./mirror.js"), import("./prerun.js"), import("./actions.js"), import("./exercise.js"),
-  import("./help.js"), import("./zoom.js"), import("./live.js"), import("./lastrun.js")]);
+  import("./help.js"), import("./zoom.js"), import("./live.js"), import("./lastrun.js"),
+  import("./context.js")]);
 const hallToken = receiver ? null : takeToken();   // before reveal.js reads the URL's fragment
 
 let cells, exercises;
@@ -195,15 +196,22 @@ if (/print-pdf/.test(location.search)) (await import("./print.js")).preparePrint
 installSpanishHelp(deck);
 installZoom(deck, { announce, changed: () => { for (const c of cells) if (c.editor) remeasure(c.editor.view); } });
 await buildNearEditors(deck, cells);   // a link to a code slide: its editor is there when the page is ready
+// what the page's components are handed (context.js): live.js sets the hall through its holder
+const context = { runtime, hall: new HallHolder(), reveal: deck, config, receiver };
 // live.js: the live hall, if a server is here (or at config.hall, the origin the build named)
-const hall = startHall(deck, { base, token: hallToken, receiver, origin: config.hall });
+startHall(context.hall, deck, { base, token: hallToken, receiver, origin: config.hall });
 
 // ``?noprerun``: cells run only when asked (for tests, and to watch a cold cell compute)
 if (runtime && !new URLSearchParams(location.search).has("noprerun")) startPrerun(cells, deck, runtime);
 
-// for the tests and for curious students: window.deck.cells[0].run()
-window.deck = { reveal: deck, runtime, cells, config, receiver, exercises: exercises.exercises, hall };
-// the live hall's polls and exercise counts (read window.deck.hall, live.js, as it is now)
+// the live hall's polls and exercise counts: each follows the context's hall until unbound
 const [{ installPolls }, { installHallCounts }] = await Promise.all([import("./poll.js"), import("./hallcount.js")]);
-Object.assign(window.deck, { polls: installPolls(window.deck), hallCounts: installHallCounts(window.deck) });
+const polls = installPolls(context), hallCounts = installHallCounts(context);
+// for the tests and for curious students (no component reads it): window.deck.cells[0].run();
+// `hall` is the one held now (a test puts its own with window.deck.context.hall.set(fake))
+window.deck = {
+  reveal: deck, runtime, cells, config, receiver, exercises: exercises.exercises, context,
+  get hall() { return context.hall.get(); },
+  polls: polls.polls, hallCounts: hallCounts.boxes,
+};
 document.documentElement.dataset.deckReady = "true";

@@ -7,7 +7,8 @@
 // Privacy is central: the server sees every ✓, the noise protects against the room; the unit is
 // a device. Students on an exercise slide are told so in one line.
 import { Output } from "./output.js";
-import { watchHall } from "./hallwatch.js";
+
+/** @typedef {import("./context.js").DeckContext} DeckContext */
 
 const CENTRAL = "Privacidad central: el servidor de la sala ve cada ✓ y publica solo este conteo con ruido; "
   + "el ruido protege de la sala, no del servidor. Cuenta dispositivos: un portátil y un teléfono (o una ventana privada) cuentan dos.";
@@ -50,10 +51,10 @@ export function countShown(noisy, epsilon, devices) {
 
 /** One exercise's box on the presenter's slide, and the students' line. */
 class HallCount {
-  /** @param {HTMLElement} exercise the .exercise element @param {any} deck */
-  constructor(exercise, deck) {
-    this.id = exercise.dataset.exerciseId;
-    this.deck = deck;
+  /** @param {HTMLElement} exercise the .exercise element @param {DeckContext} ctx */
+  constructor(exercise, ctx) {
+    this.id = exercise.dataset.exerciseId ?? "";
+    this.ctx = ctx;
     this.released = false;   // this exercise has a release: the button asks for a new draw
     this.box = el("div", "hall-count");
     this.button = /** @type {HTMLButtonElement} */ (el("button", "cell-btn hall-count-btn"));
@@ -72,7 +73,10 @@ class HallCount {
     this.label();
   }
 
-  get epsilon() { return this.deck.hall?.counts?.epsilon ?? 0.5; }
+  /** @returns {any} the hall as it is now (live.js's, or a test's own) */
+  get hall() { return this.ctx.hall.get(); }
+
+  get epsilon() { return this.hall?.counts?.epsilon ?? 0.5; }
 
   label() {
     const e = es(this.epsilon);
@@ -85,7 +89,7 @@ class HallCount {
   /** Ask the hall's server for the noised count (a new draw once one was shown) and show it
    *  with the hall's budget. */
   async release() {
-    const hall = this.deck.hall;
+    const hall = this.hall;
     if (!hall?.presenter || typeof hall.releaseCount !== "function") return;
     this.button.disabled = true;
     this.text.textContent = "Contando en la sala…";
@@ -123,21 +127,21 @@ class HallCount {
 }
 
 /** The presenter's hall counts on every exercise slide, shown only while this page holds the
- *  hall's token; the students' line about what their ✓ tells, while a hall is present.
- *  @param {any} deck window.deck */
-export function installHallCounts(deck) {
-  if (deck.receiver || !deck.runtime) return [];
+ *  hall's token; the students' line about what their ✓ tells, while a hall is present. Follows
+ *  the context's hall until ``unbind()``.
+ *  @param {DeckContext} ctx @returns {{boxes: HallCount[]} & import("./context.js").Bound} */
+export function installHallCounts(ctx) {
+  if (ctx.receiver || !ctx.runtime) return { boxes: [], unbind() {} };
   const exercises = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".exercise"));
-  const boxes = [...exercises].map((e) => new HallCount(e, deck));
-  const update = () => {
-    const present = Boolean(deck.hall?.present);
-    const presenter = present && Boolean(deck.hall.presenter) && typeof deck.hall.releaseCount === "function";
+  const boxes = [...exercises].map((e) => new HallCount(e, ctx));
+  const update = (/** @type {any} */ hall) => {
+    const present = Boolean(hall?.present);
+    const presenter = present && Boolean(hall.presenter) && typeof hall.releaseCount === "function";
     for (const b of boxes) {
       b.box.hidden = !presenter;
       b.note.hidden = !present || presenter;
       b.label();
     }
   };
-  watchHall(deck, update);
-  return boxes;
+  return { boxes, unbind: ctx.hall.subscribe(update) };
 }

@@ -305,11 +305,14 @@ export class Hall extends EventTarget {
   }
 }
 
-/** Start the hall's part of the page after reveal.js is ready (a speaker-view copy: never connects).
+/** Start the hall's part of the page after reveal.js is ready (a speaker-view copy: never
+ *  connects), and put it in the page's holder (context.js), where the components follow it.
+ *  @param {import("./context.js").HallHolder} holder
  *  @param {import("reveal").RevealDeck} reveal
  *  @param {{base: string, token: string | null, receiver: boolean, origin?: string}} options */
-export function startHall(reveal, { base, token, receiver, origin = "" }) {
+export function startHall(holder, reveal, { base, token, receiver, origin = "" }) {
   const hall = new Hall(reveal, { base, token: receiver ? null : token, origin });
+  holder.set(hall);
   if (!receiver) hall.start();
   return hall;
 }

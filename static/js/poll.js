@@ -11,7 +11,7 @@
 // other tab of this browser answered (under a Web Lock where the browser has them), and a
 // `storage` event closes the form of every other tab at once.
 //
-// Modes, from the hall object (live.js) as it is now:
+// Modes, from the hall object (live.js; the context's holder, context.js) as it is now:
 //   presenter  the hall's tallies, live: n, raw share, the unbiased estimate and its interval,
 //              a figure, and what one report reveals (all computed by dplab from the counts);
 //   student    the form, then the hall's numbers (no figure: a phone's Python has enough to do);
@@ -20,7 +20,6 @@
 //   copy       a speaker-view copy (no Python): the question only.
 // Numbers are shown the Spanish way (toLocaleString("es-ES"): 0,75; 30 %).
 import { Output } from "./output.js";
-import { watchHall } from "./hallwatch.js";
 import { randomId } from "./live.js";
 
 const STORE = "dpdeck-poll:";        // + deck id + ":" + poll id → {randomized, sent}
@@ -39,6 +38,7 @@ export const HOLD_UNTIL = 10;
  *  token, the round it answered, and the admission ticket it answered with (a retry sends the
  *  same). @typedef {{randomized: number, sent: boolean, token: string, round: number, ticket: string}} Kept */
 /** @typedef {"presenter" | "student" | "simulated" | "copy"} PollMode */
+/** @typedef {import("./context.js").DeckContext} DeckContext */
 
 /** @param {number} x @param {number} [digits] */
 export const pct = (x, digits = 0) => x.toLocaleString("es-ES", {
@@ -114,10 +114,10 @@ function el(tag, cls, text) {
 }
 
 export class Poll {
-  /** @param {HTMLElement} root the .poll element @param {any} deck window.deck */
-  constructor(root, deck) {
+  /** @param {HTMLElement} root the .poll element @param {DeckContext} ctx */
+  constructor(root, ctx) {
     this.root = root;
-    this.deck = deck;
+    this.ctx = ctx;
     this.id = root.dataset.pollId;
     /** @type {PollData} */
     this.data = JSON.parse(root.dataset.poll);
@@ -133,7 +133,7 @@ export class Poll {
     this.results.prepend(this.hallLine);
     this.controls = this.presenterControls();
     this.results.append(this.controls);
-    this.store = new AnswerStore(deck.config?.deckId ?? "", this.id);
+    this.store = new AnswerStore(ctx.config?.deckId ?? "", this.id);
     /** @type {PollMode | null} */
     this.mode = null;
     /** @type {Tally} */
@@ -205,9 +205,10 @@ export class Poll {
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   }
 
-  get runtime() { return this.deck.runtime; }
-  get hall() { return this.deck.hall; }
-  get current() { return this.deck.reveal?.getCurrentSlide?.() === this.slide; }
+  get runtime() { return this.ctx.runtime; }
+  /** @returns {any} the hall as it is now (live.js's, or a test's own) */
+  get hall() { return this.ctx.hall.get(); }
+  get current() { return this.ctx.reveal?.getCurrentSlide?.() === this.slide; }
 
   /** Enter ``mode`` (again: a no-op). @param {PollMode} mode */
   setMode(mode) {
@@ -324,7 +325,7 @@ export class Poll {
   async render() {
     if (this.mode === "copy" || !this.runtime) return;
     if (this.computing) { this.stale = true; return; }
-    if (!this.current && this.deck.reveal) return;
+    if (!this.current && this.ctx.reveal) return;
     this.computing = true;
     try {
       do {
@@ -344,7 +345,7 @@ export class Poll {
       return;
     }
     const summary = await this.runtime.call("poll.summary", { ...pollArgs(tally.counts, this.data), prior: this.data.prior });
-    if (!summary.ok) { this.say(`No se pudo calcular la estimación: ${summary.error.message}`); return; }
+    if (summary.ok === false) { this.say(`No se pudo calcular la estimación: ${summary.error.message}`); return; }
     this.drawNumbers(tally, summary.value);
     if (this.mode !== "presenter" && this.mode !== "simulated") return;
     let figure = null;
@@ -408,7 +409,7 @@ export class Poll {
       this.say("Aleatorizando su respuesta en este dispositivo…");
       const result = await this.runtime.call("poll.randomize", args);
       if (!result.ok || !Number.isInteger(result.value) || result.value < 0 || result.value >= this.data.k) {
-        this.say(`No se pudo aleatorizar (${result.ok ? "valor inesperado" : result.error.message}): elija de nuevo.`);
+        this.say(`No se pudo aleatorizar (${result.ok === false ? result.error.message : "valor inesperado"}): elija de nuevo.`);
         return undefined;
       }
       // kept before the lock is released and before sending: no other tab and no reload draws again
@@ -483,7 +484,7 @@ export class Poll {
       { n: SIMULATED_HALL, k: this.data.k, epsilon: this.data.epsilon, shares: simulatedShares(this.data.k) });
     if (this.mode !== "simulated" || !this.simulation) return;
     this.simulation.loading = false;
-    if (!result.ok) { this.say(`No se pudo simular la sala: ${result.error.message}`); return; }
+    if (result.ok === false) { this.say(`No se pudo simular la sala: ${result.error.message}`); return; }
     this.simulation.answers = result.value;
     this.simulation.timer = window.setInterval(() => {
       const sim = this.simulation;
@@ -532,38 +533,54 @@ export function posteriorText(data, posterior) {
     + `(ε = ${data.epsilonText ?? num(data.epsilon)}; k encuestas a la misma persona cuestan kε).`;
 }
 
-/** The page's polls: each follows the hall's mode and tallies. @param {any} deck window.deck */
-export function installPolls(deck) {
+/** The page's polls: each follows the hall's mode and tallies (the context's holder), and the
+ *  slide shown. ``unbind()`` removes every listener: the polls then follow nothing.
+ *  @param {DeckContext} ctx @returns {{polls: Map<string, Poll>} & import("./context.js").Bound} */
+export function installPolls(ctx) {
   const roots = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".poll"));
-  const polls = new Map([...roots].map((root) => [root.dataset.pollId, new Poll(root, deck)]));
-  if (!polls.size) return polls;
-  const modeNow = () => {
-    if (deck.receiver || !deck.runtime) return "copy";
-    const hall = deck.hall;
+  const polls = new Map([...roots].map((root) => [root.dataset.pollId ?? "", new Poll(root, ctx)]));
+  if (!polls.size) return { polls, unbind() {} };
+  /** @param {any} hall @returns {PollMode} */
+  const modeNow = (hall) => {
+    if (ctx.receiver || !ctx.runtime) return "copy";
     if (!hall?.present) return "simulated";
     return hall.presenter ? "presenter" : "student";
   };
-  const update = () => { for (const poll of polls.values()) poll.setMode(modeNow()); };
-  const tallied = new WeakSet();   // the hall objects whose tallies we hear
-  watchHall(deck, (hall) => {
-    if (hall && !tallied.has(hall)) {
-      tallied.add(hall);
-      hall.addEventListener?.("tally", (/** @type {CustomEvent} */ e) => {
-        if (deck.hall === hall) polls.get(e.detail?.poll)?.onTally(e.detail);
-      });
-      hall.addEventListener?.("admit", (/** @type {CustomEvent} */ e) => {
-        if (deck.hall === hall) polls.get(e.detail?.poll)?.onAdmit();
-      });
-    }
-    update();
-  });
+  const update = () => { for (const poll of polls.values()) poll.setMode(modeNow(ctx.hall.get())); };
+  const onTally = (/** @type {Event} */ e) => {
+    const detail = /** @type {CustomEvent} */ (e).detail;
+    polls.get(detail?.poll)?.onTally(detail);
+  };
+  const onAdmit = (/** @type {Event} */ e) => { polls.get(/** @type {CustomEvent} */ (e).detail?.poll)?.onAdmit(); };
+  /** @type {any} the hall object whose tallies we hear (only the one held now) */
+  let heard = null;
+  const hear = (/** @type {any} */ hall) => {
+    if (hall === heard) return;
+    heard?.removeEventListener?.("tally", onTally);
+    heard?.removeEventListener?.("admit", onAdmit);
+    heard = hall;
+    hall?.addEventListener?.("tally", onTally);
+    hall?.addEventListener?.("admit", onAdmit);
+  };
+  const unsubscribe = ctx.hall.subscribe((hall) => { hear(hall); update(); });
   // another tab of this browser answered (or forgot) a poll: this tab follows at once
-  window.addEventListener("storage", (e) => {
+  const onStorage = (/** @type {StorageEvent} */ e) => {
     for (const poll of polls.values()) if (e.key === poll.store.key) poll.answeredElsewhere();
-  });
-  deck.reveal?.on("slidechanged", () => {
+  };
+  window.addEventListener("storage", onStorage);
+  const onSlide = () => {
     update();
     for (const poll of polls.values()) if (poll.current) poll.shown();
-  });
-  return polls;
+  };
+  ctx.reveal?.on("slidechanged", onSlide);
+  return {
+    polls,
+    unbind() {
+      unsubscribe();
+      hear(null);
+      window.removeEventListener("storage", onStorage);
+      ctx.reveal?.off?.("slidechanged", onSlide);
+      for (const poll of polls.values()) poll.stopSimulation();
+    },
+  };
 }

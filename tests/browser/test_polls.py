@@ -98,7 +98,7 @@ FAKE_HALL = """([presenter, tally]) => {
     hall.tally = (id) => tally;
     hall.ticket = (id) => ({poll: id, round: 1, ticket: 'a'.repeat(32)});   // admitted to round 1
     hall.answer = async (poll, value, token) => { hall.sent.push([poll, value, token]); return 'ok'; };
-    window.deck.hall = hall;
+    window.deck.context.hall.set(hall);
     hall.dispatchEvent(new CustomEvent('status', {detail: {state: 'live', devices: 1, following: true}}));
 }"""
 
