@@ -5,19 +5,28 @@ import { Runtime } from "./runtime.js";
 import { isReceiver, styleSpeakerNotes } from "./mirror.js";
 import { ensureIsolation, keepOffline } from "./isolation.js";
 
+/** An element the page's template always has (templates/index.html.j2): a missing one is a
+ *  broken build, said at once. @param {string} id @returns {HTMLElement} */
+function pageElement(id) {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`deck.js: the page has no #${id}`);
+  return el;
+}
+
 /** @type {import("./types.js").DeckConfig} the build's config (deckbuild/config.py) */
-const config = JSON.parse(document.getElementById("deck-config").textContent);
+const config = JSON.parse(pageElement("deck-config").textContent ?? "");
 const base = new URL(".", document.baseURI).href;
 const receiver = isReceiver();
 document.documentElement.classList.toggle("is-receiver", receiver);   // deck.css: the speaker view's copies
 document.documentElement.classList.toggle("is-upcoming", receiver && /[?&]controls=false\b/.test(location.search));
 
-const statusEl = document.getElementById("runtime-status");
-const announcer = document.getElementById("announcer");
-const announce = (text) => { announcer.textContent = text; };
-const showStatus = ({ state, detail }) => {
+const statusEl = pageElement("runtime-status");
+const announcer = pageElement("announcer");
+const announce = (/** @type {string} */ text) => { announcer.textContent = text; };
+const showStatus = (/** @type {{state: string, detail: string}} */ { state, detail }) => {
   statusEl.dataset.state = state;
-  statusEl.querySelector(".label").textContent = detail;
+  const label = statusEl.querySelector(".label");
+  if (label) label.textContent = detail;
 };
 
 if (!receiver) await ensureIsolation();
@@ -35,8 +44,10 @@ const [{ default: Reveal }, { default: RevealNotes }, { Cell }, { EditStore, Pro
   import("./context.js")]);
 const hallToken = receiver ? null : takeToken();   // before reveal.js reads the URL's fragment
 
-let cells, exercises;
-if (receiver) {
+/** @type {import("./cell.js").Cell[]} */
+let cells;
+let exercises;
+if (!runtime) {   // runtime is null exactly on a speaker-view copy (receiver)
   // a speaker-view copy: the main window's outputs mirrored
   cells = [...cellElements()].map((el) => new Cell(el, { readOnly: true }));
   exercises = installExercises(cells, { readOnly: true });
@@ -96,7 +107,7 @@ function cellElements() {
 function replay(all, { suspect = null, manual = false } = {}) {
   const ran = all.filter((c) => c.lastResult && !c.lastResult.restarted && !c.lastResult.cancelled
                                 && !c.lastResult.crashed && c.id !== suspect)
-                 .sort((a, b) => a.lastRunAt - b.lastRunAt);
+                 .sort((a, b) => (a.lastRunAt ?? 0) - (b.lastRunAt ?? 0));   // set with lastResult
   all.find((c) => c.id === suspect)?.markSuspect();
   for (const cell of ran) {
     if (!manual || !cell.edited) cell.run({ replay: true });

@@ -9,6 +9,7 @@
 import { Output } from "./output.js";
 
 /** @typedef {import("./context.js").DeckContext} DeckContext */
+/** @typedef {import("./context.js").Hall} Hall */
 
 const CENTRAL = "Privacidad central: el servidor de la sala ve cada ✓ y publica solo este conteo con ruido; "
   + "el ruido protege de la sala, no del servidor. Cuenta dispositivos: un portátil y un teléfono (o una ventana privada) cuentan dos.";
@@ -73,7 +74,7 @@ class HallCount {
     this.label();
   }
 
-  /** @returns {any} the hall as it is now (live.js's, or a test's own) */
+  /** @returns {Hall | null} the hall as it is now (live.js's, or a test's own) */
   get hall() { return this.ctx.hall.get(); }
 
   get epsilon() { return this.hall?.counts?.epsilon ?? 0.5; }

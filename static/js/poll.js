@@ -39,6 +39,7 @@ export const HOLD_UNTIL = 10;
  *  same). @typedef {{randomized: number, sent: boolean, token: string, round: number, ticket: string}} Kept */
 /** @typedef {"presenter" | "student" | "simulated" | "copy"} PollMode */
 /** @typedef {import("./context.js").DeckContext} DeckContext */
+/** @typedef {import("./context.js").Hall} Hall */
 
 /** @param {number} x @param {number} [digits] */
 export const pct = (x, digits = 0) => x.toLocaleString("es-ES", {
@@ -106,6 +107,15 @@ export class AnswerStore {
   }
 }
 
+/** A part of a poll the template always renders (templates/slides/poll.html.j2): a missing one
+ *  is a broken build, said at once. @param {HTMLElement} root @param {string} selector @returns {HTMLElement} */
+function part(root, selector) {
+  const node = root.querySelector(selector);
+  if (!(node instanceof HTMLElement)) throw new Error(`poll.js: the poll has no ${selector}`);
+  return node;
+}
+
+/** @template {keyof HTMLElementTagNameMap} K @param {K} tag @param {string | null} cls @param {string} [text] */
 function el(tag, cls, text) {
   const node = document.createElement(tag);
   if (cls) node.className = cls;
@@ -118,17 +128,18 @@ export class Poll {
   constructor(root, ctx) {
     this.root = root;
     this.ctx = ctx;
-    this.id = root.dataset.pollId;
+    this.id = root.dataset.pollId ?? "";
     /** @type {PollData} */
-    this.data = JSON.parse(root.dataset.poll);
+    this.data = JSON.parse(root.dataset.poll ?? "");   // the template always writes it
     this.slide = root.closest("section");
     this.radios = /** @type {HTMLInputElement[]} */ ([...root.querySelectorAll(".poll-option input")]);
-    this.sendBtn = /** @type {HTMLButtonElement} */ (root.querySelector(".poll-send"));
-    this.statusEl = root.querySelector(".poll-status");
-    this.results = /** @type {HTMLElement} */ (root.querySelector(".poll-results"));
-    this.numbers = root.querySelector(".poll-numbers");
-    this.posterior = root.querySelector(".poll-posterior");
-    this.figure = new Output(root.querySelector(".poll-figure"));
+    this.sendBtn = /** @type {HTMLButtonElement} */ (part(root, ".poll-send"));
+    this.statusEl = part(root, ".poll-status");
+    this.results = part(root, ".poll-results");
+    this.numbers = part(root, ".poll-numbers");
+    this.posterior = part(root, ".poll-posterior");
+    this.form = part(root, ".poll-form");
+    this.figure = new Output(part(root, ".poll-figure"));
     this.hallLine = el("p", "poll-hall");
     this.results.prepend(this.hallLine);
     this.controls = this.presenterControls();
@@ -168,7 +179,8 @@ export class Poll {
     no.addEventListener("click", () => { confirm.hidden = true; round.disabled = false; });
     yes.addEventListener("click", async () => {
       yes.disabled = true;
-      const ok = await this.hall.reset(this.id);
+      const hall = this.hall;
+      const ok = hall ? await hall.reset(this.id) : false;
       yes.disabled = false;
       confirm.hidden = true;
       round.disabled = false;
@@ -206,7 +218,7 @@ export class Poll {
   }
 
   get runtime() { return this.ctx.runtime; }
-  /** @returns {any} the hall as it is now (live.js's, or a test's own) */
+  /** @returns {Hall | null} the hall as it is now (live.js's, or a test's own) */
   get hall() { return this.ctx.hall.get(); }
   get current() { return this.ctx.reveal?.getCurrentSlide?.() === this.slide; }
 
@@ -228,12 +240,12 @@ export class Poll {
       this.say("Cada estudiante responde en su dispositivo; aquí llegan solo respuestas aleatorizadas. "
         + "Una ronda nueva sería una segunda publicación: otro ε por estudiante.");
       this.hallLine.textContent = "Sala en vivo: las respuestas aleatorizadas llegan de cada dispositivo.";
-      this.onTally(this.hall.tally?.(this.id) ?? null);
+      this.onTally(this.hall?.tally?.(this.id) ?? null);
     } else if (mode === "student") {
       this.hallLine.textContent = "Sala en vivo";
       if (answered) this.showAnswered(answered.randomized, answered.sent);
       else this.sayAdmission();
-      this.onTally(this.hall.tally?.(this.id) ?? null);
+      this.onTally(this.hall?.tally?.(this.id) ?? null);
     } else {
       this.say("Sin sala en vivo: su respuesta aleatorizada se suma a una sala simulada y no sale de este dispositivo.");
       this.hallLine.textContent = this.simulatedLine();
@@ -285,7 +297,7 @@ export class Poll {
     const canAnswer = open && !this.sending;
     for (const r of this.radios) r.disabled = !canAnswer;
     this.sendBtn.disabled = !canAnswer || !this.radios.some((r) => r.checked);
-    this.root.querySelector(".poll-form").toggleAttribute("hidden", this.mode === "presenter");
+    this.form.toggleAttribute("hidden", this.mode === "presenter");
   }
 
   /** @param {string} text */
@@ -303,8 +315,8 @@ export class Poll {
     // the counts become part of a Python expression: only k non-negative integers pass
     const counts = Array.isArray(tally.counts) ? tally.counts : [];
     if (counts.length !== this.data.k || !counts.every((c) => Number.isSafeInteger(c) && c >= 0)) return;
-    const round = Number.isSafeInteger(tally.round) ? tally.round : 1;
-    const admitted = Number.isSafeInteger(tally.admitted) ? tally.admitted : null;
+    const round = typeof tally.round === "number" && Number.isSafeInteger(tally.round) ? tally.round : 1;
+    const admitted = typeof tally.admitted === "number" && Number.isSafeInteger(tally.admitted) ? tally.admitted : null;
     this.tally = { n: counts.reduce((a, b) => a + b, 0), counts: [...counts], round, admitted };
     this.root.dataset.round = String(round);
     if (this.mode === "student") {
@@ -339,19 +351,22 @@ export class Poll {
 
   /** @param {Tally} tally */
   async compute(tally) {
+    const runtime = this.runtime;
+    if (!runtime) return;   // render() calls this only with one
     if (tally.n === 0 || this.held(tally)) {
       this.drawNumbers(tally, null);
       this.figure.clear();
       return;
     }
-    const summary = await this.runtime.call("poll.summary", { ...pollArgs(tally.counts, this.data), prior: this.data.prior });
+    const summary = await runtime.call("poll.summary", { ...pollArgs(tally.counts, this.data), prior: this.data.prior });
     if (summary.ok === false) { this.say(`No se pudo calcular la estimación: ${summary.error.message}`); return; }
     this.drawNumbers(tally, summary.value);
     if (this.mode !== "presenter" && this.mode !== "simulated") return;
+    /** @type {import("./types.js").FigureItem | null} */
     let figure = null;
     this.figure.el.classList.add("is-stale");   // until it shows these counts
     const labels = this.data.k === 2 ? [this.data.options[1]] : this.data.options;
-    const drawn = await this.runtime.call("poll.figure", { ...pollArgs(tally.counts, this.data), labels }, {
+    const drawn = await runtime.call("poll.figure", { ...pollArgs(tally.counts, this.data), labels }, {
       onFigure: ({ svg, png, alt, note }) => { figure = png != null ? { kind: "figure", png, alt, note } : { kind: "figure", svg, alt, note }; },
     });
     if (drawn.ok && figure) this.figure.replace([figure]);
@@ -397,7 +412,8 @@ export class Poll {
    *  hall the randomization runs alone among this browser's tabs, and only if none answered. */
   async send() {
     const checked = this.radios.find((r) => r.checked);
-    if (!checked || this.sending || !this.runtime) return;
+    const runtime = this.runtime;
+    if (!checked || this.sending || !runtime) return;
     this.sending = true;
     // the true answer lives only in these arguments until Python answers: the form is
     // cleared now, and nothing else holds it
@@ -407,7 +423,7 @@ export class Poll {
     const randomize = async () => {
       if (this.mode === "student" && this.store.load()) return null;   // another tab answered
       this.say("Aleatorizando su respuesta en este dispositivo…");
-      const result = await this.runtime.call("poll.randomize", args);
+      const result = await runtime.call("poll.randomize", args);
       if (!result.ok || !Number.isInteger(result.value) || result.value < 0 || result.value >= this.data.k) {
         this.say(`No se pudo aleatorizar (${result.ok === false ? result.error.message : "valor inesperado"}): elija de nuevo.`);
         return undefined;
@@ -450,7 +466,8 @@ export class Poll {
     this.root.classList.add("is-answered");
     this.syncForm();
     this.say("Enviando la respuesta aleatorizada…");
-    const outcome = await this.hall.answer(this.id, randomized, token, ticket || this.admission()?.ticket || null);
+    const hall = this.hall;
+    const outcome = hall ? await hall.answer(this.id, randomized, token, ticket || this.admission()?.ticket || null) : "absent";
     if (outcome === "ok" || outcome === "duplicate") this.store.save(randomized, true, token, round, ticket);
     this.showAnswered(randomized, outcome === "ok" || outcome === "duplicate", outcome);
   }
