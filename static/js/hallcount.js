@@ -7,14 +7,10 @@
 // Privacy is central: the server sees every ✓, the noise protects against the room; the unit is
 // a device. Students on an exercise slide are told so in one line.
 import { Output } from "./output.js";
+import { sayHall } from "./phrases.js";
 
 /** @typedef {import("./context.js").DeckContext} DeckContext */
 /** @typedef {import("./context.js").Hall} Hall */
-
-const CENTRAL = "Privacidad central: el servidor de la sala ve cada ✓ y publica solo este conteo con ruido; "
-  + "el ruido protege de la sala, no del servidor. Cuenta dispositivos: un portátil y un teléfono (o una ventana privada) cuentan dos.";
-const STUDENT = "Sala en vivo: su ✓ llega al servidor de la sala, que ve cada ✓ (privacidad central); "
-  + "la sala solo ve un conteo con ruido, por dispositivo.";
 
 /** @param {number} x */
 const es = (x) => x.toLocaleString("es-ES", { maximumFractionDigits: 1 });
@@ -62,12 +58,12 @@ class HallCount {
     this.button.type = "button";
     this.text = el("p", "hall-count-text");
     this.text.setAttribute("role", "status");
-    const central = el("p", "hall-count-central", CENTRAL);
+    const central = el("p", "hall-count-central", sayHall({ code: "count-central" }));
     const meter = el("div", "hall-count-meter");
     this.output = new Output(meter);
     this.box.append(this.button, this.text, central, meter);
     this.box.hidden = true;
-    this.note = el("p", "hall-count-note", STUDENT);
+    this.note = el("p", "hall-count-note", sayHall({ code: "count-student" }));
     this.note.hidden = true;
     exercise.querySelector(".exercise-side")?.append(this.box, this.note);
     this.button.addEventListener("click", () => this.release());
@@ -80,11 +76,8 @@ class HallCount {
   get epsilon() { return this.hall?.counts?.epsilon ?? 0.5; }
 
   label() {
-    const e = es(this.epsilon);
-    this.button.textContent = this.released ? `Contar de nuevo (otro ε = ${e})` : `¿Cuántos lo resolvieron? (ε = ${e})`;
-    this.button.title = this.released
-      ? "Un conteo nuevo con ruido: gasta otro ε del presupuesto de la sala"
-      : "Un conteo con ruido de Laplace discreto, pagado con el presupuesto de la sala (el servidor lo guarda)";
+    this.button.textContent = sayHall({ code: "count-button", released: this.released, epsilon: es(this.epsilon) });
+    this.button.title = sayHall({ code: "count-button-title", released: this.released });
   }
 
   /** Ask the hall's server for the noised count (a new draw once one was shown) and show it
@@ -93,17 +86,17 @@ class HallCount {
     const hall = this.hall;
     if (!hall?.presenter || typeof hall.releaseCount !== "function") return;
     this.button.disabled = true;
-    this.text.textContent = "Contando en la sala…";
+    this.text.textContent = sayHall({ code: "count-counting" });
     try {
       const answer = await hall.releaseCount(this.id, this.released);
       if (!answer || (answer.status !== 200 && answer.status !== 409)) {
-        this.text.textContent = "La sala no respondió: no se contó nada (ni se gastó presupuesto).";
+        this.text.textContent = sayHall({ code: "count-no-answer" });
         return;
       }
       const r = answer.body;
       if (r.budget) this.output.replace([{ kind: "budget", accountants: r.budget.accountants, more: r.budget.more }]);
       if (r.refused || !Number.isInteger(r.value)) {
-        this.text.textContent = "El presupuesto de la sala se agotó: este conteo no se publicó.";
+        this.text.textContent = sayHall({ code: "count-exhausted" });
         return;
       }
       this.released = true;
@@ -111,16 +104,9 @@ class HallCount {
       const shown = countShown(r.value, r.epsilon, hall.devices);
       this.box.dataset.noisy = String(r.value);
       this.box.dataset.shown = JSON.stringify(shown);
-      const n = (/** @type {number} */ x) => x.toLocaleString("es-ES");
-      const bound = shown.devices === 1 ? "el único dispositivo conectado"
-        : shown.devices != null ? `los ${n(shown.devices)} dispositivos conectados` : "";
-      this.text.textContent = `≈ ${n(shown.value)} ${shown.value === 1 ? "dispositivo lo resolvió" : "dispositivos lo resolvieron"} `
-        + `(IC 95 %: de ${n(shown.low)} a ${n(shown.high)}`
-        + (shown.clipped ? `, recortado a lo público: entre 0 y ${bound || "∞"}` : "")
-        + `; conteo con ruido de Laplace discreto, ε = ${es(r.epsilon)}, desvío típico ≈ ${es(r.sd)})`
-        + (r.new ? "." : "; es el mismo conteo publicado antes: no gastó presupuesto.");
+      this.text.textContent = sayHall({ code: "count-shown", ...shown, epsilon: es(r.epsilon), sd: es(r.sd), fresh: Boolean(r.new) });
     } catch (e) {
-      this.text.textContent = `No se pudo contar: ${e instanceof Error ? e.message : String(e)}`;
+      this.text.textContent = sayHall({ code: "count-failed", message: e instanceof Error ? e.message : String(e) });
     } finally {
       this.button.disabled = false;
     }

@@ -15,6 +15,7 @@
 import { Follow } from "./follow.js";
 import { assertNever } from "./never.js";
 import { scrollToFragment } from "./scrollfragment.js";
+import { sayHall } from "./phrases.js";
 
 const TOKEN_KEY = "dpdeck-hall-token";
 const DEVICE_KEY = "dpdeck-hall-device";
@@ -242,7 +243,7 @@ export class Hall extends EventTarget {
     this.follow.dropPresenter();
     this.token = null;
     try { sessionStorage.removeItem(TOKEN_KEY); } catch { /* nothing kept */ }
-    this.view?.notice("El enlace de presentador ya no es válido (la sala se abrió con otro): esta página sigue al profesor.");
+    this.view?.notice(sayHall({ code: "hall-token-refused" }));
     this.emitStatus();
   }
 

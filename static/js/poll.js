@@ -21,6 +21,7 @@
 // Numbers are shown the Spanish way (toLocaleString("es-ES"): 0,75; 30 %).
 import { Output } from "./output.js";
 import { randomId } from "./live.js";
+import { sayHall } from "./phrases.js";
 
 const STORE = "dpdeck-poll:";        // + deck id + ":" + poll id → {randomized, sent}
 const SIMULATED_HALL = 40;
@@ -163,17 +164,15 @@ export class Poll {
   presenterControls() {
     const box = el("div", "poll-controls");
     box.hidden = true;
-    const round = el("button", "cell-btn poll-new-round", "Nueva ronda");
-    const csv = el("button", "cell-btn poll-csv", "⤓ Recuento (CSV)");
-    csv.title = "Los recuentos de respuestas aleatorizadas de esta ronda, por opción: nada más";
+    const round = el("button", "cell-btn poll-new-round", sayHall({ code: "poll-new-round" }));
+    const csv = el("button", "cell-btn poll-csv", sayHall({ code: "poll-csv" }));
+    csv.title = sayHall({ code: "poll-csv-title" });
     const confirm = el("div", "poll-round-confirm");
     confirm.hidden = true;
     confirm.setAttribute("role", "alertdialog");
-    const yes = el("button", "cell-btn poll-round-yes", "Sí, abrir una nueva ronda");
-    const no = el("button", "cell-btn poll-round-no", "Cancelar");
-    confirm.append(el("p", null, "Una nueva ronda es una segunda publicación: quien responda de nuevo gasta otro ε "
-      + "(2ε en total por esta pregunta). Se borran las respuestas de esta ronda; responden los dispositivos "
-      + "conectados ahora."), yes, no);
+    const yes = el("button", "cell-btn poll-round-yes", sayHall({ code: "poll-round-yes" }));
+    const no = el("button", "cell-btn poll-round-no", sayHall({ code: "poll-round-no" }));
+    confirm.append(el("p", null, sayHall({ code: "poll-round-warning" })), yes, no);
     for (const b of [round, csv, yes, no]) b.type = "button";
     round.addEventListener("click", () => { confirm.hidden = false; round.disabled = true; yes.focus(); });
     no.addEventListener("click", () => { confirm.hidden = true; round.disabled = false; });
@@ -184,8 +183,7 @@ export class Poll {
       yes.disabled = false;
       confirm.hidden = true;
       round.disabled = false;
-      this.say(ok ? "Nueva ronda abierta: una segunda publicación (otro ε para quien responda de nuevo)."
-        : "No se pudo abrir una nueva ronda: la sala no respondió.");
+      this.say(sayHall({ code: ok ? "poll-round-opened" : "poll-round-failed" }));
     });
     csv.addEventListener("click", () => this.downloadCsv());
     box.append(round, csv, confirm);
@@ -199,7 +197,7 @@ export class Poll {
     const admitted = this.tally.admitted ?? "";
     const eps = String(this.data.epsilon).replace(".", ",");
     const quote = (/** @type {string} */ t) => `"${t.replace(/"/g, '""')}"`;
-    const rows = [["encuesta", "ronda", "ε", "dispositivos admitidos", "opción", "respuestas aleatorizadas"].join(";")];
+    const rows = [sayHall({ code: "poll-csv-header" })];
     this.data.options.forEach((option, i) => {
       rows.push([quote(this.id), round, eps, admitted, quote(option), this.tally.counts[i] ?? 0].join(";"));
     });
@@ -210,7 +208,7 @@ export class Poll {
     const blob = new Blob(["\ufeff" + this.tallyCsv()], { type: "text/csv;charset=utf-8" });
     const a = document.createElement("a");
     a.href = URL.createObjectURL(blob);
-    a.download = `${this.id}-ronda-${this.tally.round ?? 1}.csv`;
+    a.download = sayHall({ code: "poll-csv-file", poll: this.id, round: this.tally.round ?? 1 });
     document.body.append(a);
     a.click();
     a.remove();
@@ -235,19 +233,18 @@ export class Poll {
     this.controls.hidden = mode !== "presenter";
     this.figure.clear();
     if (mode === "copy") {
-      this.say("Vista del presentador: las respuestas y la estimación, en la ventana principal.");
+      this.say(sayHall({ code: "poll-copy" }));
     } else if (mode === "presenter") {
-      this.say("Cada estudiante responde en su dispositivo; aquí llegan solo respuestas aleatorizadas. "
-        + "Una ronda nueva sería una segunda publicación: otro ε por estudiante.");
-      this.hallLine.textContent = "Sala en vivo: las respuestas aleatorizadas llegan de cada dispositivo.";
+      this.say(sayHall({ code: "poll-presenter" }));
+      this.hallLine.textContent = sayHall({ code: "poll-presenter-hall" });
       this.onTally(this.hall?.tally?.(this.id) ?? null);
     } else if (mode === "student") {
-      this.hallLine.textContent = "Sala en vivo";
+      this.hallLine.textContent = sayHall({ code: "poll-student-hall" });
       if (answered) this.showAnswered(answered.randomized, answered.sent);
       else this.sayAdmission();
       this.onTally(this.hall?.tally?.(this.id) ?? null);
     } else {
-      this.say("Sin sala en vivo: su respuesta aleatorizada se suma a una sala simulada y no sale de este dispositivo.");
+      this.say(sayHall({ code: "poll-simulated" }));
       this.hallLine.textContent = this.simulatedLine();
     }
     this.syncForm();
@@ -256,10 +253,8 @@ export class Poll {
   }
 
   simulatedLine() {
-    const shares = simulatedShares(this.data.k);
-    const truth = this.data.k === 2 ? `un ${pct(shares[1])} diría «${this.data.options[1]}»`
-      : this.data.options.map((o, i) => `${o} ${pct(shares[i])}`).join(", ");
-    return `Sala simulada de ${SIMULATED_HALL} estudiantes (de verdad, ${truth}).`;
+    const shares = simulatedShares(this.data.k).map((x) => pct(x));
+    return sayHall({ code: "poll-simulated-hall", size: SIMULATED_HALL, options: this.data.options, shares });
   }
 
   /** This device's ticket for the poll's current round (student mode), or null. */
@@ -272,13 +267,11 @@ export class Poll {
   sayAdmission() {
     if (this.mode !== "student" || this.store.load()) return;
     if (this.admission()) {
-      this.say(`${this.newRound ? "Nueva ronda: responder de nuevo es una segunda publicación (otro ε: 2ε en total por esta pregunta). " : ""}`
-        + "Elija su respuesta: su dispositivo la aleatoriza antes de enviarla.");
+      this.say(sayHall({ code: "poll-may-answer", newRound: this.newRound }));
     } else if (this.tally.admitted == null) {
-      this.say("La encuesta se abre cuando el profesor llegue a esta diapositiva: responden los dispositivos conectados a la sala en ese momento.");
+      this.say(sayHall({ code: "poll-not-open" }));
     } else {
-      this.say("Este dispositivo se conectó a la sala después de que se mostrara la encuesta: en esta ronda no puede "
-        + "responder (así nadie envía respuestas por dispositivos que no estaban). Podrá hacerlo si el profesor abre una nueva ronda.");
+      this.say(sayHall({ code: "poll-late" }));
     }
     this.root.classList.toggle("is-late", this.tally.admitted != null && !this.admission());
   }
@@ -359,7 +352,7 @@ export class Poll {
       return;
     }
     const summary = await runtime.call("poll.summary", { ...pollArgs(tally.counts, this.data), prior: this.data.prior });
-    if (summary.ok === false) { this.say(`No se pudo calcular la estimación: ${summary.error.message}`); return; }
+    if (summary.ok === false) { this.say(sayHall({ code: "poll-summary-failed", message: summary.error.message })); return; }
     this.drawNumbers(tally, summary.value);
     if (this.mode !== "presenter" && this.mode !== "simulated") return;
     /** @type {import("./types.js").FigureItem | null} */
@@ -386,24 +379,22 @@ export class Poll {
     this.root.dataset.counts = JSON.stringify(tally.counts);   // the tests compare with dplab's
     const admitted = this.mode === "simulated" ? null : this.tally.admitted ?? null;
     this.root.dataset.admitted = admitted == null ? "" : String(admitted);
-    const rows = [["Respuestas", admitted == null ? num(tally.n)
-      : `${num(tally.n)} de ${num(admitted)} ${admitted === 1 ? "dispositivo" : "dispositivos"}`]];
+    const rows = [[sayHall({ code: "poll-answers" }), admitted == null ? num(tally.n)
+      : sayHall({ code: "poll-answers-of", n: num(tally.n), admitted: num(admitted), one: admitted === 1 })]];
     if (summary) {
       const [estimate, , low, high, share] = summary.estimate;
       const index = this.data.k === 2 ? [0] : estimate.map((_, i) => i);
       for (const i of index) {
         const label = this.data.k === 2 ? this.data.options[1] : this.data.options[i];
-        rows.push([`«${label}» recibidos`, pct(share[i])]);
-        rows.push([`Estimación de «${label}»`, estimateText(estimate[i], low[i], high[i])]);
+        rows.push([sayHall({ code: "poll-received", label }), pct(share[i])]);
+        rows.push([sayHall({ code: "poll-estimate-of", label }), estimateText(estimate[i], low[i], high[i])]);
       }
       this.root.dataset.estimate = JSON.stringify(estimate);
       this.posterior.textContent = posteriorText(this.data, summary.posterior);
     } else {
       this.posterior.textContent = this.held(tally)
-        ? `Los números aparecen desde ${HOLD_UNTIL} respuestas (van ${num(tally.n)}). Con menos, la estimación `
-          + "no diría nada (su intervalo iría de casi 0 % a casi 100 %), y cada cambio en la pantalla "
-          + "señalaría a quien acaba de responder: su respuesta aleatorizada lo protege igual, pero no hace falta exhibirla."
-        : tally.n === 0 ? "Aún no hay respuestas." : "";
+        ? sayHall({ code: "poll-held", hold: HOLD_UNTIL, n: num(tally.n) })
+        : tally.n === 0 ? sayHall({ code: "poll-no-answers" }) : "";
     }
     this.numbers.replaceChildren(...rows.flatMap(([term, value]) => [el("dt", null, term), el("dd", null, value)]));
   }
@@ -422,10 +413,10 @@ export class Poll {
     this.syncForm();
     const randomize = async () => {
       if (this.mode === "student" && this.store.load()) return null;   // another tab answered
-      this.say("Aleatorizando su respuesta en este dispositivo…");
+      this.say(sayHall({ code: "poll-randomizing" }));
       const result = await runtime.call("poll.randomize", args);
       if (!result.ok || !Number.isInteger(result.value) || result.value < 0 || result.value >= this.data.k) {
-        this.say(`No se pudo aleatorizar (${result.ok === false ? result.error.message : "valor inesperado"}): elija de nuevo.`);
+        this.say(sayHall({ code: "poll-randomize-failed", message: result.ok === false ? result.error.message : null }));
         return undefined;
       }
       // kept before the lock is released and before sending: no other tab and no reload draws again
@@ -445,7 +436,7 @@ export class Poll {
     const kept = this.store.load();
     this.root.classList.toggle("is-answered", Boolean(kept));
     this.syncForm();
-    if (kept) this.say(`Otra pestaña de este navegador ya respondió («${this.data.options[kept.randomized] ?? kept.randomized}», aleatorizada): la sala guarda solo esa respuesta.`);
+    if (kept) this.say(sayHall({ code: "poll-answered-elsewhere", option: this.optionText(kept.randomized) }));
   }
 
   /** Hand the randomized answer to the hall (or to the simulated hall). @param {number} randomized */
@@ -453,7 +444,7 @@ export class Poll {
     if (this.mode === "simulated") {
       this.simulation = this.simulation ?? { answers: [], shown: 0, timer: 0, own: null };
       this.simulation.own = randomized;
-      this.say(`Su dispositivo aleatorizó su respuesta: «${this.data.options[randomized]}» se sumó a la sala simulada (sin sala en vivo, no sale de aquí).`);
+      this.say(sayHall({ code: "poll-simulated-sent", option: String(this.data.options[randomized]) }));
       this.syncForm();
       this.updateSimulatedTally();
       return;
@@ -465,29 +456,30 @@ export class Poll {
     this.store.save(randomized, false, token, round, ticket);   // before the send: a reload must not randomize again
     this.root.classList.add("is-answered");
     this.syncForm();
-    this.say("Enviando la respuesta aleatorizada…");
+    this.say(sayHall({ code: "poll-sending" }));
     const hall = this.hall;
     const outcome = hall ? await hall.answer(this.id, randomized, token, ticket || this.admission()?.ticket || null) : "absent";
     if (outcome === "ok" || outcome === "duplicate") this.store.save(randomized, true, token, round, ticket);
     this.showAnswered(randomized, outcome === "ok" || outcome === "duplicate", outcome);
   }
 
+  /** An answer as the slide names it: its option, or its number. @param {number} answer */
+  optionText(answer) { return String(this.data.options[answer] ?? answer); }
+
   /** @param {number} randomized @param {boolean} sent @param {string} [outcome] */
   showAnswered(randomized, sent, outcome = "ok") {
-    const said = `«${this.data.options[randomized] ?? randomized}»`;
+    const option = this.optionText(randomized);
     if (sent) {
-      this.say(outcome === "duplicate" ? "Este dispositivo ya había respondido: la sala guarda solo su primera respuesta."
-        : `Enviada. Su dispositivo envió ${said}: puede no ser su respuesta, y nadie puede saber si lo es.`);
+      this.say(sayHall(outcome === "duplicate" ? { code: "poll-duplicate" } : { code: "poll-sent", option }));
       return;
     }
     if (outcome === "refused") {
-      this.say(`La sala no admitió la respuesta (${said}): solo responden, una vez, los dispositivos conectados cuando se mostró la encuesta.`);
+      this.say(sayHall({ code: "poll-refused", option }));
       return;
     }
-    const why = outcome === "rate" ? "la sala pide esperar un momento" : outcome === "invalid" ? "la sala la rechazó"
-      : outcome === "busy" ? "la sala no puede guardarla en este momento" : "no hay conexión con la sala";
-    this.say(`No se pudo enviar (${why}). Su respuesta aleatorizada (${said}) espera: `);
-    const retry = el("button", "cell-btn poll-retry", "Reintentar el envío");
+    const why = outcome === "rate" || outcome === "invalid" || outcome === "busy" ? outcome : "network";
+    this.say(sayHall({ code: "poll-not-sent", option, why }));
+    const retry = el("button", "cell-btn poll-retry", sayHall({ code: "poll-retry" }));
     retry.type = "button";
     retry.addEventListener("click", () => { retry.disabled = true; this.deliver(randomized); });
     this.statusEl.append(retry);   // the same randomized answer again: nothing new is revealed
@@ -501,7 +493,7 @@ export class Poll {
       { n: SIMULATED_HALL, k: this.data.k, epsilon: this.data.epsilon, shares: simulatedShares(this.data.k) });
     if (this.mode !== "simulated" || !this.simulation) return;
     this.simulation.loading = false;
-    if (result.ok === false) { this.say(`No se pudo simular la sala: ${result.error.message}`); return; }
+    if (result.ok === false) { this.say(sayHall({ code: "poll-simulate-failed", message: result.error.message })); return; }
     this.simulation.answers = result.value;
     this.simulation.timer = window.setInterval(() => {
       const sim = this.simulation;
@@ -529,25 +521,22 @@ export class Poll {
  *  @param {number} x */
 function clippedPct(x) {
   const clipped = Math.min(1, Math.max(0, x));
-  return clipped === x ? pct(x) : `${pct(clipped)} (recortado)`;
+  return clipped === x ? pct(x) : sayHall({ code: "poll-clipped", share: pct(clipped) });
 }
 
 /** "32 % (IC 95 % aproximado: 10 %–54 %)": the estimate and its interval clipped to [0, 1], each
  *  clipped end saying so; an interval wholly outside [0, 1] says that instead of «0 %–0 %». */
 export function estimateText(estimate, low, high) {
-  const interval = high < 0 ? "todo por debajo de 0 %, recortado a 0 %"
-    : low > 1 ? "todo por encima de 100 %, recortado a 100 %"
+  const interval = high < 0 ? sayHall({ code: "poll-interval-below" })
+    : low > 1 ? sayHall({ code: "poll-interval-above" })
       : `${clippedPct(low)}–${clippedPct(high)}`;
-  return `${clippedPct(estimate)} (IC 95 % aproximado: ${interval})`;
+  return sayHall({ code: "poll-estimate", estimate: clippedPct(estimate), interval });
 }
 
 /** What one answer reveals about the student who sent it. @param {PollData} data @param {number} posterior */
 export function posteriorText(data, posterior) {
-  const what = data.k === 2 ? `«${data.options[1]}»` : "una opción dada";
-  const seen = data.k === 2 ? what : "esa opción";
-  return `Lo que revela una respuesta: si antes se creía un ${pct(data.prior)} de que alguien `
-    + `respondería ${what}, tras ver ${seen} en su respuesta se cree a lo sumo un ${pct(posterior)} `
-    + `(ε = ${data.epsilonText ?? num(data.epsilon)}; k encuestas a la misma persona cuestan kε).`;
+  return sayHall({ code: "poll-posterior", yesNo: data.k === 2, option: String(data.options[1]), prior: pct(data.prior),
+                   posterior: pct(posterior), epsilon: data.epsilonText ?? num(data.epsilon) });
 }
 
 /** The page's polls: each follows the hall's mode and tallies (the context's holder), and the
