@@ -224,5 +224,7 @@ window.deck = {
   reveal: deck, runtime, cells, config, receiver, exercises: exercises.exercises, context,
   get hall() { return context.hall.get(); },
   polls: polls.polls, hallCounts: hallCounts.boxes,
+  /** unbind the hall's components: they follow nothing after (tests/browser/test_polls.py) */
+  unbind() { polls.unbind(); hallCounts.unbind(); },
 };
 document.documentElement.dataset.deckReady = "true";

@@ -103,6 +103,26 @@ FAKE_HALL = """([presenter, tally]) => {
 }"""
 
 
+def test_unbound_polls_no_longer_follow_the_hall(page, deck_url):
+    """The polls follow the hall held in the page's context (context.js) until unbound: a hall
+    set after ``unbind()`` moves no poll out of its mode, while a bound poll follows at once."""
+    open_deck(page, deck_url + f"?noprerun#/{POLL}")
+    wait_runtime_ready(page)
+    mode = f"document.querySelector('{BOARD}').dataset.mode"
+    page.evaluate(FAKE_HALL, [False, None])
+    assert page.evaluate(mode) == "student"  # bound: set() tells the polls at once
+    page.evaluate("window.deck.unbind()")
+    page.evaluate(FAKE_HALL, [True, None])
+    assert page.evaluate("window.deck.hall.presenter") is True
+    assert page.evaluate(mode) == "student"  # unbound: the presenter's hall changes nothing
+    page.evaluate(
+        "window.deck.hall.dispatchEvent(new CustomEvent('tally', {detail: {poll: 'encuesta-copiar', n: 12, counts: [6, 6], round: 1, admitted: 20}}))"
+    )
+    # nor do its tallies: a bound poll takes one at once (onTally), this one keeps none
+    assert page.evaluate("window.deck.polls.get('encuesta-copiar').tally.n") == 0
+    assert not page.errors, page.errors
+
+
 def test_a_student_sends_only_randomized_answers(page, deck_url):
     """40 answers of «sí» (the truth, which the test chose): each handed to the hall is 0 or 1,
     and some are «no» (the chance that 40 randomized «sí» all stay «sí» is 0,75⁴⁰ ≈ 10⁻⁵)."""
