@@ -5,19 +5,28 @@ import { Runtime } from "./runtime.js";
 import { isReceiver, styleSpeakerNotes } from "./mirror.js";
 import { ensureIsolation, keepOffline } from "./isolation.js";
 
+/** An element the page's template always has (templates/index.html.j2): a missing one is a
+ *  broken build, said at once. @param {string} id @returns {HTMLElement} */
+function pageElement(id) {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`deck.js: the page has no #${id}`);
+  return el;
+}
+
 /** @type {import("./types.js").DeckConfig} the build's config (deckbuild/config.py) */
-const config = JSON.parse(document.getElementById("deck-config").textContent);
+const config = JSON.parse(pageElement("deck-config").textContent ?? "");
 const base = new URL(".", document.baseURI).href;
 const receiver = isReceiver();
 document.documentElement.classList.toggle("is-receiver", receiver);   // deck.css: the speaker view's copies
 document.documentElement.classList.toggle("is-upcoming", receiver && /[?&]controls=false\b/.test(location.search));
 
-const statusEl = document.getElementById("runtime-status");
-const announcer = document.getElementById("announcer");
-const announce = (text) => { announcer.textContent = text; };
-const showStatus = ({ state, detail }) => {
+const statusEl = pageElement("runtime-status");
+const announcer = pageElement("announcer");
+const announce = (/** @type {string} */ text) => { announcer.textContent = text; };
+const showStatus = (/** @type {{state: string, detail: string}} */ { state, detail }) => {
   statusEl.dataset.state = state;
-  statusEl.querySelector(".label").textContent = detail;
+  const label = statusEl.querySelector(".label");
+  if (label) label.textContent = detail;
 };
 
 if (!receiver) await ensureIsolation();
@@ -28,14 +37,17 @@ runtime?.addEventListener("status", (/** @type {CustomEvent} */ e) => { if (e.de
 const [{ default: Reveal }, { default: RevealNotes }, { Cell }, { EditStore, ProgressStore },
        { publish, subscribe }, { startPrerun }, { installActions, showWhere }, { installExercises },
        { installSpanishHelp }, { installZoom, remeasure }, { takeToken, startHall },
-       { LastRunStore, runKey }] = await Promise.all([
+       { LastRunStore, runKey }, { HallHolder }] = await Promise.all([
   import("reveal"), import("reveal-notes"), import("./cell.js"), import("./storage.js"),
   import("./mirror.js"), import("./prerun.js"), import("./actions.js"), import("./exercise.js"),
-  import("./help.js"), import("./zoom.js"), import("./live.js"), import("./lastrun.js")]);
+  import("./help.js"), import("./zoom.js"), import("./live.js"), import("./lastrun.js"),
+  import("./context.js")]);
 const hallToken = receiver ? null : takeToken();   // before reveal.js reads the URL's fragment
 
-let cells, exercises;
-if (receiver) {
+/** @type {import("./cell.js").Cell[]} */
+let cells;
+let exercises;
+if (!runtime) {   // runtime is null exactly on a speaker-view copy (receiver)
   // a speaker-view copy: the main window's outputs mirrored
   cells = [...cellElements()].map((el) => new Cell(el, { readOnly: true }));
   exercises = installExercises(cells, { readOnly: true });
@@ -95,7 +107,7 @@ function cellElements() {
 function replay(all, { suspect = null, manual = false } = {}) {
   const ran = all.filter((c) => c.lastResult && !c.lastResult.restarted && !c.lastResult.cancelled
                                 && !c.lastResult.crashed && c.id !== suspect)
-                 .sort((a, b) => a.lastRunAt - b.lastRunAt);
+                 .sort((a, b) => (a.lastRunAt ?? 0) - (b.lastRunAt ?? 0));   // set with lastResult
   all.find((c) => c.id === suspect)?.markSuspect();
   for (const cell of ran) {
     if (!manual || !cell.edited) cell.run({ replay: true });
@@ -195,15 +207,24 @@ if (/print-pdf/.test(location.search)) (await import("./print.js")).preparePrint
 installSpanishHelp(deck);
 installZoom(deck, { announce, changed: () => { for (const c of cells) if (c.editor) remeasure(c.editor.view); } });
 await buildNearEditors(deck, cells);   // a link to a code slide: its editor is there when the page is ready
+// what the page's components are handed (context.js): live.js sets the hall through its holder
+const context = { runtime, hall: new HallHolder(), reveal: deck, config, receiver };
 // live.js: the live hall, if a server is here (or at config.hall, the origin the build named)
-const hall = startHall(deck, { base, token: hallToken, receiver, origin: config.hall });
+startHall(context.hall, deck, { base, token: hallToken, receiver, origin: config.hall });
 
 // ``?noprerun``: cells run only when asked (for tests, and to watch a cold cell compute)
 if (runtime && !new URLSearchParams(location.search).has("noprerun")) startPrerun(cells, deck, runtime);
 
-// for the tests and for curious students: window.deck.cells[0].run()
-window.deck = { reveal: deck, runtime, cells, config, receiver, exercises: exercises.exercises, hall };
-// the live hall's polls and exercise counts (read window.deck.hall, live.js, as it is now)
+// the live hall's polls and exercise counts: each follows the context's hall until unbound
 const [{ installPolls }, { installHallCounts }] = await Promise.all([import("./poll.js"), import("./hallcount.js")]);
-Object.assign(window.deck, { polls: installPolls(window.deck), hallCounts: installHallCounts(window.deck) });
+const polls = installPolls(context), hallCounts = installHallCounts(context);
+// for the tests and for curious students (no component reads it): window.deck.cells[0].run();
+// `hall` is the one held now (a test puts its own with window.deck.context.hall.set(fake))
+window.deck = {
+  reveal: deck, runtime, cells, config, receiver, exercises: exercises.exercises, context,
+  get hall() { return context.hall.get(); },
+  polls: polls.polls, hallCounts: hallCounts.boxes,
+  /** unbind the hall's components: they follow nothing after (tests/browser/test_polls.py) */
+  unbind() { polls.unbind(); hallCounts.unbind(); },
+};
 document.documentElement.dataset.deckReady = "true";

@@ -7,12 +7,10 @@
 // Privacy is central: the server sees every ✓, the noise protects against the room; the unit is
 // a device. Students on an exercise slide are told so in one line.
 import { Output } from "./output.js";
-import { watchHall } from "./hallwatch.js";
+import { sayHall } from "./phrases.js";
 
-const CENTRAL = "Privacidad central: el servidor de la sala ve cada ✓ y publica solo este conteo con ruido; "
-  + "el ruido protege de la sala, no del servidor. Cuenta dispositivos: un portátil y un teléfono (o una ventana privada) cuentan dos.";
-const STUDENT = "Sala en vivo: su ✓ llega al servidor de la sala, que ve cada ✓ (privacidad central); "
-  + "la sala solo ve un conteo con ruido, por dispositivo.";
+/** @typedef {import("./context.js").DeckContext} DeckContext */
+/** @typedef {import("./context.js").Hall} Hall */
 
 /** @param {number} x */
 const es = (x) => x.toLocaleString("es-ES", { maximumFractionDigits: 1 });
@@ -50,55 +48,55 @@ export function countShown(noisy, epsilon, devices) {
 
 /** One exercise's box on the presenter's slide, and the students' line. */
 class HallCount {
-  /** @param {HTMLElement} exercise the .exercise element @param {any} deck */
-  constructor(exercise, deck) {
-    this.id = exercise.dataset.exerciseId;
-    this.deck = deck;
+  /** @param {HTMLElement} exercise the .exercise element @param {DeckContext} ctx */
+  constructor(exercise, ctx) {
+    this.id = exercise.dataset.exerciseId ?? "";
+    this.ctx = ctx;
     this.released = false;   // this exercise has a release: the button asks for a new draw
     this.box = el("div", "hall-count");
     this.button = /** @type {HTMLButtonElement} */ (el("button", "cell-btn hall-count-btn"));
     this.button.type = "button";
     this.text = el("p", "hall-count-text");
     this.text.setAttribute("role", "status");
-    const central = el("p", "hall-count-central", CENTRAL);
+    const central = el("p", "hall-count-central", sayHall({ code: "count-central" }));
     const meter = el("div", "hall-count-meter");
     this.output = new Output(meter);
     this.box.append(this.button, this.text, central, meter);
     this.box.hidden = true;
-    this.note = el("p", "hall-count-note", STUDENT);
+    this.note = el("p", "hall-count-note", sayHall({ code: "count-student" }));
     this.note.hidden = true;
     exercise.querySelector(".exercise-side")?.append(this.box, this.note);
     this.button.addEventListener("click", () => this.release());
     this.label();
   }
 
-  get epsilon() { return this.deck.hall?.counts?.epsilon ?? 0.5; }
+  /** @returns {Hall | null} the hall as it is now (live.js's, or a test's own) */
+  get hall() { return this.ctx.hall.get(); }
+
+  get epsilon() { return this.hall?.counts?.epsilon ?? 0.5; }
 
   label() {
-    const e = es(this.epsilon);
-    this.button.textContent = this.released ? `Contar de nuevo (otro ε = ${e})` : `¿Cuántos lo resolvieron? (ε = ${e})`;
-    this.button.title = this.released
-      ? "Un conteo nuevo con ruido: gasta otro ε del presupuesto de la sala"
-      : "Un conteo con ruido de Laplace discreto, pagado con el presupuesto de la sala (el servidor lo guarda)";
+    this.button.textContent = sayHall({ code: "count-button", released: this.released, epsilon: es(this.epsilon) });
+    this.button.title = sayHall({ code: "count-button-title", released: this.released });
   }
 
   /** Ask the hall's server for the noised count (a new draw once one was shown) and show it
    *  with the hall's budget. */
   async release() {
-    const hall = this.deck.hall;
+    const hall = this.hall;
     if (!hall?.presenter || typeof hall.releaseCount !== "function") return;
     this.button.disabled = true;
-    this.text.textContent = "Contando en la sala…";
+    this.text.textContent = sayHall({ code: "count-counting" });
     try {
       const answer = await hall.releaseCount(this.id, this.released);
       if (!answer || (answer.status !== 200 && answer.status !== 409)) {
-        this.text.textContent = "La sala no respondió: no se contó nada (ni se gastó presupuesto).";
+        this.text.textContent = sayHall({ code: "count-no-answer" });
         return;
       }
       const r = answer.body;
       if (r.budget) this.output.replace([{ kind: "budget", accountants: r.budget.accountants, more: r.budget.more }]);
       if (r.refused || !Number.isInteger(r.value)) {
-        this.text.textContent = "El presupuesto de la sala se agotó: este conteo no se publicó.";
+        this.text.textContent = sayHall({ code: "count-exhausted" });
         return;
       }
       this.released = true;
@@ -106,16 +104,9 @@ class HallCount {
       const shown = countShown(r.value, r.epsilon, hall.devices);
       this.box.dataset.noisy = String(r.value);
       this.box.dataset.shown = JSON.stringify(shown);
-      const n = (/** @type {number} */ x) => x.toLocaleString("es-ES");
-      const bound = shown.devices === 1 ? "el único dispositivo conectado"
-        : shown.devices != null ? `los ${n(shown.devices)} dispositivos conectados` : "";
-      this.text.textContent = `≈ ${n(shown.value)} ${shown.value === 1 ? "dispositivo lo resolvió" : "dispositivos lo resolvieron"} `
-        + `(IC 95 %: de ${n(shown.low)} a ${n(shown.high)}`
-        + (shown.clipped ? `, recortado a lo público: entre 0 y ${bound || "∞"}` : "")
-        + `; conteo con ruido de Laplace discreto, ε = ${es(r.epsilon)}, desvío típico ≈ ${es(r.sd)})`
-        + (r.new ? "." : "; es el mismo conteo publicado antes: no gastó presupuesto.");
+      this.text.textContent = sayHall({ code: "count-shown", ...shown, epsilon: es(r.epsilon), sd: es(r.sd), fresh: Boolean(r.new) });
     } catch (e) {
-      this.text.textContent = `No se pudo contar: ${e instanceof Error ? e.message : String(e)}`;
+      this.text.textContent = sayHall({ code: "count-failed", message: e instanceof Error ? e.message : String(e) });
     } finally {
       this.button.disabled = false;
     }
@@ -123,21 +114,21 @@ class HallCount {
 }
 
 /** The presenter's hall counts on every exercise slide, shown only while this page holds the
- *  hall's token; the students' line about what their ✓ tells, while a hall is present.
- *  @param {any} deck window.deck */
-export function installHallCounts(deck) {
-  if (deck.receiver || !deck.runtime) return [];
+ *  hall's token; the students' line about what their ✓ tells, while a hall is present. Follows
+ *  the context's hall until ``unbind()``.
+ *  @param {DeckContext} ctx @returns {{boxes: HallCount[]} & import("./context.js").Bound} */
+export function installHallCounts(ctx) {
+  if (ctx.receiver || !ctx.runtime) return { boxes: [], unbind() {} };
   const exercises = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".exercise"));
-  const boxes = [...exercises].map((e) => new HallCount(e, deck));
-  const update = () => {
-    const present = Boolean(deck.hall?.present);
-    const presenter = present && Boolean(deck.hall.presenter) && typeof deck.hall.releaseCount === "function";
+  const boxes = [...exercises].map((e) => new HallCount(e, ctx));
+  const update = (/** @type {any} */ hall) => {
+    const present = Boolean(hall?.present);
+    const presenter = present && Boolean(hall.presenter) && typeof hall.releaseCount === "function";
     for (const b of boxes) {
       b.box.hidden = !presenter;
       b.note.hidden = !present || presenter;
       b.label();
     }
   };
-  watchHall(deck, update);
-  return boxes;
+  return { boxes, unbind: ctx.hall.subscribe(update) };
 }

@@ -3,6 +3,8 @@
 // and the audience URL as a QR code and as text on the title slide and under the `J` key.
 // Every text is set with textContent: nothing that crosses the network is read as HTML.
 
+import { sayHall } from "./phrases.js";
+
 /** @typedef {import("./live.js").Hall} Hall */
 
 const J_KEY = 74;
@@ -27,10 +29,9 @@ function slideNumber(reveal, h, v) {
 function returnText(reveal, t) {
   const i = reveal.getIndices();
   if (i.h === t.indexh && (i.v || 0) === t.indexv) {
-    const where = (i.f ?? -1) < t.indexf ? "más adelante" : "más atrás";
-    return `Volver con el profesor (${where} en esta diapositiva)`;
+    return sayHall({ code: "hall-return-here", ahead: (i.f ?? -1) < t.indexf });
   }
-  return `Volver con el profesor (diapositiva ${slideNumber(reveal, t.indexh, t.indexv)})`;
+  return sayHall({ code: "hall-return-slide", slide: slideNumber(reveal, t.indexh, t.indexv) });
 }
 
 /** The QR code and the URL, as a figure (the title slide's, or the J key's overlay). */
@@ -39,9 +40,9 @@ function joinFigure(hall, className) {
   const img = /** @type {HTMLImageElement} */ (el("img", "hall-qr"));
   if (hall.crossOrigin) img.crossOrigin = "anonymous";   // the deck's COEP: a CORS image from the hall
   img.src = hall.url("qr.svg");
-  img.alt = "Código QR con la dirección de la presentación en vivo";
+  img.alt = sayHall({ code: "hall-qr-alt" });
   const caption = el("figcaption", "hall-url");
-  caption.append(el("span", "hall-url-lead", "Siga la clase en su dispositivo: "), breakableUrl(hall.audience[0] ?? ""));
+  caption.append(el("span", "hall-url-lead", sayHall({ code: "hall-join-lead" })), breakableUrl(hall.audience[0] ?? ""));
   figure.append(img, caption);
   return figure;
 }
@@ -61,13 +62,13 @@ function breakableUrl(url) {
 function installJoinOverlay(hall) {
   const overlay = el("div", "hall-join-overlay");
   overlay.setAttribute("role", "dialog");
-  overlay.setAttribute("aria-label", "Dirección de la presentación en vivo");
+  overlay.setAttribute("aria-label", sayHall({ code: "hall-join-label" }));
   overlay.hidden = true;
-  overlay.append(joinFigure(hall, "hall-join-big"), el("p", "hall-join-close", "Pulse J o Esc para cerrar"));
+  overlay.append(joinFigure(hall, "hall-join-big"), el("p", "hall-join-close", sayHall({ code: "hall-join-close" })));
   document.body.append(overlay);
   const toggle = (show = overlay.hidden) => { overlay.hidden = !show; };
   overlay.addEventListener("click", () => toggle(false));
-  hall.reveal.addKeyBinding({ keyCode: J_KEY, key: "J", description: "Mostrar el código QR de la sala" }, () => toggle());
+  hall.reveal.addKeyBinding({ keyCode: J_KEY, key: "J", description: sayHall({ code: "hall-qr-key" }) }, () => toggle());
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && !overlay.hidden) { toggle(false); e.stopImmediatePropagation(); e.preventDefault(); }
   }, true);
@@ -123,16 +124,11 @@ export function installHallView(hall) {
       box.dataset.state = hall.state;
       box.dataset.following = String(hall.presenter || hall.following);
       box.dataset.role = hall.presenter ? "presenter" : "audience";
-      const devices = hall.devices === 1 ? "1 dispositivo" : `${hall.devices} dispositivos`;
-      const what = hall.state === "offline" ? "Sin conexión con la sala: reintentando…"
-        : hall.state === "connecting" ? "Conectando con la sala…"
-        : hall.presenter ? `Presenta · ${devices}`
-        : hall.following ? `Siguiendo · ${devices}` : `Por su cuenta · ${devices}`;
+      const role = hall.presenter ? "presenter" : hall.following ? "following" : "alone";
+      const what = sayHall({ code: "hall-status", state: hall.state, role, devices: hall.devices });
       long.textContent = what;
-      short.textContent = hall.state === "live" ? `${hall.devices} en sala` : "…";
-      box.title = what + " — " + (hall.presenter ? "esta página mueve a toda la sala (J muestra el código QR)"
-        : hall.following ? "esta página sigue al profesor; si se mueve, deja de seguirlo"
-        : "esta página no sigue al profesor; «Volver con el profesor» la lleva adonde está él y vuelve a seguirlo");
+      short.textContent = sayHall({ code: "hall-short", live: hall.state === "live", devices: hall.devices });
+      box.title = what + " — " + sayHall({ code: "hall-status-title", role });
       const t = hall.target;
       back.hidden = hall.presenter || hall.following || !t;
       if (t) back.textContent = returnText(hall.reveal, t);

@@ -15,6 +15,7 @@
 import { Follow } from "./follow.js";
 import { assertNever } from "./never.js";
 import { scrollToFragment } from "./scrollfragment.js";
+import { sayHall } from "./phrases.js";
 
 const TOKEN_KEY = "dpdeck-hall-token";
 const DEVICE_KEY = "dpdeck-hall-device";
@@ -242,7 +243,7 @@ export class Hall extends EventTarget {
     this.follow.dropPresenter();
     this.token = null;
     try { sessionStorage.removeItem(TOKEN_KEY); } catch { /* nothing kept */ }
-    this.view?.notice("El enlace de presentador ya no es válido (la sala se abrió con otro): esta página sigue al profesor.");
+    this.view?.notice(sayHall({ code: "hall-token-refused" }));
     this.emitStatus();
   }
 
@@ -305,11 +306,14 @@ export class Hall extends EventTarget {
   }
 }
 
-/** Start the hall's part of the page after reveal.js is ready (a speaker-view copy: never connects).
+/** Start the hall's part of the page after reveal.js is ready (a speaker-view copy: never
+ *  connects), and put it in the page's holder (context.js), where the components follow it.
+ *  @param {import("./context.js").HallHolder} holder
  *  @param {import("reveal").RevealDeck} reveal
  *  @param {{base: string, token: string | null, receiver: boolean, origin?: string}} options */
-export function startHall(reveal, { base, token, receiver, origin = "" }) {
+export function startHall(holder, reveal, { base, token, receiver, origin = "" }) {
   const hall = new Hall(reveal, { base, token: receiver ? null : token, origin });
+  holder.set(hall);
   if (!receiver) hall.start();
   return hall;
 }

@@ -123,3 +123,141 @@ export const EDITOR_PHRASES = {
   "Control character": "Carácter de control",
   "to": "a",
 };
+
+// --- the live hall's page (poll.js, hallcount.js, live-view.js, live.js) -----------------------
+
+/** @typedef {import("./types.js").HallPhrase} HallPhrase */
+
+/** @param {number} x an integer, the Spanish way (1.234) */
+const whole = (x) => x.toLocaleString("es-ES");
+
+/**
+ * The live hall's page: code → Spanish (types.js, `HallPhrase`); `tsc` checks every code has
+ * its entry, as for `PHRASES`.
+ * @type {{[K in HallPhrase["code"]]: string | ((p: Extract<HallPhrase, {code: K}>) => string)}}
+ */
+export const HALL_PHRASES = {
+  // a poll's presenter controls (poll.js)
+  "poll-new-round": "Nueva ronda",
+  "poll-csv": "⤓ Recuento (CSV)",
+  "poll-csv-title": "Los recuentos de respuestas aleatorizadas de esta ronda, por opción: nada más",
+  "poll-round-yes": "Sí, abrir una nueva ronda",
+  "poll-round-no": "Cancelar",
+  "poll-round-warning": "Una nueva ronda es una segunda publicación: quien responda de nuevo gasta otro ε "
+    + "(2ε en total por esta pregunta). Se borran las respuestas de esta ronda; responden los dispositivos "
+    + "conectados ahora.",
+  "poll-round-opened": "Nueva ronda abierta: una segunda publicación (otro ε para quien responda de nuevo).",
+  "poll-round-failed": "No se pudo abrir una nueva ronda: la sala no respondió.",
+  "poll-csv-header": "encuesta;ronda;ε;dispositivos admitidos;opción;respuestas aleatorizadas",
+  "poll-csv-file": ({ poll, round }) => `${poll}-ronda-${round}.csv`,
+  // a poll's mode and status line
+  "poll-copy": "Vista del presentador: las respuestas y la estimación, en la ventana principal.",
+  "poll-presenter": "Cada estudiante responde en su dispositivo; aquí llegan solo respuestas aleatorizadas. "
+    + "Una ronda nueva sería una segunda publicación: otro ε por estudiante.",
+  "poll-presenter-hall": "Sala en vivo: las respuestas aleatorizadas llegan de cada dispositivo.",
+  "poll-student-hall": "Sala en vivo",
+  "poll-simulated": "Sin sala en vivo: su respuesta aleatorizada se suma a una sala simulada y no sale de este dispositivo.",
+  "poll-simulated-hall": ({ size, options, shares }) => {
+    const truth = options.length === 2 ? `un ${shares[1]} diría «${options[1]}»`
+      : options.map((o, i) => `${o} ${shares[i]}`).join(", ");
+    return `Sala simulada de ${size} estudiantes (de verdad, ${truth}).`;
+  },
+  "poll-may-answer": ({ newRound }) =>
+    `${newRound ? "Nueva ronda: responder de nuevo es una segunda publicación (otro ε: 2ε en total por esta pregunta). " : ""}`
+    + "Elija su respuesta: su dispositivo la aleatoriza antes de enviarla.",
+  "poll-not-open": "La encuesta se abre cuando el profesor llegue a esta diapositiva: responden los dispositivos conectados a la sala en ese momento.",
+  "poll-late": "Este dispositivo se conectó a la sala después de que se mostrara la encuesta: en esta ronda no puede "
+    + "responder (así nadie envía respuestas por dispositivos que no estaban). Podrá hacerlo si el profesor abre una nueva ronda.",
+  "poll-randomizing": "Aleatorizando su respuesta en este dispositivo…",
+  "poll-randomize-failed": ({ message }) => `No se pudo aleatorizar (${message ?? "valor inesperado"}): elija de nuevo.`,
+  "poll-answered-elsewhere": ({ option }) =>
+    `Otra pestaña de este navegador ya respondió («${option}», aleatorizada): la sala guarda solo esa respuesta.`,
+  "poll-simulated-sent": ({ option }) =>
+    `Su dispositivo aleatorizó su respuesta: «${option}» se sumó a la sala simulada (sin sala en vivo, no sale de aquí).`,
+  "poll-sending": "Enviando la respuesta aleatorizada…",
+  "poll-duplicate": "Este dispositivo ya había respondido: la sala guarda solo su primera respuesta.",
+  "poll-sent": ({ option }) => `Enviada. Su dispositivo envió «${option}»: puede no ser su respuesta, y nadie puede saber si lo es.`,
+  "poll-refused": ({ option }) =>
+    `La sala no admitió la respuesta («${option}»): solo responden, una vez, los dispositivos conectados cuando se mostró la encuesta.`,
+  "poll-not-sent": ({ option, why }) => {
+    const because = why === "rate" ? "la sala pide esperar un momento" : why === "invalid" ? "la sala la rechazó"
+      : why === "busy" ? "la sala no puede guardarla en este momento" : "no hay conexión con la sala";
+    return `No se pudo enviar (${because}). Su respuesta aleatorizada («${option}») espera: `;
+  },
+  "poll-retry": "Reintentar el envío",
+  "poll-simulate-failed": ({ message }) => `No se pudo simular la sala: ${message}`,
+  "poll-summary-failed": ({ message }) => `No se pudo calcular la estimación: ${message}`,
+  // a poll's numbers
+  "poll-answers": "Respuestas",
+  "poll-answers-of": ({ n, admitted, one }) => `${n} de ${admitted} ${one ? "dispositivo" : "dispositivos"}`,
+  "poll-received": ({ label }) => `«${label}» recibidos`,
+  "poll-estimate-of": ({ label }) => `Estimación de «${label}»`,
+  "poll-held": ({ hold, n }) => `Los números aparecen desde ${hold} respuestas (van ${n}). Con menos, la estimación `
+    + "no diría nada (su intervalo iría de casi 0 % a casi 100 %), y cada cambio en la pantalla "
+    + "señalaría a quien acaba de responder: su respuesta aleatorizada lo protege igual, pero no hace falta exhibirla.",
+  "poll-no-answers": "Aún no hay respuestas.",
+  "poll-clipped": ({ share }) => `${share} (recortado)`,
+  "poll-interval-below": "todo por debajo de 0 %, recortado a 0 %",
+  "poll-interval-above": "todo por encima de 100 %, recortado a 100 %",
+  "poll-estimate": ({ estimate, interval }) => `${estimate} (IC 95 % aproximado: ${interval})`,
+  "poll-posterior": ({ yesNo, option, prior, posterior, epsilon }) => {
+    const what = yesNo ? `«${option}»` : "una opción dada";
+    const seen = yesNo ? what : "esa opción";
+    return `Lo que revela una respuesta: si antes se creía un ${prior} de que alguien `
+      + `respondería ${what}, tras ver ${seen} en su respuesta se cree a lo sumo un ${posterior} `
+      + `(ε = ${epsilon}; k encuestas a la misma persona cuestan kε).`;
+  },
+  // the hall's exercise counts (hallcount.js)
+  "count-central": "Privacidad central: el servidor de la sala ve cada ✓ y publica solo este conteo con ruido; "
+    + "el ruido protege de la sala, no del servidor. Cuenta dispositivos: un portátil y un teléfono (o una ventana privada) cuentan dos.",
+  "count-student": "Sala en vivo: su ✓ llega al servidor de la sala, que ve cada ✓ (privacidad central); "
+    + "la sala solo ve un conteo con ruido, por dispositivo.",
+  "count-button": ({ released, epsilon }) =>
+    (released ? `Contar de nuevo (otro ε = ${epsilon})` : `¿Cuántos lo resolvieron? (ε = ${epsilon})`),
+  "count-button-title": ({ released }) => (released
+    ? "Un conteo nuevo con ruido: gasta otro ε del presupuesto de la sala"
+    : "Un conteo con ruido de Laplace discreto, pagado con el presupuesto de la sala (el servidor lo guarda)"),
+  "count-counting": "Contando en la sala…",
+  "count-no-answer": "La sala no respondió: no se contó nada (ni se gastó presupuesto).",
+  "count-exhausted": "El presupuesto de la sala se agotó: este conteo no se publicó.",
+  "count-shown": ({ value, low, high, clipped, devices, epsilon, sd, fresh }) => {
+    const bound = devices === 1 ? "el único dispositivo conectado"
+      : devices != null ? `los ${whole(devices)} dispositivos conectados` : "";
+    return `≈ ${whole(value)} ${value === 1 ? "dispositivo lo resolvió" : "dispositivos lo resolvieron"} `
+      + `(IC 95 %: de ${whole(low)} a ${whole(high)}`
+      + (clipped ? `, recortado a lo público: entre 0 y ${bound || "∞"}` : "")
+      + `; conteo con ruido de Laplace discreto, ε = ${epsilon}, desvío típico ≈ ${sd})`
+      + (fresh ? "." : "; es el mismo conteo publicado antes: no gastó presupuesto.");
+  },
+  "count-failed": ({ message }) => `No se pudo contar: ${message}`,
+  // the hall's indicator, QR code and notices (live-view.js, live.js)
+  "hall-return-here": ({ ahead }) => `Volver con el profesor (${ahead ? "más adelante" : "más atrás"} en esta diapositiva)`,
+  "hall-return-slide": ({ slide }) => `Volver con el profesor (diapositiva ${slide})`,
+  "hall-qr-alt": "Código QR con la dirección de la presentación en vivo",
+  "hall-join-lead": "Siga la clase en su dispositivo: ",
+  "hall-join-label": "Dirección de la presentación en vivo",
+  "hall-join-close": "Pulse J o Esc para cerrar",
+  "hall-qr-key": "Mostrar el código QR de la sala",
+  "hall-status": ({ state, role, devices }) => {
+    const n = devices === 1 ? "1 dispositivo" : `${devices} dispositivos`;
+    return state === "offline" ? "Sin conexión con la sala: reintentando…"
+      : state === "connecting" ? "Conectando con la sala…"
+        : role === "presenter" ? `Presenta · ${n}`
+          : role === "following" ? `Siguiendo · ${n}` : `Por su cuenta · ${n}`;
+  },
+  "hall-short": ({ live, devices }) => (live ? `${devices} en sala` : "…"),
+  "hall-status-title": ({ role }) => (role === "presenter" ? "esta página mueve a toda la sala (J muestra el código QR)"
+    : role === "following" ? "esta página sigue al profesor; si se mueve, deja de seguirlo"
+      : "esta página no sigue al profesor; «Volver con el profesor» la lleva adonde está él y vuelve a seguirlo"),
+  "hall-token-refused": "El enlace de presentador ya no es válido (la sala se abrió con otro): esta página sigue al profesor.",
+};
+
+/**
+ * The Spanish of ``p``, a sentence of the live hall's page.
+ * @param {HallPhrase} p
+ * @returns {string}
+ */
+export function sayHall(p) {
+  const entry = /** @type {string | ((p: HallPhrase) => string)} */ (HALL_PHRASES[p.code]);
+  return typeof entry === "function" ? entry(p) : entry;
+}

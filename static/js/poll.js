@@ -11,7 +11,7 @@
 // other tab of this browser answered (under a Web Lock where the browser has them), and a
 // `storage` event closes the form of every other tab at once.
 //
-// Modes, from the hall object (live.js) as it is now:
+// Modes, from the hall object (live.js; the context's holder, context.js) as it is now:
 //   presenter  the hall's tallies, live: n, raw share, the unbiased estimate and its interval,
 //              a figure, and what one report reveals (all computed by dplab from the counts);
 //   student    the form, then the hall's numbers (no figure: a phone's Python has enough to do);
@@ -20,8 +20,8 @@
 //   copy       a speaker-view copy (no Python): the question only.
 // Numbers are shown the Spanish way (toLocaleString("es-ES"): 0,75; 30 %).
 import { Output } from "./output.js";
-import { watchHall } from "./hallwatch.js";
 import { randomId } from "./live.js";
+import { sayHall } from "./phrases.js";
 
 const STORE = "dpdeck-poll:";        // + deck id + ":" + poll id → {randomized, sent}
 const SIMULATED_HALL = 40;
@@ -39,6 +39,8 @@ export const HOLD_UNTIL = 10;
  *  token, the round it answered, and the admission ticket it answered with (a retry sends the
  *  same). @typedef {{randomized: number, sent: boolean, token: string, round: number, ticket: string}} Kept */
 /** @typedef {"presenter" | "student" | "simulated" | "copy"} PollMode */
+/** @typedef {import("./context.js").DeckContext} DeckContext */
+/** @typedef {import("./context.js").Hall} Hall */
 
 /** @param {number} x @param {number} [digits] */
 export const pct = (x, digits = 0) => x.toLocaleString("es-ES", {
@@ -106,6 +108,15 @@ export class AnswerStore {
   }
 }
 
+/** A part of a poll the template always renders (templates/slides/poll.html.j2): a missing one
+ *  is a broken build, said at once. @param {HTMLElement} root @param {string} selector @returns {HTMLElement} */
+function part(root, selector) {
+  const node = root.querySelector(selector);
+  if (!(node instanceof HTMLElement)) throw new Error(`poll.js: the poll has no ${selector}`);
+  return node;
+}
+
+/** @template {keyof HTMLElementTagNameMap} K @param {K} tag @param {string | null} cls @param {string} [text] */
 function el(tag, cls, text) {
   const node = document.createElement(tag);
   if (cls) node.className = cls;
@@ -114,26 +125,27 @@ function el(tag, cls, text) {
 }
 
 export class Poll {
-  /** @param {HTMLElement} root the .poll element @param {any} deck window.deck */
-  constructor(root, deck) {
+  /** @param {HTMLElement} root the .poll element @param {DeckContext} ctx */
+  constructor(root, ctx) {
     this.root = root;
-    this.deck = deck;
-    this.id = root.dataset.pollId;
+    this.ctx = ctx;
+    this.id = root.dataset.pollId ?? "";
     /** @type {PollData} */
-    this.data = JSON.parse(root.dataset.poll);
+    this.data = JSON.parse(root.dataset.poll ?? "");   // the template always writes it
     this.slide = root.closest("section");
     this.radios = /** @type {HTMLInputElement[]} */ ([...root.querySelectorAll(".poll-option input")]);
-    this.sendBtn = /** @type {HTMLButtonElement} */ (root.querySelector(".poll-send"));
-    this.statusEl = root.querySelector(".poll-status");
-    this.results = /** @type {HTMLElement} */ (root.querySelector(".poll-results"));
-    this.numbers = root.querySelector(".poll-numbers");
-    this.posterior = root.querySelector(".poll-posterior");
-    this.figure = new Output(root.querySelector(".poll-figure"));
+    this.sendBtn = /** @type {HTMLButtonElement} */ (part(root, ".poll-send"));
+    this.statusEl = part(root, ".poll-status");
+    this.results = part(root, ".poll-results");
+    this.numbers = part(root, ".poll-numbers");
+    this.posterior = part(root, ".poll-posterior");
+    this.form = part(root, ".poll-form");
+    this.figure = new Output(part(root, ".poll-figure"));
     this.hallLine = el("p", "poll-hall");
     this.results.prepend(this.hallLine);
     this.controls = this.presenterControls();
     this.results.append(this.controls);
-    this.store = new AnswerStore(deck.config?.deckId ?? "", this.id);
+    this.store = new AnswerStore(ctx.config?.deckId ?? "", this.id);
     /** @type {PollMode | null} */
     this.mode = null;
     /** @type {Tally} */
@@ -152,28 +164,26 @@ export class Poll {
   presenterControls() {
     const box = el("div", "poll-controls");
     box.hidden = true;
-    const round = el("button", "cell-btn poll-new-round", "Nueva ronda");
-    const csv = el("button", "cell-btn poll-csv", "⤓ Recuento (CSV)");
-    csv.title = "Los recuentos de respuestas aleatorizadas de esta ronda, por opción: nada más";
+    const round = el("button", "cell-btn poll-new-round", sayHall({ code: "poll-new-round" }));
+    const csv = el("button", "cell-btn poll-csv", sayHall({ code: "poll-csv" }));
+    csv.title = sayHall({ code: "poll-csv-title" });
     const confirm = el("div", "poll-round-confirm");
     confirm.hidden = true;
     confirm.setAttribute("role", "alertdialog");
-    const yes = el("button", "cell-btn poll-round-yes", "Sí, abrir una nueva ronda");
-    const no = el("button", "cell-btn poll-round-no", "Cancelar");
-    confirm.append(el("p", null, "Una nueva ronda es una segunda publicación: quien responda de nuevo gasta otro ε "
-      + "(2ε en total por esta pregunta). Se borran las respuestas de esta ronda; responden los dispositivos "
-      + "conectados ahora."), yes, no);
+    const yes = el("button", "cell-btn poll-round-yes", sayHall({ code: "poll-round-yes" }));
+    const no = el("button", "cell-btn poll-round-no", sayHall({ code: "poll-round-no" }));
+    confirm.append(el("p", null, sayHall({ code: "poll-round-warning" })), yes, no);
     for (const b of [round, csv, yes, no]) b.type = "button";
     round.addEventListener("click", () => { confirm.hidden = false; round.disabled = true; yes.focus(); });
     no.addEventListener("click", () => { confirm.hidden = true; round.disabled = false; });
     yes.addEventListener("click", async () => {
       yes.disabled = true;
-      const ok = await this.hall.reset(this.id);
+      const hall = this.hall;
+      const ok = hall ? await hall.reset(this.id) : false;
       yes.disabled = false;
       confirm.hidden = true;
       round.disabled = false;
-      this.say(ok ? "Nueva ronda abierta: una segunda publicación (otro ε para quien responda de nuevo)."
-        : "No se pudo abrir una nueva ronda: la sala no respondió.");
+      this.say(sayHall({ code: ok ? "poll-round-opened" : "poll-round-failed" }));
     });
     csv.addEventListener("click", () => this.downloadCsv());
     box.append(round, csv, confirm);
@@ -187,7 +197,7 @@ export class Poll {
     const admitted = this.tally.admitted ?? "";
     const eps = String(this.data.epsilon).replace(".", ",");
     const quote = (/** @type {string} */ t) => `"${t.replace(/"/g, '""')}"`;
-    const rows = [["encuesta", "ronda", "ε", "dispositivos admitidos", "opción", "respuestas aleatorizadas"].join(";")];
+    const rows = [sayHall({ code: "poll-csv-header" })];
     this.data.options.forEach((option, i) => {
       rows.push([quote(this.id), round, eps, admitted, quote(option), this.tally.counts[i] ?? 0].join(";"));
     });
@@ -198,16 +208,17 @@ export class Poll {
     const blob = new Blob(["\ufeff" + this.tallyCsv()], { type: "text/csv;charset=utf-8" });
     const a = document.createElement("a");
     a.href = URL.createObjectURL(blob);
-    a.download = `${this.id}-ronda-${this.tally.round ?? 1}.csv`;
+    a.download = sayHall({ code: "poll-csv-file", poll: this.id, round: this.tally.round ?? 1 });
     document.body.append(a);
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   }
 
-  get runtime() { return this.deck.runtime; }
-  get hall() { return this.deck.hall; }
-  get current() { return this.deck.reveal?.getCurrentSlide?.() === this.slide; }
+  get runtime() { return this.ctx.runtime; }
+  /** @returns {Hall | null} the hall as it is now (live.js's, or a test's own) */
+  get hall() { return this.ctx.hall.get(); }
+  get current() { return this.ctx.reveal?.getCurrentSlide?.() === this.slide; }
 
   /** Enter ``mode`` (again: a no-op). @param {PollMode} mode */
   setMode(mode) {
@@ -222,19 +233,18 @@ export class Poll {
     this.controls.hidden = mode !== "presenter";
     this.figure.clear();
     if (mode === "copy") {
-      this.say("Vista del presentador: las respuestas y la estimación, en la ventana principal.");
+      this.say(sayHall({ code: "poll-copy" }));
     } else if (mode === "presenter") {
-      this.say("Cada estudiante responde en su dispositivo; aquí llegan solo respuestas aleatorizadas. "
-        + "Una ronda nueva sería una segunda publicación: otro ε por estudiante.");
-      this.hallLine.textContent = "Sala en vivo: las respuestas aleatorizadas llegan de cada dispositivo.";
-      this.onTally(this.hall.tally?.(this.id) ?? null);
+      this.say(sayHall({ code: "poll-presenter" }));
+      this.hallLine.textContent = sayHall({ code: "poll-presenter-hall" });
+      this.onTally(this.hall?.tally?.(this.id) ?? null);
     } else if (mode === "student") {
-      this.hallLine.textContent = "Sala en vivo";
+      this.hallLine.textContent = sayHall({ code: "poll-student-hall" });
       if (answered) this.showAnswered(answered.randomized, answered.sent);
       else this.sayAdmission();
-      this.onTally(this.hall.tally?.(this.id) ?? null);
+      this.onTally(this.hall?.tally?.(this.id) ?? null);
     } else {
-      this.say("Sin sala en vivo: su respuesta aleatorizada se suma a una sala simulada y no sale de este dispositivo.");
+      this.say(sayHall({ code: "poll-simulated" }));
       this.hallLine.textContent = this.simulatedLine();
     }
     this.syncForm();
@@ -243,10 +253,8 @@ export class Poll {
   }
 
   simulatedLine() {
-    const shares = simulatedShares(this.data.k);
-    const truth = this.data.k === 2 ? `un ${pct(shares[1])} diría «${this.data.options[1]}»`
-      : this.data.options.map((o, i) => `${o} ${pct(shares[i])}`).join(", ");
-    return `Sala simulada de ${SIMULATED_HALL} estudiantes (de verdad, ${truth}).`;
+    const shares = simulatedShares(this.data.k).map((x) => pct(x));
+    return sayHall({ code: "poll-simulated-hall", size: SIMULATED_HALL, options: this.data.options, shares });
   }
 
   /** This device's ticket for the poll's current round (student mode), or null. */
@@ -259,13 +267,11 @@ export class Poll {
   sayAdmission() {
     if (this.mode !== "student" || this.store.load()) return;
     if (this.admission()) {
-      this.say(`${this.newRound ? "Nueva ronda: responder de nuevo es una segunda publicación (otro ε: 2ε en total por esta pregunta). " : ""}`
-        + "Elija su respuesta: su dispositivo la aleatoriza antes de enviarla.");
+      this.say(sayHall({ code: "poll-may-answer", newRound: this.newRound }));
     } else if (this.tally.admitted == null) {
-      this.say("La encuesta se abre cuando el profesor llegue a esta diapositiva: responden los dispositivos conectados a la sala en ese momento.");
+      this.say(sayHall({ code: "poll-not-open" }));
     } else {
-      this.say("Este dispositivo se conectó a la sala después de que se mostrara la encuesta: en esta ronda no puede "
-        + "responder (así nadie envía respuestas por dispositivos que no estaban). Podrá hacerlo si el profesor abre una nueva ronda.");
+      this.say(sayHall({ code: "poll-late" }));
     }
     this.root.classList.toggle("is-late", this.tally.admitted != null && !this.admission());
   }
@@ -284,7 +290,7 @@ export class Poll {
     const canAnswer = open && !this.sending;
     for (const r of this.radios) r.disabled = !canAnswer;
     this.sendBtn.disabled = !canAnswer || !this.radios.some((r) => r.checked);
-    this.root.querySelector(".poll-form").toggleAttribute("hidden", this.mode === "presenter");
+    this.form.toggleAttribute("hidden", this.mode === "presenter");
   }
 
   /** @param {string} text */
@@ -302,8 +308,8 @@ export class Poll {
     // the counts become part of a Python expression: only k non-negative integers pass
     const counts = Array.isArray(tally.counts) ? tally.counts : [];
     if (counts.length !== this.data.k || !counts.every((c) => Number.isSafeInteger(c) && c >= 0)) return;
-    const round = Number.isSafeInteger(tally.round) ? tally.round : 1;
-    const admitted = Number.isSafeInteger(tally.admitted) ? tally.admitted : null;
+    const round = typeof tally.round === "number" && Number.isSafeInteger(tally.round) ? tally.round : 1;
+    const admitted = typeof tally.admitted === "number" && Number.isSafeInteger(tally.admitted) ? tally.admitted : null;
     this.tally = { n: counts.reduce((a, b) => a + b, 0), counts: [...counts], round, admitted };
     this.root.dataset.round = String(round);
     if (this.mode === "student") {
@@ -324,7 +330,7 @@ export class Poll {
   async render() {
     if (this.mode === "copy" || !this.runtime) return;
     if (this.computing) { this.stale = true; return; }
-    if (!this.current && this.deck.reveal) return;
+    if (!this.current && this.ctx.reveal) return;
     this.computing = true;
     try {
       do {
@@ -338,19 +344,22 @@ export class Poll {
 
   /** @param {Tally} tally */
   async compute(tally) {
+    const runtime = this.runtime;
+    if (!runtime) return;   // render() calls this only with one
     if (tally.n === 0 || this.held(tally)) {
       this.drawNumbers(tally, null);
       this.figure.clear();
       return;
     }
-    const summary = await this.runtime.call("poll.summary", { ...pollArgs(tally.counts, this.data), prior: this.data.prior });
-    if (!summary.ok) { this.say(`No se pudo calcular la estimación: ${summary.error.message}`); return; }
+    const summary = await runtime.call("poll.summary", { ...pollArgs(tally.counts, this.data), prior: this.data.prior });
+    if (summary.ok === false) { this.say(sayHall({ code: "poll-summary-failed", message: summary.error.message })); return; }
     this.drawNumbers(tally, summary.value);
     if (this.mode !== "presenter" && this.mode !== "simulated") return;
+    /** @type {import("./types.js").FigureItem | null} */
     let figure = null;
     this.figure.el.classList.add("is-stale");   // until it shows these counts
     const labels = this.data.k === 2 ? [this.data.options[1]] : this.data.options;
-    const drawn = await this.runtime.call("poll.figure", { ...pollArgs(tally.counts, this.data), labels }, {
+    const drawn = await runtime.call("poll.figure", { ...pollArgs(tally.counts, this.data), labels }, {
       onFigure: ({ svg, png, alt, note }) => { figure = png != null ? { kind: "figure", png, alt, note } : { kind: "figure", svg, alt, note }; },
     });
     if (drawn.ok && figure) this.figure.replace([figure]);
@@ -370,24 +379,22 @@ export class Poll {
     this.root.dataset.counts = JSON.stringify(tally.counts);   // the tests compare with dplab's
     const admitted = this.mode === "simulated" ? null : this.tally.admitted ?? null;
     this.root.dataset.admitted = admitted == null ? "" : String(admitted);
-    const rows = [["Respuestas", admitted == null ? num(tally.n)
-      : `${num(tally.n)} de ${num(admitted)} ${admitted === 1 ? "dispositivo" : "dispositivos"}`]];
+    const rows = [[sayHall({ code: "poll-answers" }), admitted == null ? num(tally.n)
+      : sayHall({ code: "poll-answers-of", n: num(tally.n), admitted: num(admitted), one: admitted === 1 })]];
     if (summary) {
       const [estimate, , low, high, share] = summary.estimate;
       const index = this.data.k === 2 ? [0] : estimate.map((_, i) => i);
       for (const i of index) {
         const label = this.data.k === 2 ? this.data.options[1] : this.data.options[i];
-        rows.push([`«${label}» recibidos`, pct(share[i])]);
-        rows.push([`Estimación de «${label}»`, estimateText(estimate[i], low[i], high[i])]);
+        rows.push([sayHall({ code: "poll-received", label }), pct(share[i])]);
+        rows.push([sayHall({ code: "poll-estimate-of", label }), estimateText(estimate[i], low[i], high[i])]);
       }
       this.root.dataset.estimate = JSON.stringify(estimate);
       this.posterior.textContent = posteriorText(this.data, summary.posterior);
     } else {
       this.posterior.textContent = this.held(tally)
-        ? `Los números aparecen desde ${HOLD_UNTIL} respuestas (van ${num(tally.n)}). Con menos, la estimación `
-          + "no diría nada (su intervalo iría de casi 0 % a casi 100 %), y cada cambio en la pantalla "
-          + "señalaría a quien acaba de responder: su respuesta aleatorizada lo protege igual, pero no hace falta exhibirla."
-        : tally.n === 0 ? "Aún no hay respuestas." : "";
+        ? sayHall({ code: "poll-held", hold: HOLD_UNTIL, n: num(tally.n) })
+        : tally.n === 0 ? sayHall({ code: "poll-no-answers" }) : "";
     }
     this.numbers.replaceChildren(...rows.flatMap(([term, value]) => [el("dt", null, term), el("dd", null, value)]));
   }
@@ -396,7 +403,8 @@ export class Poll {
    *  hall the randomization runs alone among this browser's tabs, and only if none answered. */
   async send() {
     const checked = this.radios.find((r) => r.checked);
-    if (!checked || this.sending || !this.runtime) return;
+    const runtime = this.runtime;
+    if (!checked || this.sending || !runtime) return;
     this.sending = true;
     // the true answer lives only in these arguments until Python answers: the form is
     // cleared now, and nothing else holds it
@@ -405,10 +413,10 @@ export class Poll {
     this.syncForm();
     const randomize = async () => {
       if (this.mode === "student" && this.store.load()) return null;   // another tab answered
-      this.say("Aleatorizando su respuesta en este dispositivo…");
-      const result = await this.runtime.call("poll.randomize", args);
+      this.say(sayHall({ code: "poll-randomizing" }));
+      const result = await runtime.call("poll.randomize", args);
       if (!result.ok || !Number.isInteger(result.value) || result.value < 0 || result.value >= this.data.k) {
-        this.say(`No se pudo aleatorizar (${result.ok ? "valor inesperado" : result.error.message}): elija de nuevo.`);
+        this.say(sayHall({ code: "poll-randomize-failed", message: result.ok === false ? result.error.message : null }));
         return undefined;
       }
       // kept before the lock is released and before sending: no other tab and no reload draws again
@@ -428,7 +436,7 @@ export class Poll {
     const kept = this.store.load();
     this.root.classList.toggle("is-answered", Boolean(kept));
     this.syncForm();
-    if (kept) this.say(`Otra pestaña de este navegador ya respondió («${this.data.options[kept.randomized] ?? kept.randomized}», aleatorizada): la sala guarda solo esa respuesta.`);
+    if (kept) this.say(sayHall({ code: "poll-answered-elsewhere", option: this.optionText(kept.randomized) }));
   }
 
   /** Hand the randomized answer to the hall (or to the simulated hall). @param {number} randomized */
@@ -436,7 +444,7 @@ export class Poll {
     if (this.mode === "simulated") {
       this.simulation = this.simulation ?? { answers: [], shown: 0, timer: 0, own: null };
       this.simulation.own = randomized;
-      this.say(`Su dispositivo aleatorizó su respuesta: «${this.data.options[randomized]}» se sumó a la sala simulada (sin sala en vivo, no sale de aquí).`);
+      this.say(sayHall({ code: "poll-simulated-sent", option: String(this.data.options[randomized]) }));
       this.syncForm();
       this.updateSimulatedTally();
       return;
@@ -448,28 +456,30 @@ export class Poll {
     this.store.save(randomized, false, token, round, ticket);   // before the send: a reload must not randomize again
     this.root.classList.add("is-answered");
     this.syncForm();
-    this.say("Enviando la respuesta aleatorizada…");
-    const outcome = await this.hall.answer(this.id, randomized, token, ticket || this.admission()?.ticket || null);
+    this.say(sayHall({ code: "poll-sending" }));
+    const hall = this.hall;
+    const outcome = hall ? await hall.answer(this.id, randomized, token, ticket || this.admission()?.ticket || null) : "absent";
     if (outcome === "ok" || outcome === "duplicate") this.store.save(randomized, true, token, round, ticket);
     this.showAnswered(randomized, outcome === "ok" || outcome === "duplicate", outcome);
   }
 
+  /** An answer as the slide names it: its option, or its number. @param {number} answer */
+  optionText(answer) { return String(this.data.options[answer] ?? answer); }
+
   /** @param {number} randomized @param {boolean} sent @param {string} [outcome] */
   showAnswered(randomized, sent, outcome = "ok") {
-    const said = `«${this.data.options[randomized] ?? randomized}»`;
+    const option = this.optionText(randomized);
     if (sent) {
-      this.say(outcome === "duplicate" ? "Este dispositivo ya había respondido: la sala guarda solo su primera respuesta."
-        : `Enviada. Su dispositivo envió ${said}: puede no ser su respuesta, y nadie puede saber si lo es.`);
+      this.say(sayHall(outcome === "duplicate" ? { code: "poll-duplicate" } : { code: "poll-sent", option }));
       return;
     }
     if (outcome === "refused") {
-      this.say(`La sala no admitió la respuesta (${said}): solo responden, una vez, los dispositivos conectados cuando se mostró la encuesta.`);
+      this.say(sayHall({ code: "poll-refused", option }));
       return;
     }
-    const why = outcome === "rate" ? "la sala pide esperar un momento" : outcome === "invalid" ? "la sala la rechazó"
-      : outcome === "busy" ? "la sala no puede guardarla en este momento" : "no hay conexión con la sala";
-    this.say(`No se pudo enviar (${why}). Su respuesta aleatorizada (${said}) espera: `);
-    const retry = el("button", "cell-btn poll-retry", "Reintentar el envío");
+    const why = outcome === "rate" || outcome === "invalid" || outcome === "busy" ? outcome : "network";
+    this.say(sayHall({ code: "poll-not-sent", option, why }));
+    const retry = el("button", "cell-btn poll-retry", sayHall({ code: "poll-retry" }));
     retry.type = "button";
     retry.addEventListener("click", () => { retry.disabled = true; this.deliver(randomized); });
     this.statusEl.append(retry);   // the same randomized answer again: nothing new is revealed
@@ -483,7 +493,7 @@ export class Poll {
       { n: SIMULATED_HALL, k: this.data.k, epsilon: this.data.epsilon, shares: simulatedShares(this.data.k) });
     if (this.mode !== "simulated" || !this.simulation) return;
     this.simulation.loading = false;
-    if (!result.ok) { this.say(`No se pudo simular la sala: ${result.error.message}`); return; }
+    if (result.ok === false) { this.say(sayHall({ code: "poll-simulate-failed", message: result.error.message })); return; }
     this.simulation.answers = result.value;
     this.simulation.timer = window.setInterval(() => {
       const sim = this.simulation;
@@ -511,59 +521,72 @@ export class Poll {
  *  @param {number} x */
 function clippedPct(x) {
   const clipped = Math.min(1, Math.max(0, x));
-  return clipped === x ? pct(x) : `${pct(clipped)} (recortado)`;
+  return clipped === x ? pct(x) : sayHall({ code: "poll-clipped", share: pct(clipped) });
 }
 
 /** "32 % (IC 95 % aproximado: 10 %–54 %)": the estimate and its interval clipped to [0, 1], each
  *  clipped end saying so; an interval wholly outside [0, 1] says that instead of «0 %–0 %». */
 export function estimateText(estimate, low, high) {
-  const interval = high < 0 ? "todo por debajo de 0 %, recortado a 0 %"
-    : low > 1 ? "todo por encima de 100 %, recortado a 100 %"
+  const interval = high < 0 ? sayHall({ code: "poll-interval-below" })
+    : low > 1 ? sayHall({ code: "poll-interval-above" })
       : `${clippedPct(low)}–${clippedPct(high)}`;
-  return `${clippedPct(estimate)} (IC 95 % aproximado: ${interval})`;
+  return sayHall({ code: "poll-estimate", estimate: clippedPct(estimate), interval });
 }
 
 /** What one answer reveals about the student who sent it. @param {PollData} data @param {number} posterior */
 export function posteriorText(data, posterior) {
-  const what = data.k === 2 ? `«${data.options[1]}»` : "una opción dada";
-  const seen = data.k === 2 ? what : "esa opción";
-  return `Lo que revela una respuesta: si antes se creía un ${pct(data.prior)} de que alguien `
-    + `respondería ${what}, tras ver ${seen} en su respuesta se cree a lo sumo un ${pct(posterior)} `
-    + `(ε = ${data.epsilonText ?? num(data.epsilon)}; k encuestas a la misma persona cuestan kε).`;
+  return sayHall({ code: "poll-posterior", yesNo: data.k === 2, option: String(data.options[1]), prior: pct(data.prior),
+                   posterior: pct(posterior), epsilon: data.epsilonText ?? num(data.epsilon) });
 }
 
-/** The page's polls: each follows the hall's mode and tallies. @param {any} deck window.deck */
-export function installPolls(deck) {
+/** The page's polls: each follows the hall's mode and tallies (the context's holder), and the
+ *  slide shown. ``unbind()`` removes every listener: the polls then follow nothing.
+ *  @param {DeckContext} ctx @returns {{polls: Map<string, Poll>} & import("./context.js").Bound} */
+export function installPolls(ctx) {
   const roots = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".poll"));
-  const polls = new Map([...roots].map((root) => [root.dataset.pollId, new Poll(root, deck)]));
-  if (!polls.size) return polls;
-  const modeNow = () => {
-    if (deck.receiver || !deck.runtime) return "copy";
-    const hall = deck.hall;
+  const polls = new Map([...roots].map((root) => [root.dataset.pollId ?? "", new Poll(root, ctx)]));
+  if (!polls.size) return { polls, unbind() {} };
+  /** @param {any} hall @returns {PollMode} */
+  const modeNow = (hall) => {
+    if (ctx.receiver || !ctx.runtime) return "copy";
     if (!hall?.present) return "simulated";
     return hall.presenter ? "presenter" : "student";
   };
-  const update = () => { for (const poll of polls.values()) poll.setMode(modeNow()); };
-  const tallied = new WeakSet();   // the hall objects whose tallies we hear
-  watchHall(deck, (hall) => {
-    if (hall && !tallied.has(hall)) {
-      tallied.add(hall);
-      hall.addEventListener?.("tally", (/** @type {CustomEvent} */ e) => {
-        if (deck.hall === hall) polls.get(e.detail?.poll)?.onTally(e.detail);
-      });
-      hall.addEventListener?.("admit", (/** @type {CustomEvent} */ e) => {
-        if (deck.hall === hall) polls.get(e.detail?.poll)?.onAdmit();
-      });
-    }
-    update();
-  });
+  const update = () => { for (const poll of polls.values()) poll.setMode(modeNow(ctx.hall.get())); };
+  const onTally = (/** @type {Event} */ e) => {
+    const detail = /** @type {CustomEvent} */ (e).detail;
+    polls.get(detail?.poll)?.onTally(detail);
+  };
+  const onAdmit = (/** @type {Event} */ e) => { polls.get(/** @type {CustomEvent} */ (e).detail?.poll)?.onAdmit(); };
+  /** @type {any} the hall object whose tallies we hear (only the one held now) */
+  let heard = null;
+  const hear = (/** @type {any} */ hall) => {
+    if (hall === heard) return;
+    heard?.removeEventListener?.("tally", onTally);
+    heard?.removeEventListener?.("admit", onAdmit);
+    heard = hall;
+    hall?.addEventListener?.("tally", onTally);
+    hall?.addEventListener?.("admit", onAdmit);
+  };
+  const unsubscribe = ctx.hall.subscribe((hall) => { hear(hall); update(); });
   // another tab of this browser answered (or forgot) a poll: this tab follows at once
-  window.addEventListener("storage", (e) => {
+  const onStorage = (/** @type {StorageEvent} */ e) => {
     for (const poll of polls.values()) if (e.key === poll.store.key) poll.answeredElsewhere();
-  });
-  deck.reveal?.on("slidechanged", () => {
+  };
+  window.addEventListener("storage", onStorage);
+  const onSlide = () => {
     update();
     for (const poll of polls.values()) if (poll.current) poll.shown();
-  });
-  return polls;
+  };
+  ctx.reveal?.on("slidechanged", onSlide);
+  return {
+    polls,
+    unbind() {
+      unsubscribe();
+      hear(null);
+      window.removeEventListener("storage", onStorage);
+      ctx.reveal?.off?.("slidechanged", onSlide);
+      for (const poll of polls.values()) poll.stopSimulation();
+    },
+  };
 }

@@ -179,6 +179,50 @@
  * @typedef {{total: number, solved: string[], states: ExerciseSnapshot[]}} ExerciseSummary
  */
 
+// --- the live hall's page: what poll.js, hallcount.js, live-view.js and live.js say ----------
+
+/**
+ * A sentence of the live hall's page, as a code and its parameters; phrases.js's `sayHall`
+ * gives its Spanish (`HALL_PHRASES`). Numbers arrive formatted the Spanish way where the
+ * module that shows them formats them (`pct`, `num`: "0,75", "30 %"), as numbers otherwise.
+ * @typedef {{code: "poll-new-round"} | {code: "poll-csv"} | {code: "poll-csv-title"}
+ *   | {code: "poll-round-yes"} | {code: "poll-round-no"} | {code: "poll-round-warning"}
+ *   | {code: "poll-round-opened"} | {code: "poll-round-failed"} | {code: "poll-csv-header"}
+ *   | {code: "poll-csv-file", poll: string, round: number}} PollControlPhrase  the presenter's controls
+ * @typedef {{code: "poll-copy"} | {code: "poll-presenter"} | {code: "poll-presenter-hall"}
+ *   | {code: "poll-student-hall"} | {code: "poll-simulated"}
+ *   | {code: "poll-simulated-hall", size: number, options: string[], shares: string[]}
+ *   | {code: "poll-may-answer", newRound: boolean} | {code: "poll-not-open"} | {code: "poll-late"}
+ *   | {code: "poll-randomizing"} | {code: "poll-randomize-failed", message: string | null}
+ *   | {code: "poll-answered-elsewhere", option: string} | {code: "poll-simulated-sent", option: string}
+ *   | {code: "poll-sending"} | {code: "poll-duplicate"} | {code: "poll-sent", option: string}
+ *   | {code: "poll-refused", option: string}
+ *   | {code: "poll-not-sent", option: string, why: "rate" | "invalid" | "busy" | "network"}
+ *   | {code: "poll-retry"} | {code: "poll-simulate-failed", message: string}
+ *   | {code: "poll-summary-failed", message: string}} PollStatusPhrase  a poll's mode and status line
+ * @typedef {{code: "poll-answers"} | {code: "poll-answers-of", n: string, admitted: string, one: boolean}
+ *   | {code: "poll-received", label: string} | {code: "poll-estimate-of", label: string}
+ *   | {code: "poll-held", hold: number, n: string} | {code: "poll-no-answers"}
+ *   | {code: "poll-clipped", share: string} | {code: "poll-interval-below"} | {code: "poll-interval-above"}
+ *   | {code: "poll-estimate", estimate: string, interval: string}
+ *   | {code: "poll-posterior", yesNo: boolean, option: string, prior: string, posterior: string, epsilon: string}
+ *   } PollNumbersPhrase  a poll's numbers
+ * @typedef {{code: "count-central"} | {code: "count-student"}
+ *   | {code: "count-button", released: boolean, epsilon: string} | {code: "count-button-title", released: boolean}
+ *   | {code: "count-counting"} | {code: "count-no-answer"} | {code: "count-exhausted"}
+ *   | {code: "count-shown", value: number, low: number, high: number, clipped: boolean,
+ *      devices: number | null, epsilon: string, sd: string, fresh: boolean}
+ *   | {code: "count-failed", message: string}} CountPhrase  the hall's exercise counts (hallcount.js)
+ * @typedef {{code: "hall-return-here", ahead: boolean} | {code: "hall-return-slide", slide: number}
+ *   | {code: "hall-qr-alt"} | {code: "hall-join-lead"} | {code: "hall-join-label"} | {code: "hall-join-close"}
+ *   | {code: "hall-qr-key"}
+ *   | {code: "hall-status", state: "absent" | "connecting" | "live" | "offline", role: "presenter" | "following" | "alone", devices: number}
+ *   | {code: "hall-short", live: boolean, devices: number}
+ *   | {code: "hall-status-title", role: "presenter" | "following" | "alone"}
+ *   | {code: "hall-token-refused"}} HallViewPhrase  the hall's indicator, QR code and notices (live-view.js, live.js)
+ * @typedef {PollControlPhrase | PollStatusPhrase | PollNumbersPhrase | CountPhrase | HallViewPhrase} HallPhrase
+ */
+
 // --- every message of the page's wires: page ⇄ worker, main window ⇄ speaker view (mirror.js),
 // page ⇄ Service Worker (isolation.js ⇄ sw.js); declared in deckbuild/protocol.py ------------
 

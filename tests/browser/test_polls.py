@@ -98,9 +98,29 @@ FAKE_HALL = """([presenter, tally]) => {
     hall.tally = (id) => tally;
     hall.ticket = (id) => ({poll: id, round: 1, ticket: 'a'.repeat(32)});   // admitted to round 1
     hall.answer = async (poll, value, token) => { hall.sent.push([poll, value, token]); return 'ok'; };
-    window.deck.hall = hall;
+    window.deck.context.hall.set(hall);
     hall.dispatchEvent(new CustomEvent('status', {detail: {state: 'live', devices: 1, following: true}}));
 }"""
+
+
+def test_unbound_polls_no_longer_follow_the_hall(page, deck_url):
+    """The polls follow the hall held in the page's context (context.js) until unbound: a hall
+    set after ``unbind()`` moves no poll out of its mode, while a bound poll follows at once."""
+    open_deck(page, deck_url + f"?noprerun#/{POLL}")
+    wait_runtime_ready(page)
+    mode = f"document.querySelector('{BOARD}').dataset.mode"
+    page.evaluate(FAKE_HALL, [False, None])
+    assert page.evaluate(mode) == "student"  # bound: set() tells the polls at once
+    page.evaluate("window.deck.unbind()")
+    page.evaluate(FAKE_HALL, [True, None])
+    assert page.evaluate("window.deck.hall.presenter") is True
+    assert page.evaluate(mode) == "student"  # unbound: the presenter's hall changes nothing
+    page.evaluate(
+        "window.deck.hall.dispatchEvent(new CustomEvent('tally', {detail: {poll: 'encuesta-copiar', n: 12, counts: [6, 6], round: 1, admitted: 20}}))"
+    )
+    # nor do its tallies: a bound poll takes one at once (onTally), this one keeps none
+    assert page.evaluate("window.deck.polls.get('encuesta-copiar').tally.n") == 0
+    assert not page.errors, page.errors
 
 
 def test_a_student_sends_only_randomized_answers(page, deck_url):

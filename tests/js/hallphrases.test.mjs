@@ -1,0 +1,43 @@
+// The live hall page's Spanish (static/js/phrases.js, `HALL_PHRASES`): every code says something,
+// and the sentences built from parameters read as the page showed them before they moved there
+// (the browser tests and the screenshots read these words).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { HALL_PHRASES, sayHall } from "../../static/js/phrases.js";
+
+test("every code of the hall's page has a non-empty text", () => {
+  for (const [code, entry] of Object.entries(HALL_PHRASES)) {
+    if (typeof entry === "string") assert.ok(entry.trim(), code);
+    else assert.equal(typeof entry, "function", code);
+  }
+});
+
+test("a released count says its interval, the clipping to the devices, and whether it was new", () => {
+  const base = { code: "count-shown", value: 3, low: 2, high: 3, clipped: true, devices: 3, epsilon: "0,5", sd: "2,3" };
+  assert.equal(sayHall({ ...base, fresh: true }),
+    "≈ 3 dispositivos lo resolvieron (IC 95 %: de 2 a 3, recortado a lo público: entre 0 y los 3 dispositivos conectados; "
+    + "conteo con ruido de Laplace discreto, ε = 0,5, desvío típico ≈ 2,3).");
+  assert.equal(sayHall({ ...base, value: 1, low: 0, high: 1, devices: 1, fresh: false }),
+    "≈ 1 dispositivo lo resolvió (IC 95 %: de 0 a 1, recortado a lo público: entre 0 y el único dispositivo conectado; "
+    + "conteo con ruido de Laplace discreto, ε = 0,5, desvío típico ≈ 2,3); es el mismo conteo publicado antes: no gastó presupuesto.");
+  assert.match(sayHall({ ...base, value: 12345, clipped: true, devices: null, fresh: true }), /^≈ 12\.345 .*entre 0 y ∞;/);
+});
+
+test("a poll's unsent answer says why, and a simulated hall its true shares", () => {
+  assert.equal(sayHall({ code: "poll-not-sent", option: "sí", why: "busy" }),
+    "No se pudo enviar (la sala no puede guardarla en este momento). Su respuesta aleatorizada («sí») espera: ");
+  assert.equal(sayHall({ code: "poll-not-sent", option: "0", why: "network" }),
+    "No se pudo enviar (no hay conexión con la sala). Su respuesta aleatorizada («0») espera: ");
+  assert.equal(sayHall({ code: "poll-simulated-hall", size: 40, options: ["no", "sí"], shares: ["70 %", "30 %"] }),
+    "Sala simulada de 40 estudiantes (de verdad, un 30 % diría «sí»).");
+  assert.equal(sayHall({ code: "poll-simulated-hall", size: 40, options: ["a", "b", "c"], shares: ["50 %", "33 %", "17 %"] }),
+    "Sala simulada de 40 estudiantes (de verdad, a 50 %, b 33 %, c 17 %).");
+});
+
+test("the hall's indicator: state first, then the page's role", () => {
+  assert.equal(sayHall({ code: "hall-status", state: "offline", role: "presenter", devices: 2 }), "Sin conexión con la sala: reintentando…");
+  assert.equal(sayHall({ code: "hall-status", state: "live", role: "presenter", devices: 1 }), "Presenta · 1 dispositivo");
+  assert.equal(sayHall({ code: "hall-status", state: "live", role: "alone", devices: 5 }), "Por su cuenta · 5 dispositivos");
+  assert.equal(sayHall({ code: "hall-short", live: false, devices: 5 }), "…");
+  assert.equal(sayHall({ code: "hall-return-here", ahead: true }), "Volver con el profesor (más adelante en esta diapositiva)");
+});
