@@ -95,7 +95,7 @@ class HallCount {
       }
       const r = answer.body;
       if (r.budget) this.output.replace([{ kind: "budget", accountants: r.budget.accountants, more: r.budget.more }]);
-      if (r.refused || !Number.isInteger(r.value)) {
+      if (r.refused || r.value === null || !Number.isInteger(r.value)) {
         this.text.textContent = sayHall({ code: "count-exhausted" });
         return;
       }

@@ -29,6 +29,9 @@ const BACKOFF_MS = [250, 500, 1000, 2000, 3000];
 /** @typedef {import("./types.js").Tally} Tally */
 /** @typedef {import("./types.js").Admit} Admit */
 /** @typedef {import("./types.js").HallEvents} HallEvents */
+/** @typedef {import("./types.js").HallPosts} HallPosts */
+/** @typedef {import("./types.js").HelloReply} HelloReply */
+/** @typedef {import("./types.js").Released} Released */
 /** @typedef {"ok" | "duplicate" | "invalid" | "refused" | "rate" | "busy" | "absent" | "network"} AnswerResult */
 
 /** Before reveal.js reads the URL: take the presenter's token out of `#presenter=<token>` (kept
@@ -121,6 +124,7 @@ export class Hall extends EventTarget {
     for (const type of ["slidechanged", "fragmentshown", "fragmenthidden"]) {
       this.reveal.on(type, () => this.onLocalMove());   // from the start: a move before the hall answers counts
     }
+    /** @type {Partial<HelloReply> | null} what answered: another version's hall may differ */
     let hello;
     try {
       const response = await fetch(this.url("hello"), { cache: "no-store" });
@@ -130,8 +134,9 @@ export class Hall extends EventTarget {
     this.present = true;
     this.follow.found();
     this.audience = Array.isArray(hello.audience) ? hello.audience.map(String) : [];
+    const counts = hello.counts;
     /** @type {{epsilon: number, budget: number} | null} the exercise counts' ε and budget */
-    this.counts = Number.isFinite(hello.counts?.epsilon) ? { epsilon: hello.counts.epsilon, budget: hello.counts.budget } : null;
+    this.counts = counts !== undefined && Number.isFinite(counts.epsilon) ? { epsilon: counts.epsilon, budget: counts.budget } : null;
     this.devices = Number(hello.devices) || 0;
     const { installHallView } = await import("./live-view.js");
     this.view = installHallView(this);
@@ -247,7 +252,9 @@ export class Hall extends EventTarget {
     this.emitStatus();
   }
 
-  /** @returns {Promise<Response | null>} null: no network */
+  /** POST a body the hall declares for this route (deckbuild/hall_wire.py: ``HallPosts``).
+   *  @template {keyof HallPosts} R @param {R} path @param {HallPosts[R]} body
+   *  @returns {Promise<Response | null>} null: no network */
   async post(path, body, auth = false) {
     /** @type {Record<string, string>} */
     const headers = { "Content-Type": "application/json" };
@@ -290,7 +297,7 @@ export class Hall extends EventTarget {
   /** The presenter's page: the hall's noised count of an exercise (the server draws it and
    *  keeps the budget; ``again`` asks for a new draw, spent). null: no answer from the hall.
    *  @param {string} exerciseId @param {boolean} again
-   *  @returns {Promise<{status: number, body: any} | null>} */
+   *  @returns {Promise<{status: number, body: Released} | null>} */
   async releaseCount(exerciseId, again) {
     if (!this.present || !this.presenter) return null;
     const response = await this.post("release", { exercise: exerciseId, again }, true);

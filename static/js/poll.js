@@ -32,7 +32,7 @@ const SIMULATED_STEP_MS = 400;       // every this long
 export const HOLD_UNTIL = 10;
 
 /** The slide's poll (deckbuild/live.py, poll_view): ``epsilonText`` is ε as the slide says it.
- * @typedef {{k: number, epsilon: number, epsilonText: string, prior: number, options: string[], yesNo: boolean}} PollData */
+ * @typedef {import("./types.js").PollData} PollData */
 /** The hall's tally (deckbuild/protocol.py), or a simulated hall's: its counts alone.
  *  @typedef {Pick<import("./types.js").Tally, "n" | "counts"> & Partial<import("./types.js").Tally>} Tally */
 /** What a device keeps of a poll: its randomized answer, whether the hall has it, the poll's

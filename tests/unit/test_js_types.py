@@ -34,3 +34,35 @@ def test_static_js_type_checks(project: str):
     )
     errors = (done.stdout + done.stderr).strip()
     assert done.returncode == 0 and "error TS" not in errors, f"tsc -p {project}:\n{errors}"
+
+
+def test_tsc_refuses_a_hall_post_that_the_wire_does_not_declare(tmp_path):
+    """live.js's ``post`` takes the route's name and its body as ``HallPosts`` (generated from
+    deckbuild/hall_wire.py) says: a body without a declared field, with a field of another type,
+    or to a route the hall does not have, is a type error, found before the page runs."""
+    if not TSC.exists() or shutil.which("node") is None:
+        pytest.skip("needs node and typescript (scripts/setup.sh installs them)")
+    probe = tmp_path / "probe.js"
+    probe.write_text(
+        f'import {{ Hall }} from "{ROOT / "static/js/live.js"}";\n'
+        "/** @param {Hall} hall */\n"
+        "export async function probe(hall) {\n"
+        '  await hall.post("answer", { token: "t", poll: "p", answer: 1 });\n'
+        '  await hall.post("answer", { token: "t", poll: "p" });\n'
+        '  await hall.post("solved", { token: "t", exercise: 3 });\n'
+        '  await hall.post("vote", { poll: "p" });\n'
+        "}\n",
+        encoding="utf-8",
+    )
+    config = tmp_path / "tsconfig.json"
+    config.write_text(
+        f'{{"extends": "{ROOT / "tsconfig.json"}", "include": ["{probe}", "{ROOT / "static/js/ambient.d.ts"}"]}}'
+    )
+    done = subprocess.run(
+        [shutil.which("node"), str(TSC), "-p", str(config), "--pretty", "false"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    errors = [line for line in done.stdout.splitlines() if "probe.js" in line and "error TS" in line]
+    assert [line.split("(")[1].split(",")[0] for line in errors] == ["5", "6", "7"], done.stdout
