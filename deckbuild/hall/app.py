@@ -34,12 +34,13 @@ from aiohttp import web
 
 from ..hall_wire import ROUTES, check_shape
 from ..sse import pump
-from . import cors, messages, proxy, static
+from . import cors, messages, proxy, state, static, texts
 from .admission import Admission, MemoryAdmission
 from .channel import Channel, Full, TooManyForAddress, TooManyForDevice
 from .limits import Limits, RateLimiter
 from .messages import Invalid, LiveSpec
 from .release import HALL_BUDGET, RELEASE_EPSILON, release_count
+from .state import HallState, Route
 from .store import Store, Unavailable
 from .token import bearer_matches
 
@@ -47,14 +48,7 @@ log = logging.getLogger("deckbuild.hall")
 HEARTBEAT = 15.0  # seconds: a comment line that finds closed connections
 RETRY_MS = 1000
 NO_STORE = {"Cache-Control": "no-store"}
-BUSY_TEXT = "La sala está llena: el servidor no admite más conexiones. Vuelva a intentarlo en un momento."
-UNAVAILABLE_TEXT = "La sala no puede guardar nada en este momento: vuelva a intentarlo en unos segundos."
 DEVICES_CHECK = 2.0  # seconds: how often a shared store's devices count is read again
-NOT_ADMITTED_TEXT = (
-    "Sin admisión en esta ronda: responden solo los dispositivos conectados a la sala cuando se "
-    "mostró la encuesta, una vez cada uno."
-)
-RESTART_GRACE = 5.0  # seconds after a start on a poll's slide before its devices are admitted again
 
 
 @dataclass
@@ -80,9 +74,8 @@ class Hall:
         )
         self.channel.on_devices = lambda: self.spawn(self.send_devices())
         self.limiter = RateLimiter(self.limits)
-        self.shown: set[tuple[str, int]] = set()  # the poll rounds this process admitted its devices to
+        self.hall_state = HallState()  # the decisions' memory: rounds shown here, devices count sent
         self.refused = 0
-        self.devices_sent: int | None = None
         self.tasks: set[asyncio.Task] = set()
         self._qr: bytes | None = None
         self._regrace: asyncio.TimerHandle | None = None
@@ -118,10 +111,9 @@ class Hall:
 
     async def send_devices(self, only_changed: bool = False) -> None:
         """This process's streams get the hall's devices count (every process's, with a shared store)."""
-        n = await self.devices()
-        if not (only_changed and n == self.devices_sent):
-            self.devices_sent = n
-            self.channel.publish("devices", {"n": n})
+        self.hall_state, send = self.hall_state.devices(await self.devices(), only_changed)
+        if send:
+            self.channel.publish("devices", {"n": self.hall_state.devices_sent})
 
     async def _check_devices(self) -> None:
         while True:
@@ -131,19 +123,19 @@ class Hall:
     def on_event(self, event: str, data: dict) -> None:
         """An event from any process (this one included), for this process's streams. A state on
         a poll's slide first admits this process's devices to the poll's round (``_show``)."""
-        if event == "state" and self.spec.poll_at(data["indexh"], data["indexv"]) is not None:
-            self.spawn(self._show_then_move(data))
-            return
-        if event == "tally":
-            self.channel.relay_tally(data)
-            return
-        self.channel.publish(event, data)
+        match state.route(self.spec, event, data):
+            case Route.SHOW_THEN_PUBLISH:
+                self.spawn(self._show_then_move(data))
+            case Route.RELAY_TALLY:
+                self.channel.relay_tally(data)
+            case Route.PUBLISH:
+                self.channel.publish(event, data)
 
-    async def _show_then_move(self, state: dict) -> None:
+    async def _show_then_move(self, position: dict) -> None:
         try:
-            await _show(self, state)  # the tickets go out before the state that shows the poll
+            await _show(self, position)  # the tickets go out before the state that shows the poll
         finally:
-            self.channel.publish("state", state)
+            self.channel.publish("state", position)
 
     async def tally(self, poll: str) -> dict:
         """A poll's ``tally`` event: its randomized counts, its round, and how many devices the
@@ -189,10 +181,6 @@ class Refused(Exception):
         self.status, self.text, self.headers = status, text, headers or {}
 
 
-TOO_MANY_TEXT = "Demasiadas peticiones: espere un momento."
-ANSWERED_TEXT = "Este dispositivo ya respondió a esta encuesta."
-
-
 def _json(shape: str, data: dict, status: int = 200) -> web.Response:
     """A JSON answer, of a shape ``hall_wire.SHAPES`` declares (``ValueError`` otherwise)."""
     return web.json_response(check_shape(shape, data), status=status, headers=NO_STORE, dumps=json.dumps)
@@ -201,10 +189,10 @@ def _json(shape: str, data: dict, status: int = 200) -> web.Response:
 async def _body(request: web.Request) -> bytes:
     """The request's body, refused (413) past ``MAX_BODY`` bytes without reading more."""
     if (request.content_length or 0) > messages.MAX_BODY:
-        raise Refused(413, "Demasiado largo.")
+        raise Refused(413, texts.REQUEST_TOO_LONG)
     body = await request.content.read(messages.MAX_BODY + 1)
     if len(body) > messages.MAX_BODY:
-        raise Refused(413, "Demasiado largo.")
+        raise Refused(413, texts.REQUEST_TOO_LONG)
     return body
 
 
@@ -215,7 +203,7 @@ def _require_presenter(request: web.Request) -> None:
         log.warning(
             "refused a presenter request without the right token: %s %s", request.method, request.path
         )
-        raise Refused(403, "Solo quien presenta puede hacer esto.")
+        raise Refused(403, texts.PRESENTER_ONLY)
 
 
 @dataclass(frozen=True)
@@ -243,10 +231,10 @@ async def _access(request: web.Request, handler):
         if post.presenter:
             _require_presenter(request)
         elif not hall.limiter.allow_request(request.remote, request.transport):
-            raise Refused(429, TOO_MANY_TEXT)
+            raise Refused(429, texts.TOO_MANY_REQUESTS)
         message = post.parse(await _body(request), hall.spec)
         if not post.presenter and not await hall.store.take(message["token"], hall.limits.device):
-            raise Refused(429, TOO_MANY_TEXT)
+            raise Refused(429, texts.TOO_MANY_REQUESTS)
         request[MESSAGE] = message
     return await handler(request)
 
@@ -267,29 +255,29 @@ async def hello(request: web.Request) -> web.Response:
 
 
 async def post_state(request: web.Request) -> web.Response:
-    hall, state = _hall(request), request[MESSAGE]
-    if await hall.store.set_state(state):
-        await hall.store.publish("state", state)
+    """The presenter's position: kept by the store if ``state.keeps`` says so, then published."""
+    hall, position = _hall(request), request[MESSAGE]
+    if await hall.store.set_state(position):
+        await hall.store.publish("state", position)
     return web.Response(status=204, headers=NO_STORE)
 
 
-async def _show(hall: Hall, state: dict | None) -> None:
-    """The presenter is at ``state``: if that is a poll's slide and this process has not shown
-    the poll's current round, admit every device holding a channel here now and send each its
-    ticket on its own stream; then every process's streams get the tally (how many admitted)."""
-    poll = hall.spec.poll_at(state["indexh"], state["indexv"]) if state else None
+async def _show(hall: Hall, position: dict | None) -> None:
+    """The presenter is at ``position``: performs ``HallState.show`` for the poll's current round
+    there (if any): admit every device holding a channel here now and send each its ticket on
+    its own stream; then every process's streams get the tally (how many admitted)."""
+    poll = state.poll_on(hall.spec, position)
     if poll is None:
         return
-    round_ = await hall.store.round(poll)
-    if (poll, round_) in hall.shown:
+    hall.hall_state, show = hall.hall_state.show(poll, await hall.store.round(poll))
+    if show is None:
         return
-    hall.shown.add((poll, round_))
-    tickets = await hall.admission.admit(poll, round_, list(hall.channel.per_device))
+    tickets = await hall.admission.admit(show.poll, show.round, list(hall.channel.per_device))
     for sub in list(hall.channel.subscribers):
         ticket = tickets.get(sub.device)
         if ticket is not None:
-            hall.channel.send(sub, "admit", {"poll": poll, "round": round_, "ticket": ticket})
-    await hall.publish_tally(poll)
+            hall.channel.send(sub, *state.admit_event(show.poll, show.round, ticket))
+    await hall.publish_tally(show.poll)
 
 
 async def post_answer(request: web.Request) -> web.Response:
@@ -301,10 +289,10 @@ async def post_answer(request: web.Request) -> web.Response:
     ticket = answer["ticket"]
     if ticket is None or not await hall.admission.redeem(poll, round_, ticket):
         if await hall.store.has_answer(poll, answer["token"]):  # a resend of an answer kept already
-            raise Refused(409, ANSWERED_TEXT)
-        raise Refused(403, NOT_ADMITTED_TEXT)
+            raise Refused(409, texts.ALREADY_ANSWERED)
+        raise Refused(403, texts.NOT_ADMITTED)
     if not await hall.store.add_answer(poll, answer["token"], answer["answer"]):
-        raise Refused(409, ANSWERED_TEXT)
+        raise Refused(409, texts.ALREADY_ANSWERED)
     hall.channel.tally_changed(poll, lambda: hall.spawn(hall.publish_tally(poll)))
     return _json("Recorded", {"ok": True}, status=201)
 
@@ -329,9 +317,9 @@ async def post_release(request: web.Request) -> web.Response:
 async def post_reset(request: web.Request) -> web.Response:
     hall, poll = _hall(request), request[MESSAGE]["poll"]
     await hall.store.reset_poll(poll)
-    state = await hall.store.state()
-    if state is not None and hall.spec.poll_at(state["indexh"], state["indexv"]) == poll:
-        await hall.store.publish("state", state)  # on the poll's slide: every process shows the new round
+    position = await hall.store.state()
+    if state.reshow_after_reset(hall.spec, poll, position):  # every process shows the new round
+        await hall.store.publish("state", position)
     await hall.publish_tally(poll)
     return web.Response(status=204, headers=NO_STORE)
 
@@ -363,11 +351,11 @@ async def events(request: web.Request) -> web.StreamResponse:
     try:
         sub = hall.channel.open(device, request.remote or "?")
     except Full:
-        raise Refused(503, BUSY_TEXT) from None
+        raise Refused(503, texts.HALL_FULL) from None
     except TooManyForDevice:
-        raise Refused(429, "Demasiadas conexiones abiertas desde este dispositivo.") from None
+        raise Refused(429, texts.TOO_MANY_STREAMS_FOR_DEVICE) from None
     except TooManyForAddress:
-        raise Refused(429, "Demasiadas conexiones abiertas desde esta dirección.") from None
+        raise Refused(429, texts.TOO_MANY_STREAMS_FOR_ADDRESS) from None
     try:
         response = web.StreamResponse(
             headers={
@@ -383,22 +371,19 @@ async def events(request: web.Request) -> web.StreamResponse:
 
 
 async def _greeting(hall: Hall, device: str) -> bytes:
-    """``retry``, the device's tickets for the rounds being answered (a reload or a reconnect
-    gets them again), the current state, devices and every tally."""
-    parts = [f"retry: {RETRY_MS}\n\n".encode()]
+    """``retry``, then what ``state.greeting`` says a new stream starts with, read from the store:
+    the device's tickets for the rounds being answered, the kept position, devices, every tally."""
+    tickets = []
     for poll in hall.spec.polls:
         round_ = await hall.store.round(poll)
-        ticket = await hall.admission.ticket(poll, round_, device)
-        if ticket is not None:
-            parts.append(hall.channel.encode("admit", {"poll": poll, "round": round_, "ticket": ticket}))
-    state = await hall.store.state()
-    if state is not None:
-        parts.append(hall.channel.encode("state", state))
-    # a shared store: the count last read (every 2 s at most), not one more round trip per stream
-    shared = hall.store.shared and hall.devices_sent is not None
-    parts.append(hall.channel.encode("devices", {"n": hall.devices_sent if shared else await hall.devices()}))
-    parts.extend([hall.channel.encode("tally", await hall.tally(poll)) for poll in hall.spec.polls])
-    return b"".join(parts)
+        tickets.append((poll, round_, await hall.admission.ticket(poll, round_, device)))
+    position = await hall.store.state()
+    devices = hall.hall_state.greeting_devices(hall.store.shared)
+    if devices is None:
+        devices = await hall.devices()
+    tallies = [await hall.tally(poll) for poll in hall.spec.polls]
+    events = state.greeting(tickets, position, devices, tallies)
+    return f"retry: {RETRY_MS}\n\n".encode() + b"".join(hall.channel.encode(*event) for event in events)
 
 
 @web.middleware
@@ -414,7 +399,7 @@ async def _refusals(request: web.Request, handler):
     except Invalid as exc:
         return _text(400, str(exc))
     except Unavailable:
-        return _text(503, UNAVAILABLE_TEXT, {"Retry-After": "1"})
+        return _text(503, texts.STORE_UNAVAILABLE, {"Retry-After": "1"})
 
 
 @web.middleware
@@ -424,11 +409,11 @@ async def _post_guard(request: web.Request, handler):
     allowed ``Origin``; else ``415`` or ``403``, before the body is read."""
     if request.method == "POST" and request.path.startswith("/_hall/"):
         if request.content_type != "application/json":
-            raise Refused(415, "Se esperaba un cuerpo JSON (Content-Type: application/json).")
+            raise Refused(415, texts.JSON_EXPECTED)
         if not cors.origin_allowed(
             request.headers.get("Origin"), request.host, request.app[HALL].allow_origins
         ):
-            raise Refused(403, cors.REFUSED_TEXT)
+            raise Refused(403, texts.ORIGIN_REFUSED)
     return await handler(request)
 
 
@@ -457,7 +442,7 @@ def make_app(hall: Hall) -> web.Application:
 
     async def deck_file(request: web.Request) -> web.StreamResponse:
         if hall.dist is None:  # a hall alone (--live): the deck is served elsewhere
-            return _text(404, "Aquí solo está la sala en vivo: la presentación está en otra dirección.")
+            return _text(404, texts.HALL_ONLY)
         return await static.send_file(request, hall.dist, hall.isolate)
 
     app.router.add_get("/_hall/hello", hello)
@@ -476,24 +461,20 @@ def make_app(hall: Hall) -> web.Application:
 
 
 async def _startup(app: web.Application) -> None:
-    """Connect the store. A hall (re)started on a poll's slide, when the round's tickets were in
-    the old process's memory only (one process): the devices connected ``RESTART_GRACE`` s later
-    (they reconnect within ~3 s) are admitted again; those that answered already are refused as
-    duplicates (their poll token). With a shared admission (Redis) the tickets outlive a process."""
+    """Connect the store; then ``state.restart_grace``: a hall (re)started on a poll's slide,
+    when the round's tickets were in the old process's memory only (one process), admits the
+    devices connected ``RESTART_GRACE`` s later (they reconnect within ~3 s) again; those that
+    answered already are refused as duplicates (their poll token). With a shared admission
+    (Redis) the tickets outlive a process."""
     hall = app[HALL]
     await hall.open()
-    state = await hall.store.state()
-    if (
-        not hall.admission.shared
-        and state is not None
-        and hall.spec.poll_at(state["indexh"], state["indexv"])
-    ):
-        loop = asyncio.get_running_loop()
+    grace = state.restart_grace(hall.spec, hall.admission.shared, await hall.store.state())
+    if grace is not None:
 
         async def regrace():
             await _show(hall, await hall.store.state())
 
-        hall._regrace = loop.call_later(RESTART_GRACE, lambda: hall.spawn(regrace()))
+        hall._regrace = asyncio.get_running_loop().call_later(grace, lambda: hall.spawn(regrace()))
 
 
 async def _shutdown(app: web.Application) -> None:

@@ -19,11 +19,12 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
+from . import texts
+
 ALLOWED_METHODS = ("GET", "POST")
 ALLOWED_HEADERS = ("content-type", "authorization")
 MAX_AGE = "600"  # seconds a browser may keep a granted preflight
 PREFIX = "/_hall/"
-REFUSED_TEXT = "Origen no permitido."
 
 
 def own_origin(origin: str, host: str | None) -> bool:
@@ -42,7 +43,10 @@ def origin_allowed(origin: str | None, host: str | None, allowed: frozenset[str]
 
 def _refuse() -> web.Response:
     return web.Response(
-        status=403, text=REFUSED_TEXT, content_type="text/plain", headers={"Cache-Control": "no-store"}
+        status=403,
+        text=texts.ORIGIN_REFUSED,
+        content_type="text/plain",
+        headers={"Cache-Control": "no-store"},
     )
 
 

@@ -3,7 +3,8 @@
 The same ``Store`` as ``store.SqliteStore``, with every step that must hold across processes made
 atomic in Redis itself:
 
-- the presenter's position: a hash, written by a Lua script only when its ``seq`` is greater;
+- the presenter's position: a hash, its ``seq`` read under WATCH and the position written in one
+  MULTI only when the seq rule ``state.keeps`` says so (retried if another process wrote meanwhile);
 - the events: Redis pub/sub, one channel; every process relays what it hears to its own streams
   (and, after reconnecting, sends its streams the current position, which followers apply only
   if it is newer);
@@ -46,6 +47,7 @@ from redis.exceptions import WatchError
 
 from .admission import new_ticket
 from .limits import Rate
+from .state import keeps
 from .store import STATE_FIELDS, Decide, OnEvent, Unavailable
 
 log = logging.getLogger("deckbuild.hall")
@@ -56,12 +58,6 @@ DEVICE_TTL_MS = 6000  # a process silent this long is counted no more (it renews
 RECONNECT = 0.2  # seconds between two tries to subscribe again
 
 _NOW_MS = "local t = redis.call('TIME') local now = t[1] * 1000 + math.floor(t[2] / 1000)\n"
-SET_STATE = """
-local kept = redis.call('HGET', KEYS[1], 'seq')
-if kept and tonumber(kept) >= tonumber(ARGV[1]) then return 0 end
-redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'indexh', ARGV[2], 'indexv', ARGV[3], 'indexf', ARGV[4])
-return 1
-"""
 ADD_ANSWER = """
 if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
 redis.call('HINCRBY', KEYS[2], ARGV[2], 1)
@@ -142,7 +138,6 @@ class RedisStore:
         self.scripts = {
             name: self.redis.register_script(source)
             for name, source in (
-                ("state", SET_STATE),
                 ("answer", ADD_ANSWER),
                 ("devices", DEVICES),
                 ("take", TAKE),
@@ -206,10 +201,36 @@ class RedisStore:
         kept = await self.redis.hgetall(self.key("state"))
         return {field: int(kept[field]) for field in STATE_FIELDS} if kept else None
 
+    async def _atomic(self, key: str, decide):
+        """One atomic step on ``key``: ``await decide(pipe)`` reads under WATCH and returns its
+        answer and the write to make (``write(pipe)`` queues it, None: nothing to write); the
+        write goes in one MULTI, and all is done again if another process changed ``key`` meanwhile."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    await pipe.watch(key)
+                    answer, write = await decide(pipe)
+                    if write is None:
+                        await pipe.reset()
+                        return answer
+                    pipe.multi()
+                    write(pipe)
+                    await pipe.execute()
+                    return answer
+                except WatchError:  # another process wrote meanwhile: decide again on what it kept
+                    continue
+
     @_guarded
     async def set_state(self, state: dict) -> bool:
-        args = [state[field] for field in STATE_FIELDS]
-        return await self.scripts["state"](keys=[self.key("state")], args=args) == 1
+        key = self.key("state")
+
+        async def decide(pipe):
+            kept = await pipe.hget(key, "seq")
+            if not keeps(None if kept is None else int(kept), state["seq"]):
+                return False, None
+            return True, lambda pipe: pipe.hset(key, mapping={field: state[field] for field in STATE_FIELDS})
+
+        return await self._atomic(key, decide)
 
     @_guarded
     async def publish(self, event: str, data: dict) -> None:
@@ -256,21 +277,13 @@ class RedisStore:
     @_guarded
     async def release(self, exercise: str, decide: Decide):
         key = self.key("releases")
-        async with self.redis.pipeline(transaction=True) as pipe:
-            while True:
-                try:
-                    await pipe.watch(key)
-                    past = [json.loads(row) for row in await pipe.lrange(key, 0, -1)]
-                    answer, row = decide(past, await pipe.scard(self.key("solves", exercise)))
-                    if row is None:
-                        await pipe.reset()
-                        return answer
-                    pipe.multi()
-                    pipe.rpush(key, json.dumps(row))
-                    await pipe.execute()
-                    return answer
-                except WatchError:  # another process released meanwhile: decide again on what it kept
-                    continue
+
+        async def decide_release(pipe):
+            past = [json.loads(row) for row in await pipe.lrange(key, 0, -1)]
+            answer, row = decide(past, await pipe.scard(self.key("solves", exercise)))
+            return answer, None if row is None else (lambda pipe: pipe.rpush(key, json.dumps(row)))
+
+        return await self._atomic(key, decide_release)
 
     @_guarded
     async def devices(self, local: int) -> int:

@@ -1,9 +1,9 @@
 """The hall's memory: one store interface (``Store``), SQLite in one process or Redis across many.
 
 ``Store`` is what the application asks of its memory, every method async: the presenter's
-position (the seq rule), the fan-out of events to every process's streams, the poll answers and
-tallies, the solves, the released counts with their budget, the devices count and the shared rate
-limits. ``SqliteStore`` (this module) is the embedded default, one process; ``RedisStore``
+position (kept under the seq rule, ``state.keeps``, the one rule both stores enforce), the
+fan-out of events to every process's streams, the poll answers and tallies, the solves, the
+released counts with their budget, the devices count and the shared rate limits. ``SqliteStore`` (this module) is the embedded default, one process; ``RedisStore``
 (``redis_store.py``) lets several hall processes behind a proxy share one hall. What follows is
 the SQLite file's (``HallStore``, the synchronous SQL under ``SqliteStore``).
 
@@ -40,6 +40,7 @@ from typing import Protocol
 
 from ..protocol import event_fields
 from .limits import KeyedBuckets, Rate
+from .state import keeps
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS state (
@@ -88,7 +89,8 @@ class Store(Protocol):
         """The presenter's last position ``{seq, indexh, indexv, indexf}``, or None before any."""
 
     async def set_state(self, state: dict) -> bool:
-        """Keep ``state`` if its ``seq`` is greater than the kept one (atomically); True when kept."""
+        """Keep ``state`` if the seq rule ``state.keeps`` says so over the kept one's ``seq``, read
+        and written as one atomic step; True when kept."""
 
     async def publish(self, event: str, data: dict) -> None:
         """Send an event to the streams of every process that shares the store."""
@@ -258,14 +260,18 @@ class HallStore:
         return dict(zip(STATE_FIELDS, row, strict=True)) if row else None
 
     def set_state(self, state: dict) -> bool:
-        """Keep ``state`` if its ``seq`` is greater than the kept one; True when kept."""
-        cur = self.db.execute(
-            "INSERT INTO state (id, seq, indexh, indexv, indexf) VALUES (1, :seq, :indexh, :indexv, :indexf) "
-            "ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, indexh = excluded.indexh, "
-            "indexv = excluded.indexv, indexf = excluded.indexf WHERE excluded.seq > state.seq",
-            state,
-        )
-        return cur.rowcount == 1
+        """Keep ``state`` if the seq rule (``state.keeps``) says so over the kept one, read and
+        written in one write transaction (also against another process on the file); True when kept."""
+        with self.transaction():
+            row = self.db.execute("SELECT seq FROM state WHERE id = 1").fetchone()
+            if not keeps(row[0] if row else None, state["seq"]):
+                return False
+            self.db.execute(
+                "INSERT OR REPLACE INTO state (id, seq, indexh, indexv, indexf) "
+                "VALUES (1, :seq, :indexh, :indexv, :indexf)",
+                state,
+            )
+            return True
 
     def add_answer(self, poll: str, token: str, answer: int) -> bool:
         """Record a (randomized) answer under its poll's token; False if that token answered already."""

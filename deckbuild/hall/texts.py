@@ -1,6 +1,6 @@
 """What the hall server says to people, in Spanish, in one place: the reasons it gives when it
-refuses a request (plain text, never HTML, never echoing what was sent). The code decides; this
-module holds the words."""
+refuses a request (plain text, never HTML, never echoing what was sent), for a body's rules
+(messages.py) and for the rest (app.py, cors.py). The code decides; this module holds the words."""
 
 # a body or a query that does not meet its rules (messages.py: 400)
 BODY_TOO_LONG = "cuerpo demasiado largo (máximo {limit} bytes)"
@@ -14,3 +14,20 @@ NOT_HEX128 = {  # field → why its 32 hex digits were refused
     "device": "identificador de dispositivo no válido (32 cifras hexadecimales)",
 }
 NOT_LISTED = {"polls": "encuesta desconocida", "exercises": "ejercicio desconocido"}  # live.json's table
+
+# a request the hall refuses before or besides its body's rules (app.py, cors.py)
+HALL_FULL = "La sala está llena: el servidor no admite más conexiones. Vuelva a intentarlo en un momento."
+STORE_UNAVAILABLE = "La sala no puede guardar nada en este momento: vuelva a intentarlo en unos segundos."
+NOT_ADMITTED = (
+    "Sin admisión en esta ronda: responden solo los dispositivos conectados a la sala cuando se "
+    "mostró la encuesta, una vez cada uno."
+)
+TOO_MANY_REQUESTS = "Demasiadas peticiones: espere un momento."
+ALREADY_ANSWERED = "Este dispositivo ya respondió a esta encuesta."
+REQUEST_TOO_LONG = "Demasiado largo."  # 413: past messages.MAX_BODY, unread
+PRESENTER_ONLY = "Solo quien presenta puede hacer esto."
+TOO_MANY_STREAMS_FOR_DEVICE = "Demasiadas conexiones abiertas desde este dispositivo."
+TOO_MANY_STREAMS_FOR_ADDRESS = "Demasiadas conexiones abiertas desde esta dirección."
+JSON_EXPECTED = "Se esperaba un cuerpo JSON (Content-Type: application/json)."
+HALL_ONLY = "Aquí solo está la sala en vivo: la presentación está en otra dirección."
+ORIGIN_REFUSED = "Origen no permitido."

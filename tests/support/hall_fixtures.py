@@ -125,7 +125,7 @@ def admit(hall: Hall, poll: str, devices: list[str], round_: int = 1) -> list[st
 
     async def main():
         tickets = await hall.admission.admit(poll, round_, devices)
-        hall.shown.add((poll, round_))
+        hall.hall_state, _ = hall.hall_state.show(poll, round_)
         return [tickets[d] for d in devices]
 
     return run_async(main)
