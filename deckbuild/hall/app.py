@@ -8,7 +8,16 @@ access is declared once in ``POSTS`` and applied by ``_access``: every body is c
 ``messages`` (≤ 1 KiB, known poll, answer in range), every device POST passes the rate limits of
 ``limits``; streams beyond the bounds (the hall's, an address's, a device's) get a 503 or 429.
 Every refusal is a ``Refused`` (or ``Invalid``, ``Unavailable``) answered by ``_refusals``, as a
-Spanish text. Answers are plain text or JSON, never HTML; nothing a student sends is echoed.
+Spanish text (``texts``). Answers are plain text or JSON, never HTML; nothing a student sends is
+echoed.
+
+``Hall`` is the edge: the hall's decisions are pure code in ``state`` (no clock, loop or SQL),
+and ``Hall`` only performs them. It holds a ``state.HallState`` (the poll rounds this process
+has shown, the devices count it last sent), calls the store (whose ``set_state`` applies the
+seq rule ``state.keeps``), spawns tasks, arms the restart timer and sends what the decisions
+say: ``state.route`` for each event from the store, ``HallState.show`` in ``_show``,
+``HallState.devices`` in ``send_devices``, ``state.greeting`` for a new stream,
+``state.reshow_after_reset`` after a reset and ``state.restart_grace`` at start.
 
 A poll admits the devices holding a live channel when the presenter's position first reaches
 its slide in a round (``admission``): each gets an ``admit`` event with its ticket on its own
