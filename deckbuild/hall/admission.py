@@ -15,9 +15,10 @@ again while the round lasts; no answer token is ever seen here, and ``redeem`` k
 of which answer spent a ticket, so nothing links a device id to its answer, in memory or on disk.
 
 The interface is small and asynchronous so that a store shared by several hall processes (Redis)
-can implement it too: ``admit``, ``ticket``, ``redeem``, ``admitted``, ``shown``. The round
-numbers themselves are the store's (``HallStore.round``): a restarted hall keeps the round, not
-its tickets (docs/live-hall.md, "Admission").
+can implement it too: ``admit``, ``ticket``, ``redeem``, ``admitted``. When a round is shown is
+decided by ``state.HallState.show`` (once per process and round). The round numbers themselves
+are the store's (``HallStore.round``): a restarted hall keeps the round, not its tickets
+(docs/live-hall.md, "Admission").
 """
 
 from __future__ import annotations
