@@ -593,8 +593,10 @@ def typedefs_js() -> str:
                 f" * @typedef {{{r.body.js_type()}}} {r.body.name}  {r.body.summary}: {r.method} {r.path}"
             )
     posts = [r for r in hall_wire.ROUTES if r.method == "POST" and r.body is not None]
-    shape = "{" + ", ".join(f"{r.path.removeprefix('/_hall/')}: {r.body.name}" for r in posts) + "}"
-    lines.append(f" * @typedef {{{shape}}} HallPosts  the bodies of the hall's POSTs, by route (/_hall/<name>)")
+    by_route = "{" + ", ".join(f"{r.path.removeprefix('/_hall/')}: {r.body.name}" for r in posts) + "}"
+    lines.append(
+        f" * @typedef {{{by_route}}} HallPosts  the bodies of the hall's POSTs, by route (/_hall/<name>)"
+    )
     for shape in hall_wire.SHAPES:
         lines.append(f" * @typedef {{{shape.js_type()}}} {shape.name}  {shape.summary}")
     lines += [" */", "// protocol.py: end"]
