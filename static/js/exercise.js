@@ -9,6 +9,8 @@
 // with the check's Spanish message. Solved exercises are remembered in the browser
 // (ProgressStore), and the speaker view shows how many the main window has solved.
 
+import { required } from "./dom.js";
+
 /** @typedef {import("./types.js").Feedback} Feedback */
 /** @typedef {{ok: boolean, message: string}} Verdict */
 /** @typedef {import("./types.js").ExerciseSnapshot} ExerciseSnapshot */
@@ -79,19 +81,18 @@ export class Exercise extends EventTarget {
     super();
     this.root = root;
     this.cell = cell;
-    this.id = root.dataset.exerciseId;
+    // the build writes data-exercise-id on every .exercise (templates/)
+    this.id = /** @type {string} */ (root.dataset.exerciseId);
     this.progress = progress;
     this.solvedSet = solved;
     this.announce = announce;
     this.readOnly = readOnly;
     this.program = root.querySelector(".exercise-program")?.textContent ?? "";
     this.hints = /** @type {HTMLElement[]} */ ([...root.querySelectorAll(".exercise-hint")]);
-    /** @type {HTMLElement} */
-    this.solutionEl = root.querySelector(".exercise-solution");
-    this.solution = root.querySelector(".exercise-solution-code")?.textContent.replace(/\n$/, "") ?? "";
+    this.solutionEl = required(root, ".exercise-solution");
+    this.solution = root.querySelector(".exercise-solution-code")?.textContent?.replace(/\n$/, "") ?? "";
     this.copied = false;   // the code being judged is the solution as loaded (judgedCode)
-    /** @type {HTMLElement} */
-    this.feedbackEl = root.querySelector(".exercise-feedback");
+    this.feedbackEl = required(root, ".exercise-feedback");
     /** @type {Feedback | null} of the last judged run */
     this.feedback = null;
     this.judging = false;
@@ -112,7 +113,7 @@ export class Exercise extends EventTarget {
     this.badge.className = "exercise-badge";
     this.badge.textContent = "✓ resuelto";
     bar.append(this.hintBtn, this.solutionBtn, this.loadBtn, this.badge);
-    root.querySelector(".exercise-side").append(bar);
+    required(root, ".exercise-side").append(bar);
     if (readOnly) this.hintBtn.disabled = this.solutionBtn.disabled = this.loadBtn.disabled = true;
     this.updateHintButton();
     this.showSolved();
@@ -144,18 +145,19 @@ export class Exercise extends EventTarget {
   }
 
   judge(result) {
-    this.setFeedback(feedbackFor(result, this.verdict));
+    const feedback = feedbackFor(result, this.verdict);
+    this.setFeedback(feedback);
     this.verdict = null;
-    if (this.feedback.state === "ok" && this.copied) {
+    if (feedback.state === "ok" && this.copied) {
       // the solution as the deck gives it («Cargar en el editor»): it passes, but nobody solved
       // anything, so neither this device's progress nor the hall's count hears of it
       this.setFeedback({ state: "ok", message: "La solución cargada pasa la comprobación. No cuenta como "
         + "resuelto: ↺ Restaurar trae el ejercicio de nuevo para resolverlo con sus palabras." });
-      this.announce?.(`Correcto: ${this.feedback.message}`);
+      this.announce?.(`Correcto: ${this.feedback?.message}`);   // the one just set
       this.changed();
       return;
     }
-    if (this.feedback.state === "ok") {
+    if (feedback.state === "ok") {
       this.restarted = false;
       if (!this.solved) {
         this.solvedSet.add(this.id);
@@ -163,8 +165,8 @@ export class Exercise extends EventTarget {
       }
       this.showSolved();
     }
-    if (this.feedback.state === "ok") /** @type {any} */ (window).deck?.hall?.solved(this.id);   // live.js
-    const { state, message } = this.feedback;
+    if (feedback.state === "ok") /** @type {any} */ (window).deck?.hall?.solved(this.id);   // live.js
+    const { state, message } = feedback;
     this.announce?.(`${state === "ok" ? "Correcto" : "Todavía no"}: ${message}`);
     this.changed();
   }
@@ -258,15 +260,18 @@ export class Exercise extends EventTarget {
 }
 
 /** All of the page's exercises; {exercises, summary()} with a "change" event for the mirror.
+ *  @param {import("./cell.js").Cell[]} cells
+ *  @param {{progress?: import("./storage.js").ProgressStore | null,
+ *           announce?: ((text: string) => void) | null, readOnly?: boolean}} [options]
  *  @returns {ExerciseHub} */
 export function installExercises(cells, { progress = null, announce = null, readOnly = false } = {}) {
   const solved = progress ? progress.load() : new Set();
   const byId = new Map(cells.map((c) => [c.id, c]));
   const roots = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".exercise"));
-  const exercises = [...roots].map((root) => {
-    const cell = byId.get(root.querySelector(".cell")?.getAttribute("data-cell-id"));
-    return cell ? new Exercise(root, cell, { progress, solved, announce, readOnly }) : null;
-  }).filter(Boolean);
+  const exercises = [...roots].flatMap((root) => {
+    const cell = byId.get(root.querySelector(".cell")?.getAttribute("data-cell-id") ?? "");
+    return cell ? [new Exercise(root, cell, { progress, solved, announce, readOnly })] : [];
+  });
   const hub = /** @type {ExerciseHub} */ (new EventTarget());
   hub.exercises = exercises;
   hub.summary = () => ({ total: exercises.length,

@@ -61,7 +61,7 @@ export const EXERCISE_NOTE = "Ejercicio: complete los `...` y ejecute la celda (
 
 /**
  * The notebook (nbformat 4.5, as a plain object).
- * @param {{title: string, subtitle: string, author: string, wheelName: string, packageName?: string, prelude?: string,
+ * @param {{title: string, subtitle: string, author: string, wheelName: string, packageName?: string, prelude: string,
  *          cells: {id: string, title?: string, body?: string, code: string, exercise?: boolean}[]}} doc
  */
 export function notebook(doc) {
@@ -107,6 +107,9 @@ export function script(doc) {
   return out.join("\n");
 }
 
+/** The wheel's file name (its path's last part). @param {import("./types.js").DeckConfig} config */
+const wheelFile = (config) => config.wheel.slice(config.wheel.lastIndexOf("/") + 1);
+
 /** What the page knows now: each cell's code as in its editor, with its slide's title and text. */
 export function collect(cells, config) {
   const info = config.notebook || {};
@@ -115,7 +118,7 @@ export function collect(cells, config) {
     title: info.title || document.title,
     subtitle: info.subtitle || "",
     author: info.author || "",
-    wheelName: config.wheel.split("/").pop(),
+    wheelName: wheelFile(config),
     packageName: config.packageName,
     prelude: config.prelude || "",
     cells: cells.map((cell) => ({
@@ -148,7 +151,7 @@ function item(text, detail) {
  *           makeButton: (label: string, text: string, onClick: () => void) => HTMLButtonElement}} options */
 export function notebookAction({ cells, config, base, announce, makeButton }) {
   const name = slug(config.notebook?.title || config.deckId);
-  const wheelName = config.wheel.split("/").pop();
+  const wheelName = wheelFile(config);
   const wrap = document.createElement("div");
   wrap.className = "notebook-wrap";
   const btn = makeButton("Llevarse el trabajo: descargar las celdas (con sus ediciones) como " +

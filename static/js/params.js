@@ -180,7 +180,8 @@ function buildSlider(cell, p, control) {
 export function buildControls(cell, params) {
   const box = document.createElement("div");
   box.className = "cell-params";
-  let timer = null;
+  /** @type {number | undefined} the pending run's timer */
+  let timer;
   const schedule = () => { clearTimeout(timer); timer = setTimeout(() => cell.requestRun(), DEBOUNCE_MS); };
 
   for (const p of params) {

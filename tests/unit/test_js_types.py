@@ -1,7 +1,7 @@
 """static/js type-checks: `tsc` (checkJs, noEmit) over the page's modules (tsconfig.json, DOM)
 and the worker's (tsconfig.worker.json, WebWorker), against the typedefs of static/js/types.js
-and the minimal ambient types of static/js/ambient.d.ts; and with strictNullChecks over the pure
-modules and the runtime (tsconfig.strict.json). Each `switch` over a message union ends in
+and the minimal ambient types of static/js/ambient.d.ts; and with strictNullChecks over every
+module but the live hall's six (tsconfig.strict.json) and over the worker's. Each `switch` over a message union ends in
 `assertNever` (static/js/never.js), so these checks also prove that runtime.js and worker.js
 handle every message type of `FromWorker` and `ToWorker`. TypeScript is a devDependency
 (package.json), installed by `npm ci` (scripts/setup.sh)."""
