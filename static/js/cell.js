@@ -1,7 +1,7 @@
 // One code cell on a slide: editor, buttons, live parameters, noise controls, output.
 import { Output } from "./output.js";
 import { buildControls } from "./params.js";
-import { cellMeta } from "./phrases.js";
+import { cellMeta, say } from "./phrases.js";
 import { IDLE, activeRun, afterRun, dataState } from "./cellstate.js";
 import { paintCode, staticCode } from "./static-code.js";
 import { label as lastVisitLabel } from "./lastrun.js";
@@ -15,11 +15,8 @@ const booted = new WeakSet();   // runtimes that have been ready once: no note a
 let bootTimer = 0;
 
 function bootText(runtime) {
-  const what = (runtime.detail || "cargando").replace(/^Python:\s*/, "").replace(/…$/, "");
-  const s = Math.round(performance.now() / 1000);
-  const when = s <= BOOT_SECONDS ? `la primera vez tarda unos ${BOOT_SECONDS} s; van ${s} s`
-    : `van ${s} s, más que los ${BOOT_SECONDS} s habituales (red o equipo lentos)`;
-  return `Esperando a Python (${what}): ${when}.`;
+  const what = (runtime.detail || say({ code: "boot-wait-default" })).replace(/^Python:\s*/, "").replace(/…$/, "");
+  return say({ code: "boot-wait", what, seconds: Math.round(performance.now() / 1000), usual: BOOT_SECONDS });
 }
 
 /** Show (or refresh) the note in ``cell``'s empty output; the first status after boot removes it. */
@@ -145,13 +142,12 @@ export class Cell extends EventTarget {
 
     const bar = document.createElement("div");
     bar.className = "cell-toolbar";
-    this.runBtn = button("Ejecutar la celda (Mayús+Enter)", "▶ Ejecutar", "run", () => this.run());
-    this.stopBtn = button("Detener la ejecución (Escape)", "■ Detener", "stop", () => this.stop());
-    this.resetBtn = button("Restaurar el código original", "↺ Restaurar", "reset", () => this.reset());
-    this.noiseBtn = button("Nuevo ruido: volver a correr con ruido nuevo", "⚄ Nuevo ruido", "noise",
+    this.runBtn = button(say({ code: "cell-run-label" }), say({ code: "cell-run" }), "run", () => this.run());
+    this.stopBtn = button(say({ code: "cell-stop-label" }), say({ code: "cell-stop" }), "stop", () => this.stop());
+    this.resetBtn = button(say({ code: "cell-reset-label" }), say({ code: "cell-reset" }), "reset", () => this.reset());
+    this.noiseBtn = button(say({ code: "cell-noise-label" }), say({ code: "cell-noise" }), "noise",
                            () => this.resample());
-    this.lockBtn = button("Fijar ruido: repetir en cada ejecución el ruido de la figura que se ve (ahora cada ejecución saca ruido nuevo)",
-                          "○ Fijar ruido", "lock", () => this.toggleLock());
+    this.lockBtn = button(say({ code: "cell-lock-label" }), say({ code: "cell-lock" }), "lock", () => this.toggleLock());
     this.lockBtn.setAttribute("aria-pressed", "false");
     this.noiseBtn.hidden = this.lockBtn.hidden = true;
     this.stopBtn.disabled = true;
@@ -178,16 +174,16 @@ export class Cell extends EventTarget {
     const bar = document.createElement("div");
     bar.className = "cell-tries";
     bar.setAttribute("role", "group");
-    bar.setAttribute("aria-label", "Ediciones sugeridas: se aplican en la ventana principal");
+    bar.setAttribute("aria-label", say({ code: "cell-tries-label" }));
     const ask = (index) => this.dispatchEvent(new CustomEvent("try", { detail: { index } }));
     this.tries.forEach((edit, index) => {
-      const b = button(`Probar en la ventana principal: ${edit.label}`, edit.label, "try", () => ask(index));
+      const b = button(say({ code: "cell-try-label", label: edit.label }), edit.label, "try", () => ask(index));
       b.dataset.tryIndex = String(index);
       b.setAttribute("aria-pressed", "false");
       this.tryButtons.push(b);
       bar.append(b);
     });
-    bar.append(button("Volver al código original y ejecutarlo en la ventana principal", "↺",
+    bar.append(button(say({ code: "cell-try-restore-label" }), "↺",
                       "try-restore", () => ask(null)));
     return bar;
   }
@@ -238,7 +234,7 @@ export class Cell extends EventTarget {
       onRun: () => this.run(),
       onEscape: () => { if (this.running !== null) { this.stop(); return true; } return false; },
       onChange: (code) => { this.store?.save(this.id, this.authored, code); this.markEdited(); },
-      label: `Código de la celda ${this.id}`,
+      label: say({ code: "cell-code-label", id: this.id }),
       readOnly: this.readOnly,
     });
     this.staticView?.replaceWith(this.editor.view.dom);   // set until now: the editor is built once
@@ -300,11 +296,11 @@ export class Cell extends EventTarget {
     this.noiseBtn.hidden = this.lockBtn.hidden = !visible;
     const locked = this.seed !== null;
     // what it means to a student: the same noise again on every run, or fresh noise each time
-    this.lockBtn.textContent = locked ? "● Ruido fijo" : "○ Fijar ruido";
+    this.lockBtn.textContent = say({ code: locked ? "cell-locked" : "cell-lock" });
     this.lockBtn.setAttribute("aria-pressed", String(locked));
     const label = locked   // starts with the button's text: what a voice user says to press it
-      ? `Ruido fijo: cada ejecución repite este mismo ruido (semilla …${String(this.seed).slice(-4)}); pulse para volver a sacar ruido nuevo`
-      : "Fijar ruido: repetir en cada ejecución el ruido de la figura que se ve (ahora cada ejecución saca ruido nuevo)";
+      ? say({ code: "cell-locked-label", seed: String(this.seed) })
+      : say({ code: "cell-lock-label" });
     this.lockBtn.setAttribute("aria-label", label);
     this.lockBtn.title = label;
   }
@@ -457,7 +453,7 @@ export class Cell extends EventTarget {
     this.changed();
     if (!background && !replay) {
       const alts = this.output.items.filter((i) => i.kind === "figure").map((i) => i.alt).join(". ");
-      this.announce?.(error ? `Error: ${error.type}` : `Resultado listo. ${alts}`);
+      this.announce?.(error ? say({ code: "result-error", type: error.type }) : say({ code: "result-ready", alts }));
     }
     this.dispatchEvent(new CustomEvent("ran", { detail: result }));
     if (this.rerun) { this.rerun = false; return this.run(); }

@@ -10,6 +10,7 @@ import { EditorView, hoverTooltip, keymap, showTooltip } from "@codemirror/view"
 import { StateEffect, StateField, Prec } from "@codemirror/state";
 import { globalCompletion, localCompletionSource } from "@codemirror/lang-python";
 import { errorLine, explain } from "./diagnostics.js";
+import { say } from "./phrases.js";
 
 /** @typedef {import("./runtime.js").Runtime} Runtime */
 /** @typedef {import("./types.js").DeckConfig} DeckConfig */
@@ -95,7 +96,7 @@ function engineDoc(answer) {
   head.textContent = answer.signature || answer.fullName;
   const body = document.createElement("p");
   // a keyword argument of the package's functions (epsilon=…): its Spanish gloss
-  body.textContent = answer.doc || shared.index?.params?.[answer.name] || "(sin documentación)";
+  body.textContent = answer.doc || shared.index?.params?.[answer.name] || say({ code: "no-doc" });
   dom.append(head, body);
   return dom;
 }

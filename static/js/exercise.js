@@ -10,6 +10,7 @@
 // (ProgressStore), and the speaker view shows how many the main window has solved.
 
 import { required } from "./dom.js";
+import { say } from "./phrases.js";
 
 /** @typedef {import("./types.js").Feedback} Feedback */
 /** @typedef {{ok: boolean, message: string}} Verdict */
@@ -38,15 +39,15 @@ function button(label, text, cls, onClick) {
  *  @returns {Feedback} */
 export function feedbackFor(result, verdict) {
   if (result.restarted || result.cancelled) {
-    return { state: "stopped", message: "Ejecución detenida: no se comprobó nada." };
+    return { state: "stopped", message: say({ code: "exercise-stopped" }) };
   }
-  if (result.crashed) return { state: "stopped", message: "Python se reinició: vuelva a ejecutar." };
+  if (result.crashed) return { state: "stopped", message: say({ code: "exercise-crashed" }) };
   if (!result.ok) {
     const type = result.error?.type || "Error";
-    if (type === "KeyboardInterrupt") return { state: "stopped", message: "Ejecución detenida: no se comprobó nada." };
-    return { state: "error", message: `Su código lanzó un error (${type}): corríjalo y vuelva a ejecutar.` };
+    if (type === "KeyboardInterrupt") return { state: "stopped", message: say({ code: "exercise-stopped" }) };
+    return { state: "error", message: say({ code: "exercise-raised", type }) };
   }
-  if (!verdict) return { state: "error", message: "No se pudo comprobar la respuesta." };
+  if (!verdict) return { state: "error", message: say({ code: "exercise-unchecked" }) };
   return { state: verdict.ok ? "ok" : "wrong", message: verdict.message };
 }
 
@@ -104,14 +105,15 @@ export class Exercise extends EventTarget {
 
     const bar = document.createElement("div");
     bar.className = "exercise-actions";
-    this.hintBtn = button("Mostrar la siguiente pista", "", "hint", () => this.nextHint());
-    this.solutionBtn = button("Mostrar una solución", "Ver solución", "show-solution", () => this.showSolution());
-    this.loadBtn = button("Cargar la solución en el editor", "Cargar en el editor", "load-solution",
+    this.hintBtn = button(say({ code: "exercise-hint-label" }), "", "hint", () => this.nextHint());
+    this.solutionBtn = button(say({ code: "exercise-solution-label" }), say({ code: "exercise-solution" }),
+                              "show-solution", () => this.showSolution());
+    this.loadBtn = button(say({ code: "exercise-load-label" }), say({ code: "exercise-load" }), "load-solution",
                           () => this.loadSolution());
     this.loadBtn.hidden = true;
     this.badge = document.createElement("span");
     this.badge.className = "exercise-badge";
-    this.badge.textContent = "✓ resuelto";
+    this.badge.textContent = say({ code: "exercise-solved" });
     bar.append(this.hintBtn, this.solutionBtn, this.loadBtn, this.badge);
     required(root, ".exercise-side").append(bar);
     if (readOnly) this.hintBtn.disabled = this.solutionBtn.disabled = this.loadBtn.disabled = true;
@@ -151,9 +153,9 @@ export class Exercise extends EventTarget {
     if (feedback.state === "ok" && this.copied) {
       // the solution as the deck gives it («Cargar en el editor»): it passes, but nobody solved
       // anything, so neither this device's progress nor the hall's count hears of it
-      this.setFeedback({ state: "ok", message: "La solución cargada pasa la comprobación. No cuenta como "
-        + "resuelto: ↺ Restaurar trae el ejercicio de nuevo para resolverlo con sus palabras." });
-      this.announce?.(`Correcto: ${this.feedback?.message}`);   // the one just set
+      const copied = say({ code: "exercise-copied" });
+      this.setFeedback({ state: "ok", message: copied });
+      this.announce?.(say({ code: "exercise-verdict", ok: true, message: copied }));
       this.changed();
       return;
     }
@@ -167,7 +169,7 @@ export class Exercise extends EventTarget {
     }
     if (feedback.state === "ok") /** @type {any} */ (window).deck?.hall?.solved(this.id);   // live.js
     const { state, message } = feedback;
-    this.announce?.(`${state === "ok" ? "Correcto" : "Todavía no"}: ${message}`);
+    this.announce?.(say({ code: "exercise-verdict", ok: state === "ok", message }));
     this.changed();
   }
 
@@ -206,7 +208,7 @@ export class Exercise extends EventTarget {
   updateHintButton() {
     const n = this.hintsShown, total = this.hints.length;
     this.hintBtn.hidden = total === 0;
-    this.hintBtn.textContent = n < total ? `Pista ${n + 1} de ${total}` : "Sin más pistas";
+    this.hintBtn.textContent = n < total ? say({ code: "exercise-hint", n: n + 1, total }) : say({ code: "exercise-no-more-hints" });
     this.hintBtn.disabled = this.readOnly || n >= total;
   }
 
@@ -231,7 +233,7 @@ export class Exercise extends EventTarget {
     if (this.readOnly) return;
     this.cell.code = this.solution;
     this.cell.markEdited();
-    this.announce?.("Solución cargada en el editor: ejecútela para comprobarla");
+    this.announce?.(say({ code: "exercise-loaded" }));
     this.changed();
   }
 
@@ -299,5 +301,5 @@ function showCount(solved, total) {
   }
   el.dataset.solved = String(solved);
   el.dataset.total = String(total);
-  el.textContent = `Ejercicios resueltos: ${solved} de ${total}`;
+  el.textContent = say({ code: "exercise-count", solved, total });
 }

@@ -85,7 +85,7 @@ function publishStatus(override = null) {
 function withTimeout(promise, ms, what) {
   let timer;
   const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: sin respuesta tras ${ms / 1000} s`)), ms);
+    timer = setTimeout(() => reject(new Error(say({ code: "no-answer", what, seconds: ms / 1000 }))), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
@@ -116,8 +116,8 @@ async function boot(config, base) {
   if (config.prelude) {
     const result = runCell("__prelude__", config.prelude, null);
     if (!result.ok) {   // shown under every cell that waits for it: the deck's own bug
-      const error = /** @type {Error & {pythonTraceback?: string}} */ (new Error("el preludio del mazo falló"));
-      error.pythonTraceback = "El preludio del mazo (deck.yaml, prelude) falló:\n" + failure(result).traceback;
+      const error = /** @type {Error & {pythonTraceback?: string}} */ (new Error(say({ code: "prelude-failed" })));
+      error.pythonTraceback = say({ code: "prelude-failed-traceback" }) + failure(result).traceback;
       throw error;
     }
   }
@@ -208,7 +208,7 @@ async function runJob(job) {
   post({ type: "started", id: job.id });
   try {
     await withTimeout(made(pyodide, "Python").loadPackagesFromImports(job.code, { messageCallback: () => {} }),
-                      PACKAGE_TIMEOUT_MS, "cargar los paquetes de la celda");
+                      PACKAGE_TIMEOUT_MS, say({ code: "load-cell-packages" }));
   } catch (e) {   // the cell reports what it cannot import; a Stop that landed here ends the run
     if (String(e).includes("KeyboardInterrupt")) { answerWithError(job, e); return false; }
   }
@@ -220,7 +220,7 @@ async function runJob(job) {
     // load it and run the cell again, once, from a clean output
     publishStatus({ state: "loading", code: "loading-package", name: missing });
     try {
-      await withTimeout(made(pyodide, "Python").loadPackage([missing], quiet), PACKAGE_TIMEOUT_MS, `cargar ${missing}`);
+      await withTimeout(made(pyodide, "Python").loadPackage([missing], quiet), PACKAGE_TIMEOUT_MS, say({ code: "load-package", name: missing }));
       post({ type: "rerun", id: job.id, reason: say({ code: "rerun-package", name: missing }) });
       publishStatus();
       result = runCell(job.cellId, job.code, job.id, job.seed ?? null);
@@ -259,8 +259,8 @@ function trapped(e) {
 function postDied(id, e) {
   const info = errorFromException(e);
   post({ type: "result", id, ok: false, crashed: true, seconds: null,
-         error: errorRecord("Fallo", "el intérprete de Python terminó",
-                            `El intérprete de Python terminó durante esta celda (${info.message.split("\n")[0]}).\nSe reinicia y se vuelve a correr el preludio.`) });
+         error: errorRecord(say({ code: "died-type" }), say({ code: "died-message" }),
+                            say({ code: "died-traceback", message: info.message })) });
 }
 
 let pumping = false;
@@ -311,7 +311,7 @@ async function pump() {
 /** @param {DeckConfig} config @param {string} base */
 async function start(config, base) {
   try {
-    await withTimeout(boot(config, base), BOOT_TIMEOUT_MS, "iniciar Python");
+    await withTimeout(boot(config, base), BOOT_TIMEOUT_MS, say({ code: "start-python" }));
   } catch (e) {
     bootError = e;
     for (const job of scheduler.bootFailed()) answerWithError(job, e);
@@ -324,7 +324,7 @@ async function start(config, base) {
   pump();
   try {
     await withTimeout(made(pyodide, "Python").loadPackage(config.deferredPackages, quiet), WHEELS_TIMEOUT_MS,
-                      `cargar ${config.deferredPackages.join(", ")}`);
+                      say({ code: "load-package", name: config.deferredPackages.join(", ") }));
     scheduler.wheelsLoaded();
   } catch (e) {
     failMatplotlib(e);
@@ -371,7 +371,8 @@ function onInit(msg) {
 function onCancel(id) {
   if (!scheduler.cancel(id)) return;   // started, or ended: Stop reaches it otherwise
   post({ type: "result", id, ok: false, cancelled: true, seconds: null,
-         error: errorRecord("Cancelada", "ejecución cancelada", "Ejecución cancelada antes de empezar.") });
+         error: errorRecord(say({ code: "cancelled-type" }), say({ code: "cancelled-message" }),
+                            say({ code: "cancelled-traceback" })) });
   publishStatus();
 }
 
