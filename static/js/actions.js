@@ -2,11 +2,7 @@
 // and take the cells home (notebook.js: a notebook, a script, the dplab wheel); and where one is
 // in the deck (n / 60), which reveal.js's own slide number does not show on a phone.
 import { notebookAction } from "./notebook.js";
-import { say } from "./phrases.js";
-
-// a word under each sign (shown on phones, where there is no hover for the tooltip): ⟲ and ↺
-// look alike, "Python" and "código" do not
-const CAPTIONS = { "▶▶": "todas", "⟲": "Python", "↺": "código", "⤓": "llevar" };
+import { CAPTIONS, say } from "./phrases.js";
 
 function action(label, text, onClick) {
   const b = document.createElement("button");
@@ -34,12 +30,12 @@ async function runAll(button, cells, announce) {
   if (button.dataset.progress) return;   // already running all: the one under way goes on
   const glyph = button.querySelector(".glyph");
   const label = button.getAttribute("aria-label");
-  announce("Ejecutando todas las celdas");
+  announce(say({ code: "run-all-started" }));
   try {
     for (const [i, cell] of cells.entries()) {
       button.dataset.progress = `${i + 1}/${cells.length}`;
       glyph.textContent = button.dataset.progress;
-      button.title = `Ejecutando la celda ${i + 1} de ${cells.length}`;
+      button.title = say({ code: "run-all-progress", n: i + 1, total: cells.length });
       await cell.run({ background: true });
     }
   } finally {
@@ -47,7 +43,7 @@ async function runAll(button, cells, announce) {
     glyph.textContent = "▶▶";
     button.title = label;
   }
-  announce("Todas las celdas terminaron");
+  announce(say({ code: "run-all-ended" }));
 }
 
 export function installActions({ cells, runtime, store, announce }) {
@@ -58,15 +54,14 @@ export function installActions({ cells, runtime, store, announce }) {
   // a landmark: the status and the actions are content outside the slides (axe-core's "region")
   const chrome = bar.closest(".deck-chrome");
   chrome?.setAttribute("role", "region");
-  chrome?.setAttribute("aria-label", "Estado de Python y acciones de la presentación");
-  const runAllBtn = action("Ejecutar todas las celdas, en orden", "▶▶", () => runAll(runAllBtn, cells, announce));
-  const restart = action("Reiniciar Python (se vuelven a correr las celdas originales ya ejecutadas; las editadas, al pulsar ▶)", "⟲",
-                         () => runtime.restart(say({ code: "restart-manual" })));
-  const resetAll = action("Deshacer todas las ediciones (volver al código original)", "↺", () => {
-    if (!confirm("¿Volver al código original en todas las celdas?")) return;
+  chrome?.setAttribute("aria-label", say({ code: "actions-region" }));
+  const runAllBtn = action(say({ code: "run-all-label" }), "▶▶", () => runAll(runAllBtn, cells, announce));
+  const restart = action(say({ code: "restart-label" }), "⟲", () => runtime.restart(say({ code: "restart-manual" })));
+  const resetAll = action(say({ code: "reset-all-label" }), "↺", () => {
+    if (!confirm(say({ code: "reset-all-confirm" }))) return;
     store.clearAll();
     for (const cell of cells) cell.reset();
-    announce("Se restauró el código original de todas las celdas");
+    announce(say({ code: "reset-all-done" }));
   });
   runAllBtn.dataset.action = "run-all";
   restart.dataset.action = "restart";
@@ -88,7 +83,7 @@ export function showWhere(reveal) {
     const slides = reveal.getSlides();
     const n = slides.indexOf(reveal.getCurrentSlide()) + 1, total = slides.length;
     where.textContent = `${n} / ${total}`;
-    where.setAttribute("aria-label", `Diapositiva ${n} de ${total}`);
+    where.setAttribute("aria-label", say({ code: "slide-of", n, total }));
   };
   reveal.on("slidechanged", update);
   reveal.on("ready", update);

@@ -1,10 +1,11 @@
 // One code cell on a slide: editor, buttons, live parameters, noise controls, output.
 import { Output } from "./output.js";
 import { buildControls } from "./params.js";
-import { cellMeta } from "./phrases.js";
+import { cellMeta, say } from "./phrases.js";
 import { IDLE, activeRun, afterRun, dataState } from "./cellstate.js";
 import { paintCode, staticCode } from "./static-code.js";
 import { label as lastVisitLabel } from "./lastrun.js";
+import { required } from "./dom.js";
 
 // While Python first loads (a cold deep link on a hall's Wi-Fi: docs/benchmark.md's start-up
 // table), a cell with nothing to show says what it waits for and for how long so far.
@@ -14,11 +15,8 @@ const booted = new WeakSet();   // runtimes that have been ready once: no note a
 let bootTimer = 0;
 
 function bootText(runtime) {
-  const what = (runtime.detail || "cargando").replace(/^Python:\s*/, "").replace(/…$/, "");
-  const s = Math.round(performance.now() / 1000);
-  const when = s <= BOOT_SECONDS ? `la primera vez tarda unos ${BOOT_SECONDS} s; van ${s} s`
-    : `van ${s} s, más que los ${BOOT_SECONDS} s habituales (red o equipo lentos)`;
-  return `Esperando a Python (${what}): ${when}.`;
+  const what = (runtime.detail || say({ code: "boot-wait-default" })).replace(/^Python:\s*/, "").replace(/…$/, "");
+  return say({ code: "boot-wait", what, seconds: Math.round(performance.now() / 1000), usual: BOOT_SECONDS });
 }
 
 /** Show (or refresh) the note in ``cell``'s empty output; the first status after boot removes it. */
@@ -71,6 +69,8 @@ async function buildEditors() {
   if (wanted.size) buildEditors();
 }
 
+/** @typedef {ReturnType<typeof import("./editor.js").createEditor>} Editor */
+
 function button(label, text, cls, onClick) {
   const b = document.createElement("button");
   b.type = "button";
@@ -104,14 +104,16 @@ export class Cell extends EventTarget {
     this.store = store;
     this.announce = announce;
     this.readOnly = readOnly;
-    this.id = root.dataset.cellId;
+    // the build writes data-cell-id on every .cell (deckbuild), and deck.js builds a Cell only for those
+    this.id = /** @type {string} */ (root.dataset.cellId);
     this.slide = root.closest("section");
-    const source = root.querySelector(".cell-source");
-    this.authored = source.textContent.replace(/\n$/, "");
-    this.output = new Output(root.querySelector(".cell-output"));
+    const source = required(root, ".cell-source");
+    this.authored = (source.textContent ?? "").replace(/\n$/, "");
+    this.output = new Output(required(root, ".cell-output"));
     /** @type {import("./types.js").CellState} the one notion of where the cell is (cellstate.js) */
     this.state = IDLE;
     this.runs = 0;
+    /** @type {Partial<import("./types.js").RunResult> | null} the last run's result (or what is known of it) */
     this.lastResult = null;
     this.seed = null;          // a locked seed, or null for fresh noise
     this.rerun = false;        // a parameter moved while running: run again when done
@@ -121,11 +123,14 @@ export class Cell extends EventTarget {
     this.fromLastVisit = false;   // the output shown is the last visit's, labelled, not a run's
     this.lastVisitCode = "";      // the code it was computed from
 
-    const input = root.querySelector(".cell-input");
-    /** @type {ReturnType<typeof import("./editor.js").createEditor> | null} built when wanted (wantEditor) */
+    const input = required(root, ".cell-input");
+    /** @type {Editor | null} built when wanted (wantEditor) */
     this.editor = null;
-    this.text = store?.load(this.id, this.authored) ?? this.authored;   // the code while there is no editor
+    /** @type {string | null} the code while there is no editor (null once there is one) */
+    this.text = store?.load(this.id, this.authored) ?? this.authored;
+    /** @type {HTMLElement | null} the code before the editor (null once there is one) */
     this.staticView = staticCode(this.id, this.text);
+    this.lastCode = "";   // the code of the last run
     source.replaceWith(this.staticView);
     const now = (/** @type {Event} */ e) => {   // a click or Tab into the code: the editor, focused
       e.preventDefault();
@@ -137,13 +142,12 @@ export class Cell extends EventTarget {
 
     const bar = document.createElement("div");
     bar.className = "cell-toolbar";
-    this.runBtn = button("Ejecutar la celda (Mayús+Enter)", "▶ Ejecutar", "run", () => this.run());
-    this.stopBtn = button("Detener la ejecución (Escape)", "■ Detener", "stop", () => this.stop());
-    this.resetBtn = button("Restaurar el código original", "↺ Restaurar", "reset", () => this.reset());
-    this.noiseBtn = button("Nuevo ruido: volver a correr con ruido nuevo", "⚄ Nuevo ruido", "noise",
+    this.runBtn = button(say({ code: "cell-run-label" }), say({ code: "cell-run" }), "run", () => this.run());
+    this.stopBtn = button(say({ code: "cell-stop-label" }), say({ code: "cell-stop" }), "stop", () => this.stop());
+    this.resetBtn = button(say({ code: "cell-reset-label" }), say({ code: "cell-reset" }), "reset", () => this.reset());
+    this.noiseBtn = button(say({ code: "cell-noise-label" }), say({ code: "cell-noise" }), "noise",
                            () => this.resample());
-    this.lockBtn = button("Fijar ruido: repetir en cada ejecución el ruido de la figura que se ve (ahora cada ejecución saca ruido nuevo)",
-                          "○ Fijar ruido", "lock", () => this.toggleLock());
+    this.lockBtn = button(say({ code: "cell-lock-label" }), say({ code: "cell-lock" }), "lock", () => this.toggleLock());
     this.lockBtn.setAttribute("aria-pressed", "false");
     this.noiseBtn.hidden = this.lockBtn.hidden = true;
     this.stopBtn.disabled = true;
@@ -170,16 +174,16 @@ export class Cell extends EventTarget {
     const bar = document.createElement("div");
     bar.className = "cell-tries";
     bar.setAttribute("role", "group");
-    bar.setAttribute("aria-label", "Ediciones sugeridas: se aplican en la ventana principal");
+    bar.setAttribute("aria-label", say({ code: "cell-tries-label" }));
     const ask = (index) => this.dispatchEvent(new CustomEvent("try", { detail: { index } }));
     this.tries.forEach((edit, index) => {
-      const b = button(`Probar en la ventana principal: ${edit.label}`, edit.label, "try", () => ask(index));
+      const b = button(say({ code: "cell-try-label", label: edit.label }), edit.label, "try", () => ask(index));
       b.dataset.tryIndex = String(index);
       b.setAttribute("aria-pressed", "false");
       this.tryButtons.push(b);
       bar.append(b);
     });
-    bar.append(button("Volver al código original y ejecutarlo en la ventana principal", "↺",
+    bar.append(button(say({ code: "cell-try-restore-label" }), "↺",
                       "try-restore", () => ask(null)));
     return bar;
   }
@@ -214,8 +218,10 @@ export class Cell extends EventTarget {
         await new Promise((resolve) => this.addEventListener("editor", resolve, { once: true }));
       }
     }
-    if (focus) this.editor.focus();
-    return this.editor;
+    // built by now: buildEditor above, or the "editor" event, which buildEditor sends once it is set
+    const editor = /** @type {Editor} */ (this.editor);
+    if (focus) editor.focus();
+    return editor;
   }
 
   /** Replace the static view by the editor, with the code as it is now (edits included);
@@ -228,21 +234,23 @@ export class Cell extends EventTarget {
       onRun: () => this.run(),
       onEscape: () => { if (this.running !== null) { this.stop(); return true; } return false; },
       onChange: (code) => { this.store?.save(this.id, this.authored, code); this.markEdited(); },
-      label: `Código de la celda ${this.id}`,
+      label: say({ code: "cell-code-label", id: this.id }),
       readOnly: this.readOnly,
     });
-    this.staticView.replaceWith(this.editor.view.dom);
+    this.staticView?.replaceWith(this.editor.view.dom);   // set until now: the editor is built once
     this.staticView = null;
     this.text = null;
     this.dispatchEvent(new Event("editor"));
   }
 
-  get code() { return this.editor ? this.editor.code : this.text; }
+  // with no editor, ``text`` and ``staticView`` are set (they are nulled only when it is built)
+  /** @returns {string} */
+  get code() { return this.editor ? this.editor.code : /** @type {string} */ (this.text); }
   set code(text) {
     if (this.editor) { this.editor.code = text; return; }
     if (text === this.text) return;
     this.text = text;   // as the editor would: kept, stored, marked; shown at once
-    paintCode(this.staticView, text);
+    paintCode(/** @type {HTMLElement} */ (this.staticView), text);
     this.store?.save(this.id, this.authored, text);
     this.markEdited();
     this.wantEditor();
@@ -264,7 +272,8 @@ export class Cell extends EventTarget {
   }
 
   stop() {
-    if (this.running !== null) this.runtime.stop(this.running);
+    const running = this.running;   // only a cell with a runtime has a run (``run``)
+    if (running !== null) this.runtime?.stop(running);
   }
 
   /** Freeze the noise of the figure on screen (its seed), or free it again. */
@@ -287,11 +296,11 @@ export class Cell extends EventTarget {
     this.noiseBtn.hidden = this.lockBtn.hidden = !visible;
     const locked = this.seed !== null;
     // what it means to a student: the same noise again on every run, or fresh noise each time
-    this.lockBtn.textContent = locked ? "● Ruido fijo" : "○ Fijar ruido";
+    this.lockBtn.textContent = say({ code: locked ? "cell-locked" : "cell-lock" });
     this.lockBtn.setAttribute("aria-pressed", String(locked));
     const label = locked   // starts with the button's text: what a voice user says to press it
-      ? `Ruido fijo: cada ejecución repite este mismo ruido (semilla …${String(this.seed).slice(-4)}); pulse para volver a sacar ruido nuevo`
-      : "Fijar ruido: repetir en cada ejecución el ruido de la figura que se ve (ahora cada ejecución saca ruido nuevo)";
+      ? say({ code: "cell-locked-label", seed: String(this.seed) })
+      : say({ code: "cell-lock-label" });
     this.lockBtn.setAttribute("aria-label", label);
     this.lockBtn.title = label;
   }
@@ -355,7 +364,7 @@ export class Cell extends EventTarget {
    *  noise, the same deck version), labelled with when, until the live run's first output
    *  replaces it (lastrun.js). */
   showLastVisit() {
-    const saved = this.lastRuns?.store.load(this.lastRuns.key(this.id, this.text, null));
+    const saved = this.lastRuns?.store.load(this.lastRuns.key(this.id, this.code, null));
     if (!saved || this.active) return;
     this.output.replace(saved.items);
     const note = document.createElement("p");
@@ -364,7 +373,7 @@ export class Cell extends EventTarget {
     this.output.el.prepend(note);
     this.root.classList.add("from-last-visit");
     this.fromLastVisit = true;
-    this.lastVisitCode = this.text;
+    this.lastVisitCode = this.code;
   }
 
   /** The live run's first output: the last visit's goes. */
@@ -378,6 +387,8 @@ export class Cell extends EventTarget {
   /** Run the cell's current code; resolves with the worker's result. */
   async run({ background = false, replay = false } = {}) {
     if (this.readOnly) return null;
+    // every cell that is not read-only is given the runtime (deck.js); only the speaker view's copies have none
+    const runtime = /** @type {import("./runtime.js").Runtime} */ (this.runtime);
     if (this.active) return this.pendingRun;
     if (this.fromLastVisit && (this.code !== this.lastVisitCode || this.seed !== null)) this.dropLastVisit();
     if (!this.fromLastVisit) this.output.clear();
@@ -385,19 +396,20 @@ export class Cell extends EventTarget {
     this.root.classList.add("is-running");
     this.runBtn.disabled = true;
     this.stopBtn.disabled = false;
-    const waiting = this.runtime.state === "loading";
+    const waiting = runtime.state === "loading";
     this.setState({ phase: waiting ? "waiting" : "running", runId: null });
     if (waiting) showBootNote(this);
     const onStatus = (e) => {
       if (e.detail.state === "running" && this.state.phase === "waiting") this.setState({ phase: "running", runId: this.state.runId });
     };
-    this.runtime.addEventListener("status", onStatus);
+    runtime.addEventListener("status", onStatus);
     this.lastCode = this.code;
     // an exercise (exercise.js) is judged when asked for: its check runs after the code, in this run
-    const judged = Boolean(this.exercise) && !background && !replay;
-    const code = judged ? this.exercise.judgedCode(this.code) : this.code;
+    const exercise = background || replay ? null : this.exercise;
+    const judged = Boolean(exercise);
+    const code = exercise ? exercise.judgedCode(this.code) : this.code;
     const seed = this.seed;
-    this.pendingRun = this.runtime.run(this.id, code, {
+    this.pendingRun = runtime.run(this.id, code, {
       onQueued: (id) => { if (this.state.phase === "waiting" || this.state.phase === "running") this.state = { ...this.state, runId: id }; },
       onRerun: (reason) => { this.dropLastVisit(); this.output.clear(); this.output.add({ kind: "stderr", text: `(${reason})\n` }); },
       onText: (kind, text) => { this.dropLastVisit(); this.output.add({ kind, text }); this.changed(); },
@@ -415,7 +427,7 @@ export class Cell extends EventTarget {
       onVerdict: ({ ok, message }) => this.dispatchEvent(new CustomEvent("verdict", { detail: { ok, message } })),
     }, { seed: this.seed, background });
     const result = await this.pendingRun;
-    this.runtime.removeEventListener("status", onStatus);
+    runtime.removeEventListener("status", onStatus);
     const endedAt = Date.now();
     this.runs += 1;
     this.lastResult = result;
@@ -424,11 +436,13 @@ export class Cell extends EventTarget {
     this.runBtn.disabled = false;
     this.stopBtn.disabled = true;
     this.dropLastVisit();
-    if (result.ok) {
+    // a result that is not ok carries its error (types.js, RunResult; runtime.js, worker.js)
+    const error = result.ok ? null : /** @type {import("./types.js").ErrorRecord} */ (result.error);
+    if (!error) {
       if (result.value != null && !judged) this.output.add({ kind: "value", text: result.value });
     } else {
       this.root.classList.add("has-error");
-      this.output.add({ kind: "error", text: result.error.traceback || `${result.error.type}: ${result.error.message}` });
+      this.output.add({ kind: "error", text: error.traceback || `${error.type}: ${error.message}` });
     }
     this.output.flush();
     if (result.ok && !judged && !result.restarted) {   // for the next visit (lastrun.js)
@@ -439,7 +453,7 @@ export class Cell extends EventTarget {
     this.changed();
     if (!background && !replay) {
       const alts = this.output.items.filter((i) => i.kind === "figure").map((i) => i.alt).join(". ");
-      this.announce?.(result.ok ? `Resultado listo. ${alts}` : `Error: ${result.error.type}`);
+      this.announce?.(error ? say({ code: "result-error", type: error.type }) : say({ code: "result-ready", alts }));
     }
     this.dispatchEvent(new CustomEvent("ran", { detail: result }));
     if (this.rerun) { this.rerun = false; return this.run(); }

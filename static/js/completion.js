@@ -10,13 +10,24 @@ import { EditorView, hoverTooltip, keymap, showTooltip } from "@codemirror/view"
 import { StateEffect, StateField, Prec } from "@codemirror/state";
 import { globalCompletion, localCompletionSource } from "@codemirror/lang-python";
 import { errorLine, explain } from "./diagnostics.js";
+import { say } from "./phrases.js";
 
 /** @typedef {import("./runtime.js").Runtime} Runtime */
 /** @typedef {import("./types.js").DeckConfig} DeckConfig */
 
 const QUERY_MS = 1500;   // a query not answered by then (the worker is busy): static names
 
-/** Loaded once, on the first focus of an editor. */
+/**
+ * A name of the API index (deckbuild/editor_assets.py, ``_entry``): ``params`` is null for a constant.
+ * @typedef {{name: string, module?: string, kind?: string, summary?: string, doc?: string,
+ *            params: {name: string, default?: string | null}[] | null}} IndexEntry
+ * @typedef {{package: string, params?: Record<string, string>, names: IndexEntry[],
+ *            members?: IndexEntry[], globals?: Record<string, string>,
+ *            byName: Map<string, IndexEntry>, byMember: Map<string, IndexEntry>}} ApiIndex
+ */
+
+/** Loaded once, on the first focus of an editor.
+ *  @type {{index: ApiIndex | null, indexPromise: Promise<void> | null, warmed: boolean}} */
 const shared = { index: null, indexPromise: null, warmed: false };
 
 /** The API index: ``{package, params, names, members, globals, byName, byMember}`` (``byName``
@@ -47,21 +58,23 @@ const TYPES = { function: "function", class: "class", module: "namespace", insta
 /** A parameter as a signature shows it. */
 const paramText = (p) => (p.default == null ? p.name : `${p.name}=${p.default}`);
 
-/** The Spanish doc of a name of the package, as DOM: summary, then the parameters. */
+/** The Spanish doc of a name of the package, as DOM: summary, then the parameters.
+ *  @param {IndexEntry} entry */
 function indexDoc(entry) {
   const dom = document.createElement("div");
   dom.className = "cm-doc";
   const head = document.createElement("code");
   head.textContent = entry.params ? `${entry.name}(${entry.params.map(paramText).join(", ")})` : entry.name;
   const summary = document.createElement("p");
-  summary.textContent = entry.summary || entry.doc;
+  summary.textContent = entry.summary || entry.doc || "";
   dom.append(head, summary);
-  const glossed = (entry.params ?? []).filter((p) => shared.index?.params?.[p.name]);
+  const glosses = shared.index?.params ?? {};
+  const glossed = (entry.params ?? []).filter((p) => glosses[p.name]);
   if (glossed.length) {
     const list = document.createElement("ul");
     for (const p of glossed) {
       const li = document.createElement("li");
-      li.textContent = `${p.name}: ${shared.index.params[p.name]}`;
+      li.textContent = `${p.name}: ${glosses[p.name]}`;
       list.append(li);
     }
     dom.append(list);
@@ -73,8 +86,9 @@ function indexDoc(entry) {
  *  index's Spanish for the package's names and its classes' members (``dplab.census.Census.where``). */
 function engineDoc(answer) {
   const member = (answer.fullName ?? "").split(".").slice(-2).join(".");
-  const entry = answer.module === shared.index?.package
-    && (shared.index.byName.get(answer.name) ?? shared.index.byName.get(member));
+  const index = shared.index;
+  const entry = index && answer.module === index.package
+    && (index.byName.get(answer.name) ?? index.byName.get(member));
   if (entry) return indexDoc(entry);
   const dom = document.createElement("div");
   dom.className = "cm-doc";
@@ -82,7 +96,7 @@ function engineDoc(answer) {
   head.textContent = answer.signature || answer.fullName;
   const body = document.createElement("p");
   // a keyword argument of the package's functions (epsilon=…): its Spanish gloss
-  body.textContent = answer.doc || shared.index?.params?.[answer.name] || "(sin documentación)";
+  body.textContent = answer.doc || shared.index?.params?.[answer.name] || say({ code: "no-doc" });
   dom.append(head, body);
   return dom;
 }
@@ -121,10 +135,11 @@ function completionSource(runtime) {
     const { line, column } = position(context.state, context.pos);
     const reply = runtime.busy ? null : await runtime.query("complete", code, line, column, QUERY_MS);
     if (reply?.ready && reply.answer) {
+      const index = shared.index;
       const options = reply.answer.items.map((item) => ({
         label: item.label, type: TYPES[item.type] ?? item.type,
-        info: item.module === shared.index?.package ? () => {
-          const entry = dot >= 0 ? shared.index.byMember.get(item.label) : shared.index.byName.get(item.label);
+        info: index && item.module === index.package ? () => {
+          const entry = dot >= 0 ? index.byMember.get(item.label) : index.byName.get(item.label);
           return entry ? indexDoc(entry) : null;
         } : undefined,
       }));
@@ -138,10 +153,12 @@ function completionSource(runtime) {
 
 // --- signature help and the doc on a key: one tooltip at the cursor -------------------------
 
-/** @type {import("@codemirror/state").StateEffectType<{pos: number, dom: HTMLElement} | null>} */
+/** @typedef {{pos: number, dom: HTMLElement} | null} Info  the tooltip at the cursor, if any */
+/** @type {import("@codemirror/state").StateEffectType<Info>} */
 const setInfo = StateEffect.define();
+/** @type {StateField<Info>} */
 const infoField = StateField.define({
-  create: () => null,
+  create: () => /** @type {Info} */ (null),
   update(value, tr) {
     for (const e of tr.effects) if (e.is(setInfo)) return e.value;
     if (!value) return null;
@@ -207,10 +224,12 @@ async function showSignature(view, runtime) {
   const before = view.state.doc.sliceString(0, pos);
   const now = callAt(before);
   if (!now || now.name !== call.name) return;
+  /** @type {HTMLElement | null} */
   let dom = null;
   const sig = reply?.answer;
-  const entry = shared.index?.byName.get(sig?.name ?? call.name);
-  if (sig && !(entry && sig.module === shared.index.package)) {
+  const index = shared.index;
+  const entry = index?.byName.get(sig?.name ?? call.name);
+  if (sig && !(entry && sig.module === index?.package)) {
     const names = sig.params.map((p) => p.split("=")[0].replace(/^\*+/, ""));
     dom = signatureDom(sig.name, sig.params, currentParam(names, before, now.index), sig.doc);
   } else if (entry?.params) {

@@ -3,16 +3,9 @@
 // keyword of a package function, a privacy parameter out of range). Pure: no DOM, no
 // CodeMirror (tests/js/diagnostics.test.mjs). completion.js shows what this returns.
 
-/** @typedef {import("./types.js").ErrorRecord} ErrorRecord */
+import { PRIVACY_PARAMS, say } from "./phrases.js";
 
-/** The spec of a privacy parameter, by name: what dplab's ValueError means to a student. */
-const PRIVACY = {
-  epsilon: "el presupuesto de privacidad ε debe ser mayor que 0 y finito",
-  delta: "la probabilidad de fallo δ debe estar entre 0 y 1 (sin incluirlos)",
-  sensitivity: "la sensibilidad debe ser mayor que 0 y finita",
-  sigma: "la desviación típica σ del ruido debe ser mayor que 0 y finita",
-  clip_bound: "la cota de recorte debe ser mayor que 0 y finita",
-};
+/** @typedef {import("./types.js").ErrorRecord} ErrorRecord */
 
 /** A number in Python's text as a Spanish reader writes it (decimal comma). */
 function spanishNumber(text) {
@@ -65,8 +58,7 @@ function nameError(error) {
   const name = /name '([^']+)' is not defined/.exec(error.message)?.[1];
   if (!name) return null;
   const hint = /Did you mean: '([^']+)'/.exec(lastLine(error))?.[1];
-  return hint ? `«${name}» no está definido: ¿quiso decir «${hint}»?`
-    : `«${name}» no está definido: ¿falta ejecutar la celda que lo define, o está mal escrito?`;
+  return say({ code: "name-undefined", name, hint: hint ?? null });
 }
 
 function keywordError(error, index) {
@@ -75,18 +67,16 @@ function keywordError(error, index) {
   const [, fn, word] = match;
   const entry = index?.byName?.get(fn);
   const params = (entry?.params ?? []).map((p) => p.name).filter((n) => !n.startsWith("*"));
-  if (!params.length) return `${fn}() no tiene un parámetro llamado «${word}».`;
-  const hint = closest(word, params);
-  return `${fn}() no tiene un parámetro llamado «${word}»` + (hint ? `: ¿quiso decir «${hint}»?` : ".") +
-    ` Sus parámetros: ${params.join(", ")}.`;
+  const hint = params.length ? closest(word, params) : null;
+  return say({ code: "keyword-unknown", fn, word, hint, params });
 }
 
 function privacyError(error) {
   const match = /^(\w+) must be (.+?), got (.+)$/.exec(error.message);
   if (!match) return null;
   const [, name, , value] = match;
-  const what = PRIVACY[name] ?? `el parámetro ${name} está fuera de su rango (${match[2]})`;
-  return `Parámetro «${name}» no válido: ${what}; se recibió ${spanishNumber(value)}.`;
+  const what = PRIVACY_PARAMS[name] ?? say({ code: "param-out-of-range", name, range: match[2] });
+  return say({ code: "param-invalid", name, what, value: spanishNumber(value) });
 }
 
 /**

@@ -9,6 +9,9 @@
 // with the check's Spanish message. Solved exercises are remembered in the browser
 // (ProgressStore), and the speaker view shows how many the main window has solved.
 
+import { required } from "./dom.js";
+import { say } from "./phrases.js";
+
 /** @typedef {import("./types.js").Feedback} Feedback */
 /** @typedef {{ok: boolean, message: string}} Verdict */
 /** @typedef {import("./types.js").ExerciseSnapshot} ExerciseSnapshot */
@@ -36,15 +39,15 @@ function button(label, text, cls, onClick) {
  *  @returns {Feedback} */
 export function feedbackFor(result, verdict) {
   if (result.restarted || result.cancelled) {
-    return { state: "stopped", message: "Ejecución detenida: no se comprobó nada." };
+    return { state: "stopped", message: say({ code: "exercise-stopped" }) };
   }
-  if (result.crashed) return { state: "stopped", message: "Python se reinició: vuelva a ejecutar." };
+  if (result.crashed) return { state: "stopped", message: say({ code: "exercise-crashed" }) };
   if (!result.ok) {
     const type = result.error?.type || "Error";
-    if (type === "KeyboardInterrupt") return { state: "stopped", message: "Ejecución detenida: no se comprobó nada." };
-    return { state: "error", message: `Su código lanzó un error (${type}): corríjalo y vuelva a ejecutar.` };
+    if (type === "KeyboardInterrupt") return { state: "stopped", message: say({ code: "exercise-stopped" }) };
+    return { state: "error", message: say({ code: "exercise-raised", type }) };
   }
-  if (!verdict) return { state: "error", message: "No se pudo comprobar la respuesta." };
+  if (!verdict) return { state: "error", message: say({ code: "exercise-unchecked" }) };
   return { state: verdict.ok ? "ok" : "wrong", message: verdict.message };
 }
 
@@ -79,19 +82,18 @@ export class Exercise extends EventTarget {
     super();
     this.root = root;
     this.cell = cell;
-    this.id = root.dataset.exerciseId;
+    // the build writes data-exercise-id on every .exercise (templates/)
+    this.id = /** @type {string} */ (root.dataset.exerciseId);
     this.progress = progress;
     this.solvedSet = solved;
     this.announce = announce;
     this.readOnly = readOnly;
     this.program = root.querySelector(".exercise-program")?.textContent ?? "";
     this.hints = /** @type {HTMLElement[]} */ ([...root.querySelectorAll(".exercise-hint")]);
-    /** @type {HTMLElement} */
-    this.solutionEl = root.querySelector(".exercise-solution");
-    this.solution = root.querySelector(".exercise-solution-code")?.textContent.replace(/\n$/, "") ?? "";
+    this.solutionEl = required(root, ".exercise-solution");
+    this.solution = root.querySelector(".exercise-solution-code")?.textContent?.replace(/\n$/, "") ?? "";
     this.copied = false;   // the code being judged is the solution as loaded (judgedCode)
-    /** @type {HTMLElement} */
-    this.feedbackEl = root.querySelector(".exercise-feedback");
+    this.feedbackEl = required(root, ".exercise-feedback");
     /** @type {Feedback | null} of the last judged run */
     this.feedback = null;
     this.judging = false;
@@ -103,16 +105,17 @@ export class Exercise extends EventTarget {
 
     const bar = document.createElement("div");
     bar.className = "exercise-actions";
-    this.hintBtn = button("Mostrar la siguiente pista", "", "hint", () => this.nextHint());
-    this.solutionBtn = button("Mostrar una solución", "Ver solución", "show-solution", () => this.showSolution());
-    this.loadBtn = button("Cargar la solución en el editor", "Cargar en el editor", "load-solution",
+    this.hintBtn = button(say({ code: "exercise-hint-label" }), "", "hint", () => this.nextHint());
+    this.solutionBtn = button(say({ code: "exercise-solution-label" }), say({ code: "exercise-solution" }),
+                              "show-solution", () => this.showSolution());
+    this.loadBtn = button(say({ code: "exercise-load-label" }), say({ code: "exercise-load" }), "load-solution",
                           () => this.loadSolution());
     this.loadBtn.hidden = true;
     this.badge = document.createElement("span");
     this.badge.className = "exercise-badge";
-    this.badge.textContent = "✓ resuelto";
+    this.badge.textContent = say({ code: "exercise-solved" });
     bar.append(this.hintBtn, this.solutionBtn, this.loadBtn, this.badge);
-    root.querySelector(".exercise-side").append(bar);
+    required(root, ".exercise-side").append(bar);
     if (readOnly) this.hintBtn.disabled = this.solutionBtn.disabled = this.loadBtn.disabled = true;
     this.updateHintButton();
     this.showSolved();
@@ -144,18 +147,19 @@ export class Exercise extends EventTarget {
   }
 
   judge(result) {
-    this.setFeedback(feedbackFor(result, this.verdict));
+    const feedback = feedbackFor(result, this.verdict);
+    this.setFeedback(feedback);
     this.verdict = null;
-    if (this.feedback.state === "ok" && this.copied) {
+    if (feedback.state === "ok" && this.copied) {
       // the solution as the deck gives it («Cargar en el editor»): it passes, but nobody solved
       // anything, so neither this device's progress nor the hall's count hears of it
-      this.setFeedback({ state: "ok", message: "La solución cargada pasa la comprobación. No cuenta como "
-        + "resuelto: ↺ Restaurar trae el ejercicio de nuevo para resolverlo con sus palabras." });
-      this.announce?.(`Correcto: ${this.feedback.message}`);
+      const copied = say({ code: "exercise-copied" });
+      this.setFeedback({ state: "ok", message: copied });
+      this.announce?.(say({ code: "exercise-verdict", ok: true, message: copied }));
       this.changed();
       return;
     }
-    if (this.feedback.state === "ok") {
+    if (feedback.state === "ok") {
       this.restarted = false;
       if (!this.solved) {
         this.solvedSet.add(this.id);
@@ -163,9 +167,9 @@ export class Exercise extends EventTarget {
       }
       this.showSolved();
     }
-    if (this.feedback.state === "ok") /** @type {any} */ (window).deck?.hall?.solved(this.id);   // live.js
-    const { state, message } = this.feedback;
-    this.announce?.(`${state === "ok" ? "Correcto" : "Todavía no"}: ${message}`);
+    if (feedback.state === "ok") /** @type {any} */ (window).deck?.hall?.solved(this.id);   // live.js
+    const { state, message } = feedback;
+    this.announce?.(say({ code: "exercise-verdict", ok: state === "ok", message }));
     this.changed();
   }
 
@@ -204,7 +208,7 @@ export class Exercise extends EventTarget {
   updateHintButton() {
     const n = this.hintsShown, total = this.hints.length;
     this.hintBtn.hidden = total === 0;
-    this.hintBtn.textContent = n < total ? `Pista ${n + 1} de ${total}` : "Sin más pistas";
+    this.hintBtn.textContent = n < total ? say({ code: "exercise-hint", n: n + 1, total }) : say({ code: "exercise-no-more-hints" });
     this.hintBtn.disabled = this.readOnly || n >= total;
   }
 
@@ -229,7 +233,7 @@ export class Exercise extends EventTarget {
     if (this.readOnly) return;
     this.cell.code = this.solution;
     this.cell.markEdited();
-    this.announce?.("Solución cargada en el editor: ejecútela para comprobarla");
+    this.announce?.(say({ code: "exercise-loaded" }));
     this.changed();
   }
 
@@ -258,15 +262,18 @@ export class Exercise extends EventTarget {
 }
 
 /** All of the page's exercises; {exercises, summary()} with a "change" event for the mirror.
+ *  @param {import("./cell.js").Cell[]} cells
+ *  @param {{progress?: import("./storage.js").ProgressStore | null,
+ *           announce?: ((text: string) => void) | null, readOnly?: boolean}} [options]
  *  @returns {ExerciseHub} */
 export function installExercises(cells, { progress = null, announce = null, readOnly = false } = {}) {
   const solved = progress ? progress.load() : new Set();
   const byId = new Map(cells.map((c) => [c.id, c]));
   const roots = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".exercise"));
-  const exercises = [...roots].map((root) => {
-    const cell = byId.get(root.querySelector(".cell")?.getAttribute("data-cell-id"));
-    return cell ? new Exercise(root, cell, { progress, solved, announce, readOnly }) : null;
-  }).filter(Boolean);
+  const exercises = [...roots].flatMap((root) => {
+    const cell = byId.get(root.querySelector(".cell")?.getAttribute("data-cell-id") ?? "");
+    return cell ? [new Exercise(root, cell, { progress, solved, announce, readOnly })] : [];
+  });
   const hub = /** @type {ExerciseHub} */ (new EventTarget());
   hub.exercises = exercises;
   hub.summary = () => ({ total: exercises.length,
@@ -294,5 +301,5 @@ function showCount(solved, total) {
   }
   el.dataset.solved = String(solved);
   el.dataset.total = String(total);
-  el.textContent = `Ejercicios resueltos: ${solved} de ${total}`;
+  el.textContent = say({ code: "exercise-count", solved, total });
 }

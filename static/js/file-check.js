@@ -2,7 +2,8 @@
 // showing a silent blank page.
 if (location.protocol === "file:") {
   document.addEventListener("DOMContentLoaded", () => {
-    document.getElementById("file-warning").hidden = false;
+    const warning = document.getElementById("file-warning");   // the page shell's (templates/)
+    if (warning) warning.hidden = false;
     document.documentElement.classList.add("is-file");
   });
 }

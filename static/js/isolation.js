@@ -1,6 +1,7 @@
 // The deck's Service Worker (sw.js): cross-origin isolation where the server does not send
 // COOP/COEP (a static host), and the whole deck kept for use without a network.
 // ``?nosw`` opts out (to test the restart-based Stop); file:// and old browsers skip it.
+import { say } from "./phrases.js";
 
 const RELOAD_FLAG = "dpdeck:sw-reload";
 
@@ -73,9 +74,9 @@ export async function keepOffline(statusEl) {
     if (msg?.type !== "offline-progress") return;
     statusEl.dataset.offline = msg.complete ? "ready" : "partial";
     statusEl.dataset.offlineVersion = msg.version;
-    const text = msg.complete ? "Disponible sin conexión"
-      : msg.done + msg.failed < msg.total ? `Guardando para usar sin conexión: ${msg.done} de ${msg.total} archivos`
-      : `Sin conexión: faltan ${msg.failed} archivos (se reintentará al recargar)`;
+    const text = msg.complete ? say({ code: "offline-ready" })
+      : msg.done + msg.failed < msg.total ? say({ code: "offline-saving", done: msg.done, total: msg.total })
+      : say({ code: "offline-missing", failed: msg.failed });
     if (!statusEl.title || statusEl.title === ours) statusEl.title = ours = text;   // a restart's reason wins
   });
   navigator.serviceWorker.startMessages();   // deliver them to the listener above now

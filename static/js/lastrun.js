@@ -13,6 +13,7 @@
 // under `label(at)` before the first live run and `save()` what each finished run shows.
 
 import { hash } from "./storage.js";
+import { say } from "./phrases.js";
 
 const PREFIX = "dpdeck:lastrun:";
 const INDEX = `${PREFIX}index`;
@@ -41,7 +42,7 @@ export function runKey(/** @type {RunInputs} */ inputs) {
 export function label(/** @type {number} */ at) {
   const d = new Date(at);
   const two = (/** @type {number} */ n) => String(n).padStart(2, "0");
-  return `calculado en su visita anterior, ${two(d.getHours())}:${two(d.getMinutes())}`;
+  return say({ code: "last-visit", time: `${two(d.getHours())}:${two(d.getMinutes())}` });
 }
 
 /**

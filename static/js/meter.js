@@ -3,6 +3,7 @@
 // item {kind: "budget", accountants: [...], more} (cellrunner.meter.BudgetWatcher; PROTOCOL.md): the
 // numbers come formatted in Spanish from Python (dplab.accountant.show_budget), so the main
 // window and the speaker view's mirror show the same text. Text nodes only, never HTML.
+import { say } from "./phrases.js";
 
 function el(tag, cls, text) {
   const node = document.createElement(tag);
@@ -26,8 +27,8 @@ function bar(symbol, spent, total, text, refused) {
   track.setAttribute("aria-valuemin", "0");
   track.setAttribute("aria-valuemax", String(total));
   track.setAttribute("aria-valuenow", String(Math.min(spent, total)));
-  track.setAttribute("aria-valuetext", `${symbol} gastado: ${text}`);
-  track.setAttribute("aria-label", `Presupuesto de ${symbol}`);
+  track.setAttribute("aria-valuetext", say({ code: "meter-spent", symbol, text }));
+  track.setAttribute("aria-label", say({ code: "meter-budget", symbol }));
   line.append(track, el("span", "budget-text", `${symbol}: ${text}`));
   return line;
 }
@@ -49,6 +50,6 @@ export function drawMeter(box, item) {
     }
     rows.push(row);
   }
-  if (item.more) rows.push(el("p", "budget-more", `(y ${item.more} contadores de presupuesto más)`));
+  if (item.more) rows.push(el("p", "budget-more", say({ code: "meter-more", more: item.more })));
   box.replaceChildren(...rows);
 }

@@ -37,8 +37,9 @@ export function publish(version, cells, runtime, exercises = null) {
     });
   }
   runtime.addEventListener("status", (/** @type {CustomEvent} */ e) => post({ type: "status", ...e.detail }));
-  const sendExercises = () => post({ type: "exercises", ...exercises.summary() });
-  exercises?.addEventListener("change", sendExercises);
+  /** @param {ExerciseHub} hub */
+  const sendExercises = (hub) => post({ type: "exercises", ...hub.summary() });
+  exercises?.addEventListener("change", () => sendExercises(exercises));
   const byId = new Map(cells.map((c) => [c.id, c]));
   channel.onmessage = (/** @type {MessageEvent<CopyToMain>} */ e) => {
     const msg = e.data;
@@ -46,7 +47,7 @@ export function publish(version, cells, runtime, exercises = null) {
       case "hello":
         post({ type: "status", state: runtime.state, detail: runtime.detail });
         for (const cell of cells) send(cell);
-        if (exercises) sendExercises();
+        if (exercises) sendExercises(exercises);
         return;
       case "try": {
         const cell = byId.get(msg.id);

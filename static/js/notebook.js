@@ -2,6 +2,7 @@
 // as a Jupyter notebook (nbformat 4.5) or a .py script with `# %%` cells, and the deck's own
 // deck's package wheel (dplab's). Made on the page, with no Python and no network: the notebook is plain JSON.
 // The pure functions (notebook, script, …) are tested under node (tests/unit/test_notebook.py).
+import { say } from "./phrases.js";
 
 /** A file name from the deck's title: "Privacidad Diferencial" → "privacidad-diferencial". */
 export function slug(text) {
@@ -37,31 +38,18 @@ function cellId(used, base) {
 
 /** What the notebook's first Markdown cell says: what this is, and how to install the wheel. */
 export function introMarkdown({ title, subtitle, author, wheelName, packageName = "dplab" }) {
-  const head = [`# ${title || "Presentación"}`];
+  const head = [`# ${title || say({ code: "notebook-untitled" })}`];
   if (subtitle) head.push("", subtitle);
   if (author) head.push("", `*${author}*`);
-  return [
-    ...head, "",
-    "Las celdas de la presentación tal como estaban en su navegador al descargarlas " +
-    "(con sus ediciones y los valores de los controles deslizantes).", "",
-    `**Instalación.** Descargue también el paquete \`${packageName}\` desde la presentación ` +
-    `(el archivo \`${wheelName}\`), póngalo en la carpeta de este cuaderno e instálelo, ` +
-    "junto con numpy y matplotlib, en el entorno de Python del cuaderno:", "",
-    "```sh",
-    `pip install ${wheelName} numpy matplotlib`,
-    "```", "",
-    "(o, desde una celda del cuaderno, `%pip install " + wheelName + " numpy matplotlib`). " +
-    "Luego ejecute las celdas en orden: la primera (el preludio) prepara lo que las demás usan.",
-  ].join("\n");
+  return [...head, "", say({ code: "notebook-intro", packageName, wheelName })].join("\n");
 }
 
 /** Under an exercise: the deck checks the answer, the notebook does not. */
-export const EXERCISE_NOTE = "Ejercicio: complete los `...` y ejecute la celda (aquí no hay " +
-  "comprobación automática; mientras queden `...`, la celda puede fallar).";
+export const EXERCISE_NOTE = say({ code: "notebook-exercise-note" });
 
 /**
  * The notebook (nbformat 4.5, as a plain object).
- * @param {{title: string, subtitle: string, author: string, wheelName: string, packageName?: string, prelude?: string,
+ * @param {{title: string, subtitle: string, author: string, wheelName: string, packageName?: string, prelude: string,
  *          cells: {id: string, title?: string, body?: string, code: string, exercise?: boolean}[]}} doc
  */
 export function notebook(doc) {
@@ -93,7 +81,7 @@ const comment = (text) => String(text).split("\n").map((l) => (l ? `# ${l}` : "#
 export function script(doc) {
   const out = [
     comment(introMarkdown(doc).replace(/```sh\n|```\n?/g, "")), "",
-    "# %% Preludio", doc.prelude.trimEnd(), "",
+    `# %% ${say({ code: "notebook-prelude" })}`, doc.prelude.trimEnd(), "",
   ];
   for (const c of doc.cells) {
     const body = (plainMarkdown(c.body) + (c.exercise ? `\n\n${EXERCISE_NOTE}` : "")).trim();
@@ -102,10 +90,13 @@ export function script(doc) {
     out.push(c.code.trimEnd(), "");
   }
   // run as a script (python archivo.py) the figures would never show: show them at the end
-  out.push("# %% Las figuras: fuera de Jupyter, matplotlib las muestra al final",
+  out.push(`# %% ${say({ code: "notebook-figures" })}`,
            "import matplotlib.pyplot as plt", "plt.show()", "");
   return out.join("\n");
 }
+
+/** The wheel's file name (its path's last part). @param {import("./types.js").DeckConfig} config */
+const wheelFile = (config) => config.wheel.slice(config.wheel.lastIndexOf("/") + 1);
 
 /** What the page knows now: each cell's code as in its editor, with its slide's title and text. */
 export function collect(cells, config) {
@@ -115,7 +106,7 @@ export function collect(cells, config) {
     title: info.title || document.title,
     subtitle: info.subtitle || "",
     author: info.author || "",
-    wheelName: config.wheel.split("/").pop(),
+    wheelName: wheelFile(config),
     packageName: config.packageName,
     prelude: config.prelude || "",
     cells: cells.map((cell) => ({
@@ -148,11 +139,10 @@ function item(text, detail) {
  *           makeButton: (label: string, text: string, onClick: () => void) => HTMLButtonElement}} options */
 export function notebookAction({ cells, config, base, announce, makeButton }) {
   const name = slug(config.notebook?.title || config.deckId);
-  const wheelName = config.wheel.split("/").pop();
+  const wheelName = wheelFile(config);
   const wrap = document.createElement("div");
   wrap.className = "notebook-wrap";
-  const btn = makeButton("Llevarse el trabajo: descargar las celdas (con sus ediciones) como " +
-                         `cuaderno Jupyter o script de Python, y el paquete ${config.packageName}`, "⤓", () => toggle());
+  const btn = makeButton(say({ code: "notebook-action-label", packageName: config.packageName }), "⤓", () => toggle());
   btn.dataset.action = "notebook";
   btn.setAttribute("aria-haspopup", "menu");
   btn.setAttribute("aria-expanded", "false");
@@ -160,23 +150,23 @@ export function notebookAction({ cells, config, base, announce, makeButton }) {
   menu.className = "notebook-menu";
   menu.id = "notebook-menu";
   menu.setAttribute("role", "menu");
-  menu.setAttribute("aria-label", "Descargas");
+  menu.setAttribute("aria-label", say({ code: "notebook-menu" }));
   menu.hidden = true;
   btn.setAttribute("aria-controls", menu.id);
 
-  const ipynb = item("Cuaderno Jupyter", `${name}.ipynb`);
+  const ipynb = item(say({ code: "notebook-ipynb" }), `${name}.ipynb`);
   ipynb.download = `${name}.ipynb`;
   ipynb.dataset.download = "ipynb";
-  const py = item("Script de Python", `${name}.py`);
+  const py = item(say({ code: "notebook-py" }), `${name}.py`);
   py.download = `${name}.py`;
   py.dataset.download = "py";
-  const whl = item(`Paquete ${config.packageName}`, wheelName);
+  const whl = item(say({ code: "notebook-wheel", packageName: config.packageName }), wheelName);
   whl.download = wheelName;
   whl.dataset.download = "wheel";
   whl.href = new URL(config.wheel, base).href;
   const note = document.createElement("p");
   note.className = "notebook-note";
-  note.textContent = "Las celdas tal como están ahora, con sus ediciones.";
+  note.textContent = say({ code: "notebook-menu-note" });
   menu.append(ipynb, py, whl, note);
 
   const urls = new Map();
@@ -196,7 +186,7 @@ export function notebookAction({ cells, config, base, announce, makeButton }) {
   for (const link of [ipynb, py]) link.addEventListener("click", refresh);
   for (const link of [ipynb, py, whl]) {
     link.addEventListener("click", () => {
-      announce(`Descargando ${link.download}`);
+      announce(say({ code: "downloading", file: link.download }));
       setTimeout(() => close(false), 0);
     });
   }

@@ -1,6 +1,7 @@
 // A cell's output as plain data (so it can be mirrored to the speaker view and re-drawn),
 // and its rendering: always as text nodes or <img> of SVG or PNG blobs, never as HTML.
 import { drawMeter } from "./meter.js";
+import { say } from "./phrases.js";
 
 /** The bytes of a base64 string (a PNG figure travels as one: plain data, clonable). */
 function fromBase64(text) {
@@ -102,7 +103,7 @@ export class Output {
         this.meter = document.createElement("div");
         this.meter.className = "out-budget";
         this.meter.setAttribute("role", "group");
-        this.meter.setAttribute("aria-label", "Presupuesto de privacidad");
+        this.meter.setAttribute("aria-label", say({ code: "meter-label" }));
         this.el.prepend(this.meter);
       }
       drawMeter(this.meter, item);

@@ -3,6 +3,7 @@
 // editing the code by hand moves the control to what the code now says (the code governs).
 // What is bindable, and where the control writes, the build alone decides (deckbuild/cellcode.py
 // ``binding``: the one top-level ``name = <literal>``); the page replaces exactly that literal.
+import { say } from "./phrases.js";
 
 const DEBOUNCE_MS = 120;
 
@@ -149,7 +150,7 @@ function buildSlider(cell, p, control) {
   // the value as the code has it (a point for decimals, as Python needs): label and code agree
   const written = literalText(cell.code, p)?.trim();
   shown.textContent = typeof current === "number" && written ? written : formatNumber(initial, step);
-  shown.title = "Como se escribe en Python: con punto decimal";
+  shown.title = say({ code: "param-python-literal" });
   input.setAttribute("aria-label", `${p.label}: ${shown.textContent}`);
   const show = () => {
     const literal = formatNumber(toValue(Number(input.value)), step);
@@ -171,7 +172,7 @@ function buildSlider(cell, p, control) {
     shown.textContent = written;
     input.setAttribute("aria-label", `${p.label}: ${written}`);
     label.title = clamped === value ? ""
-      : `El código dice ${written}, fuera del rango del control (${p.min}–${p.max}): el control queda en el extremo`;
+      : say({ code: "param-outside", written, min: p.min, max: p.max });
     label.classList.toggle("param-outside", clamped !== value);
   });
   return input;
@@ -180,7 +181,8 @@ function buildSlider(cell, p, control) {
 export function buildControls(cell, params) {
   const box = document.createElement("div");
   box.className = "cell-params";
-  let timer = null;
+  /** @type {number | undefined} the pending run's timer */
+  let timer;
   const schedule = () => { clearTimeout(timer); timer = setTimeout(() => cell.requestRun(), DEBOUNCE_MS); };
 
   for (const p of params) {
@@ -196,7 +198,7 @@ export function buildControls(cell, params) {
     const mark = () => {
       const bound = assignedValue(cell.code, p) !== undefined;
       label.classList.toggle("param-unbound", !bound);
-      label.title = bound ? "" : `El código ya no tiene la línea «${p.prefix}…»: ↺ Restaurar la devuelve`;
+      label.title = bound ? "" : say({ code: "param-unbound", prefix: p.prefix });
       return bound;
     };
     // ``wrote``: the literal this control wrote last (its own change, not a hand edit)

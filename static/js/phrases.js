@@ -1,7 +1,9 @@
-// The Spanish the page says about Python and its cells, in one table: the pure modules decide
+// The page's Spanish, in one table (and the few tables below it): the pure modules decide
 // with codes (scheduler.js's status, the runtime's restarts, a cell's state: types.js, `Phrase`
 // and `CellState`), and the edge that writes text (the worker's `status` message, the runtime's
-// events, the cell's DOM) asks this module for the words, like CodeMirror's `phrases`. Pure: no
+// events, the cell's DOM) asks this module for the words, like CodeMirror's `phrases`; so does
+// every other module for its buttons, labels and notes (types.js, `UiLabel`, `UiPhrase`; a test,
+// tests/js/phrases.test.mjs, keeps Spanish literals out of the other modules). Pure: no
 // DOM, no Pyodide, so the worker, the page and node's tests (tests/js/phrases.test.mjs) load it.
 import { assertNever } from "./never.js";
 
@@ -45,6 +47,211 @@ export const PHRASES = {
     `\nMemoria agotada: se deshizo lo que esta celda había asignado${names.length ? ` (${names.join(", ")})` : ""} y se liberó; Python sigue en marcha.`,
   "memory-restart": ({ gigabytes }) =>
     `\nMemoria agotada (Python ocupaba ${gigabytes.toLocaleString("es", { maximumFractionDigits: 1 })} GB): se reinicia Python para liberarla y se vuelven a correr las demás celdas; esta no.`,
+
+  // --- the page's own words (types.js, `UiLabel` and `UiPhrase`) ---
+  // a cell (cell.js, static-code.js): the note while Python first loads, its buttons, its voice
+  "boot-wait-default": "cargando",
+  "boot-wait": ({ what, seconds, usual }) => {
+    const when = seconds <= usual ? `la primera vez tarda unos ${usual} s; van ${seconds} s`
+      : `van ${seconds} s, más que los ${usual} s habituales (red o equipo lentos)`;
+    return `Esperando a Python (${what}): ${when}.`;
+  },
+  "cell-run": "▶ Ejecutar",
+  "cell-run-label": "Ejecutar la celda (Mayús+Enter)",
+  "cell-stop": "■ Detener",
+  "cell-stop-label": "Detener la ejecución (Escape)",
+  "cell-reset": "↺ Restaurar",
+  "cell-reset-label": "Restaurar el código original",
+  "cell-noise": "⚄ Nuevo ruido",
+  "cell-noise-label": "Nuevo ruido: volver a correr con ruido nuevo",
+  // what it means to a student: the same noise again on every run, or fresh noise each time;
+  // a label starts with the button's text: what a voice user says to press it
+  "cell-lock": "○ Fijar ruido",
+  "cell-lock-label": "Fijar ruido: repetir en cada ejecución el ruido de la figura que se ve (ahora cada ejecución saca ruido nuevo)",
+  "cell-locked": "● Ruido fijo",
+  "cell-locked-label": ({ seed }) =>
+    `Ruido fijo: cada ejecución repite este mismo ruido (semilla …${seed.slice(-4)}); pulse para volver a sacar ruido nuevo`,
+  "cell-tries-label": "Ediciones sugeridas: se aplican en la ventana principal",
+  "cell-try-label": ({ label }) => `Probar en la ventana principal: ${label}`,
+  "cell-try-restore-label": "Volver al código original y ejecutarlo en la ventana principal",
+  "cell-code-label": ({ id }) => `Código de la celda ${id}`,
+  "result-ready": ({ alts }) => `Resultado listo. ${alts}`,
+  "result-error": ({ type }) => `Error: ${type}`,
+  // the editor's doc of a name jedi knows nothing about (completion.js)
+  "no-doc": "(sin documentación)",
+  // an exercise (exercise.js): its verdict, its buttons, the speaker view's count
+  "exercise-stopped": "Ejecución detenida: no se comprobó nada.",
+  "exercise-crashed": "Python se reinició: vuelva a ejecutar.",
+  "exercise-raised": ({ type }) => `Su código lanzó un error (${type}): corríjalo y vuelva a ejecutar.`,
+  "exercise-unchecked": "No se pudo comprobar la respuesta.",
+  "exercise-copied": "La solución cargada pasa la comprobación. No cuenta como "
+    + "resuelto: ↺ Restaurar trae el ejercicio de nuevo para resolverlo con sus palabras.",
+  "exercise-verdict": ({ ok, message }) => `${ok ? "Correcto" : "Todavía no"}: ${message}`,
+  "exercise-hint-label": "Mostrar la siguiente pista",
+  "exercise-hint": ({ n, total }) => `Pista ${n} de ${total}`,
+  "exercise-no-more-hints": "Sin más pistas",
+  "exercise-solution": "Ver solución",
+  "exercise-solution-label": "Mostrar una solución",
+  "exercise-load": "Cargar en el editor",
+  "exercise-load-label": "Cargar la solución en el editor",
+  "exercise-loaded": "Solución cargada en el editor: ejecútela para comprobarla",
+  "exercise-solved": "✓ resuelto",
+  "exercise-count": ({ solved, total }) => `Ejercicios resueltos: ${solved} de ${total}`,
+  // a failed run explained in the editor (diagnostics.js)
+  "name-undefined": ({ name, hint }) => (hint ? `«${name}» no está definido: ¿quiso decir «${hint}»?`
+    : `«${name}» no está definido: ¿falta ejecutar la celda que lo define, o está mal escrito?`),
+  "keyword-unknown": ({ fn, word, hint, params }) => (!params.length ? `${fn}() no tiene un parámetro llamado «${word}».`
+    : `${fn}() no tiene un parámetro llamado «${word}»` + (hint ? `: ¿quiso decir «${hint}»?` : ".")
+      + ` Sus parámetros: ${params.join(", ")}.`),
+  "param-out-of-range": ({ name, range }) => `el parámetro ${name} está fuera de su rango (${range})`,
+  "param-invalid": ({ name, what, value }) => `Parámetro «${name}» no válido: ${what}; se recibió ${value}.`,
+  // the deck's actions (actions.js) and where one is in it
+  "actions-region": "Estado de Python y acciones de la presentación",
+  "run-all-label": "Ejecutar todas las celdas, en orden",
+  "run-all-started": "Ejecutando todas las celdas",
+  "run-all-progress": ({ n, total }) => `Ejecutando la celda ${n} de ${total}`,
+  "run-all-ended": "Todas las celdas terminaron",
+  "restart-label": "Reiniciar Python (se vuelven a correr las celdas originales ya ejecutadas; las editadas, al pulsar ▶)",
+  "reset-all-label": "Deshacer todas las ediciones (volver al código original)",
+  "reset-all-confirm": "¿Volver al código original en todas las celdas?",
+  "reset-all-done": "Se restauró el código original de todas las celdas",
+  "slide-of": ({ n, total }) => `Diapositiva ${n} de ${total}`,
+  // the help overlay (help.js; its tables: HELP below)
+  "help-title": "Atajos de teclado",
+  "help-resume": "Reanudar la presentación",
+  "help-close": "Cerrar la ayuda (Esc)",
+  "help-deck": "En la presentación",
+  "help-editor": "En el editor de una celda",
+  "help-hall": "En la sala en vivo (cuando la presentación sigue al profesor)",
+  "help-buttons": "Botones de arriba a la derecha",
+  "help-key": "Tecla",
+  "help-action": "Acción",
+  "help-key-or-notice": "Tecla o aviso",
+  "help-meaning": "Qué significa",
+  "help-button": "Botón",
+  // keeping the deck for use without a network (isolation.js)
+  "offline-ready": "Disponible sin conexión",
+  "offline-saving": ({ done, total }) => `Guardando para usar sin conexión: ${done} de ${total} archivos`,
+  "offline-missing": ({ failed }) => `Sin conexión: faltan ${failed} archivos (se reintentará al recargar)`,
+  // the privacy-budget meter (meter.js, output.js)
+  "meter-label": "Presupuesto de privacidad",
+  "meter-budget": ({ symbol }) => `Presupuesto de ${symbol}`,
+  "meter-spent": ({ symbol, text }) => `${symbol} gastado: ${text}`,
+  "meter-more": ({ more }) => `(y ${more} contadores de presupuesto más)`,
+  // the code's size (zoom.js) and a cell's sliders (params.js)
+  "code-size": ({ percent }) => `Tamaño del código: ${percent} %`,
+  "param-python-literal": "Como se escribe en Python: con punto decimal",
+  "param-outside": ({ written, min, max }) =>
+    `El código dice ${written}, fuera del rango del control (${min}–${max}): el control queda en el extremo`,
+  "param-unbound": ({ prefix }) => `El código ya no tiene la línea «${prefix}…»: ↺ Restaurar la devuelve`,
+  // the downloaded notebook and script, and the menu that offers them (notebook.js)
+  "notebook-untitled": "Presentación",
+  "notebook-intro": ({ packageName, wheelName }) => [
+    "Las celdas de la presentación tal como estaban en su navegador al descargarlas " +
+    "(con sus ediciones y los valores de los controles deslizantes).", "",
+    `**Instalación.** Descargue también el paquete \`${packageName}\` desde la presentación ` +
+    `(el archivo \`${wheelName}\`), póngalo en la carpeta de este cuaderno e instálelo, ` +
+    "junto con numpy y matplotlib, en el entorno de Python del cuaderno:", "",
+    "```sh",
+    `pip install ${wheelName} numpy matplotlib`,
+    "```", "",
+    "(o, desde una celda del cuaderno, `%pip install " + wheelName + " numpy matplotlib`). " +
+    "Luego ejecute las celdas en orden: la primera (el preludio) prepara lo que las demás usan.",
+  ].join("\n"),
+  // under an exercise: the deck checks the answer, the notebook does not
+  "notebook-exercise-note": "Ejercicio: complete los `...` y ejecute la celda (aquí no hay " +
+    "comprobación automática; mientras queden `...`, la celda puede fallar).",
+  "notebook-prelude": "Preludio",
+  "notebook-figures": "Las figuras: fuera de Jupyter, matplotlib las muestra al final",
+  "notebook-action-label": ({ packageName }) => "Llevarse el trabajo: descargar las celdas (con sus ediciones) como " +
+    `cuaderno Jupyter o script de Python, y el paquete ${packageName}`,
+  "notebook-menu": "Descargas",
+  "notebook-ipynb": "Cuaderno Jupyter",
+  "notebook-py": "Script de Python",
+  "notebook-wheel": ({ packageName }) => `Paquete ${packageName}`,
+  "notebook-menu-note": "Las celdas tal como están ahora, con sus ediciones.",
+  "downloading": ({ file }) => `Descargando ${file}`,
+  // the worker's own errors (worker.js): the prelude, a dead interpreter, a cancelled run, a wait
+  "prelude-failed": "el preludio del mazo falló",
+  "prelude-failed-traceback": "El preludio del mazo (deck.yaml, prelude) falló:\n",
+  "died-type": "Fallo",
+  "died-message": "el intérprete de Python terminó",
+  "died-traceback": ({ message }) =>
+    `El intérprete de Python terminó durante esta celda (${message.split("\n")[0]}).\nSe reinicia y se vuelve a correr el preludio.`,
+  "cancelled-type": "Cancelada",
+  "cancelled-message": "ejecución cancelada",
+  "cancelled-traceback": "Ejecución cancelada antes de empezar.",
+  "no-answer": ({ what, seconds }) => `${what}: sin respuesta tras ${seconds} s`,
+  "start-python": "iniciar Python",
+  "load-cell-packages": "cargar los paquetes de la celda",
+  "load-package": ({ name }) => `cargar ${name}`,
+  // the last visit's output, labelled (lastrun.js); a value the runtime could not read back (runtime.js)
+  "last-visit": ({ time }) => `calculado en su visita anterior, ${time}`,
+  "eval-no-detail": "sin detalle",
+  "eval-unreadable": ({ reason }) => `valor ilegible: ${reason}`,
+};
+
+/**
+ * The deck's actions' words under their signs (shown on phones, where there is no hover for
+ * the tooltip): ⟲ and ↺ look alike, "Python" and "código" do not (actions.js).
+ * @type {Record<string, string>}
+ */
+export const CAPTIONS = { "▶▶": "todas", "⟲": "Python", "↺": "código", "⤓": "llevar" };
+
+/** What dplab's ValueError about a privacy parameter means to a student (diagnostics.js).
+ *  @type {Record<string, string>} */
+export const PRIVACY_PARAMS = {
+  epsilon: "el presupuesto de privacidad ε debe ser mayor que 0 y finito",
+  delta: "la probabilidad de fallo δ debe estar entre 0 y 1 (sin incluirlos)",
+  sensitivity: "la sensibilidad debe ser mayor que 0 y finita",
+  sigma: "la desviación típica σ del ruido debe ser mayor que 0 y finita",
+  clip_bound: "la cota de recorte debe ser mayor que 0 y finita",
+};
+
+/**
+ * The help overlay's tables (help.js): [keys, what they do], in the order a presenter needs them.
+ * @type {{deck: [string, string][], editor: [string, string][], hall: [string, string][], buttons: [string, string][]}}
+ */
+export const HELP = {
+  deck: [
+    ["→ · Espacio · N", "Diapositiva siguiente"],
+    ["← · Mayús+Espacio · P", "Diapositiva anterior"],
+    ["Alt + ← / →", "Saltar los fragmentos (las partes que aparecen una a una)"],
+    ["Mayús + ← / →", "Primera / última diapositiva"],
+    ["G", "Ir a una diapositiva: escriba su número y Enter"],
+    ["O · Esc", "Vista general de todas las diapositivas"],
+    ["F", "Pantalla completa"],
+    ["S", "Vista del presentador: notas, reloj y la diapositiva siguiente"],
+    ["B · .", "Pausa: pantalla en negro"],
+    ["+ / −", "Agrandar / achicar el código (fuera del editor; el navegador recuerda el tamaño)"],
+    ["? · F1", "Esta ayuda"],
+  ],
+  editor: [
+    ["Mayús+Enter · Ctrl+Enter", "Ejecutar la celda"],
+    ["Esc (mientras corre)", "Detener la celda"],
+    ["Ctrl+Espacio · Tab (tras un nombre o un «.»)", "Completar: nombres, atributos (census.…), parámetros (epsilon=)"],
+    ["↑ ↓ · Enter · Tab", "Elegir en la lista de sugerencias y aceptar (Esc la cierra)"],
+    ["Ctrl+K · pasar el ratón", "La documentación del nombre bajo el cursor, en español para dplab"],
+    ["( · ,", "Al escribirlos en una llamada: la firma de la función, con el parámetro actual en negrita"],
+    ["Ctrl+F", "Buscar (y reemplazar) en el código"],
+    ["Ctrl+Z · Ctrl+Mayús+Z", "Deshacer / rehacer"],
+    ["Esc", "Salir del editor: las flechas vuelven a mover las diapositivas"],
+  ],
+  // the live hall (a presentation served with --hall): its key, and what its indicator says
+  hall: [
+    ["J", "Mostrar el código QR y la dirección para unirse a la sala (Esc lo cierra)"],
+    ["Siguiendo · n dispositivos", "Esta página sigue la diapositiva del profesor; n: los conectados"],
+    ["Por su cuenta · n dispositivos", "Se movió a otra diapositiva: ya no sigue al profesor"],
+    ["Volver con el profesor (diapositiva N)", "El botón que vuelve a la diapositiva del profesor y a seguirlo"],
+    ["Presenta · n dispositivos", "La página del profesor: mueve a toda la sala"],
+    ["Conectando… · Sin conexión: reintentando…", "La sala no responde por ahora; la presentación y Python siguen funcionando"],
+  ],
+  buttons: [
+    ["▶▶", "Ejecutar todas las celdas, en orden"],
+    ["⟲", "Reiniciar Python (se vuelven a correr las celdas originales ya ejecutadas; las editadas, al pulsar ▶)"],
+    ["↺", "Volver al código original en todas las celdas"],
+    ["⤓", "Llevarse el trabajo: cuaderno Jupyter, script de Python y el paquete dplab"],
+  ],
 };
 
 /**

@@ -237,12 +237,12 @@ export class Runtime extends EventTarget {
   async evaluate(expression, handlers = {}) {
     const code = `__import__("base64").b64encode(__import__("json").dumps(${expression}, default=str).encode()).decode()`;
     const result = await this.run(PAGE_SNIPPET, code, handlers);
-    if (!result.ok) return { ok: false, error: result.error ?? errorRecord("Error", "sin detalle") };
+    if (!result.ok) return { ok: false, error: result.error ?? errorRecord("Error", say({ code: "eval-no-detail" })) };
     try {
       const bytes = Uint8Array.from(atob(String(result.value).replace(/^'|'$/g, "")), (c) => c.charCodeAt(0));
       return { ok: true, value: JSON.parse(new TextDecoder().decode(bytes)) };
     } catch (e) {
-      return { ok: false, error: errorRecord("Error", `valor ilegible: ${e}`) };
+      return { ok: false, error: errorRecord("Error", say({ code: "eval-unreadable", reason: String(e) })) };
     }
   }
 

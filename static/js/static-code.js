@@ -5,6 +5,7 @@
 // colours of CodeMirror's default highlight style, and the ``cs-*`` grid the editor's gutters.
 import { parser } from "@lezer/python";
 import { classHighlighter, highlightCode } from "@lezer/highlight";
+import { say } from "./phrases.js";
 
 /** A line that opens a block (``def f():``, ``for …:``): the editor's fold gutter marks it. */
 const opensBlock = (/** @type {string} */ line) => /:\s*(#.*)?$/.test(line);
@@ -63,7 +64,7 @@ export function staticCode(id, code) {
   view.tabIndex = 0;
   view.setAttribute("role", "textbox");
   view.setAttribute("aria-multiline", "true");
-  view.setAttribute("aria-label", `Código de la celda ${id}`);
+  view.setAttribute("aria-label", say({ code: "cell-code-label", id }));
   paintCode(view, code);
   return view;
 }

@@ -129,8 +129,52 @@
  * @typedef {{code: "waited-for-restart"} | {code: "rerun-package", name: string}
  *   | {code: "memory-freed", names: string[]} | {code: "memory-restart", gigabytes: number}} RunPhrase
  *   notes on a run: a `rerun`'s `reason`, the line added to a traceback after a MemoryError
- * @typedef {StatusPhrase | RestartPhrase | RunPhrase} Phrase
+ * @typedef {StatusPhrase | RestartPhrase | RunPhrase | UiLabel | UiPhrase} Phrase
  * @typedef {{state: RuntimeState} & StatusPhrase} SchedulerStatus  what the indicator shows
+ */
+
+/**
+ * The page's own words besides the pure modules' (phrases.js has the Spanish): a fixed text of
+ * the interface (a button, a label, a note) is a `UiLabel`; one with parameters a `UiPhrase`.
+ * @typedef {{code: "boot-wait-default" | "cell-run" | "cell-run-label" | "cell-stop" | "cell-stop-label"
+ *   | "cell-reset" | "cell-reset-label" | "cell-noise" | "cell-noise-label" | "cell-lock" | "cell-lock-label"
+ *   | "cell-locked" | "cell-tries-label" | "cell-try-restore-label" | "no-doc"
+ *   | "exercise-stopped" | "exercise-crashed" | "exercise-unchecked" | "exercise-copied"
+ *   | "exercise-hint-label" | "exercise-solution" | "exercise-solution-label" | "exercise-load"
+ *   | "exercise-load-label" | "exercise-solved" | "exercise-no-more-hints" | "exercise-loaded"
+ *   | "actions-region" | "run-all-label" | "run-all-started" | "run-all-ended" | "restart-label"
+ *   | "reset-all-label" | "reset-all-confirm" | "reset-all-done"
+ *   | "help-title" | "help-resume" | "help-close" | "help-key" | "help-action" | "help-key-or-notice"
+ *   | "help-meaning" | "help-button" | "help-deck" | "help-editor" | "help-hall" | "help-buttons"
+ *   | "offline-ready" | "meter-label" | "param-python-literal"
+ *   | "notebook-untitled" | "notebook-exercise-note" | "notebook-prelude" | "notebook-figures"
+ *   | "notebook-menu" | "notebook-ipynb" | "notebook-py" | "notebook-menu-note"
+ *   | "prelude-failed" | "prelude-failed-traceback" | "cancelled-type" | "cancelled-message"
+ *   | "cancelled-traceback" | "died-type" | "died-message" | "load-cell-packages" | "start-python"
+ *   | "eval-no-detail"}} UiLabel
+ * @typedef {{code: "boot-wait", what: string, seconds: number, usual: number}
+ *   | {code: "cell-code-label", id: string} | {code: "cell-try-label", label: string}
+ *   | {code: "cell-locked-label", seed: string} | {code: "result-ready", alts: string}
+ *   | {code: "result-error", type: string}
+ *   | {code: "exercise-raised", type: string} | {code: "exercise-hint", n: number, total: number}
+ *   | {code: "exercise-verdict", ok: boolean, message: string}
+ *   | {code: "exercise-count", solved: number, total: number}
+ *   | {code: "name-undefined", name: string, hint: string | null}
+ *   | {code: "keyword-unknown", fn: string, word: string, hint: string | null, params: string[]}
+ *   | {code: "param-out-of-range", name: string, range: string}
+ *   | {code: "param-invalid", name: string, what: string, value: string}
+ *   | {code: "run-all-progress", n: number, total: number} | {code: "slide-of", n: number, total: number}
+ *   | {code: "offline-saving", done: number, total: number} | {code: "offline-missing", failed: number}
+ *   | {code: "meter-more", more: number} | {code: "meter-budget", symbol: string}
+ *   | {code: "meter-spent", symbol: string, text: string} | {code: "code-size", percent: number}
+ *   | {code: "param-outside", written: string, min: number, max: number}
+ *   | {code: "param-unbound", prefix: string}
+ *   | {code: "notebook-intro", packageName: string, wheelName: string}
+ *   | {code: "notebook-action-label", packageName: string} | {code: "notebook-wheel", packageName: string}
+ *   | {code: "downloading", file: string}
+ *   | {code: "died-traceback", message: string} | {code: "no-answer", what: string, seconds: number}
+ *   | {code: "load-package", name: string} | {code: "last-visit", time: string}
+ *   | {code: "eval-unreadable", reason: string}} UiPhrase
  */
 
 /**

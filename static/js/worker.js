@@ -13,6 +13,7 @@ import { assertNever } from "./never.js";
 /** @typedef {import("./types.js").FromWorker} FromWorker */
 /** @typedef {import("./types.js").RunResult} RunResult */
 /** @typedef {import("./types.js").RunMessage} RunMessage */
+/** @typedef {import("./types.js").ErrorRecord} ErrorRecord */
 /** @typedef {import("pyodide").PyodideInterface} PyodideInterface */
 
 // Network waits are bounded, so that every run the page asks for ends: a fetch that stalls
@@ -38,17 +39,30 @@ let interruptBuffer = null;
 let onDemand = {};           // import name → Pyodide package loaded the first time a cell needs it
 /** @type {(string | null)[]} */
 let steps = [];              // matplotlib's import steps (the last one prepares pyplot)
-/** @type {Scheduler | null} */
-let scheduler = null;
+// One per worker (one interpreter); the "init" message, the page's first (runtime.js), boots it.
+const scheduler = new Scheduler();
+/** @type {unknown} */
 let bootError = null;        // Python never came up: every run answers with why
+/** @type {unknown} */
 let mplError = null;         // matplotlib failed to load: every run that draws answers with why
 let lastStatus = "";
 /** @type {Engine | null} */
-let engine = null;           // the editor's completion: loaded on its first request (engine.js)
+let completion = null;           // the editor's completion: loaded on its first request (engine.js)
 
 /** @param {FromWorker} msg */
 const post = (msg) => self.postMessage(msg);
 const quiet = { messageCallback: () => {}, errorCallback: () => {} };
+
+/**
+ * What "init" made (Python, the completion engine): nothing asks for it before (Python runs
+ * jobs and queries only once booted; "init" is the page's first message, runtime.js), so a
+ * missing one is a bug, thrown as such (as using the null would throw).
+ * @template T @param {T | null} value @param {string} what @returns {T}
+ */
+function made(value, what) {
+  if (value === null) throw new Error(`${what} before the worker's init`);
+  return value;
+}
 
 /** Tell the page what the scheduler's state means, in Spanish (phrases.js), once per change.
  *  @param {import("./types.js").SchedulerStatus | null} [override] */
@@ -71,7 +85,7 @@ function publishStatus(override = null) {
 function withTimeout(promise, ms, what) {
   let timer;
   const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: sin respuesta tras ${ms / 1000} s`)), ms);
+    timer = setTimeout(() => reject(new Error(say({ code: "no-answer", what, seconds: ms / 1000 }))), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
@@ -81,20 +95,20 @@ async function boot(config, base) {
   scheduler.bootProgress({ code: "boot-interpreter" });
   publishStatus();
   const { loadPyodide } = await import(new URL(config.pyodideIndex + "pyodide.mjs", base).href);
-  pyodide = await loadPyodide({
+  const python = pyodide = /** @type {PyodideInterface} */ (await loadPyodide({
     indexURL: new URL(config.pyodideIndex, base).href,
     env: { HOME: "/home/pyodide" },   // MPLBACKEND: cellrunner sets it, once
     stdout: () => {}, stderr: () => {},
-  });
+  }));
   // Without a shared buffer the page cannot interrupt, but a buffer of our own still makes
   // Python call into JS every few dozen bytecodes: that is what lets WebKitGTK's terminate()
   // end a worker spinning in a loop (else the stopped cell goes on burning a core).
-  pyodide.setInterruptBuffer(interruptBuffer ?? new Int32Array(1));
+  python.setInterruptBuffer(interruptBuffer ?? new Int32Array(1));
   scheduler.bootProgress({ code: "boot-packages", packages: config.packages });
   publishStatus();
   const wheels = [config.wheel, config.runner].map((path) => new URL(path, base).href);
-  await pyodide.loadPackage([...config.packages, ...wheels], quiet);
-  runner = pyodide.pyimport("cellrunner");
+  await python.loadPackage([...config.packages, ...wheels], quiet);
+  runner = python.pyimport("cellrunner");
   session = runner.Session();
   namespace = session.namespace;
   if (interruptBuffer) runner.install_sleep(sleepUntilStop);   // time.sleep: no CPU, Stop wakes it
@@ -102,12 +116,16 @@ async function boot(config, base) {
   if (config.prelude) {
     const result = runCell("__prelude__", config.prelude, null);
     if (!result.ok) {   // shown under every cell that waits for it: the deck's own bug
-      const error = /** @type {Error & {pythonTraceback?: string}} */ (new Error("el preludio del mazo falló"));
-      error.pythonTraceback = "El preludio del mazo (deck.yaml, prelude) falló:\n" + result.error.traceback;
+      const error = /** @type {Error & {pythonTraceback?: string}} */ (new Error(say({ code: "prelude-failed" })));
+      error.pythonTraceback = say({ code: "prelude-failed-traceback" }) + failure(result).traceback;
       throw error;
     }
   }
 }
+
+/** The error of a run that is not ok: such a result carries one (types.js, RunResult; cellrunner).
+ *  @param {Partial<RunResult>} result @returns {ErrorRecord} */
+const failure = (result) => /** @type {ErrorRecord} */ (result.error);
 
 /**
  * Run code through the cell runner's session; its output goes to the page as the run ``id`` (none if null).
@@ -137,9 +155,11 @@ function runCell(cellId, code, id, seed = null) {
  *  Returns true for a Stop, which it consumes (the sleep raises KeyboardInterrupt).
  *  @param {number} ms */
 function sleepUntilStop(ms) {
-  Atomics.wait(interruptBuffer, 0, 0, ms);
-  if (Atomics.load(interruptBuffer, 0) !== 2) return false;
-  Atomics.store(interruptBuffer, 0, 0);
+  const buffer = interruptBuffer;   // set: boot installs this sleep only with a buffer
+  if (!buffer) return false;
+  Atomics.wait(buffer, 0, 0, ms);
+  if (Atomics.load(buffer, 0) !== 2) return false;
+  Atomics.store(buffer, 0, 0);
   return true;
 }
 
@@ -158,14 +178,15 @@ function heapBytes() {
  */
 function answerMemoryError(job, result) {
   const { memory, ...rest } = result;
+  const failed = failure(rest);   // a MemoryError
   const heap = heapBytes();
   if (memory.left && heap < MEMORY_RESTART_BYTES) {
     const note = say({ code: "memory-freed", names: memory.released });
-    post({ type: "result", id: job.id, ...rest, error: { ...rest.error, traceback: rest.error.traceback + note } });
+    post({ type: "result", id: job.id, ...rest, error: { ...failed, traceback: failed.traceback + note } });
     return false;
   }
   const note = say({ code: "memory-restart", gigabytes: heap / 2 ** 30 });
-  const error = { ...rest.error, traceback: rest.error.traceback + note };
+  const error = { ...failed, traceback: failed.traceback + note };
   post({ type: "result", id: job.id, ...rest, error, crashed: true });
   post({ type: "crashed", error, reason: say({ code: "restart-memory" }) });
   return true;
@@ -186,19 +207,20 @@ async function runJob(job) {
   if (interruptBuffer) interruptBuffer[0] = 0;
   post({ type: "started", id: job.id });
   try {
-    await withTimeout(pyodide.loadPackagesFromImports(job.code, { messageCallback: () => {} }),
-                      PACKAGE_TIMEOUT_MS, "cargar los paquetes de la celda");
+    await withTimeout(made(pyodide, "Python").loadPackagesFromImports(job.code, { messageCallback: () => {} }),
+                      PACKAGE_TIMEOUT_MS, say({ code: "load-cell-packages" }));
   } catch (e) {   // the cell reports what it cannot import; a Stop that landed here ends the run
     if (String(e).includes("KeyboardInterrupt")) { answerWithError(job, e); return false; }
   }
   let result = runCell(job.cellId, job.code, job.id, job.seed ?? null);
-  const missing = !result.ok && onDemand[result.error.missing];
+  const wanted = result.ok ? undefined : failure(result).missing;
+  const missing = wanted !== undefined && onDemand[wanted];
   if (missing) {
     // matplotlib needed a package the cold load left out (e.g. contourpy for ax.contour):
     // load it and run the cell again, once, from a clean output
     publishStatus({ state: "loading", code: "loading-package", name: missing });
     try {
-      await withTimeout(pyodide.loadPackage([missing], quiet), PACKAGE_TIMEOUT_MS, `cargar ${missing}`);
+      await withTimeout(made(pyodide, "Python").loadPackage([missing], quiet), PACKAGE_TIMEOUT_MS, say({ code: "load-package", name: missing }));
       post({ type: "rerun", id: job.id, reason: say({ code: "rerun-package", name: missing }) });
       publishStatus();
       result = runCell(job.cellId, job.code, job.id, job.seed ?? null);
@@ -237,8 +259,8 @@ function trapped(e) {
 function postDied(id, e) {
   const info = errorFromException(e);
   post({ type: "result", id, ok: false, crashed: true, seconds: null,
-         error: errorRecord("Fallo", "el intérprete de Python terminó",
-                            `El intérprete de Python terminó durante esta celda (${info.message.split("\n")[0]}).\nSe reinicia y se vuelve a correr el preludio.`) });
+         error: errorRecord(say({ code: "died-type" }), say({ code: "died-message" }),
+                            say({ code: "died-traceback", message: info.message })) });
 }
 
 let pumping = false;
@@ -289,7 +311,7 @@ async function pump() {
 /** @param {DeckConfig} config @param {string} base */
 async function start(config, base) {
   try {
-    await withTimeout(boot(config, base), BOOT_TIMEOUT_MS, "iniciar Python");
+    await withTimeout(boot(config, base), BOOT_TIMEOUT_MS, say({ code: "start-python" }));
   } catch (e) {
     bootError = e;
     for (const job of scheduler.bootFailed()) answerWithError(job, e);
@@ -301,8 +323,8 @@ async function start(config, base) {
   scheduler.bootDone(steps.length);
   pump();
   try {
-    await withTimeout(pyodide.loadPackage(config.deferredPackages, quiet), WHEELS_TIMEOUT_MS,
-                      `cargar ${config.deferredPackages.join(", ")}`);
+    await withTimeout(made(pyodide, "Python").loadPackage(config.deferredPackages, quiet), WHEELS_TIMEOUT_MS,
+                      say({ code: "load-package", name: config.deferredPackages.join(", ") }));
     scheduler.wheelsLoaded();
   } catch (e) {
     failMatplotlib(e);
@@ -314,8 +336,9 @@ async function start(config, base) {
  *  at once "not ready" (the page uses its static names) while the wheels load.
  *  @param {import("./types.js").CompleteMessage} msg */
 function onComplete(msg) {
+  const engine = made(completion, "the completion engine");
   if (scheduler.python === "ready" && engine.state === "none") {
-    engine.fetch(pyodide, () => { scheduler.submitQuery({ id: -1, kind: "load" }); pump(); });
+    engine.fetch(made(pyodide, "Python"), () => { scheduler.submitQuery({ id: -1, kind: "load" }); pump(); });
   }
   if (scheduler.python !== "ready" || !engine.usable) {
     post({ type: "completion", id: msg.id, ready: false, answer: null });
@@ -327,7 +350,8 @@ function onComplete(msg) {
 
 /** @param {{id: number, kind: string, code?: string, line?: number, column?: number}} query */
 function answerQuery(query) {
-  const answer = scheduler.python === "ready" ? engine.answer(pyodide, /** @type {any} */ (query), namespace) : null;
+  const engine = made(completion, "the completion engine");
+  const answer = scheduler.python === "ready" ? engine.answer(made(pyodide, "Python"), /** @type {any} */ (query), namespace) : null;
   if (query.id >= 0) post({ type: "completion", id: query.id, ready: engine.usable, answer });
   else if (query.kind === "load" && Array.isArray(answer)) {   // warm jedi up, one gap each
     for (const code of answer) scheduler.submitQuery({ id: -1, kind: "complete", code, line: 1, column: code.length });
@@ -338,8 +362,7 @@ function answerQuery(query) {
 function onInit(msg) {
   interruptBuffer = msg.interruptBuffer || null;
   onDemand = msg.config.onDemand || {};
-  scheduler = new Scheduler();
-  engine = new Engine(msg.config.editor, msg.base);
+  completion = new Engine(msg.config.editor, msg.base);
   if (msg.prefetch) prefetch(msg.config, msg.base);   // numpy's wheels, then matplotlib's, meanwhile
   start(msg.config, msg.base);
 }
@@ -348,7 +371,8 @@ function onInit(msg) {
 function onCancel(id) {
   if (!scheduler.cancel(id)) return;   // started, or ended: Stop reaches it otherwise
   post({ type: "result", id, ok: false, cancelled: true, seconds: null,
-         error: errorRecord("Cancelada", "ejecución cancelada", "Ejecución cancelada antes de empezar.") });
+         error: errorRecord(say({ code: "cancelled-type" }), say({ code: "cancelled-message" }),
+                            say({ code: "cancelled-traceback" })) });
   publishStatus();
 }
 
@@ -376,7 +400,7 @@ self.onmessage = (event) => {
       onComplete(msg);
       return;
     case "complete-cancel":
-      if (scheduler.cancelQuery(msg.id)) post({ type: "completion", id: msg.id, ready: engine.usable, answer: null });
+      if (scheduler.cancelQuery(msg.id)) post({ type: "completion", id: msg.id, ready: made(completion, "the completion engine").usable, answer: null });
       return;
     default:   // only the page posts here, with the types above; anything else is dropped
       assertNever(msg, { ignore: true });

@@ -9,6 +9,7 @@
 // too, the `+` key of a US keyboard without Shift) zoom from ZOOM_MIN to ZOOM_MAX, and the zoom
 // is kept in the browser (localStorage) for the next lecture in the same hall.
 // deck.css multiplies the code's sizes by --code-zoom.
+import { say } from "./phrases.js";
 
 const STEP = 0.1;
 const ZOOM_MIN = 0.8;
@@ -62,7 +63,7 @@ export function installZoom(reveal, { announce, changed } = {}) {
     user = stepZoom(user, direction);
     try { localStorage.setItem(KEY, String(user)); } catch { /* private mode: this visit only */ }
     apply();
-    announce?.(`Tamaño del código: ${Math.round(user * 100)} %`);
+    announce?.(say({ code: "code-size", percent: Math.round(user * 100) }));
   });
 }
 

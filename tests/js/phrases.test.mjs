@@ -3,7 +3,7 @@
 // state (static/js/cellstate.js) gives the `data-state` and the text it gave before.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { EDITOR_PHRASES, PHRASES, cellMeta, say } from "../../static/js/phrases.js";
+import { CAPTIONS, EDITOR_PHRASES, HELP, PHRASES, PRIVACY_PARAMS, cellMeta, say } from "../../static/js/phrases.js";
 import { readFileSync, readdirSync } from "node:fs";
 import { IDLE, activeRun, afterRun, dataState } from "../../static/js/cellstate.js";
 import { Scheduler } from "../../static/js/scheduler.js";
@@ -97,4 +97,77 @@ test("every phrase CodeMirror says has its Spanish (the search panel, the fold m
   assert.ok(said.has("Find") && said.has("Fold line"), [...said].join(", "));
   const missing = [...said].filter((p) => !(p in EDITOR_PHRASES));
   assert.deepEqual(missing, []);
+});
+
+// one phrase per code that takes parameters (types.js, `UiPhrase` and the rest): the test below
+// fails when a new one comes without its sample
+const SAMPLES = [
+  { code: "boot-packages", packages: ["numpy"] }, { code: "loading-package", name: "scipy" },
+  { code: "restart-crashed", message: "exit" }, { code: "restart-worker-error", message: "x" },
+  { code: "rerun-package", name: "scipy" }, { code: "memory-freed", names: ["a"] },
+  { code: "memory-restart", gigabytes: 1.5 },
+  { code: "boot-wait", what: "numpy", seconds: 3, usual: 10 }, { code: "cell-code-label", id: "c1" },
+  { code: "cell-try-label", label: "ε = 1" }, { code: "cell-locked-label", seed: "123456789" },
+  { code: "result-ready", alts: "Un histograma" }, { code: "result-error", type: "ValueError" },
+  { code: "exercise-raised", type: "NameError" }, { code: "exercise-hint", n: 1, total: 3 },
+  { code: "exercise-verdict", ok: true, message: "bien" }, { code: "exercise-count", solved: 2, total: 5 },
+  { code: "name-undefined", name: "x", hint: null },
+  { code: "keyword-unknown", fn: "f", word: "eps", hint: "epsilon", params: ["epsilon"] },
+  { code: "param-out-of-range", name: "k", range: "> 0" },
+  { code: "param-invalid", name: "epsilon", what: "w", value: "-1" },
+  { code: "run-all-progress", n: 2, total: 9 }, { code: "slide-of", n: 4, total: 60 },
+  { code: "offline-saving", done: 3, total: 10 }, { code: "offline-missing", failed: 2 },
+  { code: "meter-more", more: 2 }, { code: "meter-budget", symbol: "ε" },
+  { code: "meter-spent", symbol: "ε", text: "0,5 de 1" }, { code: "code-size", percent: 125 },
+  { code: "param-outside", written: "12", min: 0, max: 10 }, { code: "param-unbound", prefix: "epsilon =" },
+  { code: "notebook-intro", packageName: "dplab", wheelName: "dplab-1.0-py3-none-any.whl" },
+  { code: "notebook-action-label", packageName: "dplab" }, { code: "notebook-wheel", packageName: "dplab" },
+  { code: "downloading", file: "a.ipynb" }, { code: "died-traceback", message: "trap\nmore" },
+  { code: "no-answer", what: "iniciar Python", seconds: 180 }, { code: "load-package", name: "scipy" },
+  { code: "last-visit", time: "09:05" }, { code: "eval-unreadable", reason: "SyntaxError" },
+];
+
+test("every code gives non-empty text, its parameters written in (none left undefined)", () => {
+  const functions = Object.entries(PHRASES).filter(([, entry]) => typeof entry === "function").map(([code]) => code);
+  assert.deepEqual(SAMPLES.map((p) => p.code).sort(), functions.sort(), "one sample per code with parameters");
+  for (const code of Object.keys(PHRASES)) {
+    const sample = SAMPLES.find((p) => p.code === code) ?? { code };
+    const text = say(/** @type {any} */ (sample));
+    assert.ok(typeof text === "string" && text.trim().length > 0, code);
+    assert.doesNotMatch(text, /undefined|NaN|\[object /, code);
+  }
+});
+
+test("the page's phrases with parameters, word for word as the page showed them", () => {
+  assert.equal(say({ code: "boot-wait", what: "numpy", seconds: 3, usual: 10 }),
+               "Esperando a Python (numpy): la primera vez tarda unos 10 s; van 3 s.");
+  assert.equal(say({ code: "boot-wait", what: "numpy", seconds: 14, usual: 10 }),
+               "Esperando a Python (numpy): van 14 s, más que los 10 s habituales (red o equipo lentos).");
+  assert.equal(say({ code: "cell-locked-label", seed: "123456789" }),
+               "Ruido fijo: cada ejecución repite este mismo ruido (semilla …6789); pulse para volver a sacar ruido nuevo");
+  assert.equal(say({ code: "exercise-verdict", ok: true, message: "bien" }), "Correcto: bien");
+  assert.equal(say({ code: "exercise-verdict", ok: false, message: "mal" }), "Todavía no: mal");
+  assert.equal(say({ code: "exercise-hint", n: 2, total: 3 }), "Pista 2 de 3");
+  assert.equal(say({ code: "name-undefined", name: "censo", hint: "census" }), "«censo» no está definido: ¿quiso decir «census»?");
+  assert.equal(say({ code: "keyword-unknown", fn: "f", word: "eps", hint: null, params: [] }),
+               "f() no tiene un parámetro llamado «eps».");
+  assert.equal(say({ code: "keyword-unknown", fn: "f", word: "eps", hint: "epsilon", params: ["epsilon", "k"] }),
+               "f() no tiene un parámetro llamado «eps»: ¿quiso decir «epsilon»? Sus parámetros: epsilon, k.");
+  assert.equal(say({ code: "keyword-unknown", fn: "f", word: "zz", hint: null, params: ["epsilon"] }),
+               "f() no tiene un parámetro llamado «zz». Sus parámetros: epsilon.");
+  assert.equal(say({ code: "died-traceback", message: "trap\nmore" }),
+               "El intérprete de Python terminó durante esta celda (trap).\nSe reinicia y se vuelve a correr el preludio.");
+  assert.equal(say({ code: "no-answer", what: "iniciar Python", seconds: 180 }), "iniciar Python: sin respuesta tras 180 s");
+  const intro = say({ code: "notebook-intro", packageName: "dplab", wheelName: "w.whl" });
+  assert.match(intro, /^Las celdas de la presentación /);
+  assert.ok(intro.includes("`dplab`") && intro.includes("pip install w.whl numpy matplotlib\n```"), intro);
+});
+
+test("the tables of text beside the codes: the help overlay's, the captions, the privacy parameters", () => {
+  for (const [name, rows] of Object.entries(HELP)) {
+    assert.ok(rows.length > 0, name);
+    for (const [keys, what] of rows) assert.ok(keys.trim() && what.trim(), `${name}: ${keys}`);
+  }
+  assert.deepEqual(Object.keys(CAPTIONS), ["▶▶", "⟲", "↺", "⤓"]);
+  assert.deepEqual(Object.keys(PRIVACY_PARAMS).sort(), ["clip_bound", "delta", "epsilon", "sensitivity", "sigma"]);
 });
