@@ -14,6 +14,7 @@ looks hung. :class:`Progress` keeps one status line on stderr, throttled:
 from __future__ import annotations
 
 import shutil
+import signal
 import sys
 import threading
 import time
@@ -21,6 +22,8 @@ import time
 TTY_INTERVAL = 0.25
 LOG_INTERVAL = 10.0
 MB = 1_000_000
+# the signals whose Python handlers must interrupt the main thread (its blocking calls included)
+MAIN_THREAD_SIGNALS = {signal.SIGINT, *([signal.SIGALRM] if hasattr(signal, "SIGALRM") else [])}
 
 
 def megabytes(n: float) -> str:
@@ -113,6 +116,12 @@ class Progress:
                 self._write(self.line())
 
     def _heartbeat(self) -> None:
+        """Repaint while no news comes. This thread blocks the signals the main thread acts on
+        (Ctrl+C's SIGINT, the cell time limit's SIGALRM): the kernel may hand a process's signal
+        to any thread that does not block it, and one landing here would leave the main thread
+        in its blocking call (a cell's ``time.sleep``), so Ctrl+C would not stop ``check --run``."""
+        if hasattr(signal, "pthread_sigmask"):
+            signal.pthread_sigmask(signal.SIG_BLOCK, MAIN_THREAD_SIGNALS)
         while not self._stop.wait(min(self.interval, 1.0)):
             if time.monotonic() - self._last >= self.interval:
                 self._maybe_show()

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import io
 import os
+import signal
 import sys
 import time
 from pathlib import Path
 
 import brotli
+import pytest
 
 from deckbuild import compress, progress, pyodide_dist
 from deckbuild.progress import Progress
@@ -122,3 +124,19 @@ def test_a_terminal_line_fits_the_terminal_so_it_can_be_rewritten(monkeypatch):
         p.advance(5, "numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl (12.2 MB)")
     painted = [w for w in out.getvalue().split("\r\x1b[K") if w]
     assert painted and all(len(w.rstrip("\n")) <= 39 for w in painted), painted
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads a thread's mask in /proc")
+def test_the_heartbeat_thread_leaves_ctrl_c_and_the_cell_time_limit_to_the_main_thread():
+    """A process's SIGINT may be handed to any thread that does not block it; landing on the
+    heartbeat would leave a cell's time.sleep running in the main thread (CI once saw Ctrl+C
+    of ``check --run`` ignored for 100 s). The heartbeat blocks SIGINT and SIGALRM."""
+    with Progress("x", stream=io.StringIO()) as progress:
+        deadline = time.monotonic() + 5
+        while progress._beat.native_id is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.2)  # the thread has masked them first thing
+        status = Path(f"/proc/self/task/{progress._beat.native_id}/status").read_text()
+    blocked = int(next(line.split()[1] for line in status.splitlines() if line.startswith("SigBlk:")), 16)
+    assert blocked >> (signal.SIGINT - 1) & 1 and blocked >> (signal.SIGALRM - 1) & 1, hex(blocked)
+    assert not signal.pthread_sigmask(signal.SIG_BLOCK, []) & {signal.SIGINT, signal.SIGALRM}
