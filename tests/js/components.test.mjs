@@ -9,6 +9,7 @@ import { installZoom } from "../../static/js/zoom.js";
 import { installSpanishHelp } from "../../static/js/help.js";
 import { startPrerun } from "../../static/js/prerun.js";
 import { publish, subscribe } from "../../static/js/mirror.js";
+import { installExercises } from "../../static/js/exercise.js";
 
 /** reveal.js's deck, reduced to its events (on/off) and what the components read. */
 function fakeReveal({ current = null } = {}) {
@@ -236,4 +237,59 @@ test("mirror: a copy's subscribe hears the main window until unbind()", async (t
   await wait(100);
   assert.deepEqual(statuses, ["ready"]);
   assert.equal(main.heard.length, 2);
+});
+
+/** An element of the stand-in DOM: a real EventTarget (its listeners take a `signal`), with the
+ *  few properties and methods exercise.js touches. */
+class FakeElement extends EventTarget {
+  constructor(parts = {}) {
+    super();
+    Object.assign(this, { hidden: false, disabled: false, textContent: "", className: "", title: "", type: "",
+                          dataset: {}, children: [], classes: new Set() });
+    this.parts = parts;
+    this.classList = { toggle: (name, on) => (on ? this.classes.add(name) : this.classes.delete(name)),
+                       add: (name) => this.classes.add(name) };
+  }
+  querySelector(sel) { return this.parts[sel] ?? null; }
+  querySelectorAll() { return []; }
+  getAttribute(name) { return name === "data-cell-id" ? this.cellId : null; }
+  setAttribute() {}
+  append(...nodes) { this.children.push(...nodes); }
+  replaceChildren(...nodes) { this.children = nodes; }
+}
+
+test("exercises: a solve is told to the context's hall while bound; after unbind() a run is judged no more", (t) => {
+  const cellEl = Object.assign(new FakeElement(), { cellId: "c1" });
+  const feedback = new FakeElement();
+  const root = new FakeElement({ ".cell": cellEl, ".exercise-solution": new FakeElement(),
+                                  ".exercise-feedback": feedback, ".exercise-side": new FakeElement() });
+  root.dataset.exerciseId = "ej-1";
+  stub(t, { HTMLElement: FakeElement, document: {
+    createElement: () => new FakeElement(), createTextNode: (text) => ({ text }),
+    querySelectorAll: (sel) => (sel === ".exercise" ? [root] : []),
+  } });
+  const cell = Object.assign(new EventTarget(), { id: "c1", edited: true, exercise: null });
+  const solves = [];
+  const hall = new HallHolder(Object.assign(new EventTarget(), { solved: (id) => solves.push(id) }));
+  const said = [];
+  const hub = installExercises(context({ cells: [cell], hall, announce: (text) => said.push(text) }));
+  assert.equal(hub.exercises.length, 1);
+  assert.equal(cell.exercise, hub.exercises[0]);
+  const judgedRun = () => {
+    cell.exercise?.judgedCode("respuesta = 1");
+    cell.dispatchEvent(new CustomEvent("verdict", { detail: { ok: true, message: "bien" } }));
+    cell.dispatchEvent(new CustomEvent("ran", { detail: { ok: true } }));
+  };
+  judgedRun();
+  assert.deepEqual(solves, ["ej-1"]);           // the context's hall, not window.deck's
+  assert.equal(feedback.dataset.state, "ok");
+  assert.deepEqual(said, ["Correcto: bien"]);
+
+  hub.unbind();
+  assert.equal(cell.exercise, null);            // Cell.run appends no check any more
+  feedback.dataset.state = "";
+  judgedRun();
+  assert.deepEqual(solves, ["ej-1"]);
+  assert.equal(feedback.dataset.state, "");
+  assert.equal(said.length, 1);
 });
