@@ -4,7 +4,9 @@
 import { notebookAction } from "./notebook.js";
 import { CAPTIONS, say } from "./phrases.js";
 
-function action(label, text, onClick) {
+/** A deck action's button. @param {string} label @param {string} text @param {() => void} onClick
+ *  @param {AbortSignal} [signal]  its click listener goes when this aborts */
+function action(label, text, onClick, signal) {
   const b = document.createElement("button");
   b.type = "button";
   b.className = "deck-action";
@@ -21,7 +23,7 @@ function action(label, text, onClick) {
   }
   b.title = label;
   b.setAttribute("aria-label", label);
-  b.addEventListener("click", onClick);
+  b.addEventListener("click", onClick, { signal });
   return b;
 }
 
@@ -46,18 +48,27 @@ async function runAll(button, cells, announce) {
   announce(say({ code: "run-all-ended" }));
 }
 
-export function installActions({ cells, runtime, store, announce }) {
-  const config = JSON.parse(document.getElementById("deck-config")?.textContent || "{}");
-  const base = new URL(".", document.baseURI).href;
+/** ▶▶, ⟲, ↺ and ⤓ in the deck's chrome (#deck-actions), on the context's cells and runtime.
+ *  ``unbind()`` removes their listeners (and the ⤓ menu's, on the document): the buttons stay,
+ *  and do nothing.
+ *  @param {import("./context.js").DeckContext} ctx
+ *  @param {{store: import("./storage.js").EditStore}} options  the edits ↺ forgets
+ *  @returns {import("./context.js").Bound} */
+export function installActions(ctx, { store }) {
+  const { cells, runtime, config, base, announce } = ctx;
   const bar = document.getElementById("deck-actions");
-  if (!bar) return;
+  if (!bar || !runtime) return { unbind() {} };
+  const listening = new AbortController();
+  const { signal } = listening;
+  /** @param {string} label @param {string} text @param {() => void} onClick */
+  const makeButton = (label, text, onClick) => action(label, text, onClick, signal);
   // a landmark: the status and the actions are content outside the slides (axe-core's "region")
   const chrome = bar.closest(".deck-chrome");
   chrome?.setAttribute("role", "region");
   chrome?.setAttribute("aria-label", say({ code: "actions-region" }));
-  const runAllBtn = action(say({ code: "run-all-label" }), "▶▶", () => runAll(runAllBtn, cells, announce));
-  const restart = action(say({ code: "restart-label" }), "⟲", () => runtime.restart(say({ code: "restart-manual" })));
-  const resetAll = action(say({ code: "reset-all-label" }), "↺", () => {
+  const runAllBtn = makeButton(say({ code: "run-all-label" }), "▶▶", () => runAll(runAllBtn, cells, announce));
+  const restart = makeButton(say({ code: "restart-label" }), "⟲", () => runtime.restart(say({ code: "restart-manual" })));
+  const resetAll = makeButton(say({ code: "reset-all-label" }), "↺", () => {
     if (!confirm(say({ code: "reset-all-confirm" }))) return;
     store.clearAll();
     for (const cell of cells) cell.reset();
@@ -67,13 +78,17 @@ export function installActions({ cells, runtime, store, announce }) {
   restart.dataset.action = "restart";
   resetAll.dataset.action = "reset-all";
   bar.append(runAllBtn, restart, resetAll);
-  if (config?.wheel) bar.append(notebookAction({ cells, config, base, announce, makeButton: action }));
+  if (config?.wheel) bar.append(notebookAction({ cells, config, base, announce, makeButton, signal }));
+  return { unbind() { listening.abort(); } };
 }
 
-/** "12 / 60" at the start of the deck's chrome, following the current slide. */
-export function showWhere(reveal) {
+/** "12 / 60" at the start of the deck's chrome, following the current slide. ``unbind()``
+ *  removes its reveal.js listeners: the number stays where it was.
+ *  @param {import("./context.js").DeckContext} ctx @returns {import("./context.js").Bound} */
+export function showWhere(ctx) {
+  const { reveal } = ctx;
   const chrome = document.querySelector(".deck-chrome");
-  if (!chrome) return;
+  if (!chrome || !reveal) return { unbind() {} };
   const where = document.createElement("span");
   where.id = "deck-where";
   where.className = "deck-where";
@@ -81,11 +96,13 @@ export function showWhere(reveal) {
   const update = () => {
     // getSlidePastCount() stays 0 in reveal.js's scroll view (it counts the slides marked past)
     const slides = reveal.getSlides();
-    const n = slides.indexOf(reveal.getCurrentSlide()) + 1, total = slides.length;
+    const current = reveal.getCurrentSlide();
+    const n = (current ? slides.indexOf(current) : -1) + 1, total = slides.length;
     where.textContent = `${n} / ${total}`;
     where.setAttribute("aria-label", say({ code: "slide-of", n, total }));
   };
   reveal.on("slidechanged", update);
   reveal.on("ready", update);
   update();
+  return { unbind() { reveal.off("slidechanged", update); reveal.off("ready", update); } };
 }

@@ -13,6 +13,7 @@ declare module "reveal" {
     getCurrentSlide(): HTMLElement | undefined;
     isScrollView(): boolean;
     on(type: string, listener: (event: Event) => void): void;
+    off(type: string, listener: (event: Event) => void): void;
     slide(h?: number, v?: number, f?: number): void;
     getIndices(slide?: HTMLElement): { h: number; v?: number; f?: number };
     getSlide(h: number, v?: number): HTMLElement | undefined;

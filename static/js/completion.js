@@ -297,9 +297,10 @@ function extensions(runtime) {
   ];
 }
 
-/** Mark the failing line of ``cell`` after a run (and clear it after a good one). */
-function markErrors(cell) {
-  cell.addEventListener("ran", (/** @type {CustomEvent} */ e) => { if (cell.editor) markLine(cell, e.detail); });
+/** Mark the failing line of ``cell`` after a run (and clear it after a good one), until
+ *  ``signal`` aborts. @param {AbortSignal} signal */
+function markErrors(cell, signal) {
+  cell.addEventListener("ran", (/** @type {CustomEvent} */ e) => { if (cell.editor) markLine(cell, e.detail); }, { signal });
 }
 
 /** Mark (or clear) the failing line of ``result`` in ``cell``'s editor. */
@@ -317,27 +318,34 @@ function markLine(cell, result) {
 }
 
 /**
- * Give every cell's editor completion, signatures, docs and marked errors. Not for the speaker
- * view's copies (no runtime): they run no Python.
- * @param {({editor: {view: EditorView} | null, id: string, lastResult: any} & EventTarget)[]} cells
- * @param {Runtime} runtime @param {DeckConfig} config @param {string} base
+ * Give every cell's editor (the context's cells) completion, signatures, docs and marked errors.
+ * Not for the speaker view's copies (no runtime): they run no Python. ``unbind()`` removes the
+ * listeners it added (the cells' "editor" and "ran", the editors' first focus, the runtime's
+ * "restart"): an editor built after it gets none of this, a run marks no line. The editors
+ * already equipped keep their completion (it is part of their CodeMirror state).
+ * @param {import("./context.js").DeckContext} ctx
+ * @returns {import("./context.js").Bound}
  */
-export function installCompletion(cells, runtime, config, base) {
-  if (!runtime || !config.editor) return;
+export function installCompletion(ctx) {
+  const { cells, runtime, config, base } = ctx;
+  if (!runtime || !config.editor) return { unbind() {} };
+  const listening = new AbortController();
+  const { signal } = listening;
   const warm = () => {   // the first focus: the index, and the engine in the worker's gaps
     loadIndex(config, base);
     if (!shared.warmed) { shared.warmed = true; runtime.query("load", "", 1, 0, QUERY_MS); }
   };
   const equip = (cell) => {   // the editors are built when their slide comes near (cell.js)
     cell.editor.view.dispatch({ effects: StateEffect.appendConfig.of(extensions(runtime)) });
-    cell.editor.view.contentDOM.addEventListener("focus", warm, { once: true });
+    cell.editor.view.contentDOM.addEventListener("focus", warm, { once: true, signal });
     if (cell.editor.view.hasFocus) warm();   // focused before this module had loaded
     if (cell.lastResult) markLine(cell, cell.lastResult);   // a run before the editor was built
   };
   for (const cell of cells) {
-    if (cell.editor) equip(cell); else cell.addEventListener("editor", () => equip(cell), { once: true });
-    markErrors(cell);
+    if (cell.editor) equip(cell); else cell.addEventListener("editor", () => equip(cell), { once: true, signal });
+    markErrors(cell, signal);
   }
   // a new worker has no engine: it loads again in that worker's gaps (after the replay)
-  runtime.addEventListener("restart", () => { if (shared.warmed) runtime.query("load", "", 1, 0, QUERY_MS); });
+  runtime.addEventListener("restart", () => { if (shared.warmed) runtime.query("load", "", 1, 0, QUERY_MS); }, { signal });
+  return { unbind() { listening.abort(); } };
 }

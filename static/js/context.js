@@ -1,25 +1,35 @@
 // What the page's components are handed (deck.js makes it once): the runtime, the deck's
-// reveal.js, the build's config, and the live hall as an explicit observable holder. A component
-// is installed with the context and returns something with `unbind()`, as reveal.js's
-// controllers have bind and unbind: no component reads `window.deck` (that is for the tests and
-// for curious students), and no property of a global is redefined to learn of a change.
+// reveal.js, the build's config and base URL, the page's cells, its announcer, and the live hall
+// as an explicit observable holder. Every component (actions.js, completion.js, exercise.js,
+// help.js, zoom.js, prerun.js, mirror.js, poll.js, hallcount.js, deck.js's near editors) is
+// installed with the context as its first argument (what only it needs is a second, options
+// argument) and returns something with `unbind()`, as reveal.js's controllers have bind and
+// unbind: `unbind()` removes every listener it added (reveal.on, addEventListener, the runtime's
+// events, a BroadcastChannel, its timers), and `window.deck.unbind()` unbinds them all. No
+// component reads `window.deck` (that is for the tests and for curious students), and no
+// property of a global is redefined to learn of a change.
 
 /** @typedef {import("./live.js").Hall} Hall */
-/** reveal.js's deck, with its `off` (reveal.js has it; ambient.d.ts does not declare it).
- *  @typedef {import("reveal").RevealDeck & {off?(type: string, listener: (event: Event) => void): void}} RevealDeck */
+/** reveal.js's deck (ambient.d.ts: what the page calls of it, `on` and `off` included).
+ *  @typedef {import("reveal").RevealDeck} RevealDeck */
 
 /**
  * What a component is given.
  * @typedef {object} DeckContext
  * @property {import("./runtime.js").Runtime | null} runtime  null: a speaker-view copy (no Python)
  * @property {HallHolder} hall        the page's live hall (live.js), as it is now
- * @property {RevealDeck | null} reveal  null: no slides (a test's bare page)
+ * @property {RevealDeck | null} reveal  null: no slides (a test's bare page), or reveal.js not
+ *   initialized yet (deck.js sets it once it is: the components installed before read none)
  * @property {import("./types.js").DeckConfig} config  the build's config
  * @property {boolean} receiver       this page is a speaker-view copy
+ * @property {string} base            the deck's base URL (the page's directory)
+ * @property {(text: string) => void} announce  say ``text`` to a screen reader (#announcer)
+ * @property {import("./cell.js").Cell[]} cells  the page's code cells, in deck order
  */
 
 /** What an installed component hands back: ``unbind()`` removes its listeners and
- *  subscriptions, after which it no longer reacts to the hall, the deck or the storage.
+ *  subscriptions (and stops its timers, closes its channel), after which it no longer reacts to
+ *  the hall, the deck, the keyboard, the runtime or the storage. Calling it twice is harmless.
  *  @typedef {{unbind(): void}} Bound */
 
 /**

@@ -44,17 +44,10 @@ const [{ default: Reveal }, { default: RevealNotes }, { Cell }, { EditStore, Pro
   import("./context.js")]);
 const hallToken = receiver ? null : takeToken();   // before reveal.js reads the URL's fragment
 
+const store = runtime ? new EditStore(config.deckId) : null;
 /** @type {import("./cell.js").Cell[]} */
 let cells;
-let exercises;
-if (!runtime) {   // runtime is null exactly on a speaker-view copy (receiver)
-  // a speaker-view copy: the main window's outputs mirrored
-  cells = [...cellElements()].map((el) => new Cell(el, { readOnly: true }));
-  exercises = installExercises(cells, { readOnly: true });
-  subscribe(config.version, cells, showStatus, exercises);
-  styleSpeakerNotes(new URL(`${config.assets.katex}dist/katex.min.css`, base).href);
-} else {
-  const store = new EditStore(config.deckId);
+if (runtime && store) {
   const lastRuns = {   // each cell's last output in this browser, shown until its run lands
     store: new LastRunStore(localStorageOrNull(), config.version),
     key: (/** @type {string} */ cellId, /** @type {string} */ code, /** @type {number | null} */ seed) =>
@@ -63,7 +56,24 @@ if (!runtime) {   // runtime is null exactly on a speaker-view copy (receiver)
   };
   cells = [...cellElements()].map((el) => new Cell(el, { runtime, store, announce, lastRuns }));
   for (const cell of cells) cell.showLastVisit();
-  exercises = installExercises(cells, { progress: new ProgressStore(config.deckId), announce });
+} else {
+  // a speaker-view copy: the main window's outputs mirrored
+  cells = [...cellElements()].map((el) => new Cell(el, { readOnly: true }));
+}
+// what the page's components are handed (context.js): live.js sets the hall through its holder,
+// and reveal.js is in it once initialized (the components installed before it read none)
+/** @type {import("./context.js").DeckContext} */
+const context = { runtime, hall: new HallHolder(), reveal: null, config, receiver, base, announce, cells };
+/** @type {import("./context.js").Bound[]} every installed component, for window.deck.unbind() */
+const bound = [];
+/** @type {import("./exercise.js").ExerciseHub} */
+let exercises;
+if (!runtime || !store) {   // runtime is null exactly on a speaker-view copy (receiver)
+  exercises = installExercises(context);
+  bound.push(exercises, subscribe(context, { onStatus: showStatus, exercises }));
+  styleSpeakerNotes(new URL(`${config.assets.katex}dist/katex.min.css`, base).href);
+} else {
+  exercises = installExercises(context, { progress: new ProgressStore(config.deckId) });
   runtime.addEventListener("restart", (/** @type {CustomEvent} */ e) => {
     announce(e.detail.reason);
     notify(e.detail.reason);
@@ -71,17 +81,34 @@ if (!runtime) {   // runtime is null exactly on a speaker-view copy (receiver)
     replay(cells, e.detail);
   });
   runtime.addEventListener("fatal", (/** @type {CustomEvent} */ e) => { statusEl.title = e.detail.traceback || e.detail.message; });
-  installActions({ cells, runtime, store, announce });
-  // completion (more of CodeMirror) is loaded with the first editor, not with the page
-  const withCompletion = () => import("./completion.js").then(({ installCompletion }) => installCompletion(cells, runtime, config, base));
-  const first = () => {   // one handler for all the cells: the first editor loads it, once
-    for (const c of cells) c.removeEventListener("editor", first);
-    withCompletion();
-  };
-  if (cells.some((c) => c.editor)) withCompletion();
-  else for (const c of cells) c.addEventListener("editor", first);
-  publish(config.version, cells, runtime, exercises);
+  bound.push(exercises, installActions(context, { store }), lazyCompletion(context), publish(context, { exercises }));
   showStatus({ state: runtime.state, detail: runtime.detail });   // what it said while we loaded
+}
+
+/** completion.js (more of CodeMirror) is loaded with the first editor, not with the page: one
+ *  handler for all the cells, the first editor loads it, once. ``unbind()`` removes that handler
+ *  and unbinds completion.js's installer (or keeps it from installing, if still loading).
+ *  @param {import("./context.js").DeckContext} ctx @returns {import("./context.js").Bound} */
+function lazyCompletion(ctx) {
+  let unbound = false;
+  /** @type {import("./context.js").Bound | null} */
+  let installed = null;
+  const load = () => import("./completion.js").then(({ installCompletion }) => {
+    if (!unbound) installed = installCompletion(ctx);
+  });
+  const first = () => {
+    for (const c of ctx.cells) c.removeEventListener("editor", first);
+    load();
+  };
+  if (ctx.cells.some((c) => c.editor)) load();
+  else for (const c of ctx.cells) c.addEventListener("editor", first);
+  return {
+    unbind() {
+      unbound = true;
+      for (const c of ctx.cells) c.removeEventListener("editor", first);
+      installed?.unbind();
+    },
+  };
 }
 
 /** localStorage, or null where the browser refuses it (reading the property can throw). */
@@ -117,19 +144,24 @@ function replay(all, { suspect = null, manual = false } = {}) {
 
 /** Editors only where the viewer is: the cells of the current slide and then of its neighbours
  *  get theirs (cell.js builds them one per task), the rest keep their static code until then.
- *  Resolves once the current slide's editors are built.
- *  @param {any} reveal @param {import("./cell.js").Cell[]} all */
-function buildNearEditors(reveal, all) {
+ *  ``ready`` resolves once the current slide's editors are built; ``unbind()`` removes the
+ *  "slidechanged" listener (the editors not built yet are then built on a click or Tab only).
+ *  @param {import("./context.js").DeckContext} ctx
+ *  @returns {{ready: Promise<unknown>} & import("./context.js").Bound} */
+function buildNearEditors(ctx) {
+  const { reveal, cells: all } = ctx;
+  if (!reveal) return { ready: Promise.resolve(), unbind() {} };
   const near = () => {
     const slides = reveal.getSlides();
-    const at = slides.indexOf(reveal.getCurrentSlide());
+    const current = reveal.getCurrentSlide();
+    const at = current ? slides.indexOf(current) : -1;
     const [here, ...around] = [slides[at], slides[at - 1], slides[at + 1]].map((s) => all.filter((c) => c.slide === s));
     const ready = Promise.all(here.map((c) => c.wantEditor()));
     for (const cell of around.flat()) cell.wantEditor();
     return ready;
   };
   reveal.on("slidechanged", near);
-  return near();
+  return { ready: near(), unbind() { reveal.off("slidechanged", near); } };
 }
 
 /** A visible notice beside the status indicator (what the announcer reads aloud), for a while. */
@@ -202,29 +234,31 @@ const deck = new Reveal({
   plugins: [RevealNotes, ScrollViewLinks],
 });
 await deck.initialize();
-showWhere(deck);
+context.reveal = deck;
+bound.push(showWhere(context));
 if (/print-pdf/.test(location.search)) (await import("./print.js")).preparePrint();   // build.py pdf
-installSpanishHelp(deck);
-installZoom(deck, { announce, changed: () => { for (const c of cells) if (c.editor) remeasure(c.editor.view); } });
-await buildNearEditors(deck, cells);   // a link to a code slide: its editor is there when the page is ready
-// what the page's components are handed (context.js): live.js sets the hall through its holder
-const context = { runtime, hall: new HallHolder(), reveal: deck, config, receiver };
+bound.push(installSpanishHelp(context));
+bound.push(installZoom(context, { changed: () => { for (const c of cells) if (c.editor) remeasure(c.editor.view); } }));
+const nearEditors = buildNearEditors(context);
+bound.push(nearEditors);
+await nearEditors.ready;   // a link to a code slide: its editor is there when the page is ready
 // live.js: the live hall, if a server is here (or at config.hall, the origin the build named)
 startHall(context.hall, deck, { base, token: hallToken, receiver, origin: config.hall });
 
 // ``?noprerun``: cells run only when asked (for tests, and to watch a cold cell compute)
-if (runtime && !new URLSearchParams(location.search).has("noprerun")) startPrerun(cells, deck, runtime);
+if (runtime && !new URLSearchParams(location.search).has("noprerun")) bound.push(startPrerun(context));
 
 // the live hall's polls and exercise counts: each follows the context's hall until unbound
 const [{ installPolls }, { installHallCounts }] = await Promise.all([import("./poll.js"), import("./hallcount.js")]);
 const polls = installPolls(context), hallCounts = installHallCounts(context);
+bound.push(polls, hallCounts);
 // for the tests and for curious students (no component reads it): window.deck.cells[0].run();
 // `hall` is the one held now (a test puts its own with window.deck.context.hall.set(fake))
 window.deck = {
   reveal: deck, runtime, cells, config, receiver, exercises: exercises.exercises, context,
   get hall() { return context.hall.get(); },
   polls: polls.polls, hallCounts: hallCounts.boxes,
-  /** unbind the hall's components: they follow nothing after (tests/browser/test_polls.py) */
-  unbind() { polls.unbind(); hallCounts.unbind(); },
+  /** unbind every component (context.js): they follow nothing after (tests/browser/test_polls.py) */
+  unbind() { for (const b of bound) b.unbind(); },
 };
 document.documentElement.dataset.deckReady = "true";

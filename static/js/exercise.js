@@ -19,17 +19,19 @@ import { say } from "./phrases.js";
 /**
  * The page's exercises, and a "change" event for the mirror.
  * @typedef {EventTarget & {exercises: Exercise[], summary: () => ExerciseSummary,
- *                          restore: (summary: ExerciseSummary) => void}} ExerciseHub
+ *                          restore: (summary: ExerciseSummary) => void} & import("./context.js").Bound} ExerciseHub
  */
 
-function button(label, text, cls, onClick) {
+/** @param {string} label @param {string} text @param {string} cls @param {() => void} onClick
+ *  @param {AbortSignal} signal  its click listener goes when this aborts */
+function button(label, text, cls, onClick, signal) {
   const b = document.createElement("button");
   b.type = "button";
   b.className = `cell-btn exercise-btn ${cls}`;
   b.textContent = text;
   b.title = label;
   b.setAttribute("aria-label", label);
-  b.addEventListener("click", onClick);
+  b.addEventListener("click", onClick, { signal });
   return b;
 }
 
@@ -76,9 +78,12 @@ export class Exercise extends EventTarget {
    * @param {HTMLElement} root  the .exercise element of the slide
    * @param {import("./cell.js").Cell} cell  its Cell (read-only in a speaker-view copy)
    * @param {{progress: import("./storage.js").ProgressStore | null, solved: Set<string>,
-   *          announce: ((text: string) => void) | null, readOnly?: boolean}} options
+   *          announce: ((text: string) => void) | null, readOnly?: boolean,
+   *          hall?: import("./context.js").HallHolder | null, signal: AbortSignal}} options
+   *   ``hall``: the page's, told of a solved exercise; ``signal``: every listener this exercise
+   *   adds (its buttons', its cell's) goes when it aborts
    */
-  constructor(root, cell, { progress, solved, announce, readOnly = false }) {
+  constructor(root, cell, { progress, solved, announce, readOnly = false, hall = null, signal }) {
     super();
     this.root = root;
     this.cell = cell;
@@ -88,6 +93,7 @@ export class Exercise extends EventTarget {
     this.solvedSet = solved;
     this.announce = announce;
     this.readOnly = readOnly;
+    this.hall = hall;
     this.program = root.querySelector(".exercise-program")?.textContent ?? "";
     this.hints = /** @type {HTMLElement[]} */ ([...root.querySelectorAll(".exercise-hint")]);
     this.solutionEl = required(root, ".exercise-solution");
@@ -105,11 +111,11 @@ export class Exercise extends EventTarget {
 
     const bar = document.createElement("div");
     bar.className = "exercise-actions";
-    this.hintBtn = button(say({ code: "exercise-hint-label" }), "", "hint", () => this.nextHint());
+    this.hintBtn = button(say({ code: "exercise-hint-label" }), "", "hint", () => this.nextHint(), signal);
     this.solutionBtn = button(say({ code: "exercise-solution-label" }), say({ code: "exercise-solution" }),
-                              "show-solution", () => this.showSolution());
+                              "show-solution", () => this.showSolution(), signal);
     this.loadBtn = button(say({ code: "exercise-load-label" }), say({ code: "exercise-load" }), "load-solution",
-                          () => this.loadSolution());
+                          () => this.loadSolution(), signal);
     this.loadBtn.hidden = true;
     this.badge = document.createElement("span");
     this.badge.className = "exercise-badge";
@@ -125,13 +131,13 @@ export class Exercise extends EventTarget {
       cell.exercise = this;
       cell.addEventListener("verdict", (/** @type {CustomEvent} */ e) => {
         if (this.judging) this.verdict = e.detail;
-      });
+      }, { signal });
       cell.addEventListener("ran", (/** @type {CustomEvent} */ e) => {
         if (!this.judging) return;
         this.judging = false;
         this.judge(e.detail);
-      });
-      cell.addEventListener("reset", () => this.forget());
+      }, { signal });
+      cell.addEventListener("reset", () => this.forget(), { signal });
     }
   }
 
@@ -167,7 +173,7 @@ export class Exercise extends EventTarget {
       }
       this.showSolved();
     }
-    if (feedback.state === "ok") /** @type {any} */ (window).deck?.hall?.solved(this.id);   // live.js
+    if (feedback.state === "ok") this.hall?.get()?.solved(this.id);   // live.js
     const { state, message } = feedback;
     this.announce?.(say({ code: "exercise-verdict", ok: state === "ok", message }));
     this.changed();
@@ -261,18 +267,25 @@ export class Exercise extends EventTarget {
   }
 }
 
-/** All of the page's exercises; {exercises, summary()} with a "change" event for the mirror.
- *  @param {import("./cell.js").Cell[]} cells
- *  @param {{progress?: import("./storage.js").ProgressStore | null,
- *           announce?: ((text: string) => void) | null, readOnly?: boolean}} [options]
+/** All of the page's exercises (of the context's cells; read-only in a speaker-view copy,
+ *  ``ctx.receiver``); {exercises, summary(), restore(), unbind()} with a "change" event for the
+ *  mirror. A solved exercise is told to the context's hall. ``unbind()`` removes every listener
+ *  the exercises added (their buttons', their cells': a run is then judged no more) and the
+ *  hub's own.
+ *  @param {import("./context.js").DeckContext} ctx
+ *  @param {{progress?: import("./storage.js").ProgressStore | null}} [options]
  *  @returns {ExerciseHub} */
-export function installExercises(cells, { progress = null, announce = null, readOnly = false } = {}) {
+export function installExercises(ctx, { progress = null } = {}) {
+  const readOnly = ctx.receiver;
+  const announce = readOnly ? null : ctx.announce;
+  const listening = new AbortController();
+  const { signal } = listening;
   const solved = progress ? progress.load() : new Set();
-  const byId = new Map(cells.map((c) => [c.id, c]));
+  const byId = new Map(ctx.cells.map((c) => [c.id, c]));
   const roots = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".exercise"));
   const exercises = [...roots].flatMap((root) => {
     const cell = byId.get(root.querySelector(".cell")?.getAttribute("data-cell-id") ?? "");
-    return cell ? [new Exercise(root, cell, { progress, solved, announce, readOnly })] : [];
+    return cell ? [new Exercise(root, cell, { progress, solved, announce, readOnly, hall: ctx.hall, signal })] : [];
   });
   const hub = /** @type {ExerciseHub} */ (new EventTarget());
   hub.exercises = exercises;
@@ -284,7 +297,14 @@ export function installExercises(cells, { progress = null, announce = null, read
     for (const snap of summary.states ?? []) byEx.get(snap.id)?.restore(snap);
     showCount(summary.solved?.length ?? 0, summary.total ?? exercises.length);
   };
-  for (const e of exercises) e.addEventListener("change", () => hub.dispatchEvent(new Event("change")));
+  hub.unbind = () => {
+    listening.abort();
+    for (const e of exercises) {
+      e.judging = false;
+      if (e.cell.exercise === e) e.cell.exercise = null;   // Cell.run appends no check any more
+    }
+  };
+  for (const e of exercises) e.addEventListener("change", () => hub.dispatchEvent(new Event("change")), { signal });
   if (readOnly && exercises.length) showCount(0, exercises.length);
   return hub;
 }

@@ -40,20 +40,27 @@ function typingInto(node) {
   return node instanceof HTMLElement && (node.isContentEditable || /^(input|textarea|select)$/i.test(node.tagName));
 }
 
-/** Replace reveal.js's help table by the Spanish one whenever the help opens. */
-export function installSpanishHelp(reveal) {
-  window.addEventListener("keydown", (e) => {
+/** Replace reveal.js's help table by the Spanish one whenever the help opens; any key that
+ *  types «?» opens it. ``unbind()`` removes the «?» key listener and the "showhelp" listener
+ *  (reveal.js's own English table is then left as it writes it). The empty J binding stays:
+ *  live-view.js may have bound J since, and reveal.js keeps one binding per key.
+ *  @param {import("./context.js").DeckContext} ctx @returns {import("./context.js").Bound} */
+export function installSpanishHelp(ctx) {
+  const { reveal } = ctx;
+  if (!reveal) return { unbind() {} };
+  const onKey = (/** @type {KeyboardEvent} */ e) => {
     if (e.key !== "?" || e.ctrlKey || e.altKey || e.metaKey || typingInto(document.activeElement)) return;
     e.preventDefault();
     e.stopImmediatePropagation();   // reveal.js would toggle it a second time (US layout) or pause
     reveal.toggleHelp();
-  }, true);
+  };
+  window.addEventListener("keydown", onKey, { capture: true });
   const resume = reveal.getRevealElement().querySelector(".pause-overlay .resume-button");
   if (resume) resume.textContent = say({ code: "help-resume" });
   // the live hall (live-view.js) binds J to its QR code; until then, and without a hall, J is
   // nothing (reveal.js's vim-style J would move a slide, unannounced)
   reveal.addKeyBinding({ keyCode: J_KEY, key: "J", description: "" }, () => {});
-  reveal.on("showhelp", () => {
+  const onShowHelp = () => {
     const content = document.querySelector(".r-overlay-help-content");
     if (!content) return;
     const title = document.createElement("p");
@@ -69,5 +76,12 @@ export function installSpanishHelp(reveal) {
     );
     const close = document.querySelector(".r-overlay-help .r-overlay-close");
     if (close) close.setAttribute("aria-label", say({ code: "help-close" }));
-  });
+  };
+  reveal.on("showhelp", onShowHelp);
+  return {
+    unbind() {
+      window.removeEventListener("keydown", onKey, { capture: true });
+      reveal.off("showhelp", onShowHelp);
+    },
+  };
 }

@@ -12,21 +12,28 @@ const THROTTLE_MS = 100;
 /** @typedef {import("./types.js").MainToCopies} MainToCopies */
 /** @typedef {import("./cell.js").Cell} Cell */
 /** @typedef {import("./exercise.js").ExerciseHub} ExerciseHub */
+/** @typedef {import("./context.js").DeckContext} DeckContext */
+/** @typedef {import("./context.js").Bound} Bound */
 
 export function isReceiver() {
   return /(^|[?&])receiver\b/i.test(location.search);
 }
 
 /** In the main window: publish cells and runtime status; answer a copy's "hello".
- *  @param {string} version  the build's (config.version): names the channel
- *  @param {Cell[]} cells
- *  @param {import("./runtime.js").Runtime} runtime
- *  @param {ExerciseHub | null} [exercises] */
-export function publish(version, cells, runtime, exercises = null) {
-  if (!("BroadcastChannel" in self)) return;
-  const channel = new BroadcastChannel(`dpdeck:${version}`);
+ *  ``unbind()`` closes the channel, removes the cells', the runtime's and the exercises'
+ *  listeners, and drops the changes still waiting for their throttle.
+ *  @param {DeckContext} ctx  its config's version names the channel
+ *  @param {{exercises?: ExerciseHub | null}} [options]
+ *  @returns {Bound} */
+export function publish(ctx, { exercises = null } = {}) {
+  const { cells, runtime } = ctx;
+  if (!runtime || !("BroadcastChannel" in self)) return { unbind() {} };
+  const channel = new BroadcastChannel(`dpdeck:${ctx.config.version}`);
+  const listening = new AbortController();
+  const { signal } = listening;
   /** @param {MainToCopies} msg */
   const post = (msg) => channel.postMessage(msg);
+  /** @type {Map<Cell, ReturnType<typeof setTimeout>>} */
   const timers = new Map();
   /** @param {Cell} cell */
   const send = (cell) => post({ type: "cell", snap: cell.snapshot() });
@@ -34,12 +41,12 @@ export function publish(version, cells, runtime, exercises = null) {
     cell.addEventListener("change", () => {
       if (timers.has(cell)) return;
       timers.set(cell, setTimeout(() => { timers.delete(cell); send(cell); }, THROTTLE_MS));
-    });
+    }, { signal });
   }
-  runtime.addEventListener("status", (/** @type {CustomEvent} */ e) => post({ type: "status", ...e.detail }));
+  runtime.addEventListener("status", (/** @type {CustomEvent} */ e) => post({ type: "status", ...e.detail }), { signal });
   /** @param {ExerciseHub} hub */
   const sendExercises = (hub) => post({ type: "exercises", ...hub.summary() });
-  exercises?.addEventListener("change", () => sendExercises(exercises));
+  exercises?.addEventListener("change", () => sendExercises(exercises), { signal });
   const byId = new Map(cells.map((c) => [c.id, c]));
   channel.onmessage = (/** @type {MessageEvent<CopyToMain>} */ e) => {
     const msg = e.data;
@@ -58,6 +65,14 @@ export function publish(version, cells, runtime, exercises = null) {
         assertNever(msg, { ignore: true });
     }
   };
+  return {
+    unbind() {
+      listening.abort();
+      for (const timer of timers.values()) clearTimeout(timer);
+      timers.clear();
+      channel.close();
+    },
+  };
 }
 
 /** In a speaker-view copy: reveal.js writes the notes into the speaker view's own document,
@@ -74,14 +89,17 @@ export function styleSpeakerNotes(href) {
   doc.head.append(link);
 }
 
-/** In a speaker-view copy: show what the main window computes.
- *  @param {string} version
- *  @param {Cell[]} cells
- *  @param {(status: import("./types.js").StatusMessage) => void} onStatus
- *  @param {ExerciseHub | null} [exercises] */
-export function subscribe(version, cells, onStatus, exercises = null) {
-  if (!("BroadcastChannel" in self)) return;
-  const channel = new BroadcastChannel(`dpdeck:${version}`);
+/** In a speaker-view copy: show what the main window computes. ``unbind()`` closes the
+ *  channel and removes the cells' "try" listeners.
+ *  @param {DeckContext} ctx  its config's version names the channel
+ *  @param {{onStatus: (status: import("./types.js").StatusMessage) => void,
+ *           exercises?: ExerciseHub | null}} options
+ *  @returns {Bound} */
+export function subscribe(ctx, { onStatus, exercises = null }) {
+  if (!("BroadcastChannel" in self)) return { unbind() {} };
+  const { cells } = ctx;
+  const channel = new BroadcastChannel(`dpdeck:${ctx.config.version}`);
+  const listening = new AbortController();
   /** @param {CopyToMain} msg */
   const post = (msg) => channel.postMessage(msg);
   const byId = new Map(cells.map((c) => [c.id, c]));
@@ -95,7 +113,9 @@ export function subscribe(version, cells, onStatus, exercises = null) {
     }
   };
   for (const cell of cells) {
-    cell.addEventListener("try", (/** @type {CustomEvent} */ e) => post({ type: "try", id: cell.id, index: e.detail.index }));
+    cell.addEventListener("try", (/** @type {CustomEvent} */ e) => post({ type: "try", id: cell.id, index: e.detail.index }),
+                          { signal: listening.signal });
   }
   post({ type: "hello" });
+  return { unbind() { listening.abort(); channel.close(); } };
 }

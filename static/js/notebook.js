@@ -136,8 +136,9 @@ function item(text, detail) {
 /** The ⤓ action and its menu of three downloads. Returns the button (for actions.js).
  *  @param {{cells: import("./cell.js").Cell[], config: import("./types.js").DeckConfig, base: string,
  *           announce: (text: string) => void,
- *           makeButton: (label: string, text: string, onClick: () => void) => HTMLButtonElement}} options */
-export function notebookAction({ cells, config, base, announce, makeButton }) {
+ *           makeButton: (label: string, text: string, onClick: () => void) => HTMLButtonElement,
+ *           signal?: AbortSignal}} options  ``signal``: the menu's listeners go when it aborts */
+export function notebookAction({ cells, config, base, announce, makeButton, signal }) {
   const name = slug(config.notebook?.title || config.deckId);
   const wheelName = wheelFile(config);
   const wrap = document.createElement("div");
@@ -183,12 +184,12 @@ export function notebookAction({ cells, config, base, announce, makeButton }) {
     }
   };
   // the href is read after the click's listeners: it always holds the code of this moment
-  for (const link of [ipynb, py]) link.addEventListener("click", refresh);
+  for (const link of [ipynb, py]) link.addEventListener("click", refresh, { signal });
   for (const link of [ipynb, py, whl]) {
     link.addEventListener("click", () => {
       announce(say({ code: "downloading", file: link.download }));
       setTimeout(() => close(false), 0);
-    });
+    }, { signal });
   }
 
   function open() {
@@ -215,8 +216,9 @@ export function notebookAction({ cells, config, base, announce, makeButton }) {
     else if (e.key !== "Enter" && e.key !== "Tab") return;
     if (e.key !== "Enter" && e.key !== "Tab") e.preventDefault();
     e.stopPropagation();
-  });
-  document.addEventListener("pointerdown", (e) => { if (!wrap.contains(/** @type {Node} */ (e.target))) close(false); }, true);
+  }, { signal });
+  document.addEventListener("pointerdown", (e) => { if (!wrap.contains(/** @type {Node} */ (e.target))) close(false); },
+                            { capture: true, signal });
   wrap.append(btn, menu);
   return wrap;
 }

@@ -585,7 +585,7 @@ export function installPolls(ctx) {
       unsubscribe();
       hear(null);
       window.removeEventListener("storage", onStorage);
-      ctx.reveal?.off?.("slidechanged", onSlide);
+      ctx.reveal?.off("slidechanged", onSlide);
       for (const poll of polls.values()) poll.stopSimulation();
     },
   };

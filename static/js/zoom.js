@@ -36,12 +36,16 @@ function typing(target) {
 }
 
 /**
- * Keep --code-zoom on <html> = the user's zoom; `+`/`=` and `-` change it.
- * @param {any} reveal  the Reveal instance
- * @param {{announce?: (text: string) => void, changed?: () => void}} [hooks]  ``changed``: the
- *   size changed (CodeMirror measures its lines itself: the editors must measure again)
+ * Keep --code-zoom on <html> = the user's zoom; `+`/`=` and `-` change it (announced with the
+ * context's ``announce``). ``unbind()`` removes the key listener and reveal.js's resize and
+ * ready listeners: the keys then zoom nothing.
+ * @param {import("./context.js").DeckContext} ctx
+ * @param {{changed?: () => void}} [hooks]  ``changed``: the size changed (CodeMirror measures
+ *   its lines itself: the editors must measure again)
+ * @returns {import("./context.js").Bound}
  */
-export function installZoom(reveal, { announce, changed } = {}) {
+export function installZoom(ctx, { changed } = {}) {
+  const { reveal, announce } = ctx;
   let user = loadZoom();
   let shown = "";
   const apply = () => {
@@ -52,10 +56,10 @@ export function installZoom(reveal, { announce, changed } = {}) {
     document.documentElement.style.setProperty("--code-zoom", zoom);
     changed?.();
   };
-  reveal.on("resize", apply);
-  reveal.on("ready", apply);
+  reveal?.on("resize", apply);
+  reveal?.on("ready", apply);
   apply();
-  document.addEventListener("keydown", (e) => {
+  const onKey = (/** @type {KeyboardEvent} */ e) => {
     if (typing(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
     const direction = e.key === "+" || e.key === "=" ? 1 : e.key === "-" ? -1 : 0;
     if (!direction) return;
@@ -63,8 +67,16 @@ export function installZoom(reveal, { announce, changed } = {}) {
     user = stepZoom(user, direction);
     try { localStorage.setItem(KEY, String(user)); } catch { /* private mode: this visit only */ }
     apply();
-    announce?.(say({ code: "code-size", percent: Math.round(user * 100) }));
-  });
+    announce(say({ code: "code-size", percent: Math.round(user * 100) }));
+  };
+  document.addEventListener("keydown", onKey);
+  return {
+    unbind() {
+      document.removeEventListener("keydown", onKey);
+      reveal?.off("resize", apply);
+      reveal?.off("ready", apply);
+    },
+  };
 }
 
 /** Make a CodeMirror view measure its lines again after its font size changed: what CodeMirror
