@@ -120,6 +120,9 @@ def test_ctrl_c_stops_the_whole_check_not_only_the_cell_it_lands_in(tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # as a terminal's command gets it: a suite started in the background of a shell (``&``)
+        # runs with SIGINT ignored, and a child would inherit that and rightly ignore Ctrl+C
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         time.sleep(8)
