@@ -343,7 +343,7 @@ HANDLERS = {
     "/_hall/reset": post_reset,
 }
 POSTS = {
-    r.path: Post(HANDLERS[r.path], partial(messages.parse, r.path), presenter=r.who == "presenter")
+    r.path: Post(HANDLERS[r.path], partial(messages.parse, r.body), presenter=r.who == "presenter")
     for r in ROUTES
     if r.method == "POST"
 }

@@ -132,14 +132,17 @@ def parse_fields(body: Body, data: dict, spec: LiveSpec) -> dict:
     return out
 
 
-def parse(path: str, raw: bytes, spec: LiveSpec) -> dict:
-    """The body of a POST to ``path``: at most ``MAX_BODY`` bytes of a JSON object whose fields
-    meet the rules ``hall_wire.ROUTES`` declares for it; else ``Invalid`` with the reason."""
-    body = route(path).body
-    assert body is not None, path
+def parse(body: Body, raw: bytes, spec: LiveSpec) -> dict:
+    """A POST's ``body`` as its route declares it (``hall_wire.ROUTES``): at most ``MAX_BODY``
+    bytes of a JSON object whose fields meet their rules; else ``Invalid`` with the reason."""
     return parse_fields(body, _object(raw), spec)
+
+
+_STREAM_QUERY = route("/_hall/events").body
+_NO_SPEC = LiveSpec()  # a device id's rule reads nothing of live.json
 
 
 def device_id(query) -> str:
     """The ``device`` of the live channel's query (``GET /_hall/events?device=<id>``)."""
-    return parse_fields(route("/_hall/events").body, dict(query), LiveSpec())["device"]
+    assert _STREAM_QUERY is not None
+    return parse_fields(_STREAM_QUERY, dict(query), _NO_SPEC)["device"]

@@ -93,7 +93,7 @@ def test_a_hall_route_declared_once_is_typed_documented_and_its_body_checked(mon
     assert "| `WaveBody` (POST `/_hall/wave`) | `hands` | an integer 1…2 (absent or `null`: `1`) |" in doc
 
     spec = messages.LiveSpec(exercises=frozenset({"ex-escala"}))
-    assert messages.parse("/_hall/wave", b'{"exercise": "ex-escala", "x": 1}', spec) == {
+    assert messages.parse(wave, b'{"exercise": "ex-escala", "x": 1}', spec) == {
         "exercise": "ex-escala",
         "hands": 1,
     }
@@ -104,7 +104,7 @@ def test_a_hall_route_declared_once_is_typed_documented_and_its_body_checked(mon
         (b"[1]", "se esperaba un objeto JSON"),
     ]:
         with pytest.raises(messages.Invalid, match=reason):
-            messages.parse("/_hall/wave", body, spec)
+            messages.parse(wave, body, spec)
 
 
 def test_every_post_route_has_its_handler_and_its_declared_caller():
