@@ -18,7 +18,10 @@ invocation runs the single-process SQLite hall with ``--baseline-devices`` devic
 two are measured side by side; CPU and memory are then the sum over the hall processes and Redis.
 
 The simulated devices run in this one Python process, on the same cores as the server: their
-own scheduling is part of the latencies measured (a hall's devices have a CPU each).
+own scheduling is part of the latencies measured (a hall's devices have a CPU each). They run on
+uvloop where it is installed, as the halls do by default (``--event-loop``, repeatable, measures
+the halls on each loop side by side; the devices' loop is the same for every run of an
+invocation, and each result names both).
 """
 
 from __future__ import annotations
@@ -40,9 +43,15 @@ from urllib.parse import urlsplit
 
 import aiohttp
 
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from deckbuild.hall import eventloop  # noqa: E402 (after the path above)
+from deckbuild.hall.eventloop import EVENT_LOOPS  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 POLL = "copia"
-HARD_LIMIT = 600.0  # seconds: the whole invocation, whatever happens
+HARD_LIMIT = 600.0  # seconds: the whole invocation per event loop measured, whatever happens
 MARKER = b"event: state\ndata: "
 WAVE = 250  # devices that open their streams at once
 
@@ -258,12 +267,14 @@ async def run(args, processes: int, redis: bool) -> dict:
                 procs.append(redis_proc)
                 extra = ("--redis", url)
             per_process = -(-args.devices // processes)
+            extra += ("--event-loop", args.event_loop)
             for _ in range(processes):
                 proc, base, token = start_hall(folder, per_process, *extra)
                 procs.append(proc)
                 bases.append(base)
             result = await measure(args, procs, bases, token)
-            return {"processes": processes, "store": "redis" if redis else "sqlite", **result}
+            store = "redis" if redis else "sqlite"
+            return {"processes": processes, "store": store, "event_loop": args.event_loop, **result}
         finally:  # every process this run started, by its PID, even when one is slow to go
             for proc in procs:
                 proc.terminate()
@@ -358,6 +369,7 @@ async def measure(args, procs: list[subprocess.Popen], bases: list[str], token: 
         "devices_cpu_s": round(own1 - own0, 2),
         "window_s": round(wall1 - wall0, 2),
         "cores": os.cpu_count(),
+        "devices_event_loop": eventloop.loop_name(asyncio.get_running_loop()),
     }
 
 
@@ -381,7 +393,16 @@ def main(argv=None) -> int:
         default=500,
         help="with --redis: the single-process SQLite run measured first, with this many devices",
     )
+    parser.add_argument(
+        "--event-loop",
+        action="append",
+        choices=EVENT_LOOPS,
+        dest="event_loops",
+        help="the halls' event loop (deckbuild.hall.eventloop); repeat it to measure each loop "
+        "side by side in one invocation (default: auto, uvloop where installed)",
+    )
     args = parser.parse_args(argv)
+    args.event_loops = args.event_loops or ["auto"]
     if not (1 <= args.devices <= 10_000 and 1 <= args.moves <= 1000 and 0 <= args.answers <= 10_000):
         parser.error("bounded: at most 10 000 devices, 1000 moves, 10 000 answers")
     if not 1 <= args.processes <= 8 or (args.processes > 1 and not args.redis):
@@ -391,20 +412,24 @@ def main(argv=None) -> int:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # a stream is an open file at each end
     if soft < 2 * args.devices + 200:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 2 * args.devices + 1000), hard))
-    results = asyncio.run(asyncio.wait_for(run_all(args), HARD_LIMIT))
+    results = eventloop.run(asyncio.wait_for(run_all(args), HARD_LIMIT * len(args.event_loops)))
     print(json.dumps(results if len(results) > 1 else results[0], indent=2, ensure_ascii=False))
     return 0 if all(r["missing"] == 0 and not r["stream_errors"] for r in results) else 1
 
 
 async def run_all(args) -> list[dict]:
-    """The run asked for; with ``--redis``, the single-process SQLite baseline first."""
+    """The run asked for, once per event loop asked for; with ``--redis``, each preceded by the
+    single-process SQLite baseline on the same loop."""
     results = []
-    if args.redis:
-        n = min(args.baseline_devices, args.devices)
-        baseline = argparse.Namespace(**{**vars(args), "devices": n, "answers": min(args.answers, n)})
-        results.append(await run(baseline, 1, False))
-        print(json.dumps(results[0], ensure_ascii=False), flush=True)  # kept if the next run overruns
-    results.append(await run(args, args.processes, args.redis))
+    for event_loop in args.event_loops:
+        this = argparse.Namespace(**{**vars(args), "event_loop": event_loop})
+        if args.redis:
+            n = min(args.baseline_devices, args.devices)
+            baseline = argparse.Namespace(**{**vars(this), "devices": n, "answers": min(args.answers, n)})
+            results.append(await run(baseline, 1, False))
+            print(json.dumps(results[-1], ensure_ascii=False), flush=True)  # kept if a later run overruns
+        results.append(await run(this, args.processes, args.redis))
+        print(json.dumps(results[-1], ensure_ascii=False), flush=True)
     return results
 
 

@@ -243,7 +243,7 @@ def _serve_on(project: Project, args) -> int:
                            limits=_hall_limits(args), allow_origins=frozenset(args.allow_origin),
                            audience_url=args.audience_url, trusted_proxies=frozenset(args.trust_proxy),
                            redis=args.hall_redis,
-                           session=args.hall_session,
+                           session=args.hall_session, event_loop=args.event_loop,
                            watch=_watcher(project, args.deck, dist) if args.watch else None)  # fmt: skip
         return run(opts, project.root)
     server = make_server(dist, host=args.host, port=args.port, isolate=not args.no_isolation, quiet=False)

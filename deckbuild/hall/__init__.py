@@ -9,5 +9,6 @@ Modules, one job each: ``store`` (SQLite), ``messages`` (live.json and validatio
 body), ``limits`` (in-memory rate limits), ``channel`` (the SSE fan-out), ``static`` (dist/ with
 hostile paths refused), ``token`` (the presenter's secret), ``net`` (the URLs to print),
 ``app`` (the aiohttp application), ``run`` (the command line's server), ``cors`` (a deck on
-another origin), ``proxy`` (behind a reverse proxy), ``options`` (their command-line options).
+another origin), ``proxy`` (behind a reverse proxy), ``options`` (their command-line options), ``eventloop``
+(uvloop where installed).
 """

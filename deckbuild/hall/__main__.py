@@ -65,6 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         live=args.live,
         redis=args.redis,
         session=args.hall_session,
+        event_loop=args.event_loop,
     )
     return run(opts, (args.dist or args.live).resolve().parent, quiet=args.quiet)
 

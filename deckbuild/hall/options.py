@@ -11,6 +11,7 @@ import argparse
 import ipaddress
 
 from ..origin import parse_origin, parse_url
+from .eventloop import EVENT_LOOPS
 
 
 def origin_argument(parse, what: str):
@@ -59,4 +60,10 @@ def add_deploy_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="ADDRESS",
         help="the reverse proxy's address (e.g. 127.0.0.1): its X-Forwarded-For names the client "
         "for the per-address limits; repeatable",
+    )
+    parser.add_argument(
+        "--event-loop",
+        choices=EVENT_LOOPS,
+        default="auto",
+        help="the hall's asyncio loop: uvloop where it is installed (auto), or the standard one",
     )

@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
 
+from . import eventloop
 from .admission import MemoryAdmission
 from .app import Hall, make_app
 from .limits import Limits
@@ -52,6 +53,7 @@ class HallOptions:
     live: Path | None = None  # the polls and exercises (live.json); default: dist/live.json
     redis: str | None = None  # --redis URL: the hall's memory in Redis, shared by several processes
     session: str | None = None  # --hall-session NAME: the hall file .hall/hall-NAME.sqlite3
+    event_loop: str = "auto"  # --event-loop: uvloop where installed (deckbuild.hall.eventloop)
 
 
 SESSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -112,9 +114,12 @@ def banner(
     token_path: Path,
     listening: list[str] = (),
     session: list[str] = (),
+    event_loop: str | None = None,
 ) -> str:
     lines = [
-        "The hall is open (Ctrl+C stops it).",
+        f"The hall is open (Ctrl+C stops it; event loop: {event_loop})."
+        if event_loop
+        else "The hall is open (Ctrl+C stops it).",
         "  audience (give this one to the hall; the title slide and J show it as a QR):",
     ]
     lines += [f"    {url}" for url in audience]
@@ -188,8 +193,12 @@ async def serve(opts: HallOptions, root: Path) -> None:
         kept = token_file(opts, opts.db or default_db(root, opts.session))
         note = hall.session_note
         print(
-            banner(audience, hall.token, opts, hall.store.description, kept, hall.listening, note), flush=True
-        )
+            banner(
+                audience, hall.token, opts, hall.store.description, kept, hall.listening, note,
+                event_loop=eventloop.loop_name(asyncio.get_running_loop()),
+            ),
+            flush=True,
+        )  # fmt: skip
     else:
         print(f"serving the deck at {' '.join(audience)} (Ctrl+C stops)", flush=True)
     if opts.watch is not None:
@@ -210,5 +219,5 @@ async def serve(opts: HallOptions, root: Path) -> None:
 def run(opts: HallOptions, root: Path, quiet: bool = False) -> int:
     logging.basicConfig(level=logging.WARNING if quiet else logging.INFO, format="%(message)s")
     logging.getLogger("aiohttp.access").setLevel(logging.WARNING if quiet else logging.INFO)
-    asyncio.run(serve(opts, root))
+    eventloop.run(serve(opts, root), opts.event_loop)
     return 0
