@@ -10,6 +10,7 @@
 //      mode "probe":     once Python is ready, runs one numpy-only cell again and again on a
 //                        fixed grid (every probeStepMs for probeWindowMs, i.e. while matplotlib
 //                        loads), then (idleProbes > 0) a few times once the worker is idle.
+//      mode "page":      nothing: the visit ends once the page is ready (bench/diagnose/ready.py).
 // The result is read with page.evaluate("() => window.__bench.done").
 (() => {
   if (window.top !== window) return;   // reveal.js speaker-view iframes
@@ -122,7 +123,7 @@
     B.cellIds = cells.map((c) => c.id);
     if (cfg.mode === "presenter") await presenter(deck, cells);
     else if (cfg.mode === "probe") await probe(deck, cells);
-    else await ready;
+    else if (cfg.mode !== "page") await ready;
   }
 
   async function presenter(deck, cells) {

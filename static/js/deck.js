@@ -37,11 +37,11 @@ runtime?.addEventListener("status", (/** @type {CustomEvent} */ e) => { if (e.de
 const [{ default: Reveal }, { default: RevealNotes }, { Cell }, { EditStore, ProgressStore },
        { publish, subscribe }, { startPrerun }, { installActions, showWhere }, { installExercises },
        { installSpanishHelp }, { installZoom, remeasure }, { takeToken, startHall },
-       { LastRunStore, runKey }, { HallHolder }] = await Promise.all([
+       { LastRunStore, runKey }, { HallHolder }, { installPolls }, { installHallCounts }] = await Promise.all([
   import("reveal"), import("reveal-notes"), import("./cell.js"), import("./storage.js"),
   import("./mirror.js"), import("./prerun.js"), import("./actions.js"), import("./exercise.js"),
   import("./help.js"), import("./zoom.js"), import("./live.js"), import("./lastrun.js"),
-  import("./context.js")]);
+  import("./context.js"), import("./poll.js"), import("./hallcount.js")]);
 const hallToken = receiver ? null : takeToken();   // before reveal.js reads the URL's fragment
 
 const store = runtime ? new EditStore(config.deckId) : null;
@@ -249,7 +249,6 @@ startHall(context.hall, deck, { base, token: hallToken, receiver, origin: config
 if (runtime && !new URLSearchParams(location.search).has("noprerun")) bound.push(startPrerun(context));
 
 // the live hall's polls and exercise counts: each follows the context's hall until unbound
-const [{ installPolls }, { installHallCounts }] = await Promise.all([import("./poll.js"), import("./hallcount.js")]);
 const polls = installPolls(context), hallCounts = installHallCounts(context);
 bound.push(polls, hallCounts);
 // for the tests and for curious students (no component reads it): window.deck.cells[0].run();

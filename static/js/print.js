@@ -5,8 +5,12 @@
 // solution into its editor and runs it judged (deckbuild/pdf.py), and `--notes` asks reveal.js
 // for the speaker notes on a page of their own (?showNotes=separate-page).
 
-/** Open every poll's simulated hall, so that the pre-run's figure is on the page. */
+import { paintPending } from "./static-code.js";
+
+/** Open every poll's simulated hall, so that the pre-run's figure is on the page; every cell's
+ *  code highlighted (static-code.js highlights when the page is idle). */
 export function preparePrint() {
+  paintPending();
   for (const lab of /** @type {NodeListOf<HTMLDetailsElement>} */ (document.querySelectorAll("details.poll-lab"))) {
     lab.open = true;
   }

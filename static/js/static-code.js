@@ -1,8 +1,11 @@
 // A cell's code as the viewer first sees it: highlighted, with line numbers, drawn like the
 // CodeMirror editor (editor.js) that replaces it when its slide comes near (cell.js), so that
 // the 30 editors are not all built while the page loads. Only Lezer's Python parser and its
-// highlighter are loaded here (a few ms per cell); deck.css gives the ``tok-*`` classes the
-// colours of CodeMirror's default highlight style, and the ``cs-*`` grid the editor's gutters.
+// highlighter are loaded here; deck.css gives the ``tok-*`` classes the colours of CodeMirror's
+// default highlight style, and the ``cs-*`` grid the editor's gutters.
+// A new view shows its lines plain at once (the same rows, so the same size) and is highlighted
+// when the page is idle, one view per idle moment: parsing and highlighting all 31 cells while the
+// page loads took about a quarter of its start on a slow laptop. A print, or an edit, paints at once.
 import { parser } from "@lezer/python";
 import { classHighlighter, highlightCode } from "@lezer/highlight";
 import { say } from "./phrases.js";
@@ -33,24 +36,71 @@ function pad() {
   });
 }
 
+/** The views still shown plain, with the code each is to be highlighted with. */
+const plain = new Map();
+let idleScheduled = false;
+
+/** ``then`` when the page is idle: requestIdleCallback where the browser has it (within 1 s even
+ *  if the page never idles), else a timer. */
+function whenIdle(/** @type {() => void} */ then) {
+  if (typeof requestIdleCallback === "function") requestIdleCallback(then, { timeout: 1000 });
+  else setTimeout(then, 50);
+}
+
+function highlightNextWhenIdle() {
+  if (idleScheduled || !plain.size) return;
+  idleScheduled = true;
+  whenIdle(() => {
+    idleScheduled = false;
+    for (const [view, code] of plain) {
+      if (view.isConnected) { paintCode(view, code); break; }
+      plain.delete(view);   // an editor took its place: nothing left to highlight
+    }
+    highlightNextWhenIdle();
+  });
+}
+
+/** Highlight now every view still shown plain (a print: `build.py pdf`, or the browser's). */
+export function paintPending() {
+  for (const [view, code] of [...plain]) paintCode(view, code);
+}
+window.addEventListener("beforeprint", paintPending);
+
+/** Fill ``view`` with ``code``'s rows, each line's text given by ``fill(code, rows)``. */
+function fillRows(/** @type {HTMLElement} */ view, /** @type {string} */ code,
+                  /** @type {(lines: string[], rows: HTMLElement[][]) => void} */ fill) {
+  const lines = code.split("\n");
+  const rows = lines.map((text, i) => row(i + 1, opensBlock(text) && i + 1 < lines.length, i === 0));
+  fill(lines, rows);
+  for (const [, , line] of rows) if (!line.firstChild) line.append(document.createElement("br"));
+  view.replaceChildren(...pad(), ...rows.flat(), ...pad());
+}
+
 /**
- * Fill ``view`` (a ``.cell-static`` element) with ``code``, highlighted.
+ * Fill ``view`` (a ``.cell-static`` element) with ``code``, highlighted, now.
  * @param {HTMLElement} view @param {string} code
  */
 export function paintCode(view, code) {
-  const lines = code.split("\n");
-  const rows = lines.map((text, i) => row(i + 1, opensBlock(text) && i + 1 < lines.length, i === 0));
-  let at = 0;
-  highlightCode(code, parser.parse(code), classHighlighter, (text, classes) => {
-    const target = rows[at][2];
-    if (!classes) { target.append(text); return; }
-    const span = document.createElement("span");
-    span.className = classes;
-    span.textContent = text;
-    target.append(span);
-  }, () => { at += 1; });
-  for (const [, , line] of rows) if (!line.firstChild) line.append(document.createElement("br"));
-  view.replaceChildren(...pad(), ...rows.flat(), ...pad());
+  plain.delete(view);
+  fillRows(view, code, (_, rows) => {
+    let at = 0;
+    highlightCode(code, parser.parse(code), classHighlighter, (text, classes) => {
+      const target = rows[at][2];
+      if (!classes) { target.append(text); return; }
+      const span = document.createElement("span");
+      span.className = classes;
+      span.textContent = text;
+      target.append(span);
+    }, () => { at += 1; });
+  });
+}
+
+/** Fill ``view`` with ``code`` plain now, and highlight it when the page is idle.
+ *  @param {HTMLElement} view @param {string} code */
+function paintPlainThenHighlight(view, code) {
+  fillRows(view, code, (lines, rows) => { lines.forEach((text, i) => { if (text) rows[i][2].append(text); }); });
+  plain.set(view, code);
+  highlightNextWhenIdle();
 }
 
 /**
@@ -65,6 +115,6 @@ export function staticCode(id, code) {
   view.setAttribute("role", "textbox");
   view.setAttribute("aria-multiline", "true");
   view.setAttribute("aria-label", say({ code: "cell-code-label", id }));
-  paintCode(view, code);
+  paintPlainThenHighlight(view, code);
   return view;
 }

@@ -1,6 +1,7 @@
 """Editors only where the viewer is (issue 23): the page builds a cell's CodeMirror editor when
-its slide comes near, and shows its code statically (highlighted, the editor's look) until then,
-without a jump when the editor takes its place and without losing an edit."""
+its slide comes near, and shows its code statically (highlighted when the page is idle, the
+editor's look) until then, without a jump when the editor takes its place and without losing an
+edit."""
 
 from __future__ import annotations
 
@@ -26,13 +27,26 @@ def test_far_slides_show_static_code_and_near_ones_get_editors(page, deck_url):
     n = page.evaluate("window.deck.cells.length")
     assert page.evaluate(EDITORS) == 0
     assert page.evaluate("document.querySelectorAll('.cell .cell-static').length") == n
-    # highlighted like the editor: keywords, strings, numbers
+    # every line of code is there at once; highlighted like the editor (keywords, strings,
+    # numbers) when the page is idle, every cell, with nobody on their slides
     first = page.evaluate("window.deck.cells[0].id")
+    lines = page.evaluate(
+        "(s) => [...document.querySelectorAll(s + ' .cs-line:not(.cs-pad)')].map(e => e.textContent)",
+        CELL.format(first),
+    )
+    assert "\n".join(lines) == page.evaluate("window.deck.cells[0].code")
+    wait_until(
+        page, "[...document.querySelectorAll('.cell .cell-static')].every(v => v.querySelector('span'))", 15
+    )
     classes = page.evaluate(
         "(s) => [...document.querySelectorAll(s + ' .cell-static span')].map(e => e.className)",
         CELL.format(first),
     )
     assert {"tok-string", "tok-number"} & set(classes), classes
+    assert lines == page.evaluate(
+        "(s) => [...document.querySelectorAll(s + ' .cs-line:not(.cs-pad)')].map(e => e.textContent)",
+        CELL.format(first),
+    )  # highlighting changed no character
     go_to_slide(page, page.evaluate("window.deck.cells[0].slide.id"))
     wait_until(page, "(s) => document.querySelector(s + ' .cm-content')", 10, arg=CELL.format(first))
     assert 0 < page.evaluate(EDITORS) < n  # this slide's and its neighbours', not all
