@@ -367,7 +367,7 @@ export const HALL_PHRASES = {
   "poll-simulated-hall": ({ size, options, shares }) => {
     const truth = options.length === 2 ? `un ${shares[1]} diría «${options[1]}»`
       : options.map((o, i) => `${o} ${shares[i]}`).join(", ");
-    return `Sala simulada de ${size} estudiantes (de verdad, ${truth}).`;
+    return `Sala simulada: ${size} estudiantes (de verdad, ${truth}) y su respuesta.`;   // its count is the size + 1 once this device answers
   },
   "poll-may-answer": ({ newRound }) =>
     `${newRound ? "Nueva ronda: responder de nuevo es una segunda publicación (otro ε: 2ε en total por esta pregunta). " : ""}`

@@ -29,9 +29,9 @@ test("a poll's unsent answer says why, and a simulated hall its true shares", ()
   assert.equal(sayHall({ code: "poll-not-sent", option: "0", why: "network" }),
     "No se pudo enviar (no hay conexión con la sala). Su respuesta aleatorizada («0») espera: ");
   assert.equal(sayHall({ code: "poll-simulated-hall", size: 40, options: ["no", "sí"], shares: ["70 %", "30 %"] }),
-    "Sala simulada de 40 estudiantes (de verdad, un 30 % diría «sí»).");
+    "Sala simulada: 40 estudiantes (de verdad, un 30 % diría «sí») y su respuesta.");
   assert.equal(sayHall({ code: "poll-simulated-hall", size: 40, options: ["a", "b", "c"], shares: ["50 %", "33 %", "17 %"] }),
-    "Sala simulada de 40 estudiantes (de verdad, a 50 %, b 33 %, c 17 %).");
+    "Sala simulada: 40 estudiantes (de verdad, a 50 %, b 33 %, c 17 %) y su respuesta.");
 });
 
 test("the hall's indicator: state first, then the page's role", () => {
