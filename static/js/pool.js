@@ -67,6 +67,8 @@ export class Router {
     this.begun = Array.from({ length: size }, (_, i) => i === 0);
     /** @type {boolean[]} takes runs: started, and not down (until ⟲) */
     this.usable = [...this.begun];
+    /** @type {boolean[]} its Python is up (not booting): what a foreground run prefers */
+    this.up = Array(size).fill(false);
     /** @type {Map<string, number>} cell id → the worker its state lives in */
     this.pins = new Map();
     /** @type {Map<number, RoutedRun>} the runs that have not ended */
@@ -87,14 +89,23 @@ export class Router {
   }
 
   /** The worker a new, unpinned run goes to: the usable one with the fewest pending runs (an
-   *  idle one first), the primary on a tie; the primary when none is usable (it answers). */
-  leastBusy() {
+   *  idle one first), the primary on a tie; the primary when none is usable (it answers). A
+   *  foreground run only considers the workers whose Python is up, if any is: the presenter's
+   *  run does not wait for a boot while another worker could take it.
+   *  @param {boolean} background */
+  leastBusy(background) {
+    const usable = [...this.usable.keys()].filter((w) => this.usable[w]);
+    const up = usable.filter((w) => this.up[w]);
+    const candidates = !background && up.length ? up : usable;
     let best = -1;
-    for (let w = 0; w < this.size; w += 1) {
-      if (!this.usable[w]) continue;
-      if (best < 0 || this.pendingOn(w) < this.pendingOn(best)) best = w;
-    }
+    for (const w of candidates) if (best < 0 || this.pendingOn(w) < this.pendingOn(best)) best = w;
     return best < 0 ? 0 : best;
+  }
+
+  /** Whether ``worker``'s Python is up (its status is ready or running), or booting again.
+   *  @param {number} worker @param {boolean} up */
+  setUp(worker, up) {
+    this.up[worker] = up;
   }
 
   /**
@@ -107,7 +118,7 @@ export class Router {
   route(id, cellId, { background = false } = {}) {
     if (this.runs.has(id)) throw new Error(`run ${id} routed twice`);
     const pinned = this.pins.get(cellId);
-    const worker = pinned ?? this.leastBusy();
+    const worker = pinned ?? this.leastBusy(background);
     if (cellId !== PAGE_SNIPPET) this.pins.set(cellId, worker);
     this.runs.set(id, { id, cellId, worker, background });
     return worker;

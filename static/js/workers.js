@@ -85,6 +85,7 @@ export class RuntimePool extends EventTarget {
   /** @param {number} index */
   onStatus(index) {
     const runtime = /** @type {Runtime} */ (this.runtimes[index]);
+    this.router.setUp(index, runtime.state === "ready" || runtime.state === "running");
     if (runtime.gaveUp) this.router.down(index);
     if (index === 0 && runtime.state === "ready") this.startSecondaries();
     this.dispatchEvent(new CustomEvent("status", { detail: { state: this.state, detail: this.detail } }));

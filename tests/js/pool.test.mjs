@@ -46,6 +46,7 @@ class World {
 
   run(cellId, background) {
     const id = this.nextId++;
+    const fresh = cellId === SNIPPET || !this.router.pins.has(cellId);
     const worker = this.router.route(id, cellId, { background });
     this.log.push(`run ${id} ${cellId}${background ? " bg" : ""} → w${worker}`);
     assert.ok(worker >= 0 && worker < this.size, `run ${id} routed to w${worker}`);
@@ -54,6 +55,10 @@ class World {
       const home = this.home.get(cellId);
       if (home !== undefined) assert.equal(worker, home, `cell ${cellId}'s run ${id} went to w${worker}, its runs go to w${home}`);
       this.home.set(cellId, worker);
+    }
+    const upElsewhere = this.workers.some((w, i) => i !== worker && w.phase === "ready" && this.router.usable[i]);
+    if (!background && fresh && this.workers[worker].phase === "booting" && upElsewhere) {
+      assert.fail(`foreground run ${id} of unpinned ${cellId} waits for w${worker}'s boot while another worker is up`);
     }
     const job = { id, cellId, worker, background, end: undefined };
     this.jobs.set(id, job);
@@ -102,6 +107,7 @@ class World {
     const w = this.workers[worker];
     if (w.running) { const job = w.running; w.running = null; this.end(job, "restarted"); }
     w.phase = "booting";
+    this.router.setUp(worker, false);
     this.generations[worker] += 1;
   }
 
@@ -119,6 +125,7 @@ class World {
     if (w.phase === "down" || w.phase === "unstarted") return;
     this.log.push(`down w${worker}`);
     w.phase = "down";
+    this.router.setUp(worker, false);
     for (const job of [w.running, ...w.queue]) if (job) this.end(job, "error");
     w.running = null;
     w.queue = [];
@@ -132,7 +139,7 @@ class World {
     const started = this.workers.map((w) => w.phase !== "unstarted");
     for (const worker of this.router.restartAll()) {
       const w = this.workers[worker];
-      if (w.phase === "down") w.phase = "booting";
+      if (w.phase === "down") { w.phase = "booting"; this.router.setUp(worker, false); }
       else this.restartOne(worker);
       if (this.generations[worker] === before[worker]) this.generations[worker] += 1;
     }
@@ -156,7 +163,7 @@ class World {
   /** A worker does one thing: boot, start its next run (foreground first), or end the one under way. */
   work(worker) {
     const w = this.workers[worker];
-    if (w.phase === "booting") { w.phase = "ready"; return; }
+    if (w.phase === "booting") { w.phase = "ready"; this.router.setUp(worker, true); return; }
     if (w.phase !== "ready") return;
     if (w.running) { const job = w.running; w.running = null; this.end(job, this.chance(0.9) ? "ok" : "error"); return; }
     const next = w.queue.find((job) => !job.background) ?? w.queue[0];
@@ -255,8 +262,11 @@ const MUTANTS = {
   "a run forgotten by the router": [/the router knows every run ended/, class extends Router {
     ended(id) { if (id % 7 !== 3) super.ended(id); }
   }],
+  "a foreground run sent to a booting worker": [/waits for w\d's boot/, class extends Router {
+    leastBusy() { return super.leastBusy(true); }
+  }],
   "with one worker, a run to worker 1": [/routed to w1/, class extends Router {
-    leastBusy() { return this.size === 1 ? 1 : super.leastBusy(); }
+    leastBusy(background) { return this.size === 1 ? 1 : super.leastBusy(background); }
   }],
 };
 

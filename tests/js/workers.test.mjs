@@ -24,13 +24,18 @@ class FakeWorker {
   sent(type) { return this.posted.filter((m) => m.type === type); }
 }
 
-/** A pool of two over fake workers, its primary ready and its second worker started and ready. */
-async function readyPool(t) {
+/** A pool of two over fake workers, just made. */
+async function newPool(t) {
   FakeWorker.all = [];
   stub(t, { Worker: FakeWorker, document: new EventTarget(), location: { search: "" }, self: {},
             setInterval: () => 0 });
   const { RuntimePool } = await import("../../static/js/workers.js");
-  const pool = new RuntimePool({ assets: { static: "static/" } }, "http://127.0.0.1/", 2);
+  return new RuntimePool({ assets: { static: "static/" } }, "http://127.0.0.1/", 2);
+}
+
+/** A pool of two over fake workers, its primary ready and its second worker started and ready. */
+async function readyPool(t) {
+  const pool = await newPool(t);
   assert.equal(FakeWorker.all.length, 1, "only the primary starts at once");
   const [primary] = FakeWorker.all;
   primary.reply({ type: "status", state: "ready", detail: "Python: listo" });
@@ -120,4 +125,16 @@ test("pool: the status is the primary's, or while it is ready, the one of a work
   assert.equal(pool.detail, "Python: ejecutando…");
   second.reply({ type: "status", state: "ready", detail: "Python: listo" });
   assert.deepEqual(seen, ["running", "ready"]);
+});
+
+test("pool: while the second worker boots, the presenter's runs go to the primary", async (t) => {
+  const pool = await newPool(t);
+  const [primary] = FakeWorker.all;
+  primary.reply({ type: "status", state: "ready", detail: "Python: listo" });
+  const second = FakeWorker.all[1];
+  pool.run("a", "1", {}, { background: true });   // the pre-run: the primary is busy
+  pool.run("b", "2", {}, { background: true });   // a background run may wait for the boot
+  pool.run("c", "3");                             // the presenter's: not behind a boot
+  assert.deepEqual(second.sent("run").map((m) => m.cellId), ["b"]);
+  assert.deepEqual(primary.sent("run").map((m) => m.cellId), ["a", "c"]);
 });
