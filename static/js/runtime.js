@@ -1,5 +1,6 @@
 // The page's handle on the Python worker: run cells, stop them, restart the runtime, and
-// notice a worker that died in silence (watchdog.js). Protocol: see PROTOCOL.md. One per page.
+// notice a worker that died in silence (watchdog.js). Protocol: see PROTOCOL.md. One per page,
+// or one per worker where the page has a pool of them (workers.js).
 import { PING_MS, Watchdog } from "./watchdog.js";
 import { errorRecord } from "./errors.js";
 import { say } from "./phrases.js";
