@@ -54,6 +54,7 @@ export function poolSize(device, override = null) {
  *   that worker until that worker restarts or goes down;
  * - a manual restart restarts every worker (``restartAll``) and drops every pin that no
  *   pending run holds;
+ * - an unpinned foreground run does not wait for a worker's boot while another worker is up;
  * - with one worker every run goes to worker 0.
  */
 export class Router {
