@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { Router, poolSize } from "../../static/js/pool.js";
 import { rng } from "./mulberry32.mjs";
 
-export const SEEDS = Number(process.env.POOL_SEEDS ?? 3000);
+const SEEDS = Number(process.env.POOL_SEEDS ?? 3000);
 const STEPS = 120;
 const CELLS = ["a", "b", "c", "d", "e", "__page__"];
 const SNIPPET = "__page__";
