@@ -92,7 +92,7 @@ function button(label, text, cls, onClick) {
 export class Cell extends EventTarget {
   /**
    * @param {HTMLElement} root  the .cell element of the slide
-   * @param {{runtime?: import("./runtime.js").Runtime | null, store?: import("./storage.js").EditStore | null,
+   * @param {{runtime?: import("./workers.js").Python | null, store?: import("./storage.js").EditStore | null,
    *          announce?: (text: string) => void, readOnly?: boolean, lastRuns?: LastRuns | null}} options
    *   readOnly cells (the speaker view's copies) show what the main window mirrors to them
    *   and run nothing. lastRuns: this browser's last outputs (lastrun.js), shown until a run lands.
@@ -388,7 +388,7 @@ export class Cell extends EventTarget {
   async run({ background = false, replay = false } = {}) {
     if (this.readOnly) return null;
     // every cell that is not read-only is given the runtime (deck.js); only the speaker view's copies have none
-    const runtime = /** @type {import("./runtime.js").Runtime} */ (this.runtime);
+    const runtime = /** @type {import("./workers.js").Python} */ (this.runtime);
     if (this.active) return this.pendingRun;
     if (this.fromLastVisit && (this.code !== this.lastVisitCode || this.seed !== null)) this.dropLastVisit();
     if (!this.fromLastVisit) this.output.clear();

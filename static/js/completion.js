@@ -12,7 +12,7 @@ import { globalCompletion, localCompletionSource } from "@codemirror/lang-python
 import { errorLine, explain } from "./diagnostics.js";
 import { say } from "./phrases.js";
 
-/** @typedef {import("./runtime.js").Runtime} Runtime */
+/** @typedef {import("./workers.js").Python} Runtime */
 /** @typedef {import("./types.js").DeckConfig} DeckConfig */
 
 const QUERY_MS = 1500;   // a query not answered by then (the worker is busy): static names

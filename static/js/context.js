@@ -16,7 +16,8 @@
 /**
  * What a component is given.
  * @typedef {object} DeckContext
- * @property {import("./runtime.js").Runtime | null} runtime  null: a speaker-view copy (no Python)
+ * @property {import("./workers.js").Python | null} runtime  null: a speaker-view copy (no Python);
+ *   a pool of two workers where the device affords it (workers.js), else one Runtime
  * @property {HallHolder} hall        the page's live hall (live.js), as it is now
  * @property {RevealDeck | null} reveal  null: no slides (a test's bare page), or reveal.js not
  *   initialized yet (deck.js sets it once it is: the components installed before read none)

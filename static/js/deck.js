@@ -2,6 +2,8 @@
 // Python starts first: this module's static imports are only what starting the worker needs,
 // so the worker boots while reveal.js and CodeMirror (most of the page's JS) still load.
 import { Runtime } from "./runtime.js";
+import { RuntimePool } from "./workers.js";
+import { poolSize } from "./pool.js";
 import { isReceiver, styleSpeakerNotes } from "./mirror.js";
 import { ensureIsolation, keepOffline } from "./isolation.js";
 
@@ -30,7 +32,13 @@ const showStatus = (/** @type {{state: string, detail: string}} */ { state, deta
 };
 
 if (!receiver) await ensureIsolation();
-const runtime = receiver ? null : new Runtime(config, base);   // a speaker-view copy runs no Python
+// a second Python worker where the device affords it (pool.js; ``?workers=1|2`` overrides)
+const workers = poolSize({ hardwareConcurrency: navigator.hardwareConcurrency,
+                           deviceMemory: /** @type {{deviceMemory?: number}} */ (navigator).deviceMemory },
+                         new URLSearchParams(location.search).get("workers"));
+/** @type {import("./workers.js").Python | null} a speaker-view copy runs no Python */
+const runtime = receiver ? null : workers > 1 ? new RuntimePool(config, base, workers) : new Runtime(config, base);
+if (runtime) document.documentElement.dataset.workers = String(runtime.workers);
 runtime?.addEventListener("status", (/** @type {CustomEvent} */ e) => showStatus(e.detail));
 runtime?.addEventListener("status", (/** @type {CustomEvent} */ e) => { if (e.detail.state === "ready") keepOffline(statusEl); });
 
@@ -122,7 +130,8 @@ function cellElements() {
 }
 
 /** After a restart, run again (in the order they last ran) the cells that had run, so the
- *  state later cells depend on comes back. Never replayed: a cell that was stopped, crashed
+ *  state later cells depend on comes back; where one worker of a pool restarted by itself,
+ *  only the cells whose state lived in it (``only``: workers.js). Never replayed: a cell that was stopped, crashed
  *  Python or exhausted its memory, or ran last before Python went silent (``suspect``, marked).
  *  After ⟲ (``manual``) only the cells whose code is the authored code are replayed: each
  *  authored cell needs only the prelude, so ⟲ always gives a working deck, even when an edit
@@ -130,9 +139,9 @@ function cellElements() {
  *  run (nor replayed by a later restart) until asked (▶, ▶▶); its note says so. All are queued
  *  at once, ahead of anything the presenter runs next.
  *  @param {import("./cell.js").Cell[]} all
- *  @param {{suspect?: string | null, manual?: boolean}} restart the "restart" event's detail */
-function replay(all, { suspect = null, manual = false } = {}) {
-  const ran = all.filter((c) => c.lastResult && !c.lastResult.restarted && !c.lastResult.cancelled
+ *  @param {{suspect?: string | null, manual?: boolean, only?: string[] | null}} restart the "restart" event's detail */
+function replay(all, { suspect = null, manual = false, only = null } = {}) {
+  const ran = all.filter((c) => (!only || only.includes(c.id)) && c.lastResult && !c.lastResult.restarted && !c.lastResult.cancelled
                                 && !c.lastResult.crashed && c.id !== suspect)
                  .sort((a, b) => (a.lastRunAt ?? 0) - (b.lastRunAt ?? 0));   // set with lastResult
   all.find((c) => c.id === suspect)?.markSuspect();

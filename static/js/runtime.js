@@ -1,5 +1,6 @@
 // The page's handle on the Python worker: run cells, stop them, restart the runtime, and
-// notice a worker that died in silence (watchdog.js). Protocol: see PROTOCOL.md. One per page.
+// notice a worker that died in silence (watchdog.js). Protocol: see PROTOCOL.md. One per page,
+// or one per worker where the page has a pool of them (workers.js).
 import { PING_MS, Watchdog } from "./watchdog.js";
 import { errorRecord } from "./errors.js";
 import { say } from "./phrases.js";
@@ -66,9 +67,11 @@ export class Runtime extends EventTarget {
   /** @type {Worker} the Python worker: made by ``start()`` (in the constructor), again at each restart */
   worker;
 
-  /** @param {DeckConfig} config @param {string} baseURL the page's folder */
-  constructor(config, baseURL) {
+  /** @param {DeckConfig} config @param {string} baseURL the page's folder
+   *  @param {{name?: string}} [options]  ``name``: the worker's (a pool's second: workers.js) */
+  constructor(config, baseURL, { name = "python" } = {}) {
     super();
+    this.name = name;
     this.config = config;
     this.base = baseURL;
     /** @type {Map<number, PendingRun>} */
@@ -96,7 +99,7 @@ export class Runtime extends EventTarget {
     this.watchdog.resumed();   // a ping to the previous worker proves nothing about this one
     this.interruptBuffer = makeInterruptBuffer();
     const url = new URL(this.config.assets.static + "js/worker.js", this.base);
-    this.worker = new Worker(url, { type: "module", name: "python" });
+    this.worker = new Worker(url, { type: "module", name: this.name });
     this.worker.onmessage = (e) => { this.watchdog.heard(performance.now()); this.onMessage(e.data); };
     this.worker.onmessageerror = () => this.watchdog.heard(performance.now());
     this.worker.onerror = (e) => {   // a worker that cannot even load would fail at every start:
@@ -116,6 +119,9 @@ export class Runtime extends EventTarget {
     }
     this.setStatus("loading", say({ code: "boot" }));
   }
+
+  /** How many Python workers: one (a pool has more: workers.js). */
+  get workers() { return 1; }
 
   /** Whether Stop can interrupt Python (else it restarts the worker). */
   get canInterrupt() { return this.interruptBuffer !== null; }
@@ -224,42 +230,21 @@ export class Runtime extends EventTarget {
   }
 
   /**
-   * Evaluate a Python expression for the page itself, outside any cell (a poll's randomized
-   * answer, its estimate; PROTOCOL.md, "The page's own snippets"): a foreground ``run`` with
-   * the cell id ``PAGE_SNIPPET``, which no Cell shows or stores and whose source cellrunner
-   * does not keep; the expression binds no name. Resolves with ``{ok: true, value}``, the
-   * expression's value through JSON (what JSON cannot encode comes back as its ``str``), or
-   * ``{ok: false, error}``; never rejects. The run's seed is not passed on.
+   * Evaluate a Python expression for the page itself, outside any cell (``evaluateWith``).
    * @param {string} expression
    * @param {RunHandlers} [handlers]  e.g. ``onFigure`` for the figures it leaves open
    * @returns {Promise<import("./types.js").EvalResult>}
    */
-  async evaluate(expression, handlers = {}) {
-    const code = `__import__("base64").b64encode(__import__("json").dumps(${expression}, default=str).encode()).decode()`;
-    const result = await this.run(PAGE_SNIPPET, code, handlers);
-    if (!result.ok) return { ok: false, error: result.error ?? errorRecord("Error", say({ code: "eval-no-detail" })) };
-    try {
-      const bytes = Uint8Array.from(atob(String(result.value).replace(/^'|'$/g, "")), (c) => c.charCodeAt(0));
-      return { ok: true, value: JSON.parse(new TextDecoder().decode(bytes)) };
-    } catch (e) {
-      return { ok: false, error: errorRecord("Error", say({ code: "eval-unreadable", reason: String(e) })) };
-    }
-  }
+  evaluate(expression, handlers = {}) { return evaluateWith(this, expression, handlers); }
 
   /**
-   * Call one of the page's named Python functions (``cellrunner.calls.CALLS``) with ``args``
-   * as JSON: the values reach Python as JSON, never as source. As ``evaluate``, resolves with
-   * ``{ok, value}`` or ``{ok: false, error}`` and never rejects.
+   * Call one of the page's named Python functions (``callWith``).
    * @param {string} name e.g. "poll.summary"
    * @param {Record<string, unknown>} args
    * @param {RunHandlers} [handlers]
    * @returns {Promise<import("./types.js").EvalResult>}
    */
-  call(name, args, handlers = {}) {
-    // two JSON texts as Python string literals: JSON's string escapes are Python's too
-    const literal = (text) => JSON.stringify(text);
-    return this.evaluate(`__import__("cellrunner.calls", fromlist=["call"]).call(${literal(name)}, ${literal(JSON.stringify(args))})`, handlers);
-  }
+  call(name, args, handlers = {}) { return callWith(this, name, args, handlers); }
 
   /** Ask the worker for a pending run. @param {PendingRun} job */
   send({ id, cellId, code, seed, background }) {
@@ -375,4 +360,47 @@ export class Runtime extends EventTarget {
       this.send(job);
     }
   }
+}
+
+/** What runs a page's snippet: a Runtime, or the pool of them (workers.js).
+ *  @typedef {{run: (cellId: string, code: string, handlers?: RunHandlers) => Promise<RunResult>}} Runner */
+
+/**
+ * Evaluate a Python expression for the page itself, outside any cell (a poll's randomized
+ * answer, its estimate; PROTOCOL.md, "The page's own snippets"): a foreground ``run`` with
+ * the cell id ``PAGE_SNIPPET``, which no Cell shows or stores and whose source cellrunner
+ * does not keep; the expression binds no name. Resolves with ``{ok: true, value}``, the
+ * expression's value through JSON (what JSON cannot encode comes back as its ``str``), or
+ * ``{ok: false, error}``; never rejects. The run's seed is not passed on.
+ * @param {Runner} runner
+ * @param {string} expression
+ * @param {RunHandlers} [handlers]  e.g. ``onFigure`` for the figures it leaves open
+ * @returns {Promise<import("./types.js").EvalResult>}
+ */
+export async function evaluateWith(runner, expression, handlers = {}) {
+  const code = `__import__("base64").b64encode(__import__("json").dumps(${expression}, default=str).encode()).decode()`;
+  const result = await runner.run(PAGE_SNIPPET, code, handlers);
+  if (!result.ok) return { ok: false, error: result.error ?? errorRecord("Error", say({ code: "eval-no-detail" })) };
+  try {
+    const bytes = Uint8Array.from(atob(String(result.value).replace(/^'|'$/g, "")), (c) => c.charCodeAt(0));
+    return { ok: true, value: JSON.parse(new TextDecoder().decode(bytes)) };
+  } catch (e) {
+    return { ok: false, error: errorRecord("Error", say({ code: "eval-unreadable", reason: String(e) })) };
+  }
+}
+
+/**
+ * Call one of the page's named Python functions (``cellrunner.calls.CALLS``) with ``args``
+ * as JSON: the values reach Python as JSON, never as source. As ``evaluateWith``, resolves
+ * with ``{ok, value}`` or ``{ok: false, error}`` and never rejects.
+ * @param {Runner} runner
+ * @param {string} name e.g. "poll.summary"
+ * @param {Record<string, unknown>} args
+ * @param {RunHandlers} [handlers]
+ * @returns {Promise<import("./types.js").EvalResult>}
+ */
+export function callWith(runner, name, args, handlers = {}) {
+  // two JSON texts as Python string literals: JSON's string escapes are Python's too
+  const literal = (text) => JSON.stringify(text);
+  return evaluateWith(runner, `__import__("cellrunner.calls", fromlist=["call"]).call(${literal(name)}, ${literal(JSON.stringify(args))})`, handlers);
 }

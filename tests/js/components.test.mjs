@@ -4,6 +4,7 @@
 // Stand-ins: a reveal.js deck exposing on/off, a document and a window as bare EventTargets.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { stub } from "./stub.mjs";
 import { HallHolder } from "../../static/js/context.js";
 import { installZoom } from "../../static/js/zoom.js";
 import { installSpanishHelp } from "../../static/js/help.js";
@@ -39,20 +40,6 @@ function key(k) {
   const e = new Event("keydown", { cancelable: true });
   Object.assign(e, { key: k, ctrlKey: false, altKey: false, metaKey: false });
   return e;
-}
-
-/** Put stand-ins on globalThis for one test; put the real ones back after it. */
-function stub(t, globals) {
-  const saved = Object.fromEntries(Object.keys(globals).map((name) => [name, Object.getOwnPropertyDescriptor(globalThis, name)]));
-  for (const [name, value] of Object.entries(globals)) {
-    Object.defineProperty(globalThis, name, { value, configurable: true, writable: true });
-  }
-  t.after(() => {
-    for (const [name, descriptor] of Object.entries(saved)) {
-      if (descriptor) Object.defineProperty(globalThis, name, descriptor);
-      else delete globalThis[name];
-    }
-  });
 }
 
 /** <html> as zoom.js writes it: its dataset and its --code-zoom. */
@@ -182,6 +169,36 @@ test("prerun: unbound after a cell, the next one never starts", async (t) => {
   bound = startPrerun(context({ runtime: fakeRuntime("ready"), cells, reveal: fakeReveal({ current: "s1" }) }));
   await settle();
   assert.deepEqual(ran, ["c1"]);
+});
+
+test("prerun: with a pool of two workers, two cells run at once, never the same one twice", async (t) => {
+  const root = fakeRoot();
+  stub(t, { document: { documentElement: root } });
+  const ran = [];
+  let inFlight = 0, most = 0;
+  /** @type {(() => void)[]} */
+  const finish = [];
+  const cells = ["s1", "s2", "s3", "s4", "s5"].map((s, i) => {
+    const cell = fakeCell(`c${i + 1}`, s, ran);
+    cell.run = async function run() {
+      ran.push(this.id);
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await new Promise((resolve) => finish.push(() => resolve(undefined)));
+      inFlight -= 1;
+      this.runs += 1;
+    };
+    return cell;
+  });
+  const runtime = Object.assign(fakeRuntime("ready"), { workers: 2 });
+  startPrerun(context({ runtime, cells, reveal: fakeReveal({ current: "s3" }) }));
+  await settle();
+  assert.equal(inFlight, 2, "one background cell per worker");
+  while (finish.length) { finish.shift()?.(); await settle(); }
+  assert.equal(most, 2);
+  assert.deepEqual([...ran].sort(), ["c1", "c2", "c3", "c4", "c5"]);
+  assert.equal(ran[0], "c3", "the current slide's cell first");
+  assert.equal(root.dataset.prerunDone, "true");
 });
 
 /** The messages a copy hears on the deck's channel, until ``close()``. */
