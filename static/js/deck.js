@@ -34,7 +34,8 @@ const showStatus = (/** @type {{state: string, detail: string}} */ { state, deta
 if (!receiver) await ensureIsolation();
 // a second Python worker where the device affords it (pool.js; ``?workers=1|2`` overrides)
 const workers = poolSize({ hardwareConcurrency: navigator.hardwareConcurrency,
-                           deviceMemory: /** @type {{deviceMemory?: number}} */ (navigator).deviceMemory },
+                           deviceMemory: /** @type {{deviceMemory?: number}} */ (navigator).deviceMemory,
+                           touchOnly: !matchMedia("(any-pointer: fine)").matches },
                          new URLSearchParams(location.search).get("workers"));
 /** @type {import("./workers.js").Python | null} a speaker-view copy runs no Python */
 const runtime = receiver ? null : workers > 1 ? new RuntimePool(config, base, workers) : new Runtime(config, base);

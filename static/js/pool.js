@@ -19,15 +19,20 @@ export const POOL_MIN_MEMORY_GB = 4;
  * (``navigator.hardwareConcurrency``) and at least 4 GB of memory (``navigator.deviceMemory``,
  * where the browser tells; where it does not, the cores alone decide), else 1. Each capability
  * is read on its own: an unknown core count means 1 (nothing is inferred from the memory, nor
- * the memory from the cores). ``override`` (the page's ``?workers=1`` or ``?workers=2``) wins
- * when it is 1 or 2; any other value is ignored.
- * @param {{hardwareConcurrency?: number, deviceMemory?: number}} device  what ``navigator`` says
+ * the memory from the cores). A phone or a tablet keeps one whatever it says of its cores and
+ * memory (``touchOnly``: none of its pointers is fine, the media query ``(any-pointer: fine)``
+ * does not match; Safari tells no memory, and a phone's 8 cores share a phone's memory and
+ * battery). ``override`` (the page's ``?workers=1`` or ``?workers=2``) wins when it is 1 or 2;
+ * any other value is ignored.
+ * @param {{hardwareConcurrency?: number, deviceMemory?: number, touchOnly?: boolean}} device
+ *   what ``navigator`` and the media queries say
  * @param {string | null} [override]
  * @returns {1 | 2}
  */
 export function poolSize(device, override = null) {
   if (override === "1") return 1;
   if (override === "2") return 2;
+  if (device.touchOnly) return 1;
   const cores = device.hardwareConcurrency;
   if (typeof cores !== "number" || !(cores >= POOL_MIN_CORES)) return 1;
   const memory = device.deviceMemory;

@@ -105,3 +105,25 @@ def test_pool_size_from_the_device(page, deck_url, device, expected):
     plain = page.evaluate("!('runtimes' in window.deck.runtime)")
     assert plain == (expected == "1"), "one worker is today's plain Runtime"
     wait_runtime_ready(page)
+
+
+def test_a_phone_keeps_one_worker_whatever_it_says_of_cores_and_memory(
+    browser, playwright_instance, deck_url
+):
+    """A Pixel 7 as Playwright emulates it (touch, no fine pointer), told to have 8 cores and
+    8 GB: one worker, the plain Runtime (pool.js, ``touchOnly``)."""
+    options = dict(playwright_instance.devices["Pixel 7"])
+    options.pop("default_browser_type", None)
+    ctx = browser.new_context(**options)
+    try:
+        phone = ctx.new_page()
+        phone.add_init_script(
+            "for (const [name, value] of [['hardwareConcurrency', 8], ['deviceMemory', 8]])"
+            "  Object.defineProperty(Navigator.prototype, name, {get: () => value, configurable: true});"
+        )
+        open_deck(phone, deck_url + "?noprerun")
+        assert phone.evaluate("navigator.hardwareConcurrency") == 8
+        assert not phone.evaluate("matchMedia('(any-pointer: fine)').matches")
+        assert _workers(phone) == "1"
+    finally:
+        ctx.close()

@@ -293,6 +293,10 @@ test("poolSize: two workers only with ≥ 4 cores and, where known, ≥ 4 GB", (
   assert.equal(poolSize({}), 1);                                    // cores unknown: one, whatever the memory
   assert.equal(poolSize({ deviceMemory: 8 }), 1);
   assert.equal(poolSize({ hardwareConcurrency: Number.NaN }), 1);
+  // a phone or a tablet (no fine pointer) keeps one, whatever its cores and memory
+  assert.equal(poolSize({ hardwareConcurrency: 8, touchOnly: true }), 1);            // Safari on iOS
+  assert.equal(poolSize({ hardwareConcurrency: 8, deviceMemory: 8, touchOnly: true }), 1);
+  assert.equal(poolSize({ hardwareConcurrency: 8, deviceMemory: 8, touchOnly: false }), 2);
 });
 
 test("poolSize: ?workers=1|2 wins; other values are ignored", () => {
