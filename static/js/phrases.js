@@ -77,6 +77,11 @@ export const PHRASES = {
   "cell-code-label": ({ id }) => `Código de la celda ${id}`,
   "result-ready": ({ alts }) => `Resultado listo. ${alts}`,
   "result-error": ({ type }) => `Error: ${type}`,
+  // a pool of two workers (workers.js): a name bound by a cell that lives in the other interpreter
+  "pool-name-elsewhere": ({ name, cell }) =>
+    `«${name}» lo define la celda ${cell}, que corre en el otro intérprete de Python de esta página `
+    + "(en este equipo hay dos, y cada celda se queda en el suyo). Para que una celda use nombres de "
+    + "otra, abra la presentación con ?workers=1 en la dirección (antes del #): un solo intérprete.",
   // the editor's doc of a name jedi knows nothing about (completion.js)
   "no-doc": "(sin documentación)",
   // an exercise (exercise.js): its verdict, its buttons, the speaker view's count

@@ -174,7 +174,7 @@
  *   | {code: "downloading", file: string}
  *   | {code: "died-traceback", message: string} | {code: "no-answer", what: string, seconds: number}
  *   | {code: "load-package", name: string} | {code: "last-visit", time: string}
- *   | {code: "eval-unreadable", reason: string}} UiPhrase
+ *   | {code: "eval-unreadable", reason: string} | {code: "pool-name-elsewhere", name: string, cell: string}} UiPhrase
  */
 
 /**

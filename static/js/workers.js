@@ -7,6 +7,8 @@
 // (deck.js): the pool is never in that path.
 import { Runtime, callWith, evaluateWith } from "./runtime.js";
 import { Router } from "./pool.js";
+import { boundNames } from "./scheduler.js";
+import { say } from "./phrases.js";
 
 /** @typedef {import("./types.js").RunResult} RunResult */
 /** @typedef {import("./types.js").RuntimeState} RuntimeState */
@@ -38,6 +40,8 @@ export class RuntimePool extends EventTarget {
     /** @type {number[]} how many runs each worker has ended (the tests read it) */
     this.ran = Array(size).fill(0);
     this.manualRestart = false;
+    /** @type {Map<string, string>} each cell's code as it last ran (explainNameElsewhere) */
+    this.codes = new Map();
     this.runtimes[0] = this.startWorker(0);
   }
 
@@ -127,12 +131,28 @@ export class RuntimePool extends EventTarget {
       entry.inner = inner;
       handlers.onQueued?.(id, state);
     } };
+    this.codes.set(cellId, code);
     return runtime.run(cellId, code, own, options).then((result) => {
       this.inner.delete(id);
       this.router.ended(id);
       this.ran[worker] += 1;
-      return result;
+      return this.explainNameElsewhere(cellId, worker, result);
     });
+  }
+
+  /** A NameError for a name that a cell living on another worker binds: its traceback says so,
+   *  and how to have one interpreter (cells on different workers share no names; PROTOCOL.md).
+   *  @param {string} cellId @param {number} worker @param {RunResult} result @returns {RunResult} */
+  explainNameElsewhere(cellId, worker, result) {
+    const error = result.ok ? null : result.error;
+    const name = error?.type === "NameError" ? /name '(\w+)' is not defined/.exec(error.message)?.[1] : null;
+    if (!error || !name) return result;
+    for (const [other, at] of this.router.pins) {
+      if (other === cellId || at === worker || !boundNames(this.codes.get(other) ?? "").has(name)) continue;
+      const note = say({ code: "pool-name-elsewhere", name, cell: other });
+      return { ...result, error: { ...error, traceback: `${error.traceback}\n${note}` } };
+    }
+    return result;
   }
 
   /** Stop the run ``id`` on the worker that holds it (``Runtime.stop``). @param {number} id */

@@ -125,6 +125,7 @@ const SAMPLES = [
   { code: "downloading", file: "a.ipynb" }, { code: "died-traceback", message: "trap\nmore" },
   { code: "no-answer", what: "iniciar Python", seconds: 180 }, { code: "load-package", name: "scipy" },
   { code: "last-visit", time: "09:05" }, { code: "eval-unreadable", reason: "SyntaxError" },
+  { code: "pool-name-elsewhere", name: "x", cell: "el-mecanismo-de-laplace" },
 ];
 
 test("every code gives non-empty text, its parameters written in (none left undefined)", () => {

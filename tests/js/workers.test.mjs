@@ -138,3 +138,29 @@ test("pool: while the second worker boots, the presenter's runs go to the primar
   assert.deepEqual(second.sent("run").map((m) => m.cellId), ["b"]);
   assert.deepEqual(primary.sent("run").map((m) => m.cellId), ["a", "c"]);
 });
+
+test("pool: a NameError for a name a cell on the other worker binds says so, and how to have one interpreter", async (t) => {
+  const { pool, primary, second } = await readyPool(t);
+  const a = pool.run("define", "x = 41\nprint(x)");
+  const b = pool.run("other", "y = 1");               // the primary is busy: to the second
+  const [runB] = second.sent("run");
+  second.reply(ok(runB.id));
+  await b;
+  primary.reply(ok(primary.sent("run")[0].id));
+  await a;
+  const nameError = (id, name) => ({ type: "result", id, ok: false, seconds: 0.1,
+    error: { type: "NameError", message: `name '${name}' is not defined`, traceback: `NameError: name '${name}' is not defined` } });
+  // «other» lives on the second worker; an edit of it that uses x (bound on the primary) fails there
+  const c = pool.run("other", "print(x + 1)");
+  second.reply(nameError(second.sent("run")[1].id, "x"));
+  const traceback = (await c).error.traceback;
+  assert.match(traceback, /^NameError: name 'x' is not defined\n«x» lo define la celda define, que corre en el otro intérprete/);
+  assert.match(traceback, /\?workers=1/);
+  // a name no cell binds, or one bound on the same worker: the traceback as it was
+  const d = pool.run("other", "print(z)");
+  second.reply(nameError(second.sent("run")[2].id, "z"));
+  assert.equal((await d).error.traceback, "NameError: name 'z' is not defined");
+  const e = pool.run("other", "print(y)");
+  second.reply(nameError(second.sent("run")[3].id, "y"));
+  assert.equal((await e).error.traceback, "NameError: name 'y' is not defined");
+});
