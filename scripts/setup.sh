@@ -31,7 +31,8 @@ PYEOF
 stamp=".venv/.deps-$(echo "$deps" | sha256sum | cut -c1-16)"
 if [[ ! -e "$stamp" ]]; then
   echo "setup: installing Python dependencies (the first time ~100 MB: numpy, matplotlib, playwright, ...)"
-  .venv/bin/python -m pip install -q --disable-pip-version-check $(echo "$deps" | tr '\n' ' ')
+  # one requirement per line, as a requirements file (a requirement may hold spaces: a marker)
+  .venv/bin/python -m pip install -q --disable-pip-version-check -r /dev/stdin <<< "$deps"
   touch "$stamp"
 fi
 
