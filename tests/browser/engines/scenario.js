@@ -111,6 +111,11 @@ async (options = {}, { now, sleep, waitFor, within }) => {
       canInterrupt: deck().runtime.canInterrupt,
       serviceWorkerControlled: Boolean(navigator.serviceWorker && navigator.serviceWorker.controller),
       search: location.search,
+      // what decides the pool of Python workers (pool.js), and what it decided
+      hardwareConcurrency: navigator.hardwareConcurrency ?? null,
+      deviceMemory: navigator.deviceMemory ?? null,
+      finePointer: matchMedia("(any-pointer: fine)").matches,
+      workers: deck().runtime.workers ?? 1,
     });
     d.cells = cells().length;
     // the runtime's status changes, from here on: where a slow engine spends its time
@@ -417,7 +422,14 @@ async (options = {}, { now, sleep, waitFor, within }) => {
     await waitFor("the runaway cell to start", () => cell.running !== null && deck().runtime.current === cell.running,
                   opt.runTimeout);
     await sleep(500);
+    // with a pool of workers (workers.js: where the engine says ≥ 4 cores), a worker that Stop
+    // restarts replays only the cells whose state lived in it: the ones pinned to it now
+    const router = deck().runtime.router;
+    d.workers = deck().runtime.workers ?? 1;
+    d.sameWorker = router ? [...router.pins.values()].filter((w) => w === router.pins.get(cell.id)).length
+      : cells().length;
     const watch = watchRestart(cell);
+    watch.sameWorker = d.sameWorker;
     const t = now();
     cell.stop();
     const result = await within(run, 10, "the stopped cell's result");
@@ -443,7 +455,8 @@ async (options = {}, { now, sleep, waitFor, within }) => {
     }
     if (watch.at === null) throw new Error("restart() did not announce a restart");
     d.queued = watch.targets.length;
-    d.expected = cells().length - (d.by === "stop" ? 1 : 0);   // all that ran, but a stopped cell
+    // all that ran (with a pool, on the worker Stop restarted), but the stopped cell
+    d.expected = d.by === "stop" ? watch.sameWorker - 1 : cells().length;
     d.replayed = await waitCells(watch.targets, watch.before, "the replay after restarting Python", opt.replayTimeout);
     d.replaySeconds = secs(now() - watch.at);   // boot, prelude, matplotlib, every cell again
     const failed = watch.targets.filter((c) => !c.lastResult.ok).map((c) => `${c.id}: ${errorHead(c)}`);
@@ -527,12 +540,18 @@ async (options = {}, { now, sleep, waitFor, within }) => {
   // 13. A worker that closes itself (issue 19): the run asked for next waits for the watchdog's
   //     restart and runs (its result, not an error), after the replay.
   await step("silent-worker", opt.replayTimeout + 2 * opt.runTimeout, async (d) => {
-    const [first, second] = cells();
+    const [first] = cells();
     await waitFor("every cell idle", () => cells().every((c) => c.running === null), opt.stallTimeout);
     first.code = "import js\njs.close()\nprint('adiós')";
     const killed = await runCell(first);
     first.reset();
     if (!killed.ok) throw new Error(`js.close() ended ${errorHead(first)}`);
+    // the run that must wait for the restart goes to the worker that went silent: with a pool,
+    // a cell pinned to the worker ``first`` ran on (another worker would answer at once)
+    const router = deck().runtime.router;
+    d.workers = deck().runtime.workers ?? 1;
+    const second = cells().find((c) => c !== first && (!router || router.pins.get(c.id) === router.pins.get(first.id)));
+    if (!second) throw new Error("no other cell lives on the worker that closed itself");
     const watch = watchRestart(second);
     second.code = "print(len(census))";
     const t = now();
