@@ -4,8 +4,9 @@
 // highlighter are loaded here; deck.css gives the ``tok-*`` classes the colours of CodeMirror's
 // default highlight style, and the ``cs-*`` grid the editor's gutters.
 // A new view shows its lines plain at once (the same rows, so the same size) and is highlighted
-// when the page is idle, one view per idle moment: parsing and highlighting all 31 cells while the
-// page loads took about a quarter of its start on a slow laptop. A print, or an edit, paints at once.
+// when the page is idle, one view per idle moment: parsing and highlighting all 31 cells inside
+// ``new Cell`` took about 275 ms of a 1,8 s cold start here (docs/startup-main-thread.md). A print,
+// or an edit, paints at once.
 import { parser } from "@lezer/python";
 import { classHighlighter, highlightCode } from "@lezer/highlight";
 import { say } from "./phrases.js";
@@ -66,7 +67,7 @@ export function paintPending() {
 }
 window.addEventListener("beforeprint", paintPending);
 
-/** Fill ``view`` with ``code``'s rows, each line's text given by ``fill(code, rows)``. */
+/** Fill ``view`` with ``code``'s rows: ``fill(lines, rows)`` writes each line's text into its row. */
 function fillRows(/** @type {HTMLElement} */ view, /** @type {string} */ code,
                   /** @type {(lines: string[], rows: HTMLElement[][]) => void} */ fill) {
   const lines = code.split("\n");
