@@ -2,7 +2,6 @@
 // Python starts first: this module's static imports are only what starting the worker needs,
 // so the worker boots while reveal.js and CodeMirror (most of the page's JS) still load.
 import { Runtime } from "./runtime.js";
-import { RuntimePool } from "./workers.js";
 import { poolSize } from "./pool.js";
 import { isReceiver, styleSpeakerNotes } from "./mirror.js";
 import { ensureIsolation, keepOffline } from "./isolation.js";
@@ -38,7 +37,9 @@ const workers = poolSize({ hardwareConcurrency: navigator.hardwareConcurrency,
                            touchOnly: !matchMedia("(any-pointer: fine)").matches },
                          new URLSearchParams(location.search).get("workers"));
 /** @type {import("./workers.js").Python | null} a speaker-view copy runs no Python */
-const runtime = receiver ? null : workers > 1 ? new RuntimePool(config, base, workers) : new Runtime(config, base);
+// the pool's module only where there is a pool: one worker's start fetches nothing more than before
+const runtime = receiver ? null
+  : workers > 1 ? new (await import("./workers.js")).RuntimePool(config, base, workers) : new Runtime(config, base);
 if (runtime) document.documentElement.dataset.workers = String(runtime.workers);
 runtime?.addEventListener("status", (/** @type {CustomEvent} */ e) => showStatus(e.detail));
 runtime?.addEventListener("status", (/** @type {CustomEvent} */ e) => { if (e.detail.state === "ready") keepOffline(statusEl); });

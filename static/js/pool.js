@@ -2,10 +2,7 @@
 // no timers and no DOM, so that node's test runner can drive it through thousands of seeded
 // interleavings (tests/js/pool.test.mjs). workers.js (the page's pool of runtimes) asks it and
 // does what it says. Its rules and invariants: PROTOCOL.md, "A pool of workers".
-
-/** The cell id of the page's own snippets (runtime.js, ``PAGE_SNIPPET``): they bind no name,
- *  so they are never pinned. Repeated here so that this module imports nothing. */
-const PAGE_SNIPPET = "__page__";
+import { PAGE_SNIPPET } from "./runtime.js";   // the page's own snippets bind no name: never pinned
 
 /** The largest pool: one primary worker and one more. */
 export const MAX_WORKERS = 2;
