@@ -120,7 +120,8 @@ class Hall:
 
     async def send_devices(self, only_changed: bool = False) -> None:
         """This process's streams get the hall's devices count (every process's, with a shared store)."""
-        self.hall_state, send = self.hall_state.devices(await self.devices(), only_changed)
+        n = await self.devices()  # read before the state: a concurrent caller's update is not lost
+        self.hall_state, send = self.hall_state.devices(n, only_changed)
         if send:
             self.channel.publish("devices", {"n": self.hall_state.devices_sent})
 
@@ -278,7 +279,10 @@ async def _show(hall: Hall, position: dict | None) -> None:
     poll = state.poll_on(hall.spec, position)
     if poll is None:
         return
-    hall.hall_state, show = hall.hall_state.show(poll, await hall.store.round(poll))
+    # the round first, the decision after: the state is read and written with no await between,
+    # so two positions shown at once cannot both decide from the state before either (a lost update)
+    round_ = await hall.store.round(poll)
+    hall.hall_state, show = hall.hall_state.show(poll, round_)
     if show is None:
         return
     tickets = await hall.admission.admit(show.poll, show.round, list(hall.channel.per_device))

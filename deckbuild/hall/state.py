@@ -4,6 +4,10 @@
 timer and sends events); this module only says what to do, as ``static/js/scheduler.js`` does
 for the worker, so that tests can drive it through any interleaving (tests/unit/test_hall_state.py).
 A time, when a rule needs one, is a number of seconds the edge waits, never a read clock.
+The edge awaits what a decision needs (the store's round, the devices count) first, then reads
+``Hall.hall_state``, decides and writes it back with no await between: decisions that overlap in
+time (two positions reaching a poll's slide at once) then apply one after the other, never both
+from the state before either.
 
 The rules:
 

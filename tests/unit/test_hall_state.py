@@ -287,6 +287,40 @@ async def settle(hall, expected: set) -> None:
     assert len(set(hall.admission.admits)) == len(hall.admission.admits)  # each round admitted once
 
 
+def test_positions_that_reach_a_poll_at_once_show_its_round_once(tmp_path, hall_store):
+    """Two kept positions on a poll's slide whose shows overlap (each awaits the store for the
+    poll's round, and the store answers late): the round is shown, and its devices admitted,
+    once; the same for the devices count read at once by two callers. Fails where a decision
+    reads the process's state before its await and writes it after (a lost update)."""
+    hall = replace(make_hall(tmp_path), admission=CountedAdmission())
+    store_round, store_devices = hall.store.round, hall.store.devices
+
+    async def late_round(poll):
+        await asyncio.sleep(0.02)
+        return await store_round(poll)
+
+    async def late_devices(local):
+        await asyncio.sleep(0.02)
+        return await store_devices(local)
+
+    async def main():
+        await hall.store.open(lambda event, data: None)
+        try:
+            hall.store.round, hall.store.devices = late_round, late_devices
+            slide = hall.spec.slides["copia"]
+            await asyncio.gather(*(hall_app._show(hall, position(seq, slide)) for seq in (1, 2)))
+            assert hall.admission.admits == [("copia", 1)]
+            assert hall.hall_state.shown == {("copia", 1)}
+            sent = []
+            hall.channel.publish = lambda event, data: sent.append((event, data))
+            await asyncio.gather(hall.send_devices(only_changed=True), hall.send_devices(only_changed=True))
+            assert sent == [("devices", {"n": 0})]
+        finally:
+            await hall.store.close()
+
+    run_async(main)
+
+
 def test_the_hall_shows_each_round_once_per_process_when_first_reached(tmp_path, hall_store):
     """A seeded random script of presenter posts (in and out of order, resends), resets and
     restarts (a fresh process over the store that kept the position), performed by the real
