@@ -27,7 +27,7 @@ DECK_KEYS = (
     "longest_task",
 )
 RATIOS = (("core_ready", "core"), ("ready", "numpy"), ("first_figure", "figure"))
-CPU_RATIO_LIMIT = 3.0  # target 5
+CPU_RATIO_LIMIT = 2.0  # target 5 (issue 32: was 3×)
 
 
 def stats(values) -> dict | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bench import hall
+from bench import hall, stats
 from bench.milestones import FILE_TYPES
 
 README_ROWS = (
@@ -40,7 +40,7 @@ TARGETS = {
     2: "warm first figure ≤ half the cold one",
     3: "loading matplotlib never blocks a numpy-only cell",
     4: "cold load fetches only wheels the deck imports",
-    5: "cells in the browser within 3× of CPython",
+    5: f"cells in the browser within {stats.CPU_RATIO_LIMIT:.1f}× of CPython",
 }
 WIDE = (44, 22, 22, 22, 18)
 CELLS = (36, 22, 22, 22, 14)
