@@ -274,3 +274,32 @@ def test_a_math_label_is_parsed_once_per_session_and_drawn_the_same(runner):
         return re.sub(r"<dc:date>.*?</dc:date>|\b[pm][0-9a-f]{10}\b", "", figure["svg"])
 
     assert svg(first) == svg(second) and "<path" in svg(first)
+
+
+def test_a_figure_with_a_layout_is_saved_uncropped_and_one_without_keeps_the_tight_crop(runner, monkeypatch):
+    """A figure whose layout engine fits it (every figure the deck draws: dplab.plots) is saved
+    as it is, at its own size, without measuring every artist again for a crop; a bare figure
+    keeps the "tight" crop, so a label past its edge still shows."""
+    import re
+
+    from matplotlib.figure import Figure
+
+    runner.prepare_matplotlib()
+    crops = []
+    measure = Figure.get_tightbbox
+    monkeypatch.setattr(
+        Figure, "get_tightbbox", lambda self, *a, **k: (crops.append(self), measure(self, *a, **k))[1]
+    )
+
+    def size(code: str) -> tuple[float, float]:
+        crops.clear()
+        result, _, events = run(runner, "import matplotlib.pyplot as plt\n" + code + "\nplt.show()")
+        assert result["ok"], result
+        [figure] = _figures(events)
+        width, height = re.search(r'width="([\d.]+)pt" height="([\d.]+)pt"', figure["svg"]).groups()
+        return float(width), float(height)
+
+    fitted = size("fig, ax = plt.subplots(figsize=(4, 3), layout='constrained')\nax.plot([1, 2])")
+    assert fitted == (288, 216) and not crops  # 4 × 3 in at 72 pt per inch
+    bare = size("fig, ax = plt.subplots(figsize=(4, 3))\nax.plot([1, 2])\nax.text(1.3, 0.5, 'fuera del eje')")
+    assert bare[0] > 288 and crops  # the crop reaches the text beyond the figure's edge
