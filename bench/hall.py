@@ -16,7 +16,9 @@ whether the target held and by how much, from medians of the run:
   browser accepted it, until the last cell's result: the service worker's offline fill that
   follows is shown beside it);
 - H4: offline after the visits before it: every cell runs with the network off;
-- W1: under "local", warm, the first output on screen (the last visit's, lastrun.js) ≤ 1 s;
+- W1: under "local", warm, the first output on screen (the last visit's, lastrun.js) ≤ 1 s, and
+  every cell's last visit's output shown ≤ 1 s (static/js/lastvisits.js draws the opening slide's
+  at once and the others when the page is idle);
 - W0: under "aula", warm, the deck's core ready ≤ bare Pyodide's warm core ready, and its runtime
   ready (prelude and numpy) ≤ bare Pyodide's warm numpy ready.
 
@@ -39,7 +41,7 @@ TARGETS = {
     "P6": "aula: cold, main thread's total blocking time from page ready to all cells done ≤ 200 ms",
     "H1": "cold bytes on the wire ≤ 15 MiB",
     "H4": "offline after one visit: every cell runs with the network off",
-    "W1": "local: warm, first output shown (the last visit's) ≤ 1 s",
+    "W1": "local: warm, first output shown (the last visit's) ≤ 1 s, and every cell's ≤ 1 s",
     "W0": "aula: warm core ready ≤ bare Pyodide's, and runtime ready ≤ bare numpy ready",
 }
 PAGE_READY_LIMIT = {"aula": 3.0, "local": 0.8}
@@ -163,7 +165,10 @@ def verdicts(docs: dict) -> dict:
         "P6": p6,
         "H1": target_bytes(docs),
         "H4": target_offline(docs),
-        "W1": limit_target(median(local, "deck.warm.first_output"), 1.0, "warm first output shown"),
+        "W1": both(
+            limit_target(median(local, "deck.warm.first_output"), 1.0, "warm first output shown"),
+            limit_target(median(local, "deck.warm.last_visit_all"), 1.0, "every last visit's output shown"),
+        ),
         "W0": both(
             ratio_target(
                 median(aula, "deck.warm.core_ready"),

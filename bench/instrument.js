@@ -111,8 +111,18 @@
       deckValue = value;
       if (B.marks.deckReady == null) {
         B.marks.deckReady = now();
-        // the last visit's outputs (lastrun.js) are drawn as the cells are made, before this
-        if (document.querySelector(".cell.from-last-visit")) B.marks.lastVisitShown = B.marks.deckReady;
+        // the last visit's outputs (static/js/lastvisits.js): the opening slide's before this,
+        // the others when the page is idle after it: when the first and the last came
+        const shown = () => document.querySelectorAll(".cell.from-last-visit").length;
+        let count = shown();
+        if (count) B.marks.lastVisitShown = B.marks.lastVisitAll = B.marks.deckReady;
+        const watch = new MutationObserver(() => {
+          const n = shown();
+          if (n > count) B.marks.lastVisitAll = now();
+          if (n && B.marks.lastVisitShown == null) B.marks.lastVisitShown = B.marks.lastVisitAll;
+          count = Math.max(count, n);
+        });
+        watch.observe(document.body, { subtree: true, attributes: true, attributeFilter: ["class"] });
         queueMicrotask(() => { drive(value).catch((e) => { B.error = String(e?.stack || e); }).finally(end); });
       }
     },

@@ -143,6 +143,7 @@ def deck_milestones(v: dict) -> dict:
         "core_ready": gen1[1]["t"] if len(gen1) > 1 and gen1[1]["state"] == "loading" else None,
         "first_cell": first[ids[0]]["result"] if ids and ids[0] in first else None,
         "first_output": min(shown, default=None),
+        "last_visit_all": v["marks"].get("lastVisitAll"),  # the last of the last visit's outputs shown
         "first_figure": first_fig.get("t"),
         "first_figure_cell": first_fig.get("cellId"),
         "all_done": all_done,

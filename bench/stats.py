@@ -20,6 +20,7 @@ DECK_KEYS = (
     "ready",
     "first_cell",
     "first_output",
+    "last_visit_all",
     "first_figure",
     "all_done",
     "mpl_ready",

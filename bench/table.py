@@ -24,6 +24,7 @@ DECK_ROWS = (
     ("runtime ready (status 'ready')", "ready"),
     ("first cell's result", "first_cell"),
     ("first output shown (last visit's or live)", "first_output"),
+    ("every last visit's output shown", "last_visit_all"),
     ("first (live) figure", "first_figure"),
     ("all cells done", "all_done"),
     ("matplotlib ready (inferred)", "mpl_ready"),

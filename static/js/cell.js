@@ -364,8 +364,10 @@ export class Cell extends EventTarget {
    *  noise, the same deck version), labelled with when, until the live run's first output
    *  replaces it (lastrun.js). */
   showLastVisit() {
+    // only over nothing: a cell that has run (or runs) in this page keeps its own output
+    if (this.state.phase !== "idle" || this.fromLastVisit) return;
     const saved = this.lastRuns?.store.load(this.lastRuns.key(this.id, this.code, null));
-    if (!saved || this.active) return;
+    if (!saved) return;
     this.output.replace(saved.items);
     const note = document.createElement("p");
     note.className = "out-note out-last-visit";

@@ -47,11 +47,12 @@ runtime?.addEventListener("status", (/** @type {CustomEvent} */ e) => { if (e.de
 const [{ default: Reveal }, { default: RevealNotes }, { Cell }, { EditStore, ProgressStore },
        { publish, subscribe }, { startPrerun }, { installActions, showWhere }, { installExercises },
        { installSpanishHelp }, { installZoom, remeasure }, { takeToken, startHall },
-       { LastRunStore, runKey }, { HallHolder }, { installPolls }, { installHallCounts }] = await Promise.all([
+       { LastRunStore, runKey }, { HallHolder }, { installPolls }, { installHallCounts },
+       { openingSlide, showLastVisits }] = await Promise.all([
   import("reveal"), import("reveal-notes"), import("./cell.js"), import("./storage.js"),
   import("./mirror.js"), import("./prerun.js"), import("./actions.js"), import("./exercise.js"),
   import("./help.js"), import("./zoom.js"), import("./live.js"), import("./lastrun.js"),
-  import("./context.js"), import("./poll.js"), import("./hallcount.js")]);
+  import("./context.js"), import("./poll.js"), import("./hallcount.js"), import("./lastvisits.js")]);
 const hallToken = receiver ? null : takeToken();   // before reveal.js reads the URL's fragment
 
 const store = runtime ? new EditStore(config.deckId) : null;
@@ -65,7 +66,8 @@ if (runtime && store) {
       runKey({ version: config.version, wheel: config.wheel, cellId, code, params: {}, seed }),
   };
   cells = [...cellElements()].map((el) => new Cell(el, { runtime, store, announce, lastRuns }));
-  for (const cell of cells) cell.showLastVisit();
+  // the opening slide's at once, the others when idle; then the page says so (the tests wait for it)
+  showLastVisits(cells, openingSlide(), () => { document.documentElement.dataset.lastVisits = "shown"; });
 } else {
   // a speaker-view copy: the main window's outputs mirrored
   cells = [...cellElements()].map((el) => new Cell(el, { readOnly: true }));

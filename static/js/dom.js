@@ -12,3 +12,10 @@ export function required(root, selector) {
   if (!(el instanceof HTMLElement)) throw new Error(`missing ${selector} in the page's markup`);
   return el;
 }
+
+/** ``then`` when the page is idle: requestIdleCallback where the browser has it (within 1 s even
+ *  if the page never idles; WebKit has none), else a timer. */
+export function whenIdle(/** @type {() => void} */ then) {
+  if (typeof requestIdleCallback === "function") requestIdleCallback(then, { timeout: 1000 });
+  else setTimeout(then, 50);
+}

@@ -9,8 +9,8 @@
 // storage (quota, private mode, disabled) simply gets nothing shown early.
 //
 // Pure apart from the storage object it is given (localStorage on the page, a Map-backed shim in
-// tests/js/lastrun.test.mjs). Not wired into the page yet: cell.js is to show `load()`'s items
-// under `label(at)` before the first live run and `save()` what each finished run shows.
+// tests/js/lastrun.test.mjs). cell.js shows `load()`'s items under `label(at)` before the first
+// live run (when: lastvisits.js) and `save()`s what each finished run shows.
 
 import { hash } from "./storage.js";
 import { say } from "./phrases.js";

@@ -10,6 +10,7 @@
 import { parser } from "@lezer/python";
 import { classHighlighter, highlightCode } from "@lezer/highlight";
 import { say } from "./phrases.js";
+import { whenIdle } from "./dom.js";
 
 /** A line that opens a block (``def f():``, ``for …:``): the editor's fold gutter marks it. */
 const opensBlock = (/** @type {string} */ line) => /:\s*(#.*)?$/.test(line);
@@ -40,13 +41,6 @@ function pad() {
 /** The views still shown plain, with the code each is to be highlighted with. */
 const plain = new Map();
 let idleScheduled = false;
-
-/** ``then`` when the page is idle: requestIdleCallback where the browser has it (within 1 s even
- *  if the page never idles), else a timer. */
-function whenIdle(/** @type {() => void} */ then) {
-  if (typeof requestIdleCallback === "function") requestIdleCallback(then, { timeout: 1000 });
-  else setTimeout(then, 50);
-}
 
 function highlightNextWhenIdle() {
   if (idleScheduled || !plain.size) return;

@@ -78,6 +78,14 @@ def test_warm_start_is_held_only_if_core_and_runtime_are_no_later_than_bare_pyod
     assert hall.verdicts({"local": doc(**warm, deck__warm__ready=2.8)})["W0"]["ok"] is None  # aula's
 
 
+def test_the_last_visit_holds_only_if_the_first_output_and_every_cell_come_within_1_s():
+    v = hall.verdicts({"local": doc(deck__warm__first_output=0.9, deck__warm__last_visit_all=0.97)})["W1"]
+    assert v["ok"] is True and "every last visit's output shown: 0.97 s" in v["detail"]
+    late = hall.verdicts({"local": doc(deck__warm__first_output=0.9, deck__warm__last_visit_all=1.4)})["W1"]
+    assert late["ok"] is False and "+0.40 s" in late["detail"]
+    assert hall.verdicts({"local": doc(deck__warm__first_output=0.9)})["W1"]["ok"] is None  # none shown
+
+
 def test_blocking_time_counts_each_long_task_beyond_50_ms_between_ready_and_done():
     tasks = [[100, 500], [1000, 80], [2000, 120], [9000, 300]]  # [start, duration] ms
     assert milestones.blocking(tasks, 900, 5000) == (30 + 70, 120)
