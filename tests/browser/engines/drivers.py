@@ -114,7 +114,7 @@ def run_chromium(browser, url: str, options: dict, scenario: Path = SCENARIO) ->
         driver = {"browser": f"chromium/{browser.version}", "gotoSeconds": round(time.monotonic() - t0, 3)}
         # evaluate is not subject to the page's CSP; the source is a function: it is called with options
         report = page.evaluate(source(scenario), options)
-        driver["idle"] = idle_tree()  # the page at rest, all done: nothing should still compute
+        driver["idle"] = rest_use(idle_tree)  # the page at rest, all done: nothing should still compute
         driver["pageErrors"] = errors
         driver["totalSeconds"] = round(time.monotonic() - t0, 3)
         return {"driver": driver, "report": report}
@@ -230,6 +230,21 @@ def cpu_use(pids: set[int], seconds: float = 3.0) -> dict:
         "cores": round(sum(c for _, c in used.values()), 2),
         "threads": [list(t) for t in threads[:8]],
     }
+
+
+def busy_workers(use: dict) -> list[list]:
+    """The Web Worker threads that ``use`` (``cpu_use``'s) shows computing: 0.3 cores or more."""
+    return [t for t in use.get("threads", []) if t[0].startswith(WORKER_THREADS) and t[1] >= 0.3]
+
+
+def rest_use(sample) -> dict:
+    """What computes at rest: ``sample()``, and where a worker thread is busy in it, a second
+    sample right after, as ``again``. A worker that spins on (one terminate() did not stop) is
+    busy in both; one finishing its last work (a stopped worker's memory freed) is not."""
+    use = sample()
+    if busy_workers(use):
+        use["again"] = sample()
+    return use
 
 
 def idle_tree() -> dict:

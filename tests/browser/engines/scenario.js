@@ -565,6 +565,23 @@ async (options = {}, { now, sleep, waitFor, within }) => {
     d.replayed = await waitCells(watch.targets, watch.before, "the replay after the silent worker", opt.replayTimeout);
   }, "after-restart");
 
+  // at rest: every cell idle, every worker ready with nothing asked of it (a restart reloads
+  // the editor's completion engine in the background, seconds of work in a slow engine); only
+  // then does the driver measure what still computes, which is then a worker that was not stopped
+  if (loaded) {
+    const workers = () => deck().runtime.runtimes ?? [deck().runtime];
+    const atRest = () => cells().every((c) => c.running === null)
+      && workers().every((r) => !r || (r.state === "ready" && r.pending.size === 0 && r.queries.size === 0));
+    const t = now();
+    try {
+      await waitFor("the page at rest", atRest, opt.stallTimeout);
+    } catch (e) {
+      report.unsettled = String(e && e.message || e);
+    }
+    report.settleSeconds = secs(now() - t);
+    report.atRest = workers().map((r) => r && { state: r.state, pending: r.pending.size, queries: r.queries.size });
+  }
+
   // what still moves on the page at rest (the driver measures what it costs)
   report.animations = (document.getAnimations ? document.getAnimations() : [])
     .filter((a) => a.playState === "running")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from drivers import cpu_use  # noqa: E402  (run as a script: its own folder is its package)
+from drivers import cpu_use, rest_use  # noqa: E402  (run as a script: its own folder is its package)
 
 WEBKIT_DRIVER = os.environ.get("DPDECK_WEBKIT_DRIVER", "/usr/bin/WebKitWebDriver")
 MINIBROWSER = os.environ.get("DPDECK_MINIBROWSER", "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser")
@@ -60,7 +60,7 @@ def run_webkit(url: str, options: dict, scenario_path: Path) -> dict:
         driver.get(url)
         info["gotoSeconds"] = round(time.monotonic() - t1, 3)
         report = json.loads(driver.execute_async_script(ASYNC_WRAPPER.format(scenario=scenario), options))
-        info["idle"] = cpu_use(_group())  # the page at rest, all done: nothing should still compute
+        info["idle"] = rest_use(lambda: cpu_use(_group()))  # the page at rest: nothing should still compute
         info["totalSeconds"] = round(time.monotonic() - t0, 3)
         return {"driver": info, "report": report}
     finally:
