@@ -12,7 +12,10 @@ const SLICE_MS = 8;   // outputs drawn per idle moment: as many as fit in this m
  *  wrong one only makes that slide's outputs come a moment later.
  *  @param {string} hash @param {ParentNode} root @returns {Element | null} */
 export function openingSlide(hash = location.hash, root = document) {
-  const [first, second] = hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  const decoded = (/** @type {string} */ part) => {
+    try { return decodeURIComponent(part); } catch { return part; }   // a malformed %-escape: as typed
+  };
+  const [first, second] = hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decoded);
   const stacks = root.querySelectorAll(".reveal .slides > section");
   if (first === undefined) return stacks[0] ?? null;
   if (!/^\d+$/.test(first)) return root.querySelector(`section[id="${CSS.escape(first)}"]`);

@@ -82,4 +82,5 @@ test("the slide a fragment opens: an id, an index, a vertical index, or the firs
   assert.equal(openingSlide("#/1", root), stacks[1]);
   assert.equal(openingSlide("#/9", root), null);
   assert.equal(openingSlide("#/no-existe", root), null);
+  assert.equal(openingSlide("#/%E0%A4%A", root), null);   // a malformed escape names no slide, and throws nothing
 });
