@@ -113,7 +113,10 @@
         B.marks.deckReady = now();
         // the last visit's outputs (static/js/lastvisits.js): the opening slide's before this,
         // the others when the page is idle after it: when the first and the last came
+        // (watched until the page says every cell had its turn, data-last-visits: no observer
+        // left to run on every class change of the visit's runs)
         const shown = () => document.querySelectorAll(".cell.from-last-visit").length;
+        const allHadTheirTurn = () => document.documentElement.dataset.lastVisits === "shown";
         let count = shown();
         if (count) B.marks.lastVisitShown = B.marks.lastVisitAll = B.marks.deckReady;
         const watch = new MutationObserver(() => {
@@ -121,8 +124,11 @@
           if (n > count) B.marks.lastVisitAll = now();
           if (n && B.marks.lastVisitShown == null) B.marks.lastVisitShown = B.marks.lastVisitAll;
           count = Math.max(count, n);
+          if (allHadTheirTurn()) watch.disconnect();
         });
-        watch.observe(document.body, { subtree: true, attributes: true, attributeFilter: ["class"] });
+        if (!allHadTheirTurn()) {
+          watch.observe(document.body, { subtree: true, attributes: true, attributeFilter: ["class"] });
+        }
         queueMicrotask(() => { drive(value).catch((e) => { B.error = String(e?.stack || e); }).finally(end); });
       }
     },
