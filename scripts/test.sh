@@ -3,4 +3,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --test
-exec .venv/bin/python -m pytest "$@"
+# Two pytest workers where there are two cores or more (pytest-xdist), each given whole files
+# (--dist loadfile), so a module's fixtures (a page with Python ready) are built once; a worker's
+# tests run one at a time, as before. DPDECK_TEST_WORKERS=0 runs them all in this process, as
+# does -n 0 (later pytest arguments win).
+workers=${DPDECK_TEST_WORKERS:-$(( $(nproc) >= 2 ? 2 : 0 ))}
+exec .venv/bin/python -m pytest -n "$workers" --dist loadfile "$@"

@@ -35,3 +35,21 @@ def monkey_actions(request) -> int:
 @pytest.fixture
 def monkey_seed(request):
     return request.config.getoption("--monkey-seed")
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Print what tests asked to show after the run (``request.node.user_properties`` named
+    ``summary``; the engines' times): printed from inside a test, it would not reach the terminal
+    from pytest-xdist's workers, while a report's properties do."""
+    lines = [
+        value
+        for outcome in ("passed", "failed")
+        for report in terminalreporter.stats.get(outcome, [])
+        if getattr(report, "when", None) == "call"
+        for name, value in getattr(report, "user_properties", ())
+        if name == "summary"
+    ]
+    if lines:
+        terminalreporter.section("what the tests measured")
+        for line in sorted(lines):
+            terminalreporter.write_line(line)

@@ -73,7 +73,7 @@ def _drive(engine: str, url: str, request) -> dict:
 
 @pytest.mark.parametrize("mode", ["isolated", "plain"])
 @pytest.mark.parametrize("engine", ["chromium", "firefox", "webkit"])
-def test_deck_on_engine(engine, mode, request, capsys, deck_url, deck_url_plain):
+def test_deck_on_engine(engine, mode, request, deck_url, deck_url_plain):
     drivers.require(engine)
     isolated = mode == "isolated"
     url = deck_url if isolated else deck_url_plain + "?nosw"  # ?nosw: really not isolated
@@ -83,16 +83,19 @@ def test_deck_on_engine(engine, mode, request, capsys, deck_url, deck_url_plain)
     (RESULTS / f"{engine}-{mode}.json").write_text(json.dumps(result, indent=1, ensure_ascii=False))
 
     done = report.get("allCellsDoneSeconds")
-    with capsys.disabled():  # on the terminal even without -s: the closing note quotes these
-        print(
-            f"\n{engine} {mode}: all cells done {done if done is not None else '—'} s after navigation "
+    # on the terminal after the run, from any pytest worker (tests/conftest.py): the closing note quotes these
+    request.node.user_properties.append(
+        (
+            "summary",
+            f"{engine} {mode}: all cells done {done if done is not None else '—'} s after navigation "
             f"(cold; {driver.get('browser', '?')}); "
             + ", ".join(
                 f"{s['name']} {'ok' if s['ok'] else 'FAILED'} {s['seconds']} s"
                 for s in report.get("steps", [])
             )
-            + f"; at rest {(driver.get('idle') or {}).get('cores', '?')} cores"
+            + f"; at rest {(driver.get('idle') or {}).get('cores', '?')} cores",
         )
+    )
 
     assert not driver.get("leftovers"), f"{engine} left processes behind (now ended): {driver['leftovers']}"
     assert "fatal" not in driver and report, (
