@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
 
 def _split(value: object, what: str):
     if not isinstance(value, str) or not value.strip():
@@ -30,13 +32,17 @@ def _split(value: object, what: str):
 
 
 def parse_origin(value: object, what: str = "origin") -> str:
-    """``value`` as an origin, ``scheme://host[:port]`` in lower case: no path, query or fragment."""
+    """``value`` as an origin, ``scheme://host[:port]`` in lower case, as a browser writes it in
+    ``Origin`` (the scheme's default port left out): no path, query or fragment."""
     parts = _split(value, what)
     if parts.path not in ("", "/") or parts.query or parts.fragment or value.endswith(("?", "#")):
         raise ValueError(
             f"{what}: an origin only (scheme://host[:port]), without a path, query or fragment: got {value!r}"
         )
-    return f"{parts.scheme}://{parts.netloc.lower()}"
+    netloc = parts.netloc.lower()
+    if parts.port == DEFAULT_PORTS[parts.scheme]:  # a browser's Origin leaves the default port out
+        netloc = netloc.rsplit(":", 1)[0]
+    return f"{parts.scheme}://{netloc}"
 
 
 def parse_url(value: object, what: str = "URL") -> str:

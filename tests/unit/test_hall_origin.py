@@ -25,6 +25,11 @@ from tests.support.paths import FIXTURES, ROOT
         ("https://Hall.Example.EDU/", "https://hall.example.edu"),
         ("http://127.0.0.1:8100", "http://127.0.0.1:8100"),
         ("https://[::1]:8443", "https://[::1]:8443"),
+        # the default port, which a browser's Origin never names
+        ("https://hall.example.edu:443", "https://hall.example.edu"),
+        ("HTTP://127.0.0.1:80/", "http://127.0.0.1"),
+        ("https://[::1]:443", "https://[::1]"),
+        ("http://hall.example.edu:443", "http://hall.example.edu:443"),
     ],
 )
 def test_an_origin_is_scheme_host_and_port(given, origin):
