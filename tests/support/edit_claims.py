@@ -577,11 +577,18 @@ def _interval(text: str) -> tuple[int, float]:
 
 def _hall_of_1000(after, before):
     # the interval's width is 2·1,96·√(λ(1-λ)/(N/4)), λ ∈ [1/4, 3/4] (ln 3): 44-51 points at
-    # N = 60, 11-12 at N = 1.000, whatever the coins (± 1 point of rounding)
+    # N = 60, 11-12 at N = 1.000, whatever the coins (± 1 point of rounding). At N = 60 the
+    # interval reaches below 0 % about one time in five (an estimate under 25 %) and the cell
+    # prints it cut to 0 %–100 %, narrower: then it touches 0 % or 100 %, and says so. (At
+    # N = 1.000 the estimate would have to fall about 8 standard errors below 30 % to be cut.)
     n, width = _interval(after.stdout)
-    assert n == 1000 and 10 <= width <= 14, after.stdout
+    assert n == 1000 and 10 <= width <= 14 and "recortado" not in after.stdout, after.stdout
     n, width = _interval(before.stdout)
-    assert n == 60 and 42 <= width <= 53, before.stdout
+    if "recortado" in before.stdout:
+        low, high = _INTERVAL.search(before.stdout).groups()[1:]
+        assert n == 60 and width <= 53 and ("0" in (low, high) or "100" in (low, high)), before.stdout
+    else:
+        assert n == 60 and 42 <= width <= 53, before.stdout
 
 
 EDIT_CLAIMS: dict[tuple[str, str], Check] = {
