@@ -53,8 +53,14 @@ async (options = {}, { now, sleep, waitFor, within }) => {
   const deck = () => window.deck;
   const cells = () => deck().cells;
   const outputText = (cell, kind) => cell.output.items.filter((i) => i.kind === kind).map((i) => i.text).join("");
-  const errorHead = (cell) => (cell.lastResult && !cell.lastResult.ok)
-    ? `${cell.lastResult.error.type}: ${String(cell.lastResult.error.message).slice(0, 300)}` : null;
+  // the error's type and message, and where the interpreter itself died (worker.js, postDied),
+  // the engine's own reason, which only the traceback's last line names
+  const errorHead = (cell) => {
+    if (!cell.lastResult || cell.lastResult.ok) return null;
+    const { type, message, traceback } = cell.lastResult.error;
+    const head = `${type}: ${String(message).slice(0, 300)}`;
+    return cell.lastResult.crashed && traceback ? `${head} (${String(traceback).trim().slice(-300)})` : head;
+  };
   const runtimeState = () => ({ state: deck().runtime.state, detail: deck().runtime.detail,
                                 restarts: deck().runtime.restarts });
   const DRAWS = /\b(plt|figure)\b/;
