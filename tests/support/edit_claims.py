@@ -578,7 +578,7 @@ def _interval(text: str) -> tuple[int, float]:
 def _hall_of_1000(after, before):
     # the interval's width is 2·1,96·√(λ(1-λ)/(N/4)), λ ∈ [1/4, 3/4] (ln 3): 44-51 points at
     # N = 60, 11-12 at N = 1.000, whatever the coins (± 1 point of rounding). At N = 60 the
-    # interval reaches below 0 % about one time in five (an estimate under 25 %) and the cell
+    # interval reaches below 0 % in about a quarter of runs (an estimate under 25 %) and the cell
     # prints it cut to 0 %–100 %, narrower: then it touches 0 % or 100 %, and says so. (At
     # N = 1.000 the estimate would have to fall about 8 standard errors below 30 % to be cut.)
     n, width = _interval(after.stdout)
