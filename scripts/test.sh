@@ -7,5 +7,6 @@ bash scripts/setup.sh --test
 # (--dist loadfile), so a module's fixtures (a page with Python ready) are built once; a worker's
 # tests run one at a time, as before. DPDECK_TEST_WORKERS=0 runs them all in this process, as
 # does -n 0 (later pytest arguments win).
-workers=${DPDECK_TEST_WORKERS:-$(( $(nproc) >= 2 ? 2 : 0 ))}
+cores=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+workers=${DPDECK_TEST_WORKERS:-$(( cores >= 2 ? 2 : 0 ))}
 exec .venv/bin/python -m pytest -n "$workers" --dist loadfile "$@"

@@ -569,10 +569,10 @@ Check = Callable[[Shown, Shown], None]
 _INTERVAL = re.compile(r"N = ([\d.]+): .*?IC 95 %: (-?[\d,]+) %–(-?[\d,]+) %")
 
 
-def _interval(text: str) -> tuple[int, float]:
-    """The hall size and the width of the 95 % interval (in points) the poll's cell prints."""
+def _interval(text: str) -> tuple[int, float, float]:
+    """The hall size and the 95 % interval's ends (in %) the poll's cell prints."""
     n, low, high = _INTERVAL.search(text).groups()
-    return int(spanish_number(n)), spanish_number(high) - spanish_number(low)
+    return int(spanish_number(n)), spanish_number(low), spanish_number(high)
 
 
 def _hall_of_1000(after, before):
@@ -581,14 +581,13 @@ def _hall_of_1000(after, before):
     # interval reaches below 0 % in about a quarter of runs (an estimate under 25 %) and the cell
     # prints it cut to 0 %–100 %, narrower: then it touches 0 % or 100 %, and says so. (At
     # N = 1.000 the estimate would have to fall about 8 standard errors below 30 % to be cut.)
-    n, width = _interval(after.stdout)
-    assert n == 1000 and 10 <= width <= 14 and "recortado" not in after.stdout, after.stdout
-    n, width = _interval(before.stdout)
+    n, low, high = _interval(after.stdout)
+    assert n == 1000 and 10 <= high - low <= 14 and "recortado" not in after.stdout, after.stdout
+    n, low, high = _interval(before.stdout)
     if "recortado" in before.stdout:
-        low, high = _INTERVAL.search(before.stdout).groups()[1:]
-        assert n == 60 and width <= 53 and ("0" in (low, high) or "100" in (low, high)), before.stdout
+        assert n == 60 and high - low <= 53 and (low == 0 or high == 100), before.stdout
     else:
-        assert n == 60 and 42 <= width <= 53, before.stdout
+        assert n == 60 and 42 <= high - low <= 53, before.stdout
 
 
 EDIT_CLAIMS: dict[tuple[str, str], Check] = {
