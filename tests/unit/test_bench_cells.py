@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bench.cells import per_cell, table
+from bench.cells import BUDGET, budget, per_cell, table
 
 
 def _run(**seconds):
@@ -23,3 +23,14 @@ def test_the_table_lists_the_slowest_before_first_with_ratios_and_sums():
     assert fast.split() == ["a", "2.000", "1.000", "0.50", "1.000", "1.000"]
     assert total.split()[-5:] == ["7.000", "3.000", "0.43", "5.000", "3.000"]
     assert len(table(before, after, top=1)) == 3  # header, one cell, the sums
+
+
+def test_the_budget_says_held_or_missed_with_the_margin_and_names_the_slowest_cell():
+    fast = per_cell([_run(a=1.0, b=2.5), _run(a=1.0, b=2.7)], "seconds")
+    total, slowest = budget(fast)
+    assert total.split()[-4:] == ["held", "(margin", "+16.400", "s)"]
+    assert "slowest cell (b)" in slowest and "2.600 s ≤ 3.0 s: held" in slowest
+    slow = per_cell([_run(**{f"c{i}": BUDGET["slowest cell"] + 0.5 for i in range(6)})], "seconds")
+    total, slowest = budget(slow)
+    assert "21.000 s ≤ 20.0 s: missed (margin -1.000 s)" in total
+    assert slowest.endswith("missed (margin -0.500 s)")

@@ -189,12 +189,6 @@ def test_cells_call_dplab_not_their_own_noise(ran):
         )
 
 
-def test_the_deck_is_fast(ran):
-    total = sum(o["seconds"] for o in ran.values())
-    assert total < 20, f"all cells took {total:.1f} s"
-    assert ran["el-compromiso-privacidad-utilidad"]["seconds"] < 3
-
-
 # --- chapter 0-1 ------------------------------------------------------------------------
 
 
