@@ -146,9 +146,13 @@ export class Runtime extends EventTarget {
       case "completion":
         this.queries.get(msg.id)?.(msg);
         return;
-      case "crashed":
-        this.restart(msg.reason ?? say({ code: "restart-crashed", message: msg.error.message }), { manual: false });
+      case "crashed": {
+        const reason = msg.reason ?? say({ code: "restart-crashed", message: msg.error.message });
+        // a death outside any run has no cell to leave out of the replay: capped, as silence is
+        if (msg.outsideRun) this.restartOrGiveUp(reason);
+        else this.restart(reason, { manual: false });
         return;
+      }
       case "fatal":
         this.setStatus("error", say({ code: "fatal" }));
         this.dispatchEvent(new CustomEvent("fatal", { detail: msg.error }));
@@ -287,7 +291,8 @@ export class Runtime extends EventTarget {
     this.restartOrGiveUp(say({ code: "restart-silent" }), { suspect: this.lastResultCell });
   }
 
-  /** Restart for a failure the page noticed itself; after too many in a row, stop and say so.
+  /** Restart for a failure no run is known to have caused (silence, a worker that cannot load,
+   *  an interpreter that died between runs); after too many in a row, stop and say so.
    *  @param {string} reason @param {{suspect?: string | null}} [options] */
   restartOrGiveUp(reason, options = {}) {
     if (this.watchdog.allowRestart(performance.now())) {

@@ -280,9 +280,11 @@ async function pump() {
       } catch (e) {
         if (action.kind === "step" && trapped(e)) {
           // a wasm trap while importing matplotlib (WebKit, after the heap ran out in the
-          // interpreter this one replaced): this interpreter is dead, not matplotlib missing
-          for (const job of scheduler.mplFailed()) postDied(job.id, e);
-          post({ type: "crashed", error: errorFromException(e) });
+          // interpreter this one replaced; once on a cold load of a busy machine): this
+          // interpreter is dead, not matplotlib missing. No run was under way, so none is at
+          // fault: the runs waiting for matplotlib had not started, and the page's restart
+          // sends them to the new interpreter (PROTOCOL.md, "Liveness"), a restart it caps
+          post({ type: "crashed", error: errorFromException(e), outsideRun: true });
           return;   // stay busy: nothing more runs on a dead interpreter
         } else if (action.kind === "step") {
           failMatplotlib(e);

@@ -91,6 +91,7 @@ def test_deck_on_engine(engine, mode, request, deck_url, deck_url_plain):
             f"(cold; {driver.get('browser', '?')}); "
             + ", ".join(
                 f"{s['name']} {'ok' if s['ok'] else 'FAILED'} {s['seconds']} s"
+                + (f" (Python restarted {s['details']['restarts']}×)" if s["details"].get("restarts") else "")
                 for s in report.get("steps", [])
             )
             + f"; at rest {(driver.get('idle') or {}).get('cores', '?')} cores",

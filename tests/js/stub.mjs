@@ -1,4 +1,4 @@
-// Stand-ins for the browser's globals in the JS tests under node (components, workers).
+// Stand-ins for the browser's globals in the JS tests under node (components, workers, runtime).
 
 /** Put stand-ins on globalThis for one test; put the real ones back after it.
  *  @param {import("node:test").TestContext} t @param {Record<string, unknown>} globals */
@@ -13,4 +13,21 @@ export function stub(t, globals) {
       else delete globalThis[name];
     }
   });
+}
+
+/** A Web Worker that records what the page posts; the test answers for it (``reply``). */
+export class FakeWorker {
+  static all = [];
+  constructor(url, options) {
+    this.name = options?.name;
+    this.posted = [];
+    this.terminated = false;
+    this.onmessage = null;
+    FakeWorker.all.push(this);
+  }
+  postMessage(msg) { this.posted.push(msg); }
+  terminate() { this.terminated = true; }
+  reply(data) { this.onmessage?.({ data }); }
+  /** The page's messages of ``type``. */
+  sent(type) { return this.posted.filter((m) => m.type === type); }
 }

@@ -5,24 +5,8 @@
 // restarts both and says so once, and a worker that restarts by itself names the cells to replay.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { stub } from "./stub.mjs";
+import { FakeWorker, stub } from "./stub.mjs";
 
-/** A Web Worker that records what the page posts; the test answers for it (``reply``). */
-class FakeWorker {
-  static all = [];
-  constructor(url, options) {
-    this.name = options?.name;
-    this.posted = [];
-    this.terminated = false;
-    this.onmessage = null;
-    FakeWorker.all.push(this);
-  }
-  postMessage(msg) { this.posted.push(msg); }
-  terminate() { this.terminated = true; }
-  reply(data) { this.onmessage?.({ data }); }
-  /** The page's messages of ``type``. */
-  sent(type) { return this.posted.filter((m) => m.type === type); }
-}
 
 /** A pool of two over fake workers, just made. */
 async function newPool(t) {

@@ -148,6 +148,8 @@ async (options = {}, { now, sleep, waitFor, within }) => {
     report.allCellsDoneSeconds = d.allCellsDoneSeconds = secs(last);
     d.computeSeconds = Math.round(cells().reduce((s, c) => s + (c.lastResult.seconds || 0), 0) * 100) / 100;
     d.figures = cells().reduce((n, c) => n + c.output.items.filter((i) => i.kind === "figure").length, 0);
+    // none on a cold load; one the page recovered from by itself is said, not hidden
+    d.restarts = deck().runtime.restarts;
     const failed = cells().filter((c) => !c.lastResult.ok).map((c) => `${c.id}: ${errorHead(c)}`);
     const blank = cells().filter((c) => c.lastResult.ok && DRAWS.test(c.code)
                                    && !c.output.items.some((i) => i.kind === "figure")).map((c) => c.id);
