@@ -26,6 +26,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import prepare
+from bench.budget import budget_line
 from bench.cpython import run_cpython
 from bench.procstat import foreign_cores, processes
 
@@ -68,13 +69,10 @@ def budget(after: dict[str, list[float]]) -> list[str]:
     """This tree's sum of medians and slowest median against BUDGET: held or missed, by how much."""
     medians = {i: statistics.median(v) for i, v in after.items()}
     slowest = max(medians, key=medians.get)
-    measured = {"all cells": sum(medians.values()), "slowest cell": medians[slowest]}
-    lines = []
-    for what, limit in BUDGET.items():
-        value, verdict = measured[what], "held" if measured[what] <= limit else "missed"
-        name = f"{what} ({slowest})" if what == "slowest cell" else what
-        lines.append(f"{name:<52} {value:>8.3f} s ≤ {limit:.1f} s: {verdict} (margin {limit - value:+.3f} s)")
-    return lines
+    return [
+        budget_line("all cells", sum(medians.values()), BUDGET["all cells"]),
+        budget_line(f"slowest cell ({slowest})", medians[slowest], BUDGET["slowest cell"]),
+    ]
 
 
 def main(argv=None) -> None:

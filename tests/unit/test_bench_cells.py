@@ -29,8 +29,8 @@ def test_the_budget_says_held_or_missed_with_the_margin_and_names_the_slowest_ce
     fast = per_cell([_run(a=1.0, b=2.5), _run(a=1.0, b=2.7)], "seconds")
     total, slowest = budget(fast)
     assert total.split()[-4:] == ["held", "(margin", "+16.400", "s)"]
-    assert "slowest cell (b)" in slowest and "2.600 s ≤ 3.0 s: held" in slowest
+    assert "slowest cell (b)" in slowest and "2.600 s ≤ 3.00 s: held" in slowest
     slow = per_cell([_run(**{f"c{i}": BUDGET["slowest cell"] + 0.5 for i in range(6)})], "seconds")
     total, slowest = budget(slow)
-    assert "21.000 s ≤ 20.0 s: missed (margin -1.000 s)" in total
+    assert "21.000 s ≤ 20.00 s: missed (margin -1.000 s)" in total
     assert slowest.endswith("missed (margin -0.500 s)")

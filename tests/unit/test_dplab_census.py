@@ -5,8 +5,6 @@ HS-grad 32.3 %, Some-college 22.4 %, Bachelors 16.4 %; Male 66.9 %;
 capital_gain == 0 for 91.7 %; income > 50K for 24.1 %; mean age 38.6.
 """
 
-import time
-
 import dplab
 import numpy as np
 import pytest
@@ -91,12 +89,6 @@ def test_logistic_regression_beats_majority_clearly(census):
     theta = dplab.train_logistic(X, y)
     assert dplab.majority_baseline(y) == pytest.approx(0.76, abs=0.02)
     assert dplab.accuracy(theta, X, y) >= 0.80
-
-
-def test_fast():
-    start = time.perf_counter()
-    dplab.load_census()
-    assert time.perf_counter() - start < 0.05
 
 
 def test_table_helpers(census):
