@@ -19,8 +19,11 @@ export const POOL_MIN_MEMORY_GB = 4;
  * the memory from the cores). A phone or a tablet keeps one whatever it says of its cores and
  * memory (``touchOnly``: none of its pointers is fine, the media query ``(any-pointer: fine)``
  * does not match; Safari tells no memory, and a phone's 8 cores share a phone's memory and
- * battery). ``override`` (the page's ``?workers=1`` or ``?workers=2``) wins when it is 1 or 2;
- * any other value is ignored.
+ * battery). WebKit clamps the core count to 4 or 8 against fingerprinting, so there it cannot
+ * tell 2 cores from 4: every Mac since 2011 has at least 4 logical cores, but WebKitGTK on this
+ * project's 2-core test machine says 4 and starts two workers (they share the two cores).
+ * ``override`` (the page's ``?workers=1`` or ``?workers=2``) wins when it is 1 or 2; any other
+ * value is ignored.
  * @param {{hardwareConcurrency?: number, deviceMemory?: number, touchOnly?: boolean}} device
  *   what ``navigator`` and the media queries say
  * @param {string | null} [override]
