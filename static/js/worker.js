@@ -280,7 +280,7 @@ async function pump() {
       } catch (e) {
         if (action.kind === "step" && trapped(e)) {
           // a wasm trap while importing matplotlib (WebKit, after the heap ran out in the
-          // interpreter this one replaced; once on a cold load of a busy machine): this
+          // interpreter this one replaced; it seems, once on a cold load of a busy machine): this
           // interpreter is dead, not matplotlib missing. No run was under way, so none is at
           // fault: the runs waiting for matplotlib had not started, and the page's restart
           // sends them to the new interpreter (PROTOCOL.md, "Liveness"), a restart it caps
