@@ -413,11 +413,14 @@ MESSAGES = (
         "worker",
         "worker → page",
         ("crashed",),
-        (F("error", "ErrorRecord"), F("reason?", "string")),
+        (F("error", "ErrorRecord"), F("reason?", "string"), F("outsideRun?", "boolean")),
         (
             "the interpreter died during a run (e.g. `os._exit`), or is unfit to go on (a run exhausted its "
             'memory: see "Recovery"); the page restarts the worker. `reason` (optional): Spanish text for the'
-            " notice beside the status."
+            " notice beside the status. `outsideRun: true`: it died between runs (a wasm trap while importing"
+            " matplotlib, seen in WebKit): no run is answered `crashed`, the runs waiting for matplotlib had"
+            " not started and go to the new worker, and the restart counts against the cap of the restarts"
+            ' the page decides by itself ("Liveness across the page").'
         ),
         unions=("FromWorker",),
     ),

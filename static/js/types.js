@@ -286,7 +286,7 @@
  * @typedef {{type: "result", id: number} & RunResult} ResultMessage  how a run ended
  * @typedef {{type: "started", id: number}} StartedMessage  a run starts now
  * @typedef {{type: "rerun", id: number, reason: string}} RerunMessage  a package was loaded: the cell runs again
- * @typedef {{type: "crashed", error: ErrorRecord, reason?: string, outsideRun?: boolean}} CrashedMessage  the interpreter died or is unfit: restart the worker (``outsideRun``: it died between runs, importing matplotlib; no run is at fault)
+ * @typedef {{type: "crashed", error: ErrorRecord, reason?: string, outsideRun?: boolean}} CrashedMessage  the interpreter died or is unfit: restart the worker
  * @typedef {{type: "fatal", error: ErrorRecord}} FatalMessage  the runtime failed to start
  * @typedef {{type: "pong", n: number}} PongMessage  the watchdog's answer
  * @typedef {{type: "completion", id: number, ready: boolean, answer: any}} CompletionMessage  the answer to a query
