@@ -30,6 +30,7 @@ from tests.support.browser import (
     wait_runtime_ready,
     wait_until,
 )
+from tests.support.page_cpu import MainThreadSampler
 from tests.support.paths import ROOT
 
 FIRST = "el-dato-de-partida"
@@ -211,8 +212,10 @@ def test_rarely_used_packages_load_on_demand(ready_page, deck_url):
     assert "contourpy-" in " ".join(page.requests)
 
 
-# Figures too costly to draw. The page must answer a frame within FRAME_BUDGET after any output:
-# an <img> of a 21 MB SVG blocks Chromium's main thread for 3-10 s (cellrunner.MAX_SVG_CHARS).
+# Figures too costly to draw. No frame may wait on FRAME_BUDGET of the page's own work after any
+# output: an <img> of a 21 MB SVG blocks Chromium's main thread for 3-10 s (cellrunner.MAX_SVG_CHARS).
+# A frame can also come late because the machine is busy (a shared CI box): what counts is the
+# CPU the page's main thread spent while the frame waited (tests/support/page_cpu.py).
 FRAME_BUDGET_MS = 200
 WATCH_FRAMES = """(cellId) => {
     const cell = window.deck.cells.find(c => c.id === cellId);
@@ -228,12 +231,13 @@ WATCH_FRAMES = """(cellId) => {
         if (!cell.lastCode.includes('plt.')) return;
         cell.removeEventListener('ran', ran);
         const t = performance.now();
-        requestAnimationFrame(() => { w.afterResult = performance.now() - t; });
+        requestAnimationFrame(() => { w.afterResult = performance.now() - t; w.afterResultAt = performance.timeOrigin + t; });
     };
     cell.addEventListener('ran', ran);
 }"""
 # From the first figure's arrival until 0.5 s after every figure of the cell has loaded: the
-# longest gap between frames, and the frame right after the result.
+# longest gap between frames, and the frame right after the result; ``slow``: the gaps over
+# 100 ms, as [ms after the first figure, ms, when the gap began (epoch ms)].
 FRAME_REPORT = """async (cellId) => {
     const out = document.querySelector(`.cell[data-cell-id='${cellId}'] .cell-output`);
     const loaded = (i) => i.complete && i.naturalWidth > 0;
@@ -244,10 +248,42 @@ FRAME_REPORT = """async (cellId) => {
     let gap = 0;
     for (let i = 1; i < w.frames.length; i++)
         if (w.frames[i] > w.figureAt) gap = Math.max(gap, w.frames[i] - w.frames[i - 1]);
-    const slow = w.frames.slice(1).map((t, i) => [Math.round(w.frames[i] - w.figureAt), Math.round(t - w.frames[i])])
+    const slow = w.frames.slice(1).map((t, i) => [Math.round(w.frames[i] - w.figureAt), t - w.frames[i],
+                                                   performance.timeOrigin + w.frames[i]])
                   .filter(([, g]) => g > 100);
-    return {maxGap: gap, afterResult: w.afterResult, frames: w.frames.length, slow};
+    return {maxGap: gap, afterResult: w.afterResult, afterResultAt: w.afterResultAt, frames: w.frames.length, slow};
 }"""
+# The page's main thread computing in one task, a fixed amount of work (not a time: a busy machine
+# would give a timed loop less CPU): what the frame check must see. 2·10⁸ steps are about 0,9 s
+# of CPU on this project's machine, so a machine 4× faster still works for over FRAME_BUDGET.
+MAIN_THREAD_WORK = "(n) => { let x = 0; for (let i = 0; i < n; i++) x = (x * 31 + i) % 1000003; return x; }"
+WORK_STEPS = 200_000_000
+
+
+def _frames_that_waited_on_the_page(timing: dict, sampler: MainThreadSampler) -> list[str]:
+    """The frames (and the first one after the result) that came FRAME_BUDGET_MS late or more
+    while the page's main thread computed FRAME_BUDGET_MS or more of that wait. A frame late on
+    a busy machine, with the page idle meanwhile, is not one of them."""
+    waits = [(gap, start) for _, gap, start in timing["slow"]]
+    if timing["afterResult"] is not None:
+        waits.append((timing["afterResult"], timing["afterResultAt"]))
+    found = []
+    for gap, start in waits:
+        cpu = sampler.cpu_between(start / 1000, (start + gap) / 1000) * 1000
+        if gap >= FRAME_BUDGET_MS and cpu >= FRAME_BUDGET_MS:
+            found.append(f"a frame waited {gap:.0f} ms, {cpu:.0f} ms of it on the page's main thread")
+    return found
+
+
+def _frames_late_on_main_thread_work(page, sampler: MainThreadSampler) -> list[str]:
+    """The frame check checked: the page computes WORK_STEPS in one task while its frames are
+    watched; what ``_frames_that_waited_on_the_page`` finds (it must find that frame)."""
+    page.evaluate(WATCH_FRAMES, FIRST)
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
+    page.evaluate(MAIN_THREAD_WORK, WORK_STEPS)
+    return _frames_that_waited_on_the_page(page.evaluate(FRAME_REPORT, FIRST), sampler)
+
+
 BIG_SCATTER = (
     "import matplotlib.pyplot as plt\n"
     "plt.scatter(np.random.rand(200_000), np.random.rand(200_000), s=2)\n"
@@ -270,12 +306,14 @@ def test_a_multi_mb_svg_figure_is_a_png_and_the_page_stays_responsive(ready_page
     page = ready_page
     wait_until(page, "document.documentElement.dataset.prerunDone === 'true'", 240)
     go_to_slide(page, FIRST)
-    page.evaluate(WATCH_FRAMES, FIRST)
-    out = run_cell(page, FIRST, code=BIG_SCATTER)
-    assert out["state"] == "done" and out["figures"] == 1, out
-    timing = page.evaluate(FRAME_REPORT, FIRST)
-    assert timing["afterResult"] is not None and timing["afterResult"] < FRAME_BUDGET_MS, timing
-    assert timing["maxGap"] < FRAME_BUDGET_MS, timing
+    with MainThreadSampler() as sampler:
+        assert _frames_late_on_main_thread_work(page, sampler), "the frame check is blind"
+        page.evaluate(WATCH_FRAMES, FIRST)
+        out = run_cell(page, FIRST, code=BIG_SCATTER)
+        assert out["state"] == "done" and out["figures"] == 1, out
+        timing = page.evaluate(FRAME_REPORT, FIRST)
+    assert timing["afterResult"] is not None, timing
+    assert not _frames_that_waited_on_the_page(timing, sampler), timing
     [item] = _figure_items(page, FIRST)
     assert item["png"] and not item["svg"]
     assert item["note"] == "(figura de más de 0,2 MB en SVG: se muestra como PNG)"
@@ -307,9 +345,8 @@ def test_many_figures_are_capped_and_the_page_stays_responsive(ready_page):
     page = ready_page
     wait_until(page, "document.documentElement.dataset.prerunDone === 'true'", 240)
     go_to_slide(page, FIRST)
-    # measured twice at most: uncapped, 20 SVGs cost ~340 ms of main thread every time, while
-    # a stall of the machine's other work (a shared CI box) comes once; capped, ~70 ms
-    for _attempt in range(2):
+    # uncapped, 20 SVGs cost ~340 ms of main thread in one go; capped, ~70 ms
+    with MainThreadSampler() as sampler:
         page.evaluate(WATCH_FRAMES, FIRST)
         out = run_cell(
             page,
@@ -322,9 +359,8 @@ def test_many_figures_are_capped_and_the_page_stays_responsive(ready_page):
         assert out["state"] == "done" and out["figures"] == 20, out
         assert "se muestran las primeras 20 de 30" in out["stderr"]
         timing = page.evaluate(FRAME_REPORT, FIRST)
-        if timing["afterResult"] < FRAME_BUDGET_MS and timing["maxGap"] < FRAME_BUDGET_MS:
-            break
-    assert timing["afterResult"] < FRAME_BUDGET_MS and timing["maxGap"] < FRAME_BUDGET_MS, timing
+    assert timing["afterResult"] is not None, timing
+    assert not _frames_that_waited_on_the_page(timing, sampler), timing
     items = _figure_items(page, FIRST)
     assert [i["svg"] for i in items] == [True] * 10 + [False] * 10  # 10 SVG, then PNG
     assert all("figuras en SVG" in i["note"] for i in items[10:])

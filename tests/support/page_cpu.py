@@ -1,0 +1,79 @@
+"""The CPU time of the pages' own main threads, read from /proc while a test runs.
+
+A frame that comes late on a busy machine (another process on the cores, a shared CI box) waited
+on no work of the page's; one that waited on the page's own work (an SVG of 21 MB parsed on the
+main thread) had the page's main thread computing for as long as it waited. So a test of
+responsiveness asks, of every late frame, how much CPU the page's main thread spent while the
+frame waited: that does not depend on how busy the machine was.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import threading
+import time
+
+from bench import procstat
+from bench.diagnose.threads import chromium_type
+
+SAMPLE_S = 0.01  # /proc counts CPU in ticks of 10 ms
+
+
+def renderer_pids() -> list[int]:
+    """The Chromium renderer processes under this process (each holds pages' main threads)."""
+    return [p for p in procstat.descendants(os.getpid()) - {os.getpid()} if chromium_type(p) == "renderer"]
+
+
+def main_thread_cpu(pids: list[int]) -> float:
+    """CPU seconds so far of the main threads of ``pids`` (a process's main thread's tid is its pid)."""
+    total = 0.0
+    for pid in pids:
+        main = procstat.read_stat(procstat.PROC / str(pid) / "task" / str(pid) / "stat", pid)
+        total += main.cpu if main else 0.0
+    return total
+
+
+class MainThreadSampler:
+    """Samples, every SAMPLE_S until ``stop()``, the CPU of the renderers' main threads against
+    the wall clock (epoch seconds, as the page's ``performance.timeOrigin + now()``). The pages a
+    test does not use are idle and add next to nothing. A sample is (the clock before the
+    reading, the clock after it, the CPU seconds read): the reading was made between the two."""
+
+    def __init__(self) -> None:
+        self.pids = renderer_pids()
+        self.samples: list[tuple[float, float, float]] = []
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> MainThreadSampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def _sample(self) -> None:
+        before = time.time()
+        cpu = main_thread_cpu(self.pids)
+        self.samples.append((before, time.time(), cpu))
+
+    def _run(self) -> None:
+        self._sample()
+        while not self._done.wait(SAMPLE_S):
+            self._sample()
+        self._sample()
+
+    def stop(self) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def cpu_between(self, start: float, end: float) -> float:
+        """CPU seconds the main threads spent from ``start`` to ``end`` (epoch seconds), from the
+        last reading done by ``start`` to the first begun after ``end``: never less than spent
+        (more by up to two samples' worth)."""
+        done = [after for _, after, _ in self.samples]
+        begun = [before for before, _, _ in self.samples]
+        i = max(0, bisect.bisect_right(done, start) - 1)
+        j = min(len(begun) - 1, bisect.bisect_left(begun, end))
+        return self.samples[j][2] - self.samples[i][2]
