@@ -237,7 +237,7 @@ WATCH_FRAMES = """(cellId) => {
 }"""
 # From the first figure's arrival until 0.5 s after every figure of the cell has loaded: the
 # longest gap between frames, and the frame right after the result; ``slow``: the gaps over
-# 100 ms, as [ms after the first figure, ms, when the gap began (epoch ms)].
+# 100 ms that ended after the first figure, as [ms after it, ms, when the gap began (epoch ms)].
 FRAME_REPORT = """async (cellId) => {
     const out = document.querySelector(`.cell[data-cell-id='${cellId}'] .cell-output`);
     const loaded = (i) => i.complete && i.naturalWidth > 0;
@@ -250,7 +250,7 @@ FRAME_REPORT = """async (cellId) => {
         if (w.frames[i] > w.figureAt) gap = Math.max(gap, w.frames[i] - w.frames[i - 1]);
     const slow = w.frames.slice(1).map((t, i) => [Math.round(w.frames[i] - w.figureAt), t - w.frames[i],
                                                    performance.timeOrigin + w.frames[i]])
-                  .filter(([, g]) => g > 100);
+                  .filter(([, g], i) => g > 100 && w.frames[i + 1] > w.figureAt);
     return {maxGap: gap, afterResult: w.afterResult, afterResultAt: w.afterResultAt, frames: w.frames.length, slow};
 }"""
 # The page's main thread computing in one task, a fixed amount of work (not a time: a busy machine
@@ -302,7 +302,7 @@ def _figure_items(page, cell_id):
 
 def test_a_multi_mb_svg_figure_is_a_png_and_the_page_stays_responsive(ready_page):
     """200 000 points are 21 MB of SVG: drawn as such they froze the page for seconds. The cell
-    shows a PNG with a note, and the page answers a frame within 200 ms all along."""
+    shows a PNG with a note, and no frame waits on 200 ms of the page's own work all along."""
     page = ready_page
     wait_until(page, "document.documentElement.dataset.prerunDone === 'true'", 240)
     go_to_slide(page, FIRST)
