@@ -5,8 +5,9 @@
 
 What the deck asks of dplab between two slides: the census the prelude loads, 10 000 discrete
 samples, and the privacy–utility curve (10 values of ε × 5 seeds of noisy gradient descent).
-Each is timed in a new interpreter (so nothing is warm but the imports), the median against
-its budget, held or missed with the margin (bench/budget.py). These limits were unit tests until
+Each repetition is a new interpreter: dplab imported and the census made once, then each path
+timed once, in this order. The median of each against its budget, held or missed with the
+margin (bench/budget.py). These limits were unit tests until
 a busy machine failed one (issue 32, item 7). Writes nothing.
 """
 

@@ -20,8 +20,8 @@ export const POOL_MIN_MEMORY_GB = 4;
  * memory (``touchOnly``: none of its pointers is fine, the media query ``(any-pointer: fine)``
  * does not match; Safari tells no memory, and a phone's 8 cores share a phone's memory and
  * battery). WebKit clamps the core count to 4 or 8 against fingerprinting, so there it cannot
- * tell 2 cores from 4: the Macs of the last decade have at least 4 logical cores, but WebKitGTK on this
- * project's 2-core test machine says 4 and starts two workers (they share the two cores).
+ * tell 2 cores from 4: the Macs of the last decade have at least 4 logical cores, but WebKitGTK
+ * on this project's 2-core test machine says 4 and starts two workers (they share two cores).
  * ``override`` (the page's ``?workers=1`` or ``?workers=2``) wins when it is 1 or 2; any other
  * value is ignored.
  * @param {{hardwareConcurrency?: number, deviceMemory?: number, touchOnly?: boolean}} device
