@@ -4,23 +4,21 @@
 // importing matplotlib) answers no run `crashed`, and its restarts are capped as silence's are.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { FakeWorker, stub } from "./stub.mjs";
+import { FakeWorker, stubRuntimeGlobals } from "./stub.mjs";
 
 const ERROR = { type: "RuntimeError", message: "unreachable", traceback: "" };
 
-/** A runtime over a fake worker, its worker ready. */
-async function readyRuntime(t) {
-  FakeWorker.all = [];
-  stub(t, { Worker: FakeWorker, document: new EventTarget(), location: { search: "" }, self: {},
-            setInterval: () => 0 });
-  const { Runtime } = await import("../../static/js/runtime.js");
-  const runtime = new Runtime({ assets: { static: "static/" } }, "http://127.0.0.1/");
-  FakeWorker.all.at(-1).reply({ type: "status", state: "ready", detail: "Python: listo" });
-  return runtime;
-}
-
 const worker = () => FakeWorker.all.at(-1);
 const ready = () => worker().reply({ type: "status", state: "ready", detail: "Python: listo" });
+
+/** A runtime over a fake worker, its worker ready. */
+async function readyRuntime(t) {
+  stubRuntimeGlobals(t);
+  const { Runtime } = await import("../../static/js/runtime.js");
+  const runtime = new Runtime({ assets: { static: "static/" } }, "http://127.0.0.1/");
+  ready();
+  return runtime;
+}
 
 test("runtime: a death between runs sends the waiting runs to the new worker, and answers none crashed", async (t) => {
   const runtime = await readyRuntime(t);

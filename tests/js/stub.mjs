@@ -31,3 +31,11 @@ export class FakeWorker {
   /** The page's messages of ``type``. */
   sent(type) { return this.posted.filter((m) => m.type === type); }
 }
+
+/** The globals a Runtime (runtime.js) reads, with workers that are FakeWorkers (``FakeWorker.all``
+ *  emptied first). @param {import("node:test").TestContext} t */
+export function stubRuntimeGlobals(t) {
+  FakeWorker.all = [];
+  stub(t, { Worker: FakeWorker, document: new EventTarget(), location: { search: "" }, self: {},
+            setInterval: () => 0 });
+}

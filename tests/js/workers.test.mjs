@@ -5,14 +5,12 @@
 // restarts both and says so once, and a worker that restarts by itself names the cells to replay.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { FakeWorker, stub } from "./stub.mjs";
+import { FakeWorker, stubRuntimeGlobals } from "./stub.mjs";
 
 
 /** A pool of two over fake workers, just made. */
 async function newPool(t) {
-  FakeWorker.all = [];
-  stub(t, { Worker: FakeWorker, document: new EventTarget(), location: { search: "" }, self: {},
-            setInterval: () => 0 });
+  stubRuntimeGlobals(t);
   const { RuntimePool } = await import("../../static/js/workers.js");
   return new RuntimePool({ assets: { static: "static/" } }, "http://127.0.0.1/", 2);
 }
