@@ -70,7 +70,9 @@
         if (!m || typeof m !== "object") return;
         B.lastMessage = t;
         if (m.type === "status") {
-          B.statuses.push({ t, state: m.state, detail: m.detail, gen });
+          // at: when the worker posted it (its own clock), as bare Pyodide's marks are taken
+          const at = typeof m.at === "number" ? m.at - performance.timeOrigin : null;
+          B.statuses.push({ t, at, state: m.state, detail: m.detail, gen });
           if (m.state === "running") lastRunning = t;
           if (m.state === "ready" && B.marks.ready == null) { B.marks.ready = t; readyResolve(); }
         } else if (m.type === "started") {   // newer workers say when a job starts

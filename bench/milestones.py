@@ -129,7 +129,9 @@ def deck_milestones(v: dict) -> dict:
     """A deck visit's milestones (ms since navigation) and its cells' first results."""
     ids, first = v.get("cellIds") or [], first_results(v)
     gen1 = [s for s in v["statuses"] if s.get("gen", 1) == 1]
+    core = gen1[1] if len(gen1) > 1 and gen1[1]["state"] == "loading" else {}
     ready = v["marks"].get("ready")
+    ready_status = next((s for s in v["statuses"] if s["state"] == "ready"), {})
     first_fig = min(v["figures"], key=lambda f: f["t"]) if v["figures"] else {}
     all_done = max(first[i]["result"] for i in ids) if ids and set(ids) <= set(first) else None
     tbt, longest = blocking(v.get("longTasks") or [], v["marks"].get("deckReady"), all_done)
@@ -140,7 +142,11 @@ def deck_milestones(v: dict) -> dict:
         "zero": 0.0,
         "deck_ready": v["marks"].get("deckReady"),
         "ready": ready,
-        "core_ready": gen1[1]["t"] if len(gen1) > 1 and gen1[1]["state"] == "loading" else None,
+        # heard by the page: later than the worker said it while the page's main thread is busy
+        "core_ready": core.get("t"),
+        # said by the worker, on its own clock: as bare Pyodide's marks are taken (its worker's)
+        "core_ready_worker": core.get("at"),
+        "ready_worker": ready_status.get("at"),
         "first_cell": first[ids[0]]["result"] if ids and ids[0] in first else None,
         "first_output": min(shown, default=None),
         "last_visit_all": v["marks"].get("lastVisitAll"),  # the last of the last visit's outputs shown

@@ -6,8 +6,8 @@ from bench import hall, stats
 from bench.milestones import FILE_TYPES
 
 README_ROWS = (
-    ("core ready", "core", "core_ready"),
-    ("numpy ready / deck runtime ready (numpy, dplab, prelude)", "numpy", "ready"),
+    ("core ready (in the worker)", "core", "core_ready_worker"),
+    ("numpy ready / deck runtime ready (numpy, dplab, prelude; in the worker)", "numpy", "ready_worker"),
     ("first code cell's result", None, "first_cell"),
     ("first figure", "figure", "first_figure"),
     ("all {cells} cells done", None, "all_done"),
@@ -20,8 +20,10 @@ BASELINE_ROWS = (
 )
 DECK_ROWS = (
     ("page ready (window.deck set)", "deck_ready"),
-    ("core ready (worker's 2nd status)", "core_ready"),
-    ("runtime ready (status 'ready')", "ready"),
+    ("core ready (worker's 2nd status, heard)", "core_ready"),
+    ("  said by the worker (its own clock)", "core_ready_worker"),
+    ("runtime ready (status 'ready', heard)", "ready"),
+    ("  said by the worker (its own clock)", "ready_worker"),
     ("first cell's result", "first_cell"),
     ("first output shown (last visit's or live)", "first_output"),
     ("every last visit's output shown", "last_visit_all"),
@@ -32,8 +34,8 @@ DECK_ROWS = (
     ("main thread's longest task, ready → all done", "longest_task"),
 )
 RATIO_ROWS = (
-    ("core ready / core ready", "core_ready"),
-    ("runtime ready / numpy ready", "ready"),
+    ("core ready / core ready (in the workers)", "core_ready_worker"),
+    ("runtime ready / numpy ready (in the workers)", "ready_worker"),
     ("first figure / first figure", "first_figure"),
 )
 TARGETS = {

@@ -291,10 +291,13 @@ MESSAGES = (
         "worker",
         "worker → page",
         ("status",),
-        (F("state", "RuntimeState"), F("detail", "string")),
+        (F("state", "RuntimeState"), F("detail", "string"), F("at?", "number")),
         (
             "`state` ∈ `loading`, `ready`, `running`, `error`; `detail` is Spanish text for the indicator: "
-            "the scheduler's code (`Scheduler.status()`, `StatusPhrase` in `types.js`) said by `phrases.js`."
+            "the scheduler's code (`Scheduler.status()`, `StatusPhrase` in `types.js`) said by `phrases.js`. "
+            "`at` (the worker's, optional): when the worker posted it, in ms since the epoch on the worker's "
+            "own clock (`performance.timeOrigin + performance.now()`); the page may hear it later, while its "
+            "main thread is busy. `bench/startup.py` compares it with bare Pyodide's marks, taken the same way."
         ),
         unions=("FromWorker", "MainToCopies"),
         also=(("mirror", "main → copies", "the runtime's status (as the worker's `status`)."),),

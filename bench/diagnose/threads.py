@@ -38,8 +38,8 @@ BASELINE_STEPS = (
 )
 DECK_STEPS = (
     ("navigation → worker created", "zero", "worker_created"),
-    ("worker → core ready", "worker_created", "core_ready"),
-    ("numpy + dplab wheels loaded", "core_ready", "runner_requested"),
+    ("worker → core ready (its clock)", "worker_created", "core_ready_worker"),
+    ("numpy + dplab wheels loaded", "core_ready_worker", "runner_requested"),
     ("cellrunner + prelude", "runner_requested", "ready"),
     ("ready → matplotlib wheels downloaded", "ready", "mpl_wheels_downloaded"),
     ("→ matplotlib ready (unpack, pyplot)", "mpl_wheels_downloaded", "mpl_ready"),
@@ -218,7 +218,7 @@ def main(argv=None) -> int:
     t = Table()
     steps_table(t, rows)
     for label, base_key, deck_key in (
-        ("core ready", "core", "core_ready"),
+        ("core ready (in the worker)", "core", "core_ready_worker"),
         ("first figure", "figure", "first_figure"),
     ):
         cpu_table(t, rows, raw, label, {"baseline": base_key, "deck": deck_key})

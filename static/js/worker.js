@@ -72,7 +72,7 @@ function publishStatus(override = null) {
   const key = `${state}|${detail}`;
   if (key === lastStatus) return;
   lastStatus = key;
-  post({ type: "status", state, detail });
+  post({ type: "status", state, detail, at: performance.timeOrigin + performance.now() });
 }
 
 /**

@@ -55,8 +55,9 @@ def deck_visit(scale: float = 1.0, cell_seconds=(0.2, 0.5), modules=None) -> dic
     return {
         "marks": {"ready": 1800 * scale, "deckReady": 600 * scale},
         "statuses": [
-            {"t": 300, "state": "loading", "gen": 1},
-            {"t": 1400 * scale, "state": "loading", "gen": 1},
+            {"t": 300, "at": 290, "state": "loading", "gen": 1},
+            {"t": 1400 * scale, "at": 1300 * scale, "state": "loading", "gen": 1},
+            {"t": 1800 * scale, "at": 1750 * scale, "state": "ready", "gen": 1},
         ],
         "runs": runs,
         "cellIds": ["c1", "c2"],

@@ -46,6 +46,8 @@ def test_bytes_summary_counts_types_wheels_and_304s():
 def test_deck_milestones_from_the_worker_messages():
     m = milestones.deck_milestones(fakes.deck_visit())
     assert (m["core_ready"], m["ready"], m["first_cell"]) == (1400, 1800, 2000)
+    # the same statuses on the worker's clock, as bare Pyodide's marks are taken
+    assert (m["core_ready_worker"], m["ready_worker"]) == (1300, 1750)
     assert (m["first_figure"], m["first_figure_cell"], m["all_done"]) == (3400, "c2", 3500)
     assert m["mpl_ready"] == 3000  # the drawing run, asked for long before it started
     assert [c["figures"] for c in m["cells"]] == [0, 1]
