@@ -33,8 +33,13 @@ class FakeCaches {
   async delete(name) { return this.all.delete(name); }
 }
 
+/** A URLPattern that keeps what it was made from (node 20 has none). */
+class FakeURLPattern {
+  constructor(init) { this.init = init; }
+}
+
 /** Load sw.js stamped with ``version``; ``files``: the server's content by path. */
-function worker(version, { files = {}, caches = new FakeCaches(), online = true } = {}) {
+function worker(version, { files = {}, caches = new FakeCaches(), online = true, root = ROOT } = {}) {
   const handlers = {};
   const net = { online, fetched: [] };
   const fetch = async (input) => {
@@ -46,13 +51,14 @@ function worker(version, { files = {}, caches = new FakeCaches(), online = true 
     return body === undefined ? new NetResponse("no", { status: 404 }) : new NetResponse(body, { status: 200 });
   };
   const self = {
-    location: { href: ROOT + "sw.js" },
+    location: { href: root + "sw.js" },
     navigator: { get onLine() { return net.online; } },
     clients: { claim: async () => { self.claimed = true; } },
     skipWaiting: () => {},
     addEventListener: (type, fn) => { handlers[type] = fn; },
   };
-  const sandbox = { self, caches, fetch, Headers, Request, Response, URL, console, Set, JSON, Date };
+  const sandbox = { self, caches, fetch, Headers, Request, Response, URL, URLPattern: FakeURLPattern, console, Set,
+                    JSON, Date };
   vm.runInNewContext(SOURCE.replace("__DPDECK_OFFLINE_VERSION__", version), sandbox);
   /** Dispatch an extendable event; resolves when its waitUntil promises settle. */
   const dispatch = async (type, props = {}) => {
@@ -135,4 +141,34 @@ test("offline-fill fetches what the cache lacks and reports it all kept", async 
   await sw.dispatch("message", { data: { type: "offline-fill" }, source: { postMessage: (m) => told.push(m) } });
   assert.equal(told.at(-1).complete, true);
   assert.equal(told.at(-1).done, 4);
+});
+
+test("where the browser routes statically: a worker's script to the handler, page code raced, the rest from the cache", async () => {
+  const sw = worker("v1", { root: "https://deck.example/mi curso+1/" });
+  /** @type {any[]} */
+  let rules = [];
+  await sw.dispatch("install", { addRoutes: async (r) => { rules = r; } });
+  const shown = rules.map(({ condition: { urlPattern, requestDestination }, source }) =>
+    [urlPattern?.init.pathname ?? "", requestDestination ?? "", source]);
+  const race = "race-network-and-fetch-handler";
+  const vendor = "/mi%20curso\\+1/vendor/*", versioned = "/mi%20curso\\+1/static-*";   // the root's path, literal
+  assert.deepEqual(JSON.parse(JSON.stringify(shown)), [   // made in the sandbox: compared as data
+    ["", "worker", "fetch-event"],   // first: its response needs COOP/COEP (isolate), whatever its path
+    [vendor, "script", race], [vendor, "style", race], [vendor, "", "cache"],
+    [versioned, "script", race], [versioned, "style", race], [versioned, "", "cache"],
+  ]);
+  // a browser that refuses the rules still installs the worker, which then serves everything
+  const warned = [];
+  const original = console.warn;
+  console.warn = (...args) => warned.push(args.join(" "));
+  try {
+    await worker("v1").dispatch("install", { addRoutes: async () => { throw new TypeError("not supported"); } });
+  } finally {
+    console.warn = original;
+  }
+  assert.match(warned.join("\n"), /static routes not added/);
+  // one without static routing installs as before, and its handler still serves a versioned file
+  const plain = worker("v1", { files: { "static-aaa/js/deck.js": "code" } });
+  await plain.dispatch("install");
+  assert.equal(await (await plain.get("static-aaa/js/deck.js")).text(), "code");
 });
