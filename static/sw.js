@@ -10,8 +10,9 @@
 //    asks for the rest (`offline-fill`, low priority, one file at a time: while the presenter
 //    talks) and hears how far it got (`offline-progress`; static/js/PROTOCOL.md). Navigations:
 //    network first, the cached index.html offline. Versioned paths (vendor/<pkg>-<version>/,
-//    static-<hash>/) never change under one URL: cache first. Everything else: network first,
-//    the cache offline.
+//    static-<hash>/) never change under one URL: cache first (where the browser routes
+//    statically, the scripts and style sheets race the HTTP cache instead: `routeVersioned`).
+//    Everything else: network first, the cache offline.
 //    A new deploy changes this file's bytes (its VERSION), so the browser installs the new
 //    worker; install copies the versioned files the new list shares with the old cache, and
 //    activate deletes every other cache.
