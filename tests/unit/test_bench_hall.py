@@ -78,7 +78,9 @@ def test_warm_start_is_held_only_if_core_and_runtime_are_no_later_than_bare_pyod
     assert hall.verdicts({"local": doc(**warm, deck__warm__ready_worker=2.8)})["W0"]["ok"] is None  # aula's
     # judged on the worker's clock, as bare Pyodide's marks are: when the page heard it is not it
     heard_late = dict(deck__warm__core_ready=2.9, deck__warm__ready=3.5)
-    assert hall.verdicts({"aula": doc(**warm, **heard_late, deck__warm__ready_worker=2.8)})["W0"]["ok"] is True
+    assert (
+        hall.verdicts({"aula": doc(**warm, **heard_late, deck__warm__ready_worker=2.8)})["W0"]["ok"] is True
+    )
 
 
 def test_the_last_visit_holds_only_if_the_first_output_and_every_cell_come_within_1_s():
