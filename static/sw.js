@@ -100,9 +100,9 @@ self.addEventListener("install", (event) => {
  *  handler, as before. */
 async function routeVersioned(event) {
   const path = new URL(ROOT).pathname.replace(/[\\+*?:{}()]/g, "\\$&");   // literal in a URLPattern
-  const versioned = [`${path}vendor/*`, `${path}static-*`].map((pathname) => new URLPattern({ pathname }));
   const race = "race-network-and-fetch-handler";
-  try {
+  try {   // URLPattern too may be missing: the worker installs all the same
+    const versioned = [`${path}vendor/*`, `${path}static-*`].map((pathname) => new URLPattern({ pathname }));
     await event.addRoutes([
       { condition: { requestDestination: "worker" }, source: "fetch-event" },
       ...versioned.flatMap((urlPattern) => [

@@ -39,7 +39,8 @@ class FakeURLPattern {
 }
 
 /** Load sw.js stamped with ``version``; ``files``: the server's content by path. */
-function worker(version, { files = {}, caches = new FakeCaches(), online = true, root = ROOT } = {}) {
+function worker(version, { files = {}, caches = new FakeCaches(), online = true, root = ROOT,
+                            URLPattern = FakeURLPattern } = {}) {
   const handlers = {};
   const net = { online, fetched: [] };
   const fetch = async (input) => {
@@ -57,7 +58,7 @@ function worker(version, { files = {}, caches = new FakeCaches(), online = true,
     skipWaiting: () => {},
     addEventListener: (type, fn) => { handlers[type] = fn; },
   };
-  const sandbox = { self, caches, fetch, Headers, Request, Response, URL, URLPattern: FakeURLPattern, console, Set,
+  const sandbox = { self, caches, fetch, Headers, Request, Response, URL, URLPattern, console, Set,
                     JSON, Date };
   vm.runInNewContext(SOURCE.replace("__DPDECK_OFFLINE_VERSION__", version), sandbox);
   /** Dispatch an extendable event; resolves when its waitUntil promises settle. */
@@ -163,9 +164,14 @@ test("where the browser routes statically: a worker's script to the handler, pag
   console.warn = (...args) => warned.push(args.join(" "));
   try {
     await worker("v1").dispatch("install", { addRoutes: async () => { throw new TypeError("not supported"); } });
-  } finally {
+  } catch (e) {
     console.warn = original;
+    throw e;
   }
+  // nor does a missing URLPattern keep it from installing
+  await worker("v1", { URLPattern: null }).dispatch("install", { addRoutes: async () => {} });
+  console.warn = original;
+  assert.equal(warned.length, 2, warned.join("\n"));
   assert.match(warned.join("\n"), /static routes not added/);
   // one without static routing installs as before, and its handler still serves a versioned file
   const plain = worker("v1", { files: { "static-aaa/js/deck.js": "code" } });
