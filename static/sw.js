@@ -32,7 +32,9 @@ function relative(url) {
   return href.startsWith(ROOT) ? href.slice(ROOT.length) : null;
 }
 
-const isVersioned = (rel) => rel.startsWith("vendor/") || rel.startsWith("static-");
+/** The deck-relative path prefixes whose files never change under one URL. */
+const VERSIONED = ["vendor/", "static-"];
+const isVersioned = (rel) => VERSIONED.some((prefix) => rel.startsWith(prefix));
 
 function isolate(response) {
   if (response.status === 0 || response.type === "opaque") return response;
@@ -102,7 +104,7 @@ async function routeVersioned(event) {
   const path = new URL(ROOT).pathname.replace(/[\\+*?:{}()]/g, "\\$&");   // literal in a URLPattern
   const race = "race-network-and-fetch-handler";
   try {   // URLPattern too may be missing: the worker installs all the same
-    const versioned = [`${path}vendor/*`, `${path}static-*`].map((pathname) => new URLPattern({ pathname }));
+    const versioned = VERSIONED.map((prefix) => new URLPattern({ pathname: `${path}${prefix}*` }));
     await event.addRoutes([
       { condition: { requestDestination: "worker" }, source: "fetch-event" },
       ...versioned.flatMap((urlPattern) => [
