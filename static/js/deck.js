@@ -203,8 +203,14 @@ function notify(text) {
  *     short of the slide's page by that share of a screen: past the middle of the deck, scroll
  *     snapping settles on the slide before it (hakimel/reveal.js#3815).
  *  3. Scrolling never updates the URL, so a reload or a shared URL names a slide left long ago.
+ *  4. A link followed on the page (a new hash) is handled on its hashchange, a task later. A
+ *     slide change that a scroll had already queued (reveal.js syncs the scroll view on the next
+ *     frame), or a deferred write (it replaces the URL at most once a second), can come first:
+ *     it wrote the old slide's hash over the link's, reveal.js then read the old hash back and
+ *     stayed. On a busy phone the link was lost (test_phone.py caught it once).
  *  A plugin is handed reveal.js's controllers: it keeps the link and goes there once ready,
- *  scrolls to the slide's own page, and writes the URL when the current slide changes. */
+ *  scrolls to the slide's own page, writes the URL when the current slide changes, and never
+ *  writes over a hash the page has not handled yet (its hashchange will write its own). */
 const ScrollViewLinks = {
   id: "scroll-view-links",
   init(reveal) {
@@ -218,12 +224,22 @@ const ScrollViewLinks = {
       if (top > 0 || top + page.offsetHeight <= 0) scroller.scrollTop += top;   // not on it yet
     };
     if (!reveal.getConfig().hash) return;
+    const where = reveal.location;
+    let handled = location.hash;   // the URL's hash as the page last wrote or handled it
+    const replaceState = where.replaceState.bind(where);
+    where.replaceState = (url) => {
+      if (location.hash !== handled) return;   // a link's hashchange is on its way
+      replaceState(url);
+      handled = location.hash;
+    };
+    addEventListener("hashchange", () => { handled = location.hash; }, true);   // before reveal.js's own
     const link = location.hash;
     reveal.on("slidechanged", () => { if (reveal.isScrollView()) reveal.location.writeURL(); });
     reveal.on("ready", () => {
       const target = link && reveal.isScrollView() && reveal.location.getIndicesFromHash(link);
       if (!target) return;
       history.replaceState(history.state, "", link);
+      handled = link;
       reveal.slide(target.h, target.v, target.f);
     });
   },

@@ -109,6 +109,27 @@ def test_a_link_to_a_slide_lands_on_it(phone, deck_url, slide_id):
     assert not phone.errors, phone.errors
 
 
+# A link followed while the page is busy: a slide change that a scroll has queued (reveal.js
+# syncs the scroll view on the next frame) comes before the link's hashchange is handled. It
+# wrote the old slide's hash over the link's, and reveal.js stayed (deck.js, ScrollViewLinks 4).
+FOLLOW_WHILE_BUSY = """async (target) => {
+    const reveal = window.deck.reveal;
+    reveal.next(); await new Promise(r => setTimeout(r, 50)); reveal.prev();   // scrolls, synced later
+    location.hash = '#/' + target;
+    const until = Date.now() + 1100;
+    while (Date.now() < until) {}   // busy: what was queued before the hashchange comes first
+}"""
+
+
+def test_a_link_followed_while_the_page_is_busy_lands(phone, deck_url):
+    open_at(phone, deck_url, CODE_SLIDE, "?noprerun")
+    wait_landed(phone, CODE_SLIDE)
+    target = "el-compromiso-privacidad-utilidad"
+    phone.evaluate(FOLLOW_WHILE_BUSY, target)
+    assert wait_landed(phone, target)["hash"] == f"#/{target}"
+    assert not phone.errors, phone.errors
+
+
 def test_the_url_follows_the_scroll_and_a_reload_stays(phone, deck_url):
     open_at(phone, deck_url, "el-dato-de-partida", "?noprerun")
     wait_landed(phone, "el-dato-de-partida")
