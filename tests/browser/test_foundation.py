@@ -18,6 +18,7 @@ from tests.support.browser import (
     foreign_requests,
     go_to_slide,
     open_deck,
+    restart_deadline,
     run_cell,
     run_count,
     slide_index,
@@ -157,7 +158,7 @@ def test_stop_a_runaway_cell(page, deck_url, deck_url_plain, isolated):
     assert page.evaluate("crossOriginIsolated") is isolated
     wait_runtime_ready(page)
     first, second = _first_cells(page, 2)
-    deadline = stop_deadline(page, second)
+    deadline = stop_deadline(page, second) if isolated else restart_deadline(page)
     go_to_slide(page, first)
     wait_idle(page, 0, 60)
     start_run(page, 0, "i = 0\nwhile True:\n    i += 1\n    print(i)")

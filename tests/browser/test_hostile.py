@@ -44,11 +44,32 @@ def ready_page(page, deck_url):
     return page
 
 
-def _responsive(page) -> float:
-    """Seconds the page's main thread takes to answer (a frozen page would time out)."""
-    t0 = time.monotonic()
-    page.evaluate("new Promise(r => requestAnimationFrame(() => r(1)))")
-    return time.monotonic() - t0
+def _frame_waited_on_the_page(page, before: str | None = None) -> str | None:
+    """Ask the page for one frame (a frozen page would not give one), after running ``before``
+    in it if given. A frame that came late because the machine was busy (a shared CI box) is
+    fine; one the page held up with its own work is not: a wait of FRAME_BUDGET_MS or more in
+    which the page's main thread computed FRAME_BUDGET_MS or more, and ran or waited for a core
+    for at least half of the wait (tests/support/page_cpu.py). What it waited on, or None."""
+    with MainThreadSampler() as sampler:
+        start = time.time()
+        if before:
+            page.evaluate(before)
+        page.evaluate("new Promise(r => requestAnimationFrame(() => r(1)))")
+        end = time.time()
+    wait, cpu = (end - start) * 1000, sampler.cpu_between(start, end) * 1000
+    demand = sampler.demand_between(start, end)
+    wanted = cpu if demand is None else demand * 1000
+    if wait >= FRAME_BUDGET_MS and cpu >= FRAME_BUDGET_MS and wanted >= wait / 2:
+        return f"a frame waited {wait:.0f} ms: the page's main thread computed {cpu:.0f} ms, wanted a core {wanted:.0f} ms"
+    return None
+
+
+def test_the_frame_check_sees_a_page_that_computes(ready_page):
+    """The check above checked: the page computes WORK_STEPS in one task, queued just before
+    the frame is asked for; the check must see it (and an idle page passes it)."""
+    assert _frame_waited_on_the_page(ready_page) is None
+    busy = f"setTimeout(() => ({MAIN_THREAD_WORK})({WORK_STEPS}), 0)"
+    assert _frame_waited_on_the_page(ready_page, before=busy), "the frame check is blind"
 
 
 def test_error_deep_in_dplab_points_at_the_users_line(ready_page):
@@ -64,7 +85,7 @@ def test_a_million_lines_are_cut_and_the_page_stays_responsive(ready_page):
     assert out["state"] == "done"
     assert "salida recortada" in out["stderr"]
     assert len(out["stdout"]) <= 200_000
-    assert _responsive(ready_page) < 1.0
+    assert not _frame_waited_on_the_page(ready_page)
 
 
 def test_a_50_mb_string_is_cut(ready_page):
@@ -74,7 +95,7 @@ def test_a_50_mb_string_is_cut(ready_page):
     assert len(out["value"]) < 21_000 and "recortado" in out["value"]
     heap = ready_page.evaluate("performance.memory ? performance.memory.usedJSHeapSize : 0")
     assert heap < 300 * 2**20, f"page heap {heap / 2**20:.0f} MB"
-    assert _responsive(ready_page) < 1.0
+    assert not _frame_waited_on_the_page(ready_page)
 
 
 def test_stop_a_loop_that_prints_in_a_tight_loop(ready_page):
@@ -85,7 +106,7 @@ def test_stop_a_loop_that_prints_in_a_tight_loop(ready_page):
     start_run(page, 0, 'while True:\n    print("sin fin")')
     wait_running(page, 0, 60)
     time.sleep(1.0)
-    assert _responsive(page) < 1.0
+    assert not _frame_waited_on_the_page(page)
     t0 = time.monotonic()
     page.locator(CELL.format(FIRST) + " button.stop").click()
     wait_idle(page, 0, deadline + 3)
@@ -431,7 +452,8 @@ STOP_SLEEPING = """async (i) => {
 
 
 def test_stop_wakes_a_sleeping_cell_at_once_without_a_restart(ready_page):
-    """time.sleep in a cell uses no CPU, and Stop ends it within 0,5 s by an interrupt."""
+    """time.sleep in a cell uses no CPU, and Stop ends it by an interrupt within 0,5 s (plus
+    five round trips of a trivial run, measured in the same test: a busy machine slows both)."""
     from tests.browser.engines.drivers import WORKER_THREADS, cpu_use, procstat
 
     page = ready_page
@@ -439,6 +461,9 @@ def test_stop_wakes_a_sleeping_cell_at_once_without_a_restart(ready_page):
     t0 = time.monotonic()
     assert run_cell(page, SECOND, code="import time\ntime.sleep(0.4)\nprint('ok')")["stdout"] == "ok\n"
     assert time.monotonic() - t0 >= 0.4
+    t0 = time.monotonic()
+    run_cell(page, SECOND, code="pass")
+    trip_ms = (time.monotonic() - t0) * 1000  # a trivial run's round trip, here and now
     bad = run_cell(page, SECOND, code="import time\ntime.sleep(-1)")
     assert "ValueError" in bad["error"] and "non-negative" in bad["error"]
     i = cell_index(page, FIRST)
@@ -451,6 +476,8 @@ def test_stop_wakes_a_sleeping_cell_at_once_without_a_restart(ready_page):
     assert not busy, f"the sleeping cell burns CPU: {use}"
     stopped = page.evaluate(STOP_SLEEPING, i)
     assert not stopped["restarted"] and stopped["error"]["type"] == "KeyboardInterrupt", stopped
-    assert stopped["ms"] < 500, f"Stop took {stopped['ms']:.0f} ms"
+    assert stopped["ms"] < 500 + 5 * trip_ms, (
+        f"Stop took {stopped['ms']:.0f} ms (a run's trip {trip_ms:.0f} ms)"
+    )
     assert restarts(page) == 0
     assert run_cell(page, SECOND, code="print(len(census))")["stdout"] == "5000\n"

@@ -193,6 +193,20 @@ def stop_deadline(page, cell_id: str) -> float:
     return 2.0 + 5 * (time.monotonic() - t0)
 
 
+def restart_deadline(page) -> float:
+    """Seconds a Stop may take on a page that cannot interrupt Python, so that Stop restarts
+    it: 2 s, plus twice what a ⟲ restart takes on this page now (a new worker, the prelude and
+    the replay, until every cell is idle), measured here in the same run. A trivial run's
+    round trip is no reference for that: it does not grow with what a restart does."""
+    t0 = time.monotonic()
+    before = restarts(page)
+    page.locator("button[data-action='restart']").click()
+    wait_until(page, lambda: restarts(page) > before, 30)
+    wait_runtime_ready(page)
+    wait_all_idle(page, 120)
+    return 2.0 + 2 * (time.monotonic() - t0)
+
+
 def run_cell(page, cell_id: str, code: str | None = None, timeout: float = 90.0) -> dict:
     """Run a cell (optionally with new code) the way the Run button does; return its result."""
     i = cell_index(page, cell_id)

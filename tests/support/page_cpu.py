@@ -34,6 +34,26 @@ def main_thread_cpu(pids: list[int]) -> float:
     return total
 
 
+def main_thread_demand(pids: list[int]) -> float | None:
+    """Seconds so far that the main threads of ``pids`` ran or waited for a core to run on
+    (/proc's schedstat: run time plus run-queue wait), or None where the kernel keeps no
+    schedstat. A thread that computes wants a core all along, however busy the machine; one
+    that waits for an event (a frame, a message) does not."""
+    total = 0.0
+    for pid in pids:
+        try:
+            ran, waited = (
+                int(v)
+                for v in (procstat.PROC / str(pid) / "task" / str(pid) / "schedstat").read_text().split()[:2]
+            )
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError):  # it ended meanwhile
+            continue
+        total += (ran + waited) / 1e9
+    return total
+
+
 class MainThreadSampler:
     """Samples, every SAMPLE_S until ``stop()``, the CPU of the renderers' main threads against
     the wall clock (epoch seconds, as the page's ``performance.timeOrigin + now()``). The pages a
@@ -43,6 +63,7 @@ class MainThreadSampler:
     def __init__(self) -> None:
         self.pids = renderer_pids()
         self.samples: list[tuple[float, float, float]] = []
+        self.demands: list[float | None] = []  # main_thread_demand at each sample
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -55,8 +76,9 @@ class MainThreadSampler:
 
     def _sample(self) -> None:
         before = time.time()
-        cpu = main_thread_cpu(self.pids)
+        cpu, demand = main_thread_cpu(self.pids), main_thread_demand(self.pids)
         self.samples.append((before, time.time(), cpu))
+        self.demands.append(demand)
 
     def _run(self) -> None:
         self._sample()
@@ -68,12 +90,24 @@ class MainThreadSampler:
         self._done.set()
         self._thread.join()
 
-    def cpu_between(self, start: float, end: float) -> float:
-        """CPU seconds the main threads spent from ``start`` to ``end`` (epoch seconds), from the
-        last reading done by ``start`` to the first begun after ``end``: never less than spent
-        (more by up to two samples' worth)."""
+    def _around(self, start: float, end: float) -> tuple[int, int]:
+        """The samples around ``start`` to ``end`` (epoch seconds): the last reading done by
+        ``start`` and the first begun after ``end``."""
         done = [after for _, after, _ in self.samples]
         begun = [before for before, _, _ in self.samples]
         i = max(0, bisect.bisect_right(done, start) - 1)
         j = min(len(begun) - 1, bisect.bisect_left(begun, end))
+        return i, j
+
+    def cpu_between(self, start: float, end: float) -> float:
+        """CPU seconds the main threads spent from ``start`` to ``end`` (epoch seconds), from the
+        samples around them: never less than spent (more by up to two samples' worth)."""
+        i, j = self._around(start, end)
         return self.samples[j][2] - self.samples[i][2]
+
+    def demand_between(self, start: float, end: float) -> float | None:
+        """Seconds the main threads ran or waited for a core from ``start`` to ``end``, from the
+        samples around them (``main_thread_demand``); None where the kernel keeps no schedstat."""
+        i, j = self._around(start, end)
+        first, last = self.demands[i], self.demands[j]
+        return None if first is None or last is None else last - first
