@@ -103,11 +103,41 @@ def _session():
     )
 
 
-def run_cpython(snap: Path, reps: int, classify: bool = False) -> list[dict]:
-    """``reps`` runs, each in a fresh process (the first one classifies, if asked)."""
+# What the child needs beside numpy and matplotlib (deckbuild.schema reads the deck's YAML).
+CHILD_NEEDS = ("pyyaml",)
+
+
+def pyodide_libs_python(lock: dict, cache: Path) -> tuple[str | None, str]:
+    """A CPython with the numpy and matplotlib versions of Pyodide's ``lock`` (a venv under
+    ``cache``, made once): the cells' time in the browser against CPython running the same
+    library code, so the ratio is the runtime's (wasm, the worker), not two releases' speed.
+    Returns (its python, what it has), or (None, why not) where it cannot be made (offline)."""
+    versions = {name: lock["packages"][name]["version"] for name in ("numpy", "matplotlib")}
+    label = ", ".join(f"{name} {v}" for name, v in versions.items())
+    venv = cache / ("cpython-" + "-".join(f"{name}-{v}" for name, v in versions.items()))
+    python, done = venv / "bin" / "python", venv / ".complete"
+    if not done.exists():
+        pins = [f"{name}=={v}" for name, v in versions.items()] + list(CHILD_NEEDS)
+        for cmd in (
+            [sys.executable, "-m", "venv", "--clear", str(venv)],
+            [str(python), "-m", "pip", "install", "-q", *pins],
+        ):
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+            if proc.returncode != 0:
+                return (
+                    None,
+                    f"no CPython with {label}: {' '.join(cmd[:4])} failed: {proc.stderr.strip()[-300:]}",
+                )
+        done.write_text(label + "\n")
+    return str(python), label
+
+
+def run_cpython(snap: Path, reps: int, classify: bool = False, python: str | None = None) -> list[dict]:
+    """``reps`` runs, each in a fresh process of ``python`` (this one's by default; the first
+    run classifies, if asked)."""
     runs = []
     for rep in range(reps):
-        cmd = [sys.executable, str(Path(__file__).resolve()), str(snap)]
+        cmd = [python or sys.executable, str(Path(__file__).resolve()), str(snap)]
         cmd += ["--classify"] if classify and rep == 0 else []
         proc = subprocess.run(cmd, capture_output=True, text=True, cwd=str(snap), timeout=600)
         if proc.returncode != 0:

@@ -66,7 +66,7 @@ if __name__ == "__main__":
     require_extras()
 
 from bench import hall, milestones, prepare, stats, table  # noqa: E402
-from bench.cpython import run_cpython  # noqa: E402
+from bench.cpython import pyodide_libs_python, run_cpython  # noqa: E402
 from bench.profiles import PROFILES  # noqa: E402
 from bench.session import (  # noqa: E402
     add_common_args,
@@ -75,6 +75,7 @@ from bench.session import (  # noqa: E402
     session,
     visit_note,
 )
+from deckbuild.pyodide_dist import cache_dir  # noqa: E402
 
 RESULTS = HERE / "results"
 # run after every cell in the deck's warm visits: which top-level modules got imported
@@ -179,22 +180,27 @@ def measure_all(s) -> dict:
     """Each profile in turn (the same build, server and CPython runs): profile → raw results."""
     print(f"CPython: prelude and cells, {s.args.reps}× in fresh processes…", flush=True)
     cpython = run_cpython(s.snap, s.args.reps)
+    python, label = pyodide_libs_python(s.lock, cache_dir())
+    print(f"CPython with Pyodide's libraries ({label}): the same, {s.args.reps}×…", flush=True)
+    same_libs = run_cpython(s.snap, s.args.reps, python=python) if python else []
     runs = {}
     for name in profile_names(s.args):
         s.browser.profile = PROFILES[name]
         print(f"profile {name}: {s.browser.profile.description}", flush=True)
-        runs[name] = measure(s, cpython)
+        runs[name] = measure(s, cpython, same_libs)
         if s.args.before:  # the deck before, against the same baseline visits: its own tables
             meta = runs[name]["meta"] | {"profile": f"{name}, the deck before ({s.args.before})"}
             runs[f"{name}:before"] = runs[name] | {"deck": runs[name].pop("before"), "meta": meta}
     return runs
 
 
-def measure(s, cpython: list[dict]) -> dict:
-    """Every visit of one profile: the raw results."""
+def measure(s, cpython: list[dict], same_libs: list[dict]) -> dict:
+    """Every visit of one profile: the raw results (``same_libs``: CPython's runs with Pyodide's
+    numpy and matplotlib, or none)."""
     results = {
         "meta": make_meta(s, cpython),
         "cpython": cpython,
+        "cpython_pyodide_libs": same_libs,
         "lock_imports": milestones.lock_imports(s.lock),
         "worker_regex": prepare.worker_regex(s.site, s.config),
         "baseline": {"cold": [], "warm": []},

@@ -174,6 +174,18 @@ def transfers(t: Table, doc: dict) -> None:
         )
 
 
+def _sum_rows(t: Table, sums: dict, medians: str, minima: str) -> None:
+    """The sums of the cells' medians and minima (cold, warm, CPython) and cold/CPython."""
+    for label, agg in ((medians, "median"), (minima, "min")):
+        r = sums[f"ratio_{agg}.cold"]
+        t.row(
+            "  " + label,
+            *(f"{sums[f'{agg}.{k}']:.3f}" for k in ("cold", "warm", "cpython")),
+            "—" if r is None else f"{r:.1f}×",
+            widths=CELLS,
+        )
+
+
 def cells(t: Table, doc: dict, cpython: dict) -> None:
     t.title("Cells' own run time (runner's `seconds`): browser vs CPython")
     t.text(
@@ -195,17 +207,14 @@ def cells(t: Table, doc: dict, cpython: dict) -> None:
             widths=CELLS,
         )
     sums = doc["sums"]
-    for label, agg in (
-        ("sum of medians (cells ok everywhere)", "median"),
-        ("sum of minima (least disturbed)", "min"),
-    ):
-        r = sums[f"ratio_{agg}.cold"]
-        t.row(
-            "  " + label,
-            *(f"{sums[f'{agg}.{k}']:.3f}" for k in ("cold", "warm", "cpython")),
-            "—" if r is None else f"{r:.1f}×",
-            widths=CELLS,
+    _sum_rows(t, sums, "sum of medians (cells ok everywhere)", "sum of minima (least disturbed)")
+    same, libs = doc.get("sums_pyodide_libs"), doc.get("cpython_pyodide_libs")
+    if same and libs:
+        t.text(
+            f"  like for like, CPython {libs.get('python')} with Pyodide's numpy {libs.get('numpy')} "
+            f"and matplotlib {libs.get('matplotlib')}:"
         )
+        _sum_rows(t, same, "sum of medians", "sum of minima")
     if sums["excluded"]:
         t.text(f"  not in the sums (failed or no result somewhere): {', '.join(sums['excluded'])}")
     for f in doc["failures"][:12]:

@@ -118,3 +118,46 @@ def test_target_4_names_an_unused_wheel():
 
 def test_the_document_is_json():
     json.dumps(stats.summarize(fakes.results(2)))
+
+
+def _with_pyodide_libs(cpython_seconds, same_seconds, reps=3) -> dict:
+    r = fakes.results(reps)
+    r["cpython"] = [fakes.cpython_run(cpython_seconds) for _ in range(reps)]
+    r["cpython_pyodide_libs"] = [fakes.cpython_run(same_seconds) for _ in range(reps)]
+    return r
+
+
+def test_the_cells_target_is_judged_like_for_like_and_shows_both():
+    # the browser's 0.7 s: 1.75× CPython with Pyodide's libraries (0.4 s), 2.8× a newer one's (0.25 s)
+    doc = stats.summarize(_with_pyodide_libs((0.05, 0.2), (0.12, 0.28)))
+    assert doc["sums_pyodide_libs"]["ratio_median.cold"] == pytest.approx(1.75)
+    assert doc["summary"]["cells.pyodide_libs.browser_over_cpython.cold"]["median"] == pytest.approx(1.75)
+    v = doc["verdicts"][5]
+    assert v["ok"] is True
+    assert v["detail"].startswith("like for like (CPython with numpy 2.0, matplotlib 3.8): 1.75× cold")
+    assert "against this machine's CPython libraries: 2.80× cold" in v["detail"]
+
+
+def test_the_cells_target_misses_like_for_like_whatever_the_newer_libraries_give():
+    v = stats.summarize(_with_pyodide_libs((0.2, 0.3), (0.1, 0.2)))["verdicts"][5]
+    assert v["ok"] is False and "2.33× cold" in v["detail"] and "1.40× cold" in v["detail"]
+
+
+def test_without_pyodide_libs_the_cells_target_is_against_this_cpython():
+    doc = stats.summarize(fakes.results(2))
+    assert doc["sums_pyodide_libs"] is None and doc["cpython_pyodide_libs"] is None
+    assert doc["verdicts"][5]["detail"].startswith("2.00× cold")
+
+
+def test_the_like_for_like_cpython_is_made_once_and_named_by_pyodide_s_versions(tmp_path):
+    from bench.cpython import pyodide_libs_python
+
+    lock = {"packages": {"numpy": {"version": "2.0.2"}, "matplotlib": {"version": "3.8.4"}}}
+    venv = tmp_path / "cpython-numpy-2.0.2-matplotlib-3.8.4"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").write_text("")
+    (venv / ".complete").write_text("numpy 2.0.2, matplotlib 3.8.4\n")
+    assert pyodide_libs_python(lock, tmp_path) == (
+        str(venv / "bin" / "python"),
+        "numpy 2.0.2, matplotlib 3.8.4",
+    )

@@ -87,3 +87,12 @@ def test_the_committed_results_still_reprint(capsys):
 def test_reps_must_be_positive():
     with pytest.raises(SystemExit):
         startup.parse_args(["--reps", "0"])
+
+
+def test_the_like_for_like_sums_are_printed_when_measured():
+    r = fakes.results(2)
+    r["cpython_pyodide_libs"] = [fakes.cpython_run((0.15, 0.35)) for _ in range(2)]
+    text = table.render(stats.summarize(r), r["meta"], r["cpython"][0])
+    assert "like for like, CPython 3.11 with Pyodide's numpy 2.0 and matplotlib 3.8:" in text
+    assert "1.4×" in text.split("like for like, CPython")[1].splitlines()[1]
+    assert "like for like" not in render()
