@@ -10,6 +10,13 @@ emulation through a CDP session on the page (``Network.emulateNetworkConditions`
 requests of its dedicated workers too (they load through the page's frame): the deck's Python
 worker fetches the wasm, the stdlib and the wheels, so ``bench/diagnose/throttle.py`` checks
 it (the worker's own Resource Timing of the 10 MB wasm against what 20 Mbit/s allows).
+
+The CPU emulation is not a slower machine. Chromium's ``ThreadCPUThrottler`` slows the page's
+main thread alone, by a signal every 200 µs whose handler busy-waits: ``bench/diagnose/
+cpu_throttle.py`` measured here the main thread 4.1–4.2× slower, a dedicated worker (the deck's
+Python, bare Pyodide's too) 1.1× (only from sharing the cores), and an idle page's main thread
+taking 0.8 of the 2 cores. So under ``aula`` the page's own work counts four times and the
+Python work once, and both sides of a comparison run beside a spinning core.
 """
 
 from __future__ import annotations
