@@ -29,8 +29,7 @@ from pathlib import Path
 
 sys.path[:] = [str(Path(__file__).resolve().parents[2])] + sys.path[1:]
 
-from bench import procstat  # noqa: E402
-from bench.diagnose.threads import chromium_type  # noqa: E402
+from bench.diagnose.threads import main_thread_cpu, renderer_pids  # noqa: E402
 from deckbuild.browser import chromium_path  # noqa: E402
 
 # A fixed amount of work (not a time: a throttled thread gets less done per second).
@@ -44,23 +43,12 @@ IN_WORKER = """([source, n]) => new Promise((resolve) => {
 })"""
 
 
-def main_thread_cpu(pids: list[int]) -> float:
-    """CPU seconds so far of the main threads of the renderer processes ``pids``."""
-    total = 0.0
-    for pid in pids:
-        stat = procstat.read_stat(procstat.PROC / str(pid) / "task" / str(pid) / "stat", pid)
-        total += stat.cpu if stat else 0.0
-    return total
-
-
 def measure(context, rate: float, steps: int, idle: float) -> dict:
     page = context.new_page()
     page.goto("about:blank")
     cdp = context.new_cdp_session(page)
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
-    renderers = [
-        p for p in procstat.descendants(os.getpid()) - {os.getpid()} if chromium_type(p) == "renderer"
-    ]
+    renderers = renderer_pids()
     before = main_thread_cpu(renderers)
     time.sleep(idle)
     idle_cores = (main_thread_cpu(renderers) - before) / idle

@@ -80,6 +80,22 @@ def chromium_type(pid: int) -> str | None:
     return None if ptype == "zygote" else ptype
 
 
+def renderer_pids(root: int | None = None) -> list[int]:
+    """The Chromium renderer processes under ``root`` (this process by default): each holds
+    pages' main threads."""
+    root = os.getpid() if root is None else root
+    return [p for p in procstat.descendants(root) - {root} if chromium_type(p) == "renderer"]
+
+
+def main_thread_cpu(pids: list[int]) -> float:
+    """CPU seconds so far of the main threads of ``pids`` (a process's main thread's tid is its pid)."""
+    total = 0.0
+    for pid in pids:
+        main = procstat.read_stat(procstat.PROC / str(pid) / "task" / str(pid) / "stat", pid)
+        total += main.cpu if main else 0.0
+    return total
+
+
 def run_queue_delay(pid: int, tid: int) -> float:
     """Seconds the thread spent runnable, waiting for a CPU."""
     try:

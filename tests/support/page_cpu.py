@@ -10,28 +10,13 @@ frame waited: that does not depend on how busy the machine was.
 from __future__ import annotations
 
 import bisect
-import os
 import threading
 import time
 
 from bench import procstat
-from bench.diagnose.threads import chromium_type
+from bench.diagnose.threads import main_thread_cpu, renderer_pids
 
 SAMPLE_S = 0.01  # /proc counts CPU in ticks of 10 ms
-
-
-def renderer_pids() -> list[int]:
-    """The Chromium renderer processes under this process (each holds pages' main threads)."""
-    return [p for p in procstat.descendants(os.getpid()) - {os.getpid()} if chromium_type(p) == "renderer"]
-
-
-def main_thread_cpu(pids: list[int]) -> float:
-    """CPU seconds so far of the main threads of ``pids`` (a process's main thread's tid is its pid)."""
-    total = 0.0
-    for pid in pids:
-        main = procstat.read_stat(procstat.PROC / str(pid) / "task" / str(pid) / "stat", pid)
-        total += main.cpu if main else 0.0
-    return total
 
 
 def main_thread_demand(pids: list[int]) -> float | None:
