@@ -4,7 +4,10 @@ A frame that comes late on a busy machine (another process on the cores, a share
 on no work of the page's; one that waited on the page's own work (an SVG of 21 MB parsed on the
 main thread) had the page's main thread computing for as long as it waited. So a test of
 responsiveness asks, of every late frame, how much CPU the page's main thread spent while the
-frame waited: that does not depend on how busy the machine was.
+frame waited: that does not depend on how busy the machine was. Where a frame is asked for
+once, the sampler also reads how long the page's main thread ran or waited for a core
+(schedstat): a page computing its own work wants a core for the whole wait, even when it gets
+only part of one; an idle page late on a busy machine does not.
 """
 
 from __future__ import annotations
@@ -19,11 +22,16 @@ from bench.diagnose.threads import main_thread_cpu, renderer_pids
 SAMPLE_S = 0.01  # /proc counts CPU in ticks of 10 ms
 
 
+SCHEDSTAT = (procstat.PROC / "self" / "schedstat").exists()  # kept by this kernel
+
+
 def main_thread_demand(pids: list[int]) -> float | None:
     """Seconds so far that the main threads of ``pids`` ran or waited for a core to run on
     (/proc's schedstat: run time plus run-queue wait), or None where the kernel keeps no
     schedstat. A thread that computes wants a core all along, however busy the machine; one
     that waits for an event (a frame, a message) does not."""
+    if not SCHEDSTAT:
+        return None
     total = 0.0
     for pid in pids:
         try:
@@ -31,8 +39,6 @@ def main_thread_demand(pids: list[int]) -> float | None:
                 int(v)
                 for v in (procstat.PROC / str(pid) / "task" / str(pid) / "schedstat").read_text().split()[:2]
             )
-        except FileNotFoundError:
-            return None
         except (OSError, ValueError):  # it ended meanwhile
             continue
         total += (ran + waited) / 1e9
