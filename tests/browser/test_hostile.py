@@ -67,6 +67,7 @@ def _frame_waited_on_the_page(page, before: str | None = None) -> str | None:
 def test_the_frame_check_sees_a_page_that_computes(ready_page):
     """The check above checked: the page computes WORK_STEPS in one task, queued just before
     the frame is asked for; the check must see it (and an idle page passes it)."""
+    wait_until(ready_page, "document.documentElement.dataset.prerunDone === 'true'", 240)
     assert _frame_waited_on_the_page(ready_page) is None
     busy = f"setTimeout(() => ({MAIN_THREAD_WORK})({WORK_STEPS}), 0)"
     assert _frame_waited_on_the_page(ready_page, before=busy), "the frame check is blind"
