@@ -89,3 +89,42 @@ def test_the_cpu_and_steps_tables():
     assert "navigation → core ready" in text and worker.split()[-4:] == ["1.50"] * 4
     created = next(line for line in text.splitlines() if "navigation → worker created" in line)
     assert created.split()[-2:] == ["0.50", "0.50"]
+
+
+def test_a_trace_is_read_up_to_the_python_worker_s_first_event():
+    from bench.diagnose import trace
+
+    def meta(tid, name, pid=1):
+        return {"ph": "M", "name": "thread_name", "pid": pid, "tid": tid, "args": {"name": name}}
+
+    def slice_(name, ts, dur, tid=10, pid=1):
+        return {"ph": "X", "name": name, "pid": pid, "tid": tid, "ts": ts, "dur": dur}
+
+    nav = {
+        "ph": "R",
+        "name": "navigationStart",
+        "pid": 1,
+        "tid": 10,
+        "ts": 1_000_000,
+        "args": {"data": {"documentLoaderURL": "http://127.0.0.1/index.html"}},
+    }
+    events = [
+        meta(10, "CrRendererMain"),
+        meta(20, "DedicatedWorker thread"),
+        meta(30, "ServiceWorker thread", pid=2),
+        nav,
+        slice_("RunTask", 1_050_000, 40_000),
+        slice_("DocumentLoader::CommitNavigation", 1_050_000, 30_000),
+        slice_("RunTask", 1_100_000, 100_000),
+        slice_("HTMLDocumentParser::PumpTokenizerIfPossible", 1_100_000, 60_000),
+        slice_("ParseHTML", 1_110_000, 20_000),  # inside the pump: counted once
+        slice_("HTMLParserScriptRunner ExecuteScript", 1_170_000, 25_000),
+        slice_("FetchEvent", 1_020_000, 15_000, tid=30, pid=2),
+        slice_("RunTask", 1_300_000, 50_000),  # after the worker began: not counted
+        {"ph": "X", "name": "WorkerThread::Start", "pid": 1, "tid": 20, "ts": 1_250_000, "dur": 1},
+    ]
+    r = trace.summarize(events)
+    assert r["worker_ms"] == 250 and r["commit_ms"] == 50 and r["main_tasks_ms"] == 140
+    assert r["main_by_kind_ms"] == {"commit": 30, "parse HTML": 60, "run scripts": 25, "other": 25}
+    assert r["service_worker_ms"] == 15
+    assert trace.summarize([meta(10, "CrRendererMain")]) == {"error": "no navigationStart in the trace"}
