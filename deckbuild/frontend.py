@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import posixpath
 import re
 from pathlib import Path
 
@@ -23,6 +24,30 @@ REVEAL_ESM = "dist/reveal.mjs"
 NOTES_PLUGIN = "dist/plugin/notes.mjs"
 REVEAL_FILES = (REVEAL_ESM, "dist/reveal.css", "dist/reset.css", NOTES_PLUGIN)
 KATEX_FILES = ("dist/katex.min.css",)
+
+
+# A static import or re-export of a relative module: `import x from "./a.js"`, `import "./a.js"`,
+# `export { y } from "./a.js"`; not `import("./a.js")`, which loads when the code asks.
+STATIC_IMPORT = re.compile(
+    r"""^\s*(?:import|export)\s+(?:[^"';()]*?\s+from\s+)?["'](\.{1,2}/[^"']+)["']""", re.M
+)
+
+
+def static_imports(folder: Path, entry: str) -> list[str]:
+    """The modules ``entry`` (a path under ``folder``) imports statically, and theirs, in the
+    order a browser finds them (breadth first), as paths under ``folder``; ``entry`` excluded.
+    A module script runs only once all of these are fetched, and a browser finds each level only
+    after fetching the one before: the page names them all up front (``modulepreload``)."""
+    found, queue = [], [entry]
+    while queue:
+        module = queue.pop(0)
+        source = (folder / module).read_text(encoding="utf-8")
+        for spec in STATIC_IMPORT.findall(source):
+            path = posixpath.normpath(posixpath.join(posixpath.dirname(module), spec))
+            if path != entry and path not in found:
+                found.append(path)
+                queue.append(path)
+    return found
 
 
 def package_json(node_modules: Path, name: str) -> dict:

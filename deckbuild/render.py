@@ -140,7 +140,11 @@ def render_page(
     import_map: dict,
     inline_scripts: tuple[str, ...] = (),
     hall: str = "",
+    module_preload: tuple[str, ...] = (),
 ) -> str:
+    """The page. ``module_preload``: the modules deck.js imports statically, under the static
+    folder's ``js/`` (``frontend.static_imports``), named in the head so that they are fetched
+    together while the HTML is parsed, not one level of imports after another."""
     env = _templates(templates)
     import_map_text = json.dumps({"imports": import_map}, indent=1)
     # ``</`` cannot close the script element: JSON escapes it harmlessly
@@ -152,4 +156,5 @@ def render_page(
         config_json=config_text,
         csp=content_security_policy(import_map_text, inline_scripts, hall),
         assets=config["assets"],
+        module_preload=module_preload,
     )

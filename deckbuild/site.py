@@ -152,7 +152,10 @@ def build(
             editor=editor,
         )
         speaker = (frontend.speaker_view_script(nm),)
-        html = render_page(deck, views, project.templates, asdict(config), import_map, speaker, deck.hall)
+        preload = tuple(frontend.static_imports(project.static / "js", "deck.js"))
+        html = render_page(
+            deck, views, project.templates, asdict(config), import_map, speaker, deck.hall, preload
+        )
         _write_pages(staging, html, deck)
         for image in sorted(images):
             target = staging / "assets" / image.relative_to(deck.root.resolve())

@@ -197,3 +197,33 @@ def test_markup_in_slide_text_and_notes_is_escaped(tmp_path: Path):
     html = view["title_html"] + view["body_html"] + view["notes_html"]
     assert "<script>" not in html and "<iframe" not in html and "<img" not in html
     assert "&lt;script&gt;" in html and "<strong>negrita</strong>" in html
+
+
+def test_the_page_names_every_module_deck_js_imports_statically(built: Path):
+    """deck.js runs only once its whole static import graph is fetched, found one level after
+    another (deck.js → runtime.js → watchdog.js …): the head names them all (modulepreload)."""
+    html = (built / "index.html").read_text(encoding="utf-8")
+    static = json.loads(re.search(r'id="deck-config">(.*?)</script>', html, re.S).group(1))["assets"][
+        "static"
+    ]
+    preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)
+    assert f"{static}js/runtime.js" in preloaded and f"{static}js/never.js" in preloaded  # two levels down
+    assert all((built / p).is_file() for p in preloaded)
+    assert html.index('rel="modulepreload"') < html.index("<body"), "in the head"
+    assert f"{static}js/cell.js" not in preloaded  # a dynamic import: loaded when deck.js asks
+
+
+def test_static_imports_follow_the_graph_breadth_first_and_skip_dynamic_ones(tmp_path: Path):
+    from deckbuild.frontend import static_imports
+
+    (tmp_path / "lib").mkdir()
+    files = {
+        "main.js": 'import { a } from "./a.js";\nimport "./lib/b.js";\nconst c = await import("./c.js");\n',
+        "a.js": 'export { b } from "./lib/b.js";\nimport x from "./main.js";\n',
+        "lib/b.js": "import {\n  d,\n} from '../d.js';\n// import \"./nowhere.js\"; (a comment)\n",
+        "c.js": 'import "./d.js";\n',
+        "d.js": "export const d = 1;\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    assert static_imports(tmp_path, "main.js") == ["a.js", "lib/b.js", "d.js"]
