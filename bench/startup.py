@@ -181,7 +181,10 @@ def measure_all(s) -> dict:
     print(f"CPython: prelude and cells, {s.args.reps}× in fresh processes…", flush=True)
     cpython = run_cpython(s.snap, s.args.reps)
     python, label = pyodide_libs_python(s.lock, cache_dir())
-    print(f"CPython with Pyodide's libraries ({label}): the same, {s.args.reps}×…", flush=True)
+    if python:
+        print(f"CPython with Pyodide's libraries ({label}): the same, {s.args.reps}×…", flush=True)
+    else:
+        print(f"warning: {label}; the cells are compared with this CPython only", flush=True)
     same_libs = run_cpython(s.snap, s.args.reps, python=python) if python else []
     runs = {}
     for name in profile_names(s.args):

@@ -180,13 +180,14 @@ def main(argv=None) -> int:
                 ("bare Pyodide", s.base_url, None),
                 ("deck", s.deck_url, {"mode": "presenter", "timeoutMs": s.timeout_ms, "diag": ""}),
             ):
-                folder = s.folder(f"trace-{rep}-{target.split()[0]}")
+                short = target.split()[0]
+                folder = s.folder(f"trace-{rep}-{short}")
                 timed_visit(s, f"rep {rep + 1}: {target} cold", folder, url, cfg)
                 print(f"rep {rep + 1}: {target} warm, traced…", flush=True)
                 events = traced_visit(s, folder, url, args.seconds)
                 if args.out:
                     args.out.mkdir(parents=True, exist_ok=True)
-                    name = f"trace-{s.browser.profile.name}-{target.split()[0]}-{rep + 1}.json"
+                    name = f"trace-{s.browser.profile.name}-{short}-{rep + 1}.json"
                     (args.out / name).write_text(json.dumps({"traceEvents": events}))
                 rows.append((target, summarize(events)))
     kinds = sorted({k for _, r in rows for k in r.get("main_by_kind_ms", {})})

@@ -49,12 +49,12 @@ class MainThreadSampler:
     """Samples, every SAMPLE_S until ``stop()``, the CPU of the renderers' main threads against
     the wall clock (epoch seconds, as the page's ``performance.timeOrigin + now()``). The pages a
     test does not use are idle and add next to nothing. A sample is (the clock before the
-    reading, the clock after it, the CPU seconds read): the reading was made between the two."""
+    reading, the clock after it, the CPU seconds read, the demand read: ``main_thread_demand``):
+    the readings were made between the two clocks."""
 
     def __init__(self) -> None:
         self.pids = renderer_pids()
-        self.samples: list[tuple[float, float, float]] = []
-        self.demands: list[float | None] = []  # main_thread_demand at each sample
+        self.samples: list[tuple[float, float, float, float | None]] = []
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -68,8 +68,7 @@ class MainThreadSampler:
     def _sample(self) -> None:
         before = time.time()
         cpu, demand = main_thread_cpu(self.pids), main_thread_demand(self.pids)
-        self.samples.append((before, time.time(), cpu))
-        self.demands.append(demand)
+        self.samples.append((before, time.time(), cpu, demand))
 
     def _run(self) -> None:
         self._sample()
@@ -84,8 +83,8 @@ class MainThreadSampler:
     def _around(self, start: float, end: float) -> tuple[int, int]:
         """The samples around ``start`` to ``end`` (epoch seconds): the last reading done by
         ``start`` and the first begun after ``end``."""
-        done = [after for _, after, _ in self.samples]
-        begun = [before for before, _, _ in self.samples]
+        done = [sample[1] for sample in self.samples]
+        begun = [sample[0] for sample in self.samples]
         i = max(0, bisect.bisect_right(done, start) - 1)
         j = min(len(begun) - 1, bisect.bisect_left(begun, end))
         return i, j
@@ -100,5 +99,5 @@ class MainThreadSampler:
         """Seconds the main threads ran or waited for a core from ``start`` to ``end``, from the
         samples around them (``main_thread_demand``); None where the kernel keeps no schedstat."""
         i, j = self._around(start, end)
-        first, last = self.demands[i], self.demands[j]
+        first, last = self.samples[i][3], self.samples[j][3]
         return None if first is None or last is None else last - first
