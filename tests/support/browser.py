@@ -37,6 +37,20 @@ REFUSE_STORAGE = """Object.defineProperty(window, 'localStorage', {
     configurable: true, get() { throw new DOMException('refused', 'SecurityError'); } });"""
 
 
+def _mid_navigation(exc: Exception, expression) -> bool:
+    """Whether ``exc`` is a navigation under way (a goto, a reload, the Service Worker's one
+    reload), not a failure: the old document's context is gone, or the new document has no root
+    element yet, which an expression reading ``document.documentElement`` meets as null."""
+    text = str(exc)
+    if "context was destroyed" in text or "navigat" in text:
+        return True
+    return (
+        isinstance(expression, str)
+        and "document.documentElement." in expression
+        and "Cannot read properties of null" in text
+    )
+
+
 def wait_until(page, expression, timeout: float = 60.0, arg=None, interval: float = 0.05):
     """Poll a JS expression (or arrow function taking ``arg``) in the page, or a Python
     callable of no argument (built on this API's readers), until it is truthy; return it."""
@@ -49,7 +63,7 @@ def wait_until(page, expression, timeout: float = 60.0, arg=None, interval: floa
             else:
                 last = page.evaluate(expression, arg) if arg is not None else page.evaluate(expression)
         except Exception as exc:  # a navigation (the Service Worker's one reload) is not failure
-            if "context was destroyed" not in str(exc) and "navigat" not in str(exc):
+            if not _mid_navigation(exc, expression):
                 raise
             last = None
         if last:
