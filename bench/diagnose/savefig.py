@@ -1,14 +1,21 @@
 #!/usr/bin/env python3
-"""What saving the deck's figures costs, the crop of ``bbox_inches="tight"`` beside the cell
-runner's way (``cellrunner.figures._savefig``: a figure with a layout engine saved as it is),
-under CPython, alternating, in one run.
+"""What saving the deck's figures costs, three ways, under CPython, alternating, in one run:
+
+- ``tight``: ``savefig`` with the house style's crop (``bbox_inches="tight"``);
+- ``savefig``: ``savefig`` without the crop, for a figure whose layout engine fits it (the
+  cell runner's way until the one-draw save): matplotlib draws such a figure twice, once with
+  drawing disabled so that its layout runs, then again to write it;
+- ``runner``: the cell runner's way now (``cellrunner.figures._savefig``): such a figure drawn
+  once, its layout run inside that draw.
 
     python bench/diagnose/savefig.py [--reps 5]
 
 Every cell runs once (prelude and house style as in the deck) and the figures it shows are
-kept; then each figure is saved as SVG both ways, ``--reps`` times, alternating which goes
-first. Prints the median per figure and per way, the totals and each way's SVG size in points.
-The browser's side of the same change is in ``bench/startup.py``'s cells table.
+kept; then each figure is saved as SVG each way, ``--reps`` times, rotating which goes first.
+Prints the median per figure and per way, the totals, each way's SVG size in points, and
+whether the runner's file is byte for byte ``savefig``'s (two copies of the figure, each saved
+once, with the file's date and ids fixed). The browser's side is in ``bench/startup.py``'s
+cells table.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import pickle
 import re
 import statistics
 import sys
@@ -55,51 +63,82 @@ def deck_figures() -> list[tuple[str, object]]:
     return kept
 
 
-def save(fig, way: str) -> tuple[float, str]:
-    """Seconds to save ``fig`` as SVG ``way`` ("tight" or "runner"), and the SVG's size."""
+WAYS = ("tight", "savefig", "runner")
+
+
+def save(fig, way: str) -> tuple[float, str, str]:
+    """Seconds to save ``fig`` as SVG ``way`` (one of :data:`WAYS`), the SVG's size, the SVG."""
+    import matplotlib as mpl
     from cellrunner.figures import _savefig
 
     out = io.StringIO()
     t0 = time.perf_counter()
-    if way == "tight":
-        fig.savefig(out, format="svg", bbox_inches="tight")
-    else:
+    if way == "runner":
         _savefig(fig, out, format="svg")
+    else:
+        with mpl.rc_context({"savefig.bbox": "tight" if way == "tight" else "standard"}):
+            fig.savefig(out, format="svg")
     seconds = time.perf_counter() - t0
     size = re.search(r'width="([\d.]+)pt" height="([\d.]+)pt"', out.getvalue())
-    return seconds, ("×".join(f"{float(v):.0f}" for v in size.groups()) + " pt") if size else "?"
+    return (
+        seconds,
+        ("×".join(f"{float(v):.0f}" for v in size.groups()) + " pt") if size else "?",
+        out.getvalue(),
+    )
+
+
+def same_file(fig) -> bool:
+    """Whether the runner's SVG of ``fig`` is ``savefig``'s without the crop, byte for byte: two
+    copies of the figure as it was made, each saved once (a figure's first draw may settle state
+    that a second save sees), with the file's date and ids fixed."""
+    import matplotlib as mpl
+
+    made = pickle.dumps(fig)
+    os.environ["SOURCE_DATE_EPOCH"] = "0"
+    try:
+        with mpl.rc_context({"svg.hashsalt": "savefig.py"}):
+            return save(pickle.loads(made), "savefig")[2] == save(pickle.loads(made), "runner")[2]
+    finally:
+        del os.environ["SOURCE_DATE_EPOCH"]
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--reps", type=int, default=5, help="saves of each figure each way (default 5)")
     args = ap.parse_args()
-    ways = ("tight", "runner")
-    totals = dict.fromkeys(ways, 0.0)
-    print(f"{'cell':36} {'layout':10} {'tight: ms':>10} {'size':>14} {'runner: ms':>11} {'size':>14}")
+    totals = dict.fromkeys(WAYS, 0.0)
+    differ = []
+    print(f"{'cell':34} {'layout':11}" + "".join(f" {w + ': ms':>12}" for w in WAYS) + f" {'size':>12} same")
     for cell, fig in deck_figures():
-        for way in ways:
+        same = same_file(fig)
+        for way in WAYS:
             save(fig, way)  # once before timing: fonts and caches warm
-        times: dict[str, list[float]] = {w: [] for w in ways}
+        times: dict[str, list[float]] = {w: [] for w in WAYS}
         sizes: dict[str, str] = {}
         for rep in range(args.reps):
-            for way in ways if rep % 2 == 0 else ways[::-1]:
-                seconds, sizes[way] = save(fig, way)
+            for way in WAYS[rep % len(WAYS) :] + WAYS[: rep % len(WAYS)]:
+                seconds, sizes[way], _ = save(fig, way)
                 times[way].append(seconds)
-        med = {w: statistics.median(times[w]) for w in ways}
-        for w in ways:
+        med = {w: statistics.median(times[w]) for w in WAYS}
+        for w in WAYS:
             totals[w] += med[w]
+        if not same:
+            differ.append(cell)
         engine = type(fig.get_layout_engine()).__name__.replace("LayoutEngine", "") or "-"
         print(
-            f"{cell[:36]:36} {engine[:10]:10} {med['tight'] * 1000:10.1f} {sizes['tight']:>14} "
-            f"{med['runner'] * 1000:11.1f} {sizes['runner']:>14}"
+            f"{cell[:34]:34} {engine[:11]:11}"
+            + "".join(f" {med[w] * 1000:12.1f}" for w in WAYS)
+            + f" {sizes['runner']:>12} {'yes' if same else 'NO'}"
         )
-    saved = totals["tight"] - totals["runner"]
+    print("total (sum of medians): " + ", ".join(f"{w} {totals[w]:.3f} s" for w in WAYS))
+    for a, b in (("tight", "savefig"), ("savefig", "runner")):
+        saved = totals[a] - totals[b]
+        print(f"  {a} -> {b}: {-saved:+.3f} s ({-saved / totals[a]:+.0%})")
     print(
-        f"total (sum of medians): tight {totals['tight']:.3f} s, runner {totals['runner']:.3f} s, "
-        f"{saved:+.3f} s ({saved / totals['tight']:.0%} of the tight save)"
+        "the runner's files are savefig's, byte for byte: "
+        + ("all" if not differ else "NOT " + ", ".join(differ))
     )
-    return 0
+    return 0 if not differ else 1
 
 
 if __name__ == "__main__":

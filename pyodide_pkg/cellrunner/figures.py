@@ -80,12 +80,50 @@ def _savefig(fig, out, **kwargs) -> None:
     of the house style (``savefig.bbox``) would measure every artist's extent once more
     (``Figure.get_tightbbox``) and move the figure into the cropped box, about 12 % of the
     deck's saves under CPython (``bench/diagnose/savefig.py``). A figure without one (a
-    student's bare ``plt.plot``) keeps the crop, so a label past its edge is not cut off."""
+    student's bare ``plt.plot``) keeps the crop, so a label past its edge is not cut off.
+    Such a figure saved as SVG is drawn once (:func:`_svg_in_one_draw`)."""
     import matplotlib as mpl
 
-    bbox = "tight" if fig.get_layout_engine() is None else "standard"
-    with mpl.rc_context({"savefig.bbox": bbox}):
+    fitted = fig.get_layout_engine() is not None
+    if fitted and kwargs == {"format": "svg"} and _savefig_adds_nothing(fig):
+        _svg_in_one_draw(fig, out)
+        return
+    with mpl.rc_context({"savefig.bbox": "standard" if fitted else "tight"}):
         fig.savefig(out, **kwargs)
+
+
+def _savefig_adds_nothing(fig) -> bool:
+    """Whether ``fig.savefig`` as SVG would draw ``fig`` as it is: the ``savefig.*`` settings
+    that change a saved figure (its dpi, colours, transparency) are matplotlib's defaults."""
+    import matplotlib as mpl
+
+    rc = mpl.rcParams
+    return (
+        rc["savefig.dpi"] == "figure"
+        and getattr(fig, "_original_dpi", fig.dpi) == fig.dpi
+        and rc["savefig.facecolor"] == "auto"
+        and rc["savefig.edgecolor"] == "auto"
+        and not rc["savefig.transparent"]
+    )
+
+
+def _svg_in_one_draw(fig, out) -> None:
+    """``fig`` (which has a layout engine) written to ``out`` as SVG by one draw, in which the
+    layout engine runs: the same bytes as ``fig.savefig(out, format="svg")`` without a crop
+    (checked on every figure of the deck and in ``tests/unit/test_cellrunner.py``), but
+    ``savefig`` draws such a figure twice, once with drawing disabled so that its layout runs,
+    then again to write it; the first draw was a quarter of the deck's saves under CPython
+    (``bench/diagnose/savefig.py``). The figure keeps its canvas and its dpi."""
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+
+    canvas, dpi = fig.canvas, fig.dpi
+    svg = FigureCanvasSVG(fig)  # the figure's canvas until the finally below
+    svg._is_saving = True  # as savefig's: an animated artist is drawn into the file
+    try:
+        svg.print_svg(out)
+    finally:
+        fig.dpi = dpi  # print_svg leaves it at 72, as savefig undoes too
+        fig.set_canvas(canvas)
 
 
 def _png_base64(fig) -> str:

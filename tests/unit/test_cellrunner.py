@@ -303,3 +303,74 @@ def test_a_figure_with_a_layout_is_saved_uncropped_and_one_without_keeps_the_tig
     assert fitted == (288, 216) and not crops  # 4 × 3 in at 72 pt per inch
     bare = size("fig, ax = plt.subplots(figsize=(4, 3))\nax.plot([1, 2])\nax.text(1.3, 0.5, 'fuera del eje')")
     assert bare[0] > 288 and crops  # the crop reaches the text beyond the figure's edge
+
+
+_KINDS_OF_FIGURE = {
+    "a legend placed where it fits, on a log axis with math": (
+        "fig, ax = plt.subplots(layout='constrained')\n"
+        "ax.plot([0.01, 1, 100], [1, 3, 2], label='$\\\\sigma^2$'); ax.set_xscale('log')\n"
+        "ax.set_xlabel('$\\\\varepsilon$'); ax.legend(loc='best')"
+    ),
+    "an image with a colour bar": (
+        "fig, ax = plt.subplots(layout='constrained')\n"
+        "im = ax.imshow(np.arange(12.0).reshape(3, 4)); fig.colorbar(im, label='cuenta')"
+    ),
+    "four panels, a title over them, a twin axis": (
+        "fig, axs = plt.subplots(2, 2, figsize=(8, 5), layout='constrained')\n"
+        "fig.suptitle('Cuatro paneles')\n"
+        "for i, ax in enumerate(axs.flat): ax.bar(['a', 'b'], [i, i + 1]); ax.set_title(f'panel {i}')\n"
+        "axs[0, 0].twinx().plot([0, 1], [10, 20], color='C1')"
+    ),
+    "a tight layout, text and an animated line": (
+        "fig, ax = plt.subplots(layout='tight')\n"
+        "ax.hist(np.linspace(-2, 2, 50), bins=7); ax.text(0, 1, 'nota', animated=True)\n"
+        "ax.plot([0, 1], [0, 5], animated=True)"
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(_KINDS_OF_FIGURE))
+def test_a_fitted_figure_drawn_once_is_the_svg_savefig_writes(kind, monkeypatch):
+    """cellrunner.figures._svg_in_one_draw, the runner's way to save a figure that has a layout
+    engine, writes the bytes ``fig.savefig`` writes without a crop (which draws it twice), for
+    each kind of figure a cell may make; and the figure keeps its canvas and its dpi."""
+    import io
+    import pickle
+
+    import matplotlib as mpl
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from cellrunner.figures import _savefig
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")  # the file's date, and the ids, fixed
+    monkeypatch.setitem(mpl.rcParams, "svg.hashsalt", "prueba")
+    exec(_KINDS_OF_FIGURE[kind], {"plt": plt, "np": np})
+    made = pickle.dumps(plt.gcf())
+    plt.close("all")
+    saved, ours = pickle.loads(made), pickle.loads(made)  # two copies, each saved once
+    expected, got = io.StringIO(), io.StringIO()
+    with mpl.rc_context({"savefig.bbox": "standard"}):
+        saved.savefig(expected, format="svg")
+    canvas, dpi = ours.canvas, ours.dpi
+    _savefig(ours, got, format="svg")
+    assert got.getvalue() == expected.getvalue() and "<path" in got.getvalue()
+    assert ours.canvas is canvas and ours.dpi == dpi
+    plt.close("all")
+
+
+def test_a_savefig_setting_that_changes_the_file_is_kept(monkeypatch):
+    """Where a cell set a ``savefig.*`` colour, the figure is saved by ``savefig`` itself, so
+    the setting reaches the file (the one-draw way would not apply it)."""
+    import io
+
+    import matplotlib as mpl
+    import matplotlib.pyplot as plt
+    from cellrunner.figures import _savefig
+
+    monkeypatch.setitem(mpl.rcParams, "savefig.facecolor", "#123456")
+    fig, ax = plt.subplots(layout="constrained")
+    ax.plot([1, 2])
+    out = io.StringIO()
+    _savefig(fig, out, format="svg")
+    plt.close(fig)
+    assert "#123456" in out.getvalue()
