@@ -1,7 +1,14 @@
 // Ready before you get there: once Python is up, run the cells in the background in deck
-// order, the current slide's cell first, one at a time per Python worker (so a cell the
-// presenter runs waits for at most one background cell; with a pool of two workers, workers.js,
-// two lanes take the cells in turn and the pool puts each on the less busy worker).
+// order, the current slide's cell first. Each Python worker is given two background cells at a
+// time (AHEAD_PER_WORKER): one runs while the next waits in the worker's queue, so the worker
+// starts it the moment the first ends instead of idling until the page has taken the result and
+// asked again (on a slow main thread, tens of ms a cell). A cell the presenter runs still waits
+// for at most one background cell: the worker's scheduler takes any presenter's run before a
+// queued background one (PROTOCOL.md, "Scheduling", rule 3). With a pool of two workers
+// (workers.js) the lanes take the cells in turn and the pool puts each on the less busy worker.
+
+/** Background cells in flight per Python worker: the one it runs, and the next. */
+export const AHEAD_PER_WORKER = 2;
 
 /** Pre-run the context's cells while it is bound. ``unbind()`` removes the runtime's status
  *  listener (a wait for Python ends) and stops the loop: the cell under way finishes, no other
@@ -40,7 +47,8 @@ export function startPrerun(ctx) {
     }
     return true;
   };
-  const lanes = Array.from({ length: runtime.workers ?? 1 }, lane);   // a runtime of old (a test's) has one
+  const workers = runtime.workers ?? 1;   // a runtime of old (a test's) has one
+  const lanes = Array.from({ length: workers * AHEAD_PER_WORKER }, lane);
   Promise.all(lanes).then((done) => {
     if (done.every(Boolean)) document.documentElement.dataset.prerunDone = "true";
   });

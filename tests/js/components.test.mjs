@@ -8,7 +8,7 @@ import { stub } from "./stub.mjs";
 import { HallHolder } from "../../static/js/context.js";
 import { installZoom } from "../../static/js/zoom.js";
 import { installSpanishHelp } from "../../static/js/help.js";
-import { startPrerun } from "../../static/js/prerun.js";
+import { AHEAD_PER_WORKER, startPrerun } from "../../static/js/prerun.js";
 import { publish, subscribe } from "../../static/js/mirror.js";
 import { installExercises } from "../../static/js/exercise.js";
 
@@ -171,35 +171,48 @@ test("prerun: unbound after a cell, the next one never starts", async (t) => {
   assert.deepEqual(ran, ["c1"]);
 });
 
-test("prerun: with a pool of two workers, two cells run at once, never the same one twice", async (t) => {
-  const root = fakeRoot();
-  stub(t, { document: { documentElement: root } });
+/** Cells on ``slides`` whose runs wait until the test ends them (``finish``, oldest first),
+ *  counting how many are in flight at once. */
+function heldCells(slides) {
   const ran = [];
-  let inFlight = 0, most = 0;
   /** @type {(() => void)[]} */
   const finish = [];
-  const cells = ["s1", "s2", "s3", "s4", "s5"].map((s, i) => {
+  const flight = { now: 0, most: 0 };
+  const cells = slides.map((s, i) => {
     const cell = fakeCell(`c${i + 1}`, s, ran);
     cell.run = async function run() {
       ran.push(this.id);
-      inFlight += 1;
-      most = Math.max(most, inFlight);
+      flight.now += 1;
+      flight.most = Math.max(flight.most, flight.now);
       await new Promise((resolve) => finish.push(() => resolve(undefined)));
-      inFlight -= 1;
+      flight.now -= 1;
       this.runs += 1;
     };
     return cell;
   });
-  const runtime = Object.assign(fakeRuntime("ready"), { workers: 2 });
-  startPrerun(context({ runtime, cells, reveal: fakeReveal({ current: "s3" }) }));
-  await settle();
-  assert.equal(inFlight, 2, "one background cell per worker");
-  while (finish.length) { finish.shift()?.(); await settle(); }
-  assert.equal(most, 2);
-  assert.deepEqual([...ran].sort(), ["c1", "c2", "c3", "c4", "c5"]);
-  assert.equal(ran[0], "c3", "the current slide's cell first");
-  assert.equal(root.dataset.prerunDone, "true");
-});
+  return { cells, ran, finish, flight };
+}
+
+for (const workers of [1, 2]) {
+  test(`prerun: ${workers} worker(s), two background cells each in flight, never the same one twice`, async (t) => {
+    const root = fakeRoot();
+    stub(t, { document: { documentElement: root } });
+    const { cells, ran, finish, flight } = heldCells(["s1", "s2", "s3", "s4", "s5", "s6"]);
+    const runtime = Object.assign(fakeRuntime("ready"), { workers });
+    startPrerun(context({ runtime, cells, reveal: fakeReveal({ current: "s3" }) }));
+    await settle();
+    assert.equal(flight.now, workers * AHEAD_PER_WORKER, "the one each worker runs, and the next");
+    assert.equal(AHEAD_PER_WORKER, 2);
+    finish.shift()?.();
+    await settle();
+    assert.equal(flight.now, workers * AHEAD_PER_WORKER, "a cell ends: the next one is asked for at once");
+    while (finish.length) { finish.shift()?.(); await settle(); }
+    assert.equal(flight.most, workers * AHEAD_PER_WORKER);
+    assert.deepEqual([...ran].sort(), ["c1", "c2", "c3", "c4", "c5", "c6"]);
+    assert.equal(ran[0], "c3", "the current slide's cell first");
+    assert.equal(root.dataset.prerunDone, "true");
+  });
+}
 
 /** The messages a copy hears on the deck's channel, until ``close()``. */
 function listen(version) {
