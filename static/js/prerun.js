@@ -2,17 +2,19 @@
 // order, the current slide's cell first. Each Python worker is given two background cells at a
 // time (AHEAD_PER_WORKER): one runs while the next waits in the worker's queue, so the worker
 // starts it the moment the first ends instead of idling until the page has taken the result and
-// asked again (on a slow main thread, tens of ms a cell). A cell the presenter runs still waits
-// for at most one background cell: the worker's scheduler takes any presenter's run before a
-// queued background one (PROTOCOL.md, "Scheduling", rule 3). With a pool of two workers
-// (workers.js) the lanes take the cells in turn and the pool puts each on the less busy worker.
+// asked again (10–15 ms a cell under the aula profile's slow main thread: docs/benchmark.md).
+// A cell the presenter runs still waits for at most one background cell: the worker's
+// scheduler takes any presenter's run before a queued background one (PROTOCOL.md,
+// "Scheduling", rule 3). With a pool of two workers (workers.js) the lanes take the cells in
+// turn and the pool puts each on the less busy worker.
 
 /** Background cells in flight per Python worker: the one it runs, and the next. */
 export const AHEAD_PER_WORKER = 2;
 
 /** Pre-run the context's cells while it is bound. ``unbind()`` removes the runtime's status
- *  listener (a wait for Python ends) and stops the loop: the cell under way finishes, no other
- *  starts, and the page is not marked `data-prerun-done`.
+ *  listener (a wait for Python ends) and stops the loop: the cells already asked for (up to
+ *  AHEAD_PER_WORKER a worker) finish, no other is asked for, and the page is not marked
+ *  `data-prerun-done`.
  *  @param {import("./context.js").DeckContext} ctx @returns {import("./context.js").Bound} */
 export function startPrerun(ctx) {
   const { cells, reveal, runtime } = ctx;

@@ -171,6 +171,20 @@ test("prerun: unbound after a cell, the next one never starts", async (t) => {
   assert.deepEqual(ran, ["c1"]);
 });
 
+test("prerun: unbound with two cells in flight, both finish and no third is asked for", async (t) => {
+  const root = fakeRoot();
+  stub(t, { document: { documentElement: root } });
+  const { cells, ran, finish, flight } = heldCells(["s1", "s2", "s3"]);
+  const bound = startPrerun(context({ runtime: fakeRuntime("ready"), cells, reveal: fakeReveal({ current: "s1" }) }));
+  await settle();
+  assert.deepEqual(ran, ["c1", "c2"]);
+  bound.unbind();
+  while (finish.length) { finish.shift()?.(); await settle(); }
+  assert.equal(flight.now, 0);
+  assert.deepEqual(ran, ["c1", "c2"]);
+  assert.equal(root.dataset.prerunDone, undefined);
+});
+
 /** Cells on ``slides`` whose runs wait until the test ends them (``finish``, oldest first),
  *  counting how many are in flight at once. */
 function heldCells(slides) {
