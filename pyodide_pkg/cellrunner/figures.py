@@ -81,15 +81,19 @@ def _savefig(fig, out, **kwargs) -> None:
     (``Figure.get_tightbbox``) and move the figure into the cropped box, about 12 % of the
     deck's saves under CPython (``bench/diagnose/savefig.py``). A figure without one (a
     student's bare ``plt.plot``) keeps the crop, so a label past its edge is not cut off.
-    Such a figure saved as SVG is drawn once (:func:`_svg_in_one_draw`)."""
+    Such a figure saved as SVG is drawn once (:func:`_svg_in_one_draw`). Either way a log
+    axis makes only the minor ticks it can draw (:mod:`cellrunner.ticks`)."""
     import matplotlib as mpl
 
+    from .ticks import minor_ticks_in_view
+
     fitted = fig.get_layout_engine() is not None
-    if fitted and kwargs == {"format": "svg"} and _savefig_adds_nothing(fig):
-        _svg_in_one_draw(fig, out)
-        return
-    with mpl.rc_context({"savefig.bbox": "standard" if fitted else "tight"}):
-        fig.savefig(out, **kwargs)
+    with minor_ticks_in_view(fig):
+        if fitted and kwargs == {"format": "svg"} and _savefig_adds_nothing(fig):
+            _svg_in_one_draw(fig, out)
+            return
+        with mpl.rc_context({"savefig.bbox": "standard" if fitted else "tight"}):
+            fig.savefig(out, **kwargs)
 
 
 def _savefig_adds_nothing(fig) -> bool:

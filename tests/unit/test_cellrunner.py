@@ -326,13 +326,19 @@ _KINDS_OF_FIGURE = {
         "ax.hist(np.linspace(-2, 2, 50), bins=7); ax.text(0, 1, 'nota', animated=True)\n"
         "ax.plot([0, 1], [0, 5], animated=True)"
     ),
+    "log-log over seven decades, no layout engine (cropped), a log colour bar": (
+        "fig, ax = plt.subplots()\n"
+        "ax.loglog([3e-3, 2e4], [5e1, 7e-2], 'o-'); ax.set_xlim(2e-3, 4e4)\n"
+        "sc = ax.scatter([1, 10], [1, 2], c=[1, 1000], norm='log'); fig.colorbar(sc)"
+    ),
 }
 
 
 @pytest.mark.parametrize("kind", sorted(_KINDS_OF_FIGURE))
-def test_a_fitted_figure_drawn_once_is_the_svg_savefig_writes(kind, monkeypatch):
-    """cellrunner.figures._svg_in_one_draw, the runner's way to save a figure that has a layout
-    engine, writes the bytes ``fig.savefig`` writes without a crop (which draws it twice), for
+def test_the_runners_svg_is_the_one_savefig_writes(kind, monkeypatch):
+    """The runner's save (cellrunner.figures._savefig: a figure that has a layout engine drawn
+    once, ``savefig`` draws it twice; a log axis making only the minor ticks in its view) writes
+    the bytes ``fig.savefig`` writes (without a crop where a layout engine fits the figure), for
     each kind of figure a cell may make; and the figure keeps its canvas and its dpi."""
     import io
     import pickle
@@ -349,7 +355,7 @@ def test_a_fitted_figure_drawn_once_is_the_svg_savefig_writes(kind, monkeypatch)
     plt.close("all")
     saved, ours = pickle.loads(made), pickle.loads(made)  # two copies, each saved once
     expected, got = io.StringIO(), io.StringIO()
-    with mpl.rc_context({"savefig.bbox": "standard"}):
+    with mpl.rc_context({"savefig.bbox": "standard" if saved.get_layout_engine() else "tight"}):
         saved.savefig(expected, format="svg")
     canvas, dpi = ours.canvas, ours.dpi
     _savefig(ours, got, format="svg")
@@ -374,3 +380,29 @@ def test_a_savefig_setting_that_changes_the_file_is_kept(monkeypatch):
     _savefig(fig, out, format="svg")
     plt.close(fig)
     assert "#123456" in out.getvalue()
+
+
+def test_a_log_axis_makes_only_the_minor_ticks_it_draws_and_keeps_its_locator():
+    """While a figure is saved, a log axis asks only for the minor ticks in its view
+    (cellrunner.ticks): fewer ticks are made than ``savefig`` makes, and afterwards the axis has
+    its own locator again."""
+    import io
+    import pickle
+
+    import matplotlib.pyplot as plt
+    from cellrunner.figures import _savefig
+
+    fig, ax = plt.subplots(layout="constrained")
+    ax.loglog([60, 2e7], [80, 2.5e7])
+    made = pickle.dumps(fig)
+    plt.close("all")
+    saved, ours = pickle.loads(made), pickle.loads(made)
+    locator = ours.axes[0].xaxis.get_minor_locator()
+    saved.savefig(io.StringIO(), format="svg")
+    _savefig(ours, io.StringIO(), format="svg")
+    made_by = {
+        name: len(fig.axes[0].xaxis.minorTicks) for name, fig in (("savefig", saved), ("runner", ours))
+    }
+    assert made_by["runner"] < made_by["savefig"], made_by
+    assert ours.axes[0].xaxis.get_minor_locator() is locator
+    plt.close("all")
