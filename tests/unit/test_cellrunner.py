@@ -401,7 +401,7 @@ def test_a_log_axis_makes_only_the_minor_ticks_it_draws_and_keeps_its_locator():
     saved.savefig(io.StringIO(), format="svg")
     _savefig(ours, io.StringIO(), format="svg")
     made_by = {
-        name: len(fig.axes[0].xaxis.minorTicks) for name, fig in (("savefig", saved), ("runner", ours))
+        name: len(copy.axes[0].xaxis.minorTicks) for name, copy in (("savefig", saved), ("runner", ours))
     }
     assert made_by["runner"] < made_by["savefig"], made_by
     assert ours.axes[0].xaxis.get_minor_locator() is locator
