@@ -2,9 +2,9 @@
 """What saving the deck's figures costs, three ways, under CPython, alternating, in one run:
 
 - ``tight``: ``savefig`` with the house style's crop (``bbox_inches="tight"``);
-- ``savefig``: ``savefig`` without the crop, for a figure whose layout engine fits it (the
-  cell runner's way until the one-draw save): matplotlib draws such a figure twice, once with
-  drawing disabled so that its layout runs, then again to write it;
+- ``savefig``: ``savefig`` without the crop, for a figure whose layout engine fits it, with it
+  for one without (the cell runner's way until the one-draw save): matplotlib draws a fitted
+  figure twice, once with drawing disabled so that its layout runs, then again to write it;
 - ``runner``: the cell runner's way now (``cellrunner.figures._savefig``): such a figure drawn
   once, its layout run inside that draw.
 
@@ -78,7 +78,8 @@ def save(fig, way: str) -> tuple[float, str, str]:
     if way == "runner":
         _savefig(fig, out, format="svg")
     else:
-        with mpl.rc_context({"savefig.bbox": "tight" if way == "tight" else "standard"}):
+        crop = way == "tight" or fig.get_layout_engine() is None
+        with mpl.rc_context({"savefig.bbox": "tight" if crop else "standard"}):
             fig.savefig(out, format="svg")
     seconds = time.perf_counter() - t0
     size = re.search(r'width="([\d.]+)pt" height="([\d.]+)pt"', out.getvalue())
@@ -91,16 +92,20 @@ def save(fig, way: str) -> tuple[float, str, str]:
 
 def same_file(made: bytes) -> bool:
     """Whether the runner's SVG of a figure (``made``: pickled as the cell made it) is
-    ``savefig``'s without the crop, byte for byte: two copies, each saved once (a figure's first
-    draw may settle state that a second save sees), with the file's date and ids fixed."""
+    ``savefig``'s (the ``savefig`` way), byte for byte: two copies, each saved once (a figure's
+    first draw may settle state that a second save sees), with the file's date and ids fixed."""
     import matplotlib as mpl
 
+    before = os.environ.get("SOURCE_DATE_EPOCH")
     os.environ["SOURCE_DATE_EPOCH"] = "0"
     try:
         with mpl.rc_context({"svg.hashsalt": "savefig.py"}):
             return save(pickle.loads(made), "savefig")[2] == save(pickle.loads(made), "runner")[2]
     finally:
-        del os.environ["SOURCE_DATE_EPOCH"]
+        if before is None:
+            del os.environ["SOURCE_DATE_EPOCH"]
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = before
 
 
 def main() -> int:
