@@ -291,10 +291,18 @@ MESSAGES = (
         "worker",
         "worker → page",
         ("status",),
-        (F("state", "RuntimeState"), F("detail", "string"), F("at?", "number")),
+        (
+            F("state", "RuntimeState"),
+            F("detail", "string"),
+            F("downloading?", "boolean"),
+            F("at?", "number"),
+        ),
         (
             "`state` ∈ `loading`, `ready`, `running`, `error`; `detail` is Spanish text for the indicator: "
             "the scheduler's code (`Scheduler.status()`, `StatusPhrase` in `types.js`) said by `phrases.js`. "
+            "`downloading` (the worker's; a copy's mirror leaves it out): whether the worker's prefetch "
+            "(`prefetch.js`) is still downloading wheels, matplotlib's last: the worker waits on the network, "
+            "with time to spare, and `prerun.js` asks first for the cells that do not draw. "
             "`at` (the worker's, optional): when the worker posted it, in ms since the epoch on the worker's "
             "own clock (`performance.timeOrigin + performance.now()`); the page may hear it later, while its "
             "main thread is busy. `bench/startup.py` compares it with bare Pyodide's marks, taken the same way."

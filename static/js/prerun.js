@@ -1,5 +1,12 @@
+import { needsMatplotlib } from "./scheduler.js";
+
 // Ready before you get there: once Python is up, run the cells in the background in deck
-// order, the current slide's cell first. Each Python worker is given two background cells at a
+// order, the current slide's cell first. While a worker still downloads wheels (its status
+// says `downloading`: prefetch.js, matplotlib's last), the cells that do not draw go next: a
+// cell that draws would only wait in the worker's queue while the worker waits on the network.
+// Once the bytes are in, deck order again: while the wheels install and matplotlib is imported
+// the worker is busy, and a numpy-only cell would delay the first figure (docs/benchmark.md).
+// Each Python worker is given two background cells at a
 // time (AHEAD_PER_WORKER): one runs while the next waits in the worker's queue, so the worker
 // starts it the moment the first ends instead of idling until the page has taken the result and
 // asked again (10–15 ms a cell under the aula profile's slow main thread: docs/benchmark.md).
@@ -27,6 +34,16 @@ export function startPrerun(ctx) {
     const slide = reveal?.getCurrentSlide();
     return cells.find((c) => c.slide === slide && pending.has(c));
   };
+  /** The next cell to ask for: the current slide's; then, while wheels download, one that does
+   *  not draw; then the first in deck order. */
+  const nextCell = () => {
+    const mine = current();
+    if (mine) return mine;
+    if (runtime.downloading) {
+      for (const cell of pending) if (!needsMatplotlib(cell.code)) return cell;
+    }
+    return pending.values().next().value;
+  };
   const ready = () => runtime.state === "ready" || runtime.state === "running";
   const whenReady = () => /** @type {Promise<void>} */ (new Promise((resolve) => {
     if (ready()) return resolve();
@@ -40,7 +57,7 @@ export function startPrerun(ctx) {
     while (pending.size) {
       await whenReady();
       if (!bound) return false;
-      const cell = current() ?? pending.values().next().value;
+      const cell = nextCell();
       if (!cell) break;
       pending.delete(cell);
       if (cell.runs > 0 || cell.running !== null) continue;   // the presenter got there first

@@ -84,6 +84,8 @@ export class Runtime extends EventTarget {
     /** @type {RuntimeState} */
     this.state = "loading";
     this.detail = "";
+    /** Whether the worker is still downloading wheels, as its last status said (prerun.js) */
+    this.downloading = false;
     this.restarts = 0;
     this.gaveUp = null;         // why the watchdog stopped restarting (until ⟲), or null
     this.watchdog = new Watchdog();
@@ -97,6 +99,7 @@ export class Runtime extends EventTarget {
 
   start() {
     this.watchdog.resumed();   // a ping to the previous worker proves nothing about this one
+    this.downloading = false;   // a new worker says its own
     this.interruptBuffer = makeInterruptBuffer();
     const url = new URL(this.config.assets.static + "js/worker.js", this.base);
     this.worker = new Worker(url, { type: "module", name: this.name });
@@ -139,6 +142,7 @@ export class Runtime extends EventTarget {
   onMessage(msg) {
     switch (msg.type) {
       case "status":
+        this.downloading = msg.downloading ?? false;
         this.setStatus(msg.state, msg.detail);
         return;
       case "pong":

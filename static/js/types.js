@@ -278,7 +278,7 @@
  * @typedef {{type: "ping", n: number}} PingMessage  the watchdog's question
  * @typedef {{type: "complete", id: number, kind: QueryKind, code: string, line: number, column: number}} CompleteMessage  the editor's completion, signature or hover query
  * @typedef {{type: "complete-cancel", id: number}} CompleteCancelMessage  drop a query that has not started
- * @typedef {{type: "status", state: RuntimeState, detail: string, at?: number}} StatusMessage  the runtime's state and the indicator's Spanish text
+ * @typedef {{type: "status", state: RuntimeState, detail: string, downloading?: boolean, at?: number}} StatusMessage  the runtime's state and the indicator's Spanish text
  * @typedef {{type: "stdout" | "stderr", id: number, text: string}} TextMessage  printed text of a running cell
  * @typedef {{type: "figure", id: number, svg?: string, png?: string, alt: string, note?: string}} FigureMessage  a figure of a running cell (SVG, or PNG past the caps)
  * @typedef {{type: "budget", id: number, accountants: AccountantState[], more: number}} BudgetMessage  the privacy budgets the running cell spends from

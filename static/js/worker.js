@@ -46,6 +46,7 @@ let bootError = null;        // Python never came up: every run answers with why
 /** @type {unknown} */
 let mplError = null;         // matplotlib failed to load: every run that draws answers with why
 let lastStatus = "";
+let downloading = false;     // the prefetch still downloads wheels: we wait on the network (prerun.js)
 /** @type {Engine | null} */
 let completion = null;           // the editor's completion: loaded on its first request (engine.js)
 
@@ -69,10 +70,10 @@ function made(value, what) {
 function publishStatus(override = null) {
   const status = override ?? scheduler.status();
   const { state } = status, detail = say(status);
-  const key = `${state}|${detail}`;
+  const key = `${state}|${detail}|${downloading}`;
   if (key === lastStatus) return;
   lastStatus = key;
-  post({ type: "status", state, detail, at: performance.timeOrigin + performance.now() });
+  post({ type: "status", state, detail, downloading, at: performance.timeOrigin + performance.now() });
 }
 
 /**
@@ -365,7 +366,10 @@ function onInit(msg) {
   interruptBuffer = msg.interruptBuffer || null;
   onDemand = msg.config.onDemand || {};
   completion = new Engine(msg.config.editor, msg.base);
-  if (msg.prefetch) prefetch(msg.config, msg.base);   // numpy's wheels, then matplotlib's, meanwhile
+  if (msg.prefetch) {   // numpy's wheels, then matplotlib's, meanwhile
+    downloading = true;
+    prefetch(msg.config, msg.base).then(() => { downloading = false; publishStatus(); });
+  }
   start(msg.config, msg.base);
 }
 

@@ -72,6 +72,8 @@ export class RuntimePool extends EventTarget {
   get state() { return this.shown.state; }
   get detail() { return this.shown.detail; }
   get canInterrupt() { return this.primary.canInterrupt; }
+  /** Whether some worker is still downloading wheels (prerun.js). */
+  get downloading() { return this.runtimes.some((r) => r?.downloading ?? false); }
   get restarts() { return this.runtimes.reduce((n, r) => n + (r?.restarts ?? 0), 0); }
   /** The primary's worker (a test listens to its messages). */
   get worker() { return this.primary.worker; }

@@ -193,6 +193,46 @@ def test_later_slides_are_computed_before_they_are_visited(page, deck_url):
     assert meta.startswith("calculado ") and " s" in meta  # when, and how long it took
 
 
+def test_while_matplotlib_downloads_the_prerun_runs_the_cells_that_do_not_draw(page, deck_url):
+    """matplotlib's wheel held back: the worker says it still downloads, and meanwhile the
+    pre-run runs every cell that does not draw (the worker's own test, scheduler.js), though
+    cells that draw come between them in deck order, and none that draws. Released: every cell
+    runs, and the worker says it is done downloading."""
+    held, released = [], []
+
+    def hold(route):
+        route.continue_() if released else held.append(route)
+
+    page.context.route("**/matplotlib-*.whl", hold)
+    page.goto(f"{deck_url}?nosw#/")
+    wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 30)
+    wait_runtime_ready(page)
+    draws = page.evaluate("""async () => {
+        const deck = document.querySelector('script[type=module][src$="/js/deck.js"]').src;
+        const { needsMatplotlib } = await import(deck.replace(/deck\\.js$/, 'scheduler.js'));
+        return Object.fromEntries(window.deck.cells.map((c) => [c.id, needsMatplotlib(c.code)])); }""")
+    order = list(draws)
+    first_drawing = next(i for i, cell in enumerate(order) if draws[cell])
+    later = [cell for cell in order[first_drawing + 2 :] if not draws[cell]]
+    assert len(later) >= 5, "cells that do not draw, behind two that do: deck order would not reach them"
+    wait_until(
+        page,
+        "(ids) => ids.every((id) => window.deck.cells.find((c) => c.id === id).runs > 0)",
+        120,
+        arg=[cell for cell in order if not draws[cell]],
+    )
+    assert held, "matplotlib's wheel was held"
+    assert page.evaluate("window.deck.runtime.downloading") is True
+    assert [c["id"] for c in cells(page) if c["runs"] and draws[c["id"]]] == []
+    released.append(True)
+    for route in held:
+        route.continue_()
+    wait_until(page, "document.documentElement.dataset.prerunDone === 'true'", 180)
+    assert all(c["runs"] > 0 and c["ok"] for c in cells(page))
+    assert page.evaluate("window.deck.runtime.downloading") is False
+    assert not page.errors, page.errors
+
+
 def test_noise_resample_and_seed_lock(page, deck_url):
     open_deck(page, deck_url)
     wait_runtime_ready(page)

@@ -228,6 +228,24 @@ for (const workers of [1, 2]) {
   });
 }
 
+test("prerun: while wheels download, the cells that do not draw go next; then deck order", async (t) => {
+  stub(t, { document: { documentElement: fakeRoot() } });
+  const { cells, ran, finish } = heldCells(["s1", "s2", "s3", "s4", "s5", "s6"]);
+  const code = ["fig, ax = plt.subplots()", "plt.hist(x)", "x = laplace_mech(1, 1, 0.5)",
+                "plt.plot(x)", "print(len(census))", "y = x + 1"];
+  cells.forEach((cell, i) => Object.assign(cell, { code: code[i] }));
+  const runtime = Object.assign(fakeRuntime("ready"), { downloading: true });
+  startPrerun(context({ runtime, cells, reveal: fakeReveal({ current: "s1" }) }));
+  await settle();
+  assert.deepEqual(ran, ["c1", "c3"], "the current slide's cell though it draws, then one that does not");
+  finish.shift()?.();
+  await settle();
+  assert.deepEqual(ran, ["c1", "c3", "c5"]);
+  runtime.downloading = false;                  // the wheels are in: deck order again
+  while (finish.length) { finish.shift()?.(); await settle(); }
+  assert.deepEqual(ran, ["c1", "c3", "c5", "c2", "c4", "c6"]);
+});
+
 /** The messages a copy hears on the deck's channel, until ``close()``. */
 function listen(version) {
   const channel = new BroadcastChannel(`dpdeck:${version}`);

@@ -109,6 +109,20 @@ test("pool: the status is the primary's, or while it is ready, the one of a work
   assert.deepEqual(seen, ["running", "ready"]);
 });
 
+test("pool: it downloads while some worker's status says so; new workers have said nothing", async (t) => {
+  const { pool, primary, second } = await readyPool(t);
+  assert.equal(pool.downloading, false, "a status that does not say (a copy's mirror)");
+  second.reply({ type: "status", state: "ready", detail: "Python: listo", downloading: true });
+  assert.equal(pool.downloading, true);
+  primary.reply({ type: "status", state: "ready", detail: "Python: listo", downloading: false });
+  assert.equal(pool.downloading, true, "the second still downloads");
+  second.reply({ type: "status", state: "ready", detail: "Python: listo", downloading: false });
+  assert.equal(pool.downloading, false);
+  second.reply({ type: "status", state: "ready", detail: "Python: listo", downloading: true });
+  pool.restart("prueba");
+  assert.equal(pool.downloading, false, "new workers have said nothing yet");
+});
+
 test("pool: while the second worker boots, the presenter's runs go to the primary", async (t) => {
   const pool = await newPool(t);
   const [primary] = FakeWorker.all;
