@@ -1,19 +1,18 @@
-import { needsMatplotlib } from "./scheduler.js";
-
 // Ready before you get there: once Python is up, run the cells in the background in deck
 // order, the current slide's cell first. While a worker still downloads wheels (its status
 // says `downloading`: prefetch.js, matplotlib's last), the cells that do not draw go next: a
 // cell that draws would only wait in the worker's queue while the worker waits on the network.
 // Once the bytes are in, deck order again: while the wheels install and matplotlib is imported
 // the worker is busy, and a numpy-only cell would delay the first figure (docs/benchmark.md).
-// Each Python worker is given two background cells at a
-// time (AHEAD_PER_WORKER): one runs while the next waits in the worker's queue, so the worker
-// starts it the moment the first ends instead of idling until the page has taken the result and
-// asked again (10–15 ms a cell under the aula profile's slow main thread: docs/benchmark.md).
-// A cell the presenter runs still waits for at most one background cell: the worker's
-// scheduler takes any presenter's run before a queued background one (PROTOCOL.md,
-// "Scheduling", rule 3). With a pool of two workers (workers.js) the lanes take the cells in
-// turn and the pool puts each on the less busy worker.
+// Each Python worker is given two background cells at a time (AHEAD_PER_WORKER): one runs
+// while the next waits in the worker's queue, so the worker starts it the moment the first
+// ends instead of idling until the page has taken the result and asked again (10–15 ms a cell
+// under the aula profile's slow main thread: docs/benchmark.md). A cell the presenter runs
+// still waits for at most one background cell: the worker's scheduler takes any presenter's
+// run before a queued background one (PROTOCOL.md, "Scheduling", rule 3). With a pool of two
+// workers (workers.js) the lanes take the cells in turn and the pool puts each on the less
+// busy worker.
+import { needsMatplotlib } from "./scheduler.js";
 
 /** Background cells in flight per Python worker: the one it runs, and the next. */
 export const AHEAD_PER_WORKER = 2;

@@ -21,6 +21,7 @@ from tests.support.browser import (
     cells,
     exercise_solved,
     go_to_slide,
+    hold_requests,
     instrument,
     no_transitions,
     open_deck,
@@ -88,12 +89,7 @@ def test_restaurar_takes_the_verdict_away_with_the_code_it_judged(page, deck_url
 def test_a_cold_cell_says_what_it_waits_for(page, deck_url):
     """Python's wheels held back: the empty output of the linked slide's cell says that it waits
     for Python and roughly how long; once Python is up the note goes."""
-    held, released = [], []
-
-    def hold(route):
-        route.continue_() if released else held.append(route)
-
-    page.context.route("**/*.whl", hold)
+    wheels = hold_requests(page, "**/*.whl")
     page.goto(f"{deck_url}?nosw&noprerun#/{CODE_SLIDE}")
     wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 30)
     wait_runtime(page, "loading", 10)
@@ -104,9 +100,7 @@ def test_a_cold_cell_says_what_it_waits_for(page, deck_url):
     assert re.match(rf"Esperando a Python \(cargando .+\): {when}\.$", text), text
     assert note.is_visible()
     wait_runtime(page, "loading", 5)  # still held
-    released.append(True)
-    for route in held:
-        route.continue_()
+    wheels.release()
     wait_runtime_ready(page)
     wait_until(page, "(sel) => !document.querySelector(sel)", 10, arg=CELL.format(CODE_SLIDE) + " .out-wait")
     assert not page.errors, page.errors

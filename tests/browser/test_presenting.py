@@ -19,11 +19,13 @@ from tests.support.browser import (
     cells,
     current_slide,
     go_to_slide,
+    hold_requests,
     last_code,
     open_deck,
     restarts,
     run_cell,
     run_count,
+    runtime_downloading,
     set_code,
     wait_all_ran,
     wait_idle,
@@ -198,12 +200,7 @@ def test_while_matplotlib_downloads_the_prerun_runs_the_cells_that_do_not_draw(p
     pre-run runs every cell that does not draw (the worker's own test, scheduler.js), though
     cells that draw come between them in deck order, and none that draws. Released: every cell
     runs, and the worker says it is done downloading."""
-    held, released = [], []
-
-    def hold(route):
-        route.continue_() if released else held.append(route)
-
-    page.context.route("**/matplotlib-*.whl", hold)
+    wheel = hold_requests(page, "**/matplotlib-*.whl")
     page.goto(f"{deck_url}?nosw#/")
     wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 30)
     wait_runtime_ready(page)
@@ -221,15 +218,13 @@ def test_while_matplotlib_downloads_the_prerun_runs_the_cells_that_do_not_draw(p
         120,
         arg=[cell for cell in order if not draws[cell]],
     )
-    assert held, "matplotlib's wheel was held"
-    assert page.evaluate("window.deck.runtime.downloading") is True
+    assert wheel.held, "matplotlib's wheel was held"
+    assert runtime_downloading(page) is True
     assert [c["id"] for c in cells(page) if c["runs"] and draws[c["id"]]] == []
-    released.append(True)
-    for route in held:
-        route.continue_()
+    wheel.release()
     wait_until(page, "document.documentElement.dataset.prerunDone === 'true'", 180)
     assert all(c["runs"] > 0 and c["ok"] for c in cells(page))
-    assert page.evaluate("window.deck.runtime.downloading") is False
+    assert runtime_downloading(page) is False
     assert not page.errors, page.errors
 
 

@@ -12,12 +12,13 @@ page test API"), so a change to them changes this module, not the tests. A cell 
   waited for), ``reset_cell``, ``wait_idle``, ``wait_all_idle``, ``wait_settled``,
   ``wait_ran``, ``wait_all_ran``, ``wait_running``
 - the runtime: ``wait_runtime_ready``, ``wait_runtime``, ``runtime_state``,
-  ``runtime_detail``, ``can_interrupt``, ``restarts``
+  ``runtime_detail``, ``runtime_downloading``, ``can_interrupt``, ``restarts``
 - slides: ``open_deck``, ``go_to_slide``, ``current_slide``, ``current_slide_element``,
   ``slide_index``, ``no_transitions``
 - the deck and its hall: ``deck_config``, ``hall_view``, ``wait_hall``
 - exercises: ``exercise_ids``, ``exercise_solved``
-- polling and instrumenting: ``wait_until``, ``instrument``, ``foreign_requests``
+- polling and instrumenting: ``wait_until``, ``instrument``, ``foreign_requests``,
+  ``hold_requests``
 
 The page's Content-Security-Policy forbids ``eval``, which Playwright's string predicates use,
 so we poll with ``page.evaluate`` (not subject to the page's CSP) instead of
@@ -254,6 +255,11 @@ def runtime_detail(page) -> str:
     return page.evaluate("window.deck.runtime.detail")
 
 
+def runtime_downloading(page) -> bool:
+    """Whether a Python worker says it still downloads wheels (its prefetch: prerun.js)."""
+    return page.evaluate("window.deck.runtime.downloading")
+
+
 def can_interrupt(page) -> bool:
     """Whether Python can be interrupted in place (a SharedArrayBuffer: the page is served
     isolated), rather than restarted, by Stop."""
@@ -359,6 +365,34 @@ def instrument(context, page):
     )
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     return page
+
+
+class HeldRequests:
+    """The requests ``hold_requests`` holds back: ``held`` (the routes so far), ``release()``."""
+
+    def __init__(self) -> None:
+        self.held: list = []
+        self.released = False
+
+    def route(self, route) -> None:
+        if self.released:
+            route.continue_()
+        else:
+            self.held.append(route)
+
+    def release(self) -> None:
+        """Let the held requests go, and every later one at once."""
+        self.released = True
+        for route in self.held:
+            route.continue_()
+
+
+def hold_requests(page, pattern: str) -> HeldRequests:
+    """Hold back every request of the page's context that matches the glob ``pattern`` (its
+    workers' fetches included, without the service worker: ``?nosw``) until ``release()``."""
+    held = HeldRequests()
+    page.context.route(pattern, held.route)
+    return held
 
 
 def foreign_requests(page, base_url: str) -> list[str]:
