@@ -152,6 +152,7 @@ export class Poll {
     this.tally = { n: 0, counts: new Array(this.data.k).fill(0) };
     this.computing = false;
     this.stale = false;        // new counts arrived while computing
+    this.epoch = 0;            // a new mode's: a computation of an earlier mode draws nothing
     this.sending = false;
     this.newRound = false;     // this device answered an earlier round: a new answer is a second release
     this.simulation = null;    // {answers, shown, timer, own} of the simulated hall
@@ -225,13 +226,16 @@ export class Poll {
     if (mode === this.mode) return;
     this.stopSimulation();
     this.mode = mode;
+    this.epoch += 1;
     this.root.dataset.mode = mode;
     this.tally = { n: 0, counts: new Array(this.data.k).fill(0) };
+    this.drawNumbers(this.tally, null);   // nothing of the last mode's hall stays on screen
     const answered = mode === "student" ? this.store.load() : null;
     this.root.classList.toggle("is-answered", Boolean(answered));
     this.results.hidden = mode === "copy";
     this.controls.hidden = mode !== "presenter";
     this.figure.clear();
+    this.figure.el.classList.remove("is-stale");
     if (mode === "copy") {
       this.say(sayHall({ code: "poll-copy" }));
     } else if (mode === "presenter") {
@@ -346,12 +350,16 @@ export class Poll {
   async compute(tally) {
     const runtime = this.runtime;
     if (!runtime) return;   // render() calls this only with one
+    // begun in another mode (a hall joined a simulated poll), it draws nothing: these counts
+    // are another hall's, and render() computes the new mode's next
+    const epoch = this.epoch;
     if (tally.n === 0 || this.held(tally)) {
       this.drawNumbers(tally, null);
       this.figure.clear();
       return;
     }
     const summary = await runtime.call("poll.summary", { ...pollArgs(tally.counts, this.data), prior: this.data.prior });
+    if (epoch !== this.epoch) return;
     if (summary.ok === false) { this.say(sayHall({ code: "poll-summary-failed", message: summary.error.message })); return; }
     this.drawNumbers(tally, summary.value);
     if (this.mode !== "presenter" && this.mode !== "simulated") return;
@@ -362,6 +370,7 @@ export class Poll {
     const drawn = await runtime.call("poll.figure", { ...pollArgs(tally.counts, this.data), labels }, {
       onFigure: ({ svg, png, alt, note }) => { figure = png != null ? { kind: "figure", png, alt, note } : { kind: "figure", svg, alt, note }; },
     });
+    if (epoch !== this.epoch) return;
     if (drawn.ok && figure) this.figure.replace([figure]);
     if (!this.stale) this.figure.el.classList.remove("is-stale");
   }
@@ -392,6 +401,7 @@ export class Poll {
       this.root.dataset.estimate = JSON.stringify(estimate);
       this.posterior.textContent = posteriorText(this.data, summary.posterior);
     } else {
+      delete this.root.dataset.estimate;   // the numbers show none
       this.posterior.textContent = this.held(tally)
         ? sayHall({ code: "poll-held", hold: HOLD_UNTIL, n: num(tally.n) })
         : tally.n === 0 ? sayHall({ code: "poll-no-answers" }) : "";

@@ -221,6 +221,38 @@ def test_with_storage_refused_the_form_never_reopens(browser, deck_url):
     assert not page.errors, page.errors
 
 
+GATE_SUMMARIES = """() => {
+    const runtime = window.deck.runtime, call = runtime.call.bind(runtime);
+    window.heldSummaries = [];   // each: the poll.summary call, made when the test lets it go
+    runtime.call = (name, ...rest) => name !== 'poll.summary' ? call(name, ...rest)
+        : new Promise((resolve) => window.heldSummaries.push(() => call(name, ...rest).then(resolve)));
+}"""
+
+
+def test_a_hall_that_joins_mid_computation_never_shows_the_simulated_halls_numbers(page, deck_url):
+    """A presenter's hall joins while the simulated hall's numbers are being computed (a busy
+    laptop: CI caught it). That computation ends after the switch and draws nothing; the
+    numbers shown are the hall's, once computed, and none before."""
+    open_deck(page, deck_url + f"?noprerun#/{POLL}")
+    wait_runtime_ready(page)
+    page.evaluate(GATE_SUMMARIES)
+    wait_until(page, f"document.querySelector('{BOARD}').dataset.mode === 'simulated'", 10)
+    wait_until(page, "window.heldSummaries.length >= 1", 60)  # the simulated hall's, held
+    page.evaluate(FAKE_HALL, [True, {"poll": POLL, "n": 12, "counts": [7, 5]}])
+    assert board(page)["mode"] == "presenter"
+    assert board(page)["estimate"] is None
+    page.evaluate("window.heldSummaries.shift()()")  # the simulated computation ends now
+    wait_until(page, "window.heldSummaries.length >= 1", 30)  # the hall's, asked after it
+    shown = board(page)
+    assert shown["estimate"] is None and shown["n"] != 12, shown  # nothing of another hall
+    page.evaluate("window.heldSummaries.shift()()")
+    wait_until(page, f"document.querySelector('{BOARD}').dataset.estimate", 30)
+    shown = board(page)
+    assert (shown["n"], shown["counts"]) == (12, [7, 5]), shown
+    assert shown["estimate"] == pytest.approx([expected_numbers([7, 5]).estimate], abs=1e-12)
+    assert not page.errors, page.errors
+
+
 def test_the_presenter_sees_dplabs_estimate_of_the_hall(page, deck_url):
     open_deck(page, deck_url + f"?noprerun#/{POLL}")
     wait_runtime_ready(page)
