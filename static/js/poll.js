@@ -18,6 +18,8 @@
 //   simulated  no hall (a static host, file://, offline): the form, and a simulated hall of
 //              SIMULATED_HALL students randomized by dplab too, arriving in small batches;
 //   copy       a speaker-view copy (no Python): the question only.
+// A change of mode clears the numbers, and a computation begun before it draws nothing: the
+// numbers shown are always the current mode's hall's.
 // Numbers are shown the Spanish way (toLocaleString("es-ES"): 0,75; 30 %).
 import { Output } from "./output.js";
 import { randomId } from "./live.js";
