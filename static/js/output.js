@@ -24,6 +24,20 @@ function figureBlob(item) {
   return new Blob([item.svg ?? ""], { type: "image/svg+xml" });
 }
 
+/** Lines per piece of a text block. A text block's first PIECE_LINES lines are its own text;
+ *  the lines after them go into pieces of PIECE_LINES lines (``span.out-lines``, inline blocks
+ *  of the block's width: deck.css), so that what arrives next lays out only the last piece,
+ *  not every line above it again. As one text, a million printed lines (cut to 200 000
+ *  characters) kept the page's main thread busy for most of the run. */
+const PIECE_LINES = 400;
+
+/** How many line ends ``text`` holds. @param {string} text */
+function lineEnds(text) {
+  let count = 0;
+  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) count++;
+  return count;
+}
+
 /**
  * Say on a text block whether it hides lines above or below (``data-more``: "above", "below",
  * "both"): deck.css then says «↑ más arriba» / «↓ más abajo» over it, since a scrollbar may not
@@ -49,6 +63,10 @@ export class Output {
     this.items = [];
     this.meter = null;   // the meter's element, once the run has a budget item
     this.textBlock = null;
+    /** @type {HTMLElement | null} */
+    this.piece = null;   // where text goes: the text block or its last piece; the line ends it
+    this.pieceLines = 0; // holds, and whether its text ends with one
+    this.pieceEnded = true;
     this.queue = [];     // items not drawn yet: drawn once per frame, however fast they come
     this.frame = 0;
     this.urls = new Set();   // figures' blob URLs not loaded yet (a lazy image may never be)
@@ -142,7 +160,37 @@ export class Output {
       pre.addEventListener("scroll", () => markHidden(pre), { passive: true });
       this.el.append(pre);
     }
-    this.textBlock.append(document.createTextNode(item.text));
+    this.appendText(item.text);
+  }
+
+  /** Append ``text`` to the text block, in pieces of PIECE_LINES lines. A new piece begins
+   *  only after a line end, so a line is never split, and what a reader copies is the text as
+   *  printed (an inline block adds no line break of its own). @param {string} text */
+  appendText(text) {
+    let rest = text;
+    while (rest) {
+      const block = /** @type {HTMLElement} */ (this.textBlock);
+      if (this.piece !== block && this.piece?.parentNode !== block) {   // a new text block
+        this.piece = block;
+        this.pieceLines = 0;
+      } else if (this.pieceLines >= PIECE_LINES && this.pieceEnded) {
+        this.piece = document.createElement("span");
+        this.piece.className = "out-lines";
+        this.pieceLines = 0;
+        block.append(this.piece);
+      }
+      let cut = 0;   // through the line end that fills the piece, or all of the rest
+      for (let room = Math.max(1, PIECE_LINES - this.pieceLines); room > 0; room--) {
+        const end = rest.indexOf("\n", cut);
+        if (end < 0) { cut = rest.length; break; }
+        cut = end + 1;
+      }
+      const part = rest.slice(0, cut);
+      this.piece.append(document.createTextNode(part));
+      this.pieceLines += lineEnds(part);
+      this.pieceEnded = part.endsWith("\n");
+      rest = rest.slice(cut);
+    }
   }
 
   /** Replace everything by ``items`` (a mirror, or a restored snapshot). */

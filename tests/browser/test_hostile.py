@@ -90,6 +90,34 @@ def test_a_million_lines_are_cut_and_the_page_stays_responsive(ready_page):
     assert not _frame_waited_on_the_page(ready_page)
 
 
+def test_a_long_print_reads_back_as_printed_and_no_line_is_split(ready_page):
+    """output.js draws a long print's lines after its first 400 in pieces, each laid out on its
+    own. Text arrives in flushes that end anywhere (the pauses below end some mid-line): still
+    no line is split across two pieces, no piece holds more than 400 line ends, and the text,
+    as read and as a reader copies it (innerText), is exactly what was printed."""
+    code = (
+        "import time\n"
+        "for i in range(7000):\n"
+        "    print(i, end=' ' if i % 7 else '\\n')\n"
+        "    if i in (1200, 2790, 2793, 2794, 5590, 5593):\n"
+        "        time.sleep(0.06)  # the next print flushes what came before: mid-line\n"
+        "print('fin', end='')"
+    )
+    printed = "".join(f"{i}" + (" " if i % 7 else "\n") for i in range(7000)) + "fin"
+    out = run_cell(ready_page, FIRST, code=code)
+    assert out["state"] == "done" and out["stdout"] == printed
+    block = ready_page.locator(CELL.format(FIRST) + " pre[data-kind=stdout]")
+    drawn = block.evaluate(
+        """pre => ({copied: pre.innerText, own: [...pre.childNodes].filter(n => n.nodeType === 3)
+              .map(n => n.data).join(''), pieces: [...pre.children].map(p => p.textContent)})"""
+    )
+    assert drawn["copied"] == printed
+    assert drawn["own"].count("\n") == 400 and drawn["own"].endswith("\n")
+    pieces = drawn["pieces"]
+    assert len(pieces) == 2 and "".join(pieces) == printed[len(drawn["own"]) :]
+    assert all(p.endswith("\n") for p in pieces[:-1]) and all(p.count("\n") <= 400 for p in pieces)
+
+
 def test_a_50_mb_string_is_cut(ready_page):
     out = run_cell(ready_page, FIRST, code="s = 'x' * 50_000_000\nprint(s)\ns")
     assert out["state"] == "done"
