@@ -34,7 +34,13 @@ let session = null;          // its Session: the cells' namespace, and run()
 /** @type {any} */
 let namespace = null;        // session.namespace, for the editor's completion
 /** @type {Int32Array | null} */
-let interruptBuffer = null;
+let interruptBuffer = null;  // the page's (shared): its Stop writes 2 there
+// What Python checks while no cell runs: a buffer nobody writes. The page's Stop is for a cell,
+// and Python runs between cells too (a wheel installing while a run waits for its packages, a
+// step of matplotlib's import): there it would swallow the interrupt, and the cell it was for
+// would run on until the page restarts Python. A Stop that comes before its cell's code runs
+// stays in the page's buffer, and the cell raises KeyboardInterrupt at its first line.
+const idleBuffer = new Int32Array(1);
 /** @type {Record<string, string>} */
 let onDemand = {};           // import name → Pyodide package loaded the first time a cell needs it
 /** @type {(string | null)[]} */
@@ -103,8 +109,9 @@ async function boot(config, base) {
   }));
   // Without a shared buffer the page cannot interrupt, but a buffer of our own still makes
   // Python call into JS every few dozen bytecodes: that is what lets WebKitGTK's terminate()
-  // end a worker spinning in a loop (else the stopped cell goes on burning a core).
-  python.setInterruptBuffer(interruptBuffer ?? new Int32Array(1));
+  // end a worker spinning in a loop (else the stopped cell goes on burning a core). The
+  // page's buffer is Python's only while a cell runs (runCell).
+  python.setInterruptBuffer(idleBuffer);
   scheduler.bootProgress({ code: "boot-packages", packages: config.packages });
   publishStatus();
   const wheels = [config.wheel, config.runner].map((path) => new URL(path, base).href);
@@ -145,7 +152,14 @@ function runCell(cellId, code, id, seed = null) {
       post({ ...data, type: kind, id });
     }
   };
-  const proxy = session.run(code, cellId, emit, seed);
+  const python = made(pyodide, "Python");
+  python.setInterruptBuffer(interruptBuffer ?? idleBuffer);
+  let proxy;
+  try {
+    proxy = session.run(code, cellId, emit, seed);
+  } finally {
+    python.setInterruptBuffer(idleBuffer);
+  }
   const result = proxy.toJs({ dict_converter: Object.fromEntries });
   proxy.destroy();
   return result;
@@ -210,8 +224,7 @@ async function runJob(job) {
   try {
     await withTimeout(made(pyodide, "Python").loadPackagesFromImports(job.code, { messageCallback: () => {} }),
                       PACKAGE_TIMEOUT_MS, say({ code: "load-cell-packages" }));
-  } catch (e) {   // the cell reports what it cannot import; a Stop that landed here ends the run
-    if (String(e).includes("KeyboardInterrupt")) { answerWithError(job, e); return false; }
+  } catch {   // the cell reports what it cannot import (a Stop meanwhile waits for its code)
   }
   let result = runCell(job.cellId, job.code, job.id, job.seed ?? null);
   const wanted = result.ok ? undefined : failure(result).missing;

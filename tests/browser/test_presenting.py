@@ -265,6 +265,32 @@ def test_escape_in_the_editor_stops_a_running_cell(page, deck_url):
     assert "KeyboardInterrupt" in cell_output(page, FIRST_CELL)["error"]
 
 
+def test_a_stop_while_the_run_loads_its_package_stops_that_run(page, deck_url):
+    """A Stop that comes while a run waits for the package it imports (contourpy, loaded on
+    demand) is kept for that run. Installing the wheel runs Python too, and the interrupt used
+    to land there: the install swallowed it, the cell looped on, and Python was restarted 3 s
+    later («no respondía a la interrupción»; a busy CI run of the test above met it between
+    «started» and the cell). Now the cell stops with KeyboardInterrupt, nothing restarts, and
+    the package works."""
+    wheel = hold_requests(page, "**/contourpy-*.whl")
+    open_deck(page, deck_url + "?nosw&noprerun")
+    wait_runtime_ready(page)
+    go_to_slide(page, FIRST_CELL)
+    wait_idle(page, 0, 60)
+    before = restarts(page)
+    set_code(page, 0, "import contourpy\nwhile True:\n    pass")
+    page.locator(CELL.format(FIRST_CELL) + " button.run").click()
+    wait_running(page, 0, 60)
+    wheel.wait_held(page)  # the run waits for its wheel
+    page.locator(CELL.format(FIRST_CELL) + " button.stop").click()
+    wheel.release()
+    wait_idle(page, 0, 30)
+    assert "KeyboardInterrupt" in cell_output(page, FIRST_CELL)["error"]
+    assert restarts(page) == before
+    out = run_cell(page, FIRST_CELL, code="import contourpy\nprint(contourpy.__name__)")
+    assert out["stdout"] == "contourpy\n", out
+
+
 def test_restart_replays_the_authored_cells_and_keeps_the_edited_ones(page, deck_url):
     """⟲'s rule (PROTOCOL.md, "Recovery"): the authored cells that had run are run again; an
     edited cell keeps its edit but is not replayed (an edit may be what broke the deck)."""

@@ -380,6 +380,11 @@ class HeldRequests:
         else:
             self.held.append(route)
 
+    def wait_held(self, page, timeout: float = 30.0) -> None:
+        """Wait until a request is held (Playwright hands a request to its route only while it
+        is called: the wait calls it)."""
+        wait_until(page, lambda: page.wait_for_timeout(50) or self.held, timeout)
+
     def release(self) -> None:
         """Let the held requests go, and every later one at once."""
         self.released = True
