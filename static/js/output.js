@@ -31,13 +31,6 @@ function figureBlob(item) {
  *  characters) kept the page's main thread busy for most of the run. */
 const PIECE_LINES = 400;
 
-/** How many line ends ``text`` holds. @param {string} text */
-function lineEnds(text) {
-  let count = 0;
-  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) count++;
-  return count;
-}
-
 /**
  * Say on a text block whether it hides lines above or below (``data-more``: "above", "below",
  * "both"): deck.css then says «↑ más arriba» / «↓ más abajo» over it, since a scrollbar may not
@@ -64,9 +57,8 @@ export class Output {
     this.meter = null;   // the meter's element, once the run has a budget item
     this.textBlock = null;
     /** @type {HTMLElement | null} */
-    this.piece = null;   // where text goes: the text block or its last piece; the line ends it
-    this.pieceLines = 0; // holds, and whether its text ends with one
-    this.pieceEnded = true;
+    this.piece = null;   // where text goes: the text block or its last piece, and the line
+    this.pieceLines = 0; // ends it holds
     this.queue = [];     // items not drawn yet: drawn once per frame, however fast they come
     this.frame = 0;
     this.urls = new Set();   // figures' blob URLs not loaded yet (a lazy image may never be)
@@ -163,33 +155,38 @@ export class Output {
     this.appendText(item.text);
   }
 
-  /** Append ``text`` to the text block, in pieces of PIECE_LINES lines. A new piece begins
-   *  only after a line end, so a line is never split, and what a reader copies is the text as
-   *  printed (an inline block adds no line break of its own). @param {string} text */
+  /** Append ``text`` to the text block, in pieces of PIECE_LINES lines. A piece ends at a line
+   *  end, so a line is never split, and what a reader copies is the text as printed (an inline
+   *  block adds no line break of its own). @param {string} text */
   appendText(text) {
+    const block = /** @type {HTMLElement} */ (this.textBlock);
+    if (this.piece !== block && this.piece?.parentNode !== block) {   // a new text block
+      this.piece = block;
+      this.pieceLines = 0;
+    }
     let rest = text;
     while (rest) {
-      const block = /** @type {HTMLElement} */ (this.textBlock);
-      if (this.piece !== block && this.piece?.parentNode !== block) {   // a new text block
-        this.piece = block;
-        this.pieceLines = 0;
-      } else if (this.pieceLines >= PIECE_LINES && this.pieceEnded) {
+      if (this.pieceLines >= PIECE_LINES) {   // full: the next lines begin a piece
         this.piece = document.createElement("span");
         this.piece.className = "out-lines";
         this.pieceLines = 0;
         block.append(this.piece);
       }
       let cut = 0;   // through the line end that fills the piece, or all of the rest
-      for (let room = Math.max(1, PIECE_LINES - this.pieceLines); room > 0; room--) {
+      while (this.pieceLines < PIECE_LINES) {
         const end = rest.indexOf("\n", cut);
         if (end < 0) { cut = rest.length; break; }
         cut = end + 1;
+        this.pieceLines++;
       }
-      const part = rest.slice(0, cut);
-      this.piece.append(document.createTextNode(part));
-      this.pieceLines += lineEnds(part);
-      this.pieceEnded = part.endsWith("\n");
+      let part = rest.slice(0, cut);
       rest = rest.slice(cut);
+      const closing = this.pieceLines >= PIECE_LINES && this.piece !== block;
+      // a full piece's last line end goes after it, into the block's own text: the next piece
+      // then begins a line whatever the block's white-space (a phone's does not wrap)
+      if (closing) part = part.slice(0, -1);
+      if (part) this.piece.append(document.createTextNode(part));
+      if (closing) block.append(document.createTextNode("\n"));
     }
   }
 

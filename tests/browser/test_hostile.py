@@ -90,11 +90,35 @@ def test_a_million_lines_are_cut_and_the_page_stays_responsive(ready_page):
     assert not _frame_waited_on_the_page(ready_page)
 
 
-def test_a_long_print_reads_back_as_printed_and_no_line_is_split(ready_page):
+# Each of a text block's pieces (output.js): its text, whether the text before it ends a line and
+# the text after it (if any) begins one, and whether it begins at the block's left edge, below
+# the piece before it
+PIECES = """pre => {
+    const left = pre.getBoundingClientRect().left + parseFloat(getComputedStyle(pre).paddingLeft);
+    let above = -Infinity;
+    return [...pre.querySelectorAll('.out-lines')].map((piece) => {
+        const before = document.createRange();
+        before.setStart(pre, 0);
+        before.setEndBefore(piece);
+        const after = document.createRange();
+        after.setStartAfter(piece);
+        after.setEnd(pre, pre.childNodes.length);
+        const box = piece.getBoundingClientRect();
+        const placed = Math.abs(box.left - left) < 1 && box.top >= above - 1;
+        above = box.bottom;
+        return {text: piece.textContent, opens: before.toString().endsWith('\\n'),
+                closes: after.toString() === '' || after.toString().startsWith('\\n'), placed};
+    });
+}"""
+
+
+@pytest.mark.parametrize("white_space", ["pre-wrap", "pre"], ids=["wrapping", "phone"])
+def test_a_long_print_reads_back_as_printed_and_no_line_is_split(ready_page, white_space):
     """output.js draws a long print's lines after its first 400 in pieces, each laid out on its
     own. Text arrives in flushes that end anywhere (the pauses below end some mid-line): still
-    no line is split across two pieces, no piece holds more than 400 line ends, and the text,
-    as read and as a reader copies it (innerText), is exactly what was printed."""
+    no line is split across two pieces, no piece holds more than 400 lines, the text, as read
+    and as a reader copies it (innerText), is exactly what was printed, and each piece begins a
+    line below the one before it, whether the block wraps (a slide) or not (phone.css)."""
     code = (
         "import time\n"
         "for i in range(7000):\n"
@@ -107,15 +131,13 @@ def test_a_long_print_reads_back_as_printed_and_no_line_is_split(ready_page):
     out = run_cell(ready_page, FIRST, code=code)
     assert out["state"] == "done" and out["stdout"] == printed
     block = ready_page.locator(CELL.format(FIRST) + " pre[data-kind=stdout]")
-    drawn = block.evaluate(
-        """pre => ({copied: pre.innerText, own: [...pre.childNodes].filter(n => n.nodeType === 3)
-              .map(n => n.data).join(''), pieces: [...pre.children].map(p => p.textContent)})"""
-    )
-    assert drawn["copied"] == printed
-    assert drawn["own"].count("\n") == 400 and drawn["own"].endswith("\n")
-    pieces = drawn["pieces"]
-    assert len(pieces) == 2 and "".join(pieces) == printed[len(drawn["own"]) :]
-    assert all(p.endswith("\n") for p in pieces[:-1]) and all(p.count("\n") <= 400 for p in pieces)
+    block.evaluate("(pre, ws) => { pre.style.whiteSpace = ws; }", white_space)
+    assert block.evaluate("pre => pre.innerText") == printed
+    pieces = block.evaluate(PIECES)
+    assert len(pieces) == 2, [p["text"][:40] for p in pieces]
+    for piece in pieces:
+        assert piece["opens"] and piece["closes"] and piece["placed"], piece | {"text": piece["text"][:40]}
+        assert len(piece["text"].split("\n")) <= 400
 
 
 def test_a_50_mb_string_is_cut(ready_page):

@@ -170,6 +170,30 @@ async (options = {}, { now, sleep, waitFor, within }) => {
     if (d.stdout.trim() !== "resultado 42" || result.value !== "43") {
       throw new Error(`unexpected output ${JSON.stringify(d.stdout)} / value ${JSON.stringify(result.value)}`);
     }
+    // a long print, drawn in pieces of 400 lines (output.js): on its slide, it reads back as
+    // printed (innerText: what a reader copies), and each piece begins a line at the block's
+    // left edge, below the one before it, whether the block wraps (a slide) or not (phone.css)
+    deck().reveal.slide(...Object.values(deck().reveal.getIndices(cell.slide)));
+    const printed = Array.from({ length: 1000 }, (_, i) => String(i)).join("\n");
+    cell.code = "for i in range(1000):\n    print(i, end='\\n' if i < 999 else '')";
+    if (!(await runCell(cell)).ok) throw new Error(`the long print failed: ${errorHead(cell)}`);
+    const pre = /** @type {HTMLElement} */ (cell.root.querySelector("pre[data-kind=stdout]"));
+    await waitFor("the long print to be laid out", () => pre.getClientRects().length > 0, 10);
+    d.pieces = pre.querySelectorAll(".out-lines").length;
+    if (d.pieces !== 2) throw new Error(`the long print is in ${d.pieces} pieces, not 2 after its first 400 lines`);
+    for (const whiteSpace of ["pre-wrap", "pre"]) {
+      pre.style.whiteSpace = whiteSpace;
+      if (pre.innerText !== printed) throw new Error(`a long print reads back changed (white-space: ${whiteSpace})`);
+      const left = pre.getBoundingClientRect().left + parseFloat(getComputedStyle(pre).paddingLeft);
+      let above = -Infinity;
+      for (const piece of pre.querySelectorAll(".out-lines")) {
+        const box = piece.getBoundingClientRect();
+        if (Math.abs(box.left - left) >= 1 || box.top < above - 1) {
+          throw new Error(`a long print's piece is out of place (white-space: ${whiteSpace})`);
+        }
+        above = box.bottom;
+      }
+    }
     cell.reset();
     if (cell.code !== cell.authored) throw new Error("reset did not restore the authored code");
   });
