@@ -72,9 +72,18 @@ def test_slider_reruns_and_the_last_value_wins(page, deck_url):
     runs_before = run_count(page, i)
     slider = page.locator(CELL.format(cell_id) + " .cell-params input[type=range]").first
     name = slider.get_attribute("data-param")
-    for position in (100, 300, 500, 700, 900):  # five quick moves
-        slider.evaluate("(el, v) => { el.value = v; el.dispatchEvent(new Event('input')); }", str(position))
-        time.sleep(0.03)
+    # five quick moves, 30 ms apart on the page's own timers (params.js runs 120 ms after the
+    # last): a busy machine delays them and the debounce alike, in order. Moved from here, one
+    # round trip each, they came far apart on a busy CI run, and each ran, as it should
+    slider.evaluate(
+        """async (el) => {
+            for (const v of ['100', '300', '500', '700', '900']) {
+                el.value = v;
+                el.dispatchEvent(new Event('input'));
+                await new Promise((r) => setTimeout(r, 30));
+            }
+        }"""
+    )
     shown = page.locator(CELL.format(cell_id) + " .param-value").first.inner_text()
     wait_until(
         page,
