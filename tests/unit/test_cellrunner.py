@@ -353,14 +353,20 @@ def test_the_runners_svg_is_the_one_savefig_writes(kind, monkeypatch):
     exec(_KINDS_OF_FIGURE[kind], {"plt": plt, "np": np})
     made = pickle.dumps(plt.gcf())
     plt.close("all")
-    saved, ours = pickle.loads(made), pickle.loads(made)  # two copies, each saved once
-    expected, got = io.StringIO(), io.StringIO()
-    with mpl.rc_context({"savefig.bbox": "standard" if saved.get_layout_engine() else "tight"}):
-        saved.savefig(expected, format="svg")
-    canvas, dpi = ours.canvas, ours.dpi
-    _savefig(ours, got, format="svg")
+    # matplotlib's own SVG of two copies of one figure differs about once in 100 saves here (a
+    # clip path's id, or two clips merged into one), savefig against savefig too; so up to three
+    # fresh pairs of copies, of which one must match. A difference of the runner's fails all three.
+    for _ in range(3):
+        saved, ours = pickle.loads(made), pickle.loads(made)  # two copies, each saved once
+        expected, got = io.StringIO(), io.StringIO()
+        with mpl.rc_context({"savefig.bbox": "standard" if saved.get_layout_engine() else "tight"}):
+            saved.savefig(expected, format="svg")
+        canvas, dpi = ours.canvas, ours.dpi
+        _savefig(ours, got, format="svg")
+        assert ours.canvas is canvas and ours.dpi == dpi
+        if got.getvalue() == expected.getvalue():
+            break
     assert got.getvalue() == expected.getvalue() and "<path" in got.getvalue()
-    assert ours.canvas is canvas and ours.dpi == dpi
     plt.close("all")
 
 
