@@ -126,17 +126,39 @@ def _per_person_gradients(theta, X, y):
     return (sigmoid(X @ theta) - y)[:, None] * X
 
 
-def _clipped_gradient_sum(theta, X, y, row_norms, clip_bound):
-    # The sum of the per-person gradients, each clipped to L2 norm clip_bound: the same as
-    # clip_rows(_per_person_gradients(theta, X, y), clip_bound).sum(axis=0), computed on n numbers
-    # instead of n x d. Each gradient is r_i x_i with r_i = sigmoid(x_i.theta) - y_i, so its
-    # norm is |r_i| ||x_i|| (row_norms, once per training) and clipping scales r_i alone.
-    r = sigmoid(X @ theta) - y
-    return (r * (clip_bound / np.maximum(np.abs(r) * row_norms, clip_bound))) @ X
+class _ClippedGradientSum:
+    """The sum of the per-person gradients at theta, each clipped to L2 norm ``clip_bound``:
+    ``clip_rows(_per_person_gradients(theta, X, y), clip_bound).sum(axis=0)``, computed on n
+    numbers instead of n x d, with what does not depend on theta computed once per training.
 
+    Person i's gradient is r_i x_i with r_i = sigmoid(x_i.theta) - y_i. With s_i = 1 - 2 y_i
+    (+1 or -1), r_i = s_i sigmoid(s_i x_i.theta), so |r_i| = sigmoid(s_i x_i.theta). Clipping
+    scales the gradient by min(1, C / (|r_i| ||x_i||)), so the clipped gradient is
+    s_i min(|r_i|, C / ||x_i||) x_i. Kept: the signed rows s_i x_i and the caps C / ||x_i||
+    (infinite for a zero row, whose gradient is 0). A step is then seven numpy calls on n
+    numbers, which matters in the browser, where each call costs far more than in CPython.
 
-def _row_norms(X):
-    return np.sqrt(np.einsum("ij,ij->i", X, X))
+    Call under ``np.errstate(over="ignore")``: where s_i x_i.theta < -709, exp overflows and
+    sigmoid is 1 / (1 + inf) = 0, its limit.
+    """
+
+    def __init__(self, X, y, clip_bound):
+        self.signed_rows = X * (1.0 - 2.0 * y)[:, None]
+        with np.errstate(divide="ignore"):
+            self.caps = clip_bound / np.sqrt(np.einsum("ij,ij->i", X, X))
+
+    def at(self, theta, rows=None):
+        """The clipped sum over all rows, or over ``rows`` (a boolean mask: DP-SGD's batch)."""
+        signed_rows, caps = self.signed_rows, self.caps
+        if rows is not None:
+            signed_rows, caps = signed_rows[rows], caps[rows]
+        weight = signed_rows @ theta  # s_i x_i.theta, in place from here on:
+        np.negative(weight, out=weight)
+        np.exp(weight, out=weight)
+        weight += 1.0
+        np.reciprocal(weight, out=weight)  # |r_i| = sigmoid(s_i x_i.theta)
+        np.minimum(weight, caps, out=weight)  # |r_i| clipped: min(|r_i|, C / ||x_i||)
+        return weight @ signed_rows
 
 
 def per_person_gradients(theta, X, y):
@@ -355,10 +377,10 @@ def noisy_gradient_descent(
     gen = make_rng(rng)
     noisy_n = max(laplace_mech(float(X.shape[0]), 1.0, eps_count, gen), 1.0)  # the count
     theta = np.zeros(X.shape[1])
-    y, row_norms = y.astype(float), _row_norms(X)
+    clipped_gradients = _ClippedGradientSum(X, y, clip_bound)
     with np.errstate(over="ignore", invalid="ignore"):  # an overflowing theta is caught below
         for _ in range(steps):
-            clipped_sum = _clipped_gradient_sum(theta, X, y, row_norms, clip_bound)  # sensitivity C
+            clipped_sum = clipped_gradients.at(theta)  # sensitivity C
             noisy_sum = clipped_sum + gen.normal(0.0, sigma, size=theta.shape)
             theta = theta - learning_rate * noisy_sum / noisy_n
     return finite_result(theta, "theta", learning_rate=learning_rate, **names)
@@ -446,11 +468,11 @@ def dpsgd(
     n, d = X.shape
     expected_batch = sample_rate * n if lot_size is None else lot_size
     theta = np.zeros(d)
-    y, row_norms = y.astype(float), _row_norms(X)
+    clipped_gradients = _ClippedGradientSum(X, y, clip_bound)
     with np.errstate(over="ignore", invalid="ignore"):  # an overflowing theta is caught below
         for _ in range(steps):
             batch = gen.random(n) < sample_rate  # Poisson sampling
-            clipped_sum = _clipped_gradient_sum(theta, X[batch], y[batch], row_norms[batch], clip_bound)
+            clipped_sum = clipped_gradients.at(theta, batch)
             noisy_sum = clipped_sum + gen.normal(0.0, sigma, size=d)
             theta = theta - learning_rate * noisy_sum / expected_batch
     return finite_result(theta, "theta", learning_rate=learning_rate, **names)

@@ -78,6 +78,26 @@ def test_clipped_gradients_have_bounded_norm(data):
     assert np.linalg.norm(clipped, axis=1).max() <= 0.5 + 1e-12
 
 
+@pytest.mark.parametrize("scale", [0.1, 3.0, 1000.0])
+@pytest.mark.parametrize("clip_bound", [0.05, 1.0, 100.0])
+def test_the_trainings_clipped_sum_is_the_sum_of_the_clipped_gradients(data, scale, clip_bound):
+    """What noisy_gradient_descent and dpsgd add noise to (computed from signed rows and caps,
+    once per training) is clip_rows_l2(per_person_gradients(...)).sum(0): over all rows and
+    over a batch, with a zero row, and where exp overflows (scale 1000)."""
+    X, y = data
+    X, y = np.vstack([X[:400], np.zeros(3)]), np.append(y[:400], 1)
+    rng = np.random.default_rng(11)
+    clipped = learning._ClippedGradientSum(X, y, clip_bound)
+    for _ in range(5):
+        theta, batch = scale * rng.normal(size=3), rng.random(len(y)) < 0.3
+        for rows in (None, batch):
+            Xr, yr = (X, y) if rows is None else (X[rows], y[rows])
+            expected = dplab.clip_rows_l2(dplab.per_person_gradients(theta, Xr, yr), clip_bound).sum(0)
+            with np.errstate(over="ignore"):
+                got = clipped.at(theta, rows)
+            assert np.allclose(got, expected, rtol=1e-12, atol=1e-12 * clip_bound)
+
+
 def test_non_private_beats_majority_clearly(data, non_private):
     _, y = data
     assert non_private >= dplab.majority_baseline(y) + 0.04
