@@ -128,7 +128,7 @@ def _per_person_gradients(theta, X, y):
 
 class _ClippedGradientSum:
     """The sum of the per-person gradients at theta, each clipped to L2 norm ``clip_bound``:
-    ``clip_rows(_per_person_gradients(theta, X, y), clip_bound).sum(axis=0)``, computed on n
+    ``clip_rows_l2(_per_person_gradients(theta, X, y), clip_bound).sum(axis=0)``, computed on n
     numbers instead of n x d, with what does not depend on theta computed once per training.
 
     Person i's gradient is r_i x_i with r_i = sigmoid(x_i.theta) - y_i. With s_i = 1 - 2 y_i
