@@ -408,6 +408,8 @@ def finite_result(value, what: str, /, *, positive: bool = False, **params):
         e.g. ``the noise scale sensitivity/epsilon overflows to inf with sensitivity=1.0,
         epsilon=5e-324: beyond the range of floating point``.
     """
+    if isinstance(value, float) and math.isfinite(value) and (value >= NORMAL_MIN or not positive):
+        return float(value)  # the common case, without numpy's calls (each costs in the browser)
     arr = np.asarray(value, dtype=float)
     bad = ~np.isfinite(arr)
     if np.any(bad):

@@ -727,3 +727,23 @@ def test_rng_argument_validated():
     for bad, exc in [(True, TypeError), ("1", TypeError), (1.5, TypeError), (-1, ValueError)]:
         with pytest.raises(exc, match="rng"):
             dplab.laplace_mech(1.0, 1, 1, rng=bad)
+
+
+@pytest.mark.parametrize("positive", [False, True])
+@pytest.mark.parametrize(
+    "value",
+    [1.0, 0.25, -3.0, 0.0, -0.0, 5e-324, 2.2e-308, v.NORMAL_MIN, 1e308, math.inf, -math.inf, math.nan],
+)
+def test_finite_result_of_a_float_is_the_one_of_its_array(value, positive):
+    """A Python float takes a shortcut past numpy: it must end exactly as the 0-d array does (the
+    same float back, or the same error)."""
+
+    def outcome(x):
+        try:
+            return ("ok", v.finite_result(x, "the scale", positive=positive, epsilon=1.0))
+        except ValueError as exc:
+            return ("error", str(exc))
+
+    got, expected = outcome(value), outcome(np.array(value))
+    assert repr(got) == repr(expected)
+    assert got[0] == "error" or type(got[1]) is float
