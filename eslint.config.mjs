@@ -20,7 +20,7 @@ export default [
   },
   {
     files: ["tests/js/**/*.mjs", "deckbuild/**/*.mjs", "tests/browser/engines/**/*.{js,mjs}",
-            "bench/**/*.js", "eslint.config.mjs"],
+            "bench/**/*.{js,mjs}", "eslint.config.mjs"],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
   {
