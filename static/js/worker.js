@@ -3,7 +3,7 @@
 // (type-checked with the worker's globals: tsconfig.worker.json)
 import { Scheduler } from "./scheduler.js";
 import { errorFromException, errorRecord } from "./errors.js";
-import { prefetch } from "./prefetch.js";
+import { dropKept, fetchKept, prefetch } from "./prefetch.js";
 import { Engine } from "./engine.js";
 import { say } from "./phrases.js";
 import { assertNever } from "./never.js";
@@ -330,6 +330,7 @@ async function start(config, base) {
     await withTimeout(boot(config, base), BOOT_TIMEOUT_MS, say({ code: "start-python" }));
   } catch (e) {
     bootError = e;
+    dropKept();
     for (const job of scheduler.bootFailed()) answerWithError(job, e);
     for (const query of scheduler.takeQueries()) answerQuery(query);
     publishStatus();
@@ -345,6 +346,7 @@ async function start(config, base) {
   } catch (e) {
     failMatplotlib(e);
   }
+  dropKept();   // Pyodide has loaded what it was going to
   pump();
 }
 
@@ -381,6 +383,7 @@ function onInit(msg) {
   completion = new Engine(msg.config.editor, msg.base);
   if (msg.prefetch) {   // numpy's wheels, then matplotlib's, meanwhile
     downloading = true;
+    globalThis.fetch = fetchKept(globalThis.fetch.bind(globalThis));   // Pyodide's fetches take them
     prefetch(msg.config, msg.base).then(() => { downloading = false; publishStatus(); });
   }
   start(msg.config, msg.base);

@@ -203,3 +203,22 @@ def test_service_worker_isolates_a_static_host(page, deck_url_plain):
     wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 20)
     wait_runtime_ready(page)
     assert can_interrupt(page) is True
+
+
+WORKER_WHEEL_FETCHES = """() => performance.getEntriesByType("resource")
+    .map((e) => e.name.split("/").pop()).filter((name) => name.endsWith(".whl"))"""
+
+
+def test_python_takes_the_prefetched_wheels_without_fetching_them_again(page, deck_url):
+    """The worker downloads the wheels while the interpreter starts (prefetch.js) and hands the
+    bytes to Pyodide's loadPackage: each wheel is fetched once in the worker, numpy's and
+    matplotlib's included, and the figure still comes."""
+    open_deck(page, deck_url)
+    figure_cell = "que-tan-grande-es-e-varepsilon"
+    go_to_slide(page, figure_cell)
+    out = run_cell(page, figure_cell)
+    assert out["state"] == "done" and out["figures"], out
+    fetched = [name for worker in page.workers for name in worker.evaluate(WORKER_WHEEL_FETCHES)]
+    assert any(name.startswith("numpy-") for name in fetched), fetched
+    assert any(name.startswith("matplotlib-") for name in fetched), fetched
+    assert sorted(fetched) == sorted(set(fetched)), fetched
