@@ -47,15 +47,16 @@ export function waves(config, base, lock) {
 }
 
 /** The prefetched bodies Pyodide has not asked for yet: URL → its body (null when the download
- *  failed). Each is handed over once, then forgotten. */
+ *  failed). Each is handed over once, then forgotten; after `dropKept`, nothing more is kept. */
 const kept = new Map();
+let keeping = true;
 
 /** Download one file and keep its body. @param {string} url */
 async function warm(url) {
   const body = fetch(url)
     .then((response) => (response.ok ? response.arrayBuffer() : null))
     .catch(() => null);   // Pyodide will fetch it itself, and report what fails
-  kept.set(url, body);
+  if (keeping) kept.set(url, body);
   await body;
 }
 
@@ -89,17 +90,22 @@ export async function hasIntegrity(body, integrity) {
  */
 export function fetchKept(fallback) {
   return async (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input), globalThis.location?.href).href;
+    const request = input instanceof Request ? input : null;
+    const url = new URL(request ? request.url : String(input), globalThis.location?.href).href;
+    const method = init?.method ?? request?.method ?? "GET";
+    const integrity = init?.integrity ?? request?.integrity ?? "";
     const entry = kept.get(url);
-    if (!entry || (init?.method ?? "GET") !== "GET") return fallback(input, init);
+    if (!entry || method !== "GET") return fallback(input, init);
     kept.delete(url);
     const body = await entry;
-    if (!body || (init?.integrity && !(await hasIntegrity(body, init.integrity)))) return fallback(input, init);
+    if (!body || (integrity && !(await hasIntegrity(body, integrity)))) return fallback(input, init);
     return new Response(body, { status: 200 });
   };
 }
 
-/** Forget whatever Pyodide did not ask for (its loads are over: memory back). */
+/** Forget whatever Pyodide did not ask for, and keep nothing more (its loads are over: memory
+ *  back). */
 export function dropKept() {
+  keeping = false;
   kept.clear();
 }

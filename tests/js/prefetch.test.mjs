@@ -61,22 +61,25 @@ async function prefetched(files) {
 test("Pyodide's fetch of a prefetched wheel gets the kept bytes, once, if they match; the rest go to the network", async () => {
   await prefetched({ "numpy.whl": "N", "mpl.whl": "M", "dplab.whl": "D" });
   const network = [];
-  const fallback = async (url) => { network.push(String(url)); return new Response("from the network"); };
+  const fallback = async (input) => { network.push(input.url ?? String(input)); return new Response("from the network"); };
   const kept = fetchKept(/** @type {any} */ (fallback));
   const numpy = "https://host/v/numpy.whl";
   assert.equal(await (await kept(numpy, { integrity: sri("N") })).text(), "N");
   assert.equal(await (await kept(numpy, { integrity: sri("N") })).text(), "from the network");
-  assert.equal(await (await kept(new Request("https://host/w/dplab.whl"))).text(), "D");
-  assert.equal(await (await kept("https://host/v/mpl.whl", { integrity: sri("not M") })).text(), "from the network");
+  assert.equal(await (await kept(new Request("https://host/w/dplab.whl", { integrity: sri("D") }))).text(), "D");
+  assert.equal(await (await kept(new Request("https://host/v/mpl.whl", { integrity: sri("not M") }))).text(),
+               "from the network");
   assert.equal(await (await kept("https://host/w/runner.whl")).text(), "from the network");   // its download failed
   assert.equal(await (await kept("https://host/elsewhere.js")).text(), "from the network");
   assert.deepEqual(network, [numpy, "https://host/v/mpl.whl", "https://host/w/runner.whl", "https://host/elsewhere.js"]);
   dropKept();
 });
 
-test("dropKept forgets what Pyodide did not ask for", async () => {
+test("dropKept forgets what Pyodide did not ask for, and what is downloaded after is not kept", async () => {
   await prefetched({ "numpy.whl": "N", "mpl.whl": "M" });
   dropKept();
   const kept = fetchKept(/** @type {any} */ (async () => new Response("from the network")));
   assert.equal(await (await kept("https://host/v/mpl.whl")).text(), "from the network");
+  await prefetched({ "numpy.whl": "N" });
+  assert.equal(await (await kept("https://host/v/numpy.whl")).text(), "from the network");
 });
