@@ -183,6 +183,7 @@ export const PHRASES = {
   "died-message": "el intérprete de Python terminó",
   "died-traceback": ({ message }) =>
     `El intérprete de Python terminó durante esta celda (${message.split("\n")[0]}).\nSe reinicia y se vuelve a correr el preludio.`,
+  "interrupted-message": "ejecución interrumpida",   // as cellrunner says a KeyboardInterrupt
   "cancelled-type": "Cancelada",
   "cancelled-message": "ejecución cancelada",
   "cancelled-traceback": "Ejecución cancelada antes de empezar.",

@@ -150,7 +150,8 @@
  *   | "notebook-untitled" | "notebook-exercise-note" | "notebook-prelude" | "notebook-figures"
  *   | "notebook-menu" | "notebook-ipynb" | "notebook-py" | "notebook-menu-note"
  *   | "prelude-failed" | "prelude-failed-traceback" | "cancelled-type" | "cancelled-message"
- *   | "cancelled-traceback" | "died-type" | "died-message" | "load-cell-packages" | "start-python"
+ *   | "cancelled-traceback" | "died-type" | "died-message" | "interrupted-message"
+ *   | "load-cell-packages" | "start-python"
  *   | "eval-no-detail"}} UiLabel
  * @typedef {{code: "boot-wait", what: string, seconds: number, usual: number}
  *   | {code: "cell-code-label", id: string} | {code: "cell-try-label", label: string}

@@ -39,7 +39,8 @@ let interruptBuffer = null;  // the page's (shared): its Stop writes 2 there
 // and Python runs between cells too (a wheel installing while a run waits for its packages, a
 // step of matplotlib's import): there it would swallow the interrupt, and the cell it was for
 // would run on until the page restarts Python. A Stop that comes before its cell's code runs
-// stays in the page's buffer, and the cell raises KeyboardInterrupt at its first line.
+// stays in the page's buffer, and the cell raises KeyboardInterrupt at its first line (or in
+// session.run's first lines, before its own handling: runCell answers that as the cell's).
 const idleBuffer = new Int32Array(1);
 /** @type {Record<string, string>} */
 let onDemand = {};           // import name → Pyodide package loaded the first time a cell needs it
@@ -157,6 +158,12 @@ function runCell(cellId, code, id, seed = null) {
   let proxy;
   try {
     proxy = session.run(code, cellId, emit, seed);
+  } catch (e) {
+    // A Stop already waiting when the run began fires at Python's first check, which may come
+    // in session.run's first lines, before its own handling: it stopped this cell, not Python
+    if (/** @type {{type?: string}} */ (e)?.type !== "KeyboardInterrupt") throw e;
+    return { ok: false, seconds: null,
+             error: errorRecord("KeyboardInterrupt", say({ code: "interrupted-message" }), "KeyboardInterrupt\n") };
   } finally {
     python.setInterruptBuffer(idleBuffer);
   }
