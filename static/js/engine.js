@@ -4,12 +4,13 @@
 // worker.js owns the scheduler; this file only loads and asks. Protocol: PROTOCOL.md.
 // (type-checked with the worker's globals: tsconfig.worker.json)
 
+import { sha256 } from "./digest.js";
+
 /** @typedef {import("./types.js").EditorInfo} EditorInfo */
 
 /** @param {ArrayBuffer} bytes */
 async function sha256Hex(bytes) {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  return Array.from(await sha256(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 export class Engine {

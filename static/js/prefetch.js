@@ -7,6 +7,8 @@
 // start, on this machine, locally. Nothing here runs Python; a failed prefetch only means
 // Pyodide fetches the file itself later.
 
+import { sha256 } from "./digest.js";
+
 /**
  * The lock entries of ``names`` and of everything they depend on (pyodide-lock.json's
  * "depends"), dependencies first, each once. Unknown names are skipped: Pyodide reports them.
@@ -77,8 +79,7 @@ export async function prefetch(config, base) {
  *  @param {ArrayBuffer} body @param {string} integrity */
 export async function hasIntegrity(body, integrity) {
   if (!integrity.startsWith("sha256-") || !globalThis.crypto?.subtle) return false;
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
-  return "sha256-" + btoa(String.fromCharCode(...digest)) === integrity;
+  return "sha256-" + btoa(String.fromCharCode(...await sha256(body))) === integrity;
 }
 
 /**
