@@ -127,7 +127,13 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         "--hall-max-streams-per-address",
         type=int,
         metavar="N",
-        help="live channels one address may hold (default 64; raise it for a hall behind one NAT)",
+        help="live channels one address may hold (default 400; raise it for a hall behind one NAT)",
+    )
+    p_serve.add_argument(
+        "--hall-max-devices-per-address",
+        type=int,
+        metavar="N",
+        help="device ids one address may bring into the hall's counts in a session (default 300)",
     )
     add_deploy_arguments(p_serve)
     p_pdf = sub.add_parser("pdf", help="print the deck, with computed results, to a PDF")
@@ -194,8 +200,11 @@ def _run_cells(project: Project, deck) -> int:
 def _hall_limits(args):
     from .hall.limits import Limits
 
-    n = args.hall_max_streams_per_address
-    return Limits() if n is None else Limits(max_streams_per_address=n)
+    given = {
+        "max_streams_per_address": args.hall_max_streams_per_address,
+        "max_devices_per_address": args.hall_max_devices_per_address,
+    }
+    return Limits(**{name: n for name, n in given.items() if n is not None})
 
 
 def _watcher(project: Project, deck_file: Path | None, dist: Path):

@@ -165,9 +165,14 @@ ROUTES = (
         Body("StreamQuery", "the live channel's query", (Field("device", HEX128),)),
         (
             "Server-Sent Events (below). `503` with a Spanish text body when the server holds its "
-            "maximum of connections (1000 by default); `429` when one device id already holds 16 "
-            "streams (tabs of one browser), or one address 64 (`--max-streams-per-address` / "
-            "`--hall-max-streams-per-address`: raise it for a hall behind one NAT); `400` bad device id."
+            "maximum of streams (4000 by default) and no address holds more than two streams more "
+            "than this one would (otherwise the oldest stream of the address holding the most is "
+            "ended to make room: every address keeps its fair share); `429` when one device id "
+            "already holds 16 streams (tabs of one browser), or one address 400 "
+            "(`--max-streams-per-address` / `--hall-max-streams-per-address`); `400` bad device id. "
+            "A device that opens a stream joins the hall's pool, which gives it its tickets, unless "
+            "its address brought `--max-devices-per-address` (300) other device ids already: then it "
+            "follows, but no answer or solve of it is counted."
         ),
     ),
     Route(
@@ -211,11 +216,19 @@ ROUTES = (
         "POST",
         "/_hall/solved",
         "device",
-        Body("SolvedBody", "a solved exercise", (Field("token", HEX128), Field("exercise", EXERCISE))),
+        Body(
+            "SolvedBody",
+            "a solved exercise",
+            (Field("token", HEX128), Field("exercise", EXERCISE), Field("ticket", HEX128, absent=None)),
+        ),
         (
-            "`201` `Recorded` counted / `200` this token was counted already / `400` a field outside "
-            "its rule / `429`. `token`: drawn for this exercise alone (`localStorage` "
-            "`dpdeck-hall-solve:<exercise>`). Nothing is published: no event, no count, to no stream."
+            "`201` `Recorded` counted / `200` not counted again: this token was counted already (a "
+            "resend), or this ticket was (the same device under another token) / `403` (Spanish "
+            "text) no ticket, or not one the hall issued for this exercise: only devices admitted to "
+            "the hall's pool count, once per exercise each / `400` a field outside its rule / `429`. "
+            "`token`: drawn for this exercise alone (`localStorage` `dpdeck-hall-solve:<exercise>`); "
+            "`ticket`: the one the hall sent this device for this exercise (`tickets` event). "
+            "Nothing is published: no event, no count, to no stream."
         ),
     ),
     Route(
@@ -329,8 +342,11 @@ SHAPES = (
             F("sd", "number"),
             F("budget", "BudgetPayload"),
             F("refused", "string | null"),
+            F("admitted", "number"),
+            F("cluster", "number"),
         ),
-        "deckbuild/hall/release.py → hallcount.js",
+        "deckbuild/hall/release.py, app.py (`admitted`: the devices admitted to the hall's pool, "
+        "the count's upper bound; `cluster`: the most of them from one address) → hallcount.js",
     ),
     Shape(
         "LivePoll",

@@ -126,12 +126,15 @@ EVENTS = (
                 F("counts", "number[]"),
                 F("round", "number"),
                 F("admitted", "number | null"),
+                F("cluster", "number | null"),
             ),
         ),
         "the randomized answers so far in the poll's current `round` (1, 2, … : grows with each "
         "`reset`), `counts` one per option (`[c0, …, c(k-1)]`), at most once a second per poll on "
         "each stream, however many processes announce it (and soon after a round is shown or "
-        "reset); `admitted` is how many devices the round admitted, `null` until it is shown. "
+        "reset); `admitted` is how many devices the round admitted, `null` until it is shown, and `cluster` "
+        "the most of them from one address (`null` likewise): a cluster near `admitted` means one "
+        "network (a NAT, or one client making up device ids) holds the round. "
         "`n ≤ admitted` always holds within a process's life. For yes/no, `counts[0]` is «no» and "
         "`counts[1]` «sí».",
     ),
@@ -147,6 +150,20 @@ EVENTS = (
         "shows it), and again at the start of every new stream of the same device id while the "
         "round lasts (a reload keeps the right to answer). `ticket`: 128 random bits in hex, for "
         "this poll and round alone.",
+    ),
+    Event(
+        "tickets",
+        "hall",
+        Shape(
+            "ExerciseTickets",
+            "this device's tickets for the exercises",
+            (F("exercises", "{[exercise: string]: string}"),),
+        ),
+        "sent on **this device's stream only**, last in its greeting: one ticket per exercise, when "
+        "the device is in the hall's pool (its address brought fewer than "
+        "`--max-devices-per-address` device ids; otherwise none is sent, and its solves are not "
+        "counted). The same device always gets the same tickets; a solve spends its exercise's "
+        "(`POST /_hall/solved`), once per device and exercise.",
     ),
     Event(
         "built",

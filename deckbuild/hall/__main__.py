@@ -41,6 +41,13 @@ def main(argv: list[str] | None = None) -> int:
         default=Limits().max_streams_per_address,
         help="live channels one address may hold (raise it for a hall behind one NAT)",
     )
+    parser.add_argument(
+        "--max-devices-per-address",
+        type=int,
+        default=Limits().max_devices_per_address,
+        help="device ids one address may bring into the hall's counts in a session (default "
+        f"{Limits().max_devices_per_address}: a hall of 200 devices behind one NAT fits)",
+    )
     add_deploy_arguments(parser)
     parser.add_argument(
         "--redis",
@@ -58,7 +65,11 @@ def main(argv: list[str] | None = None) -> int:
         args.hall_db,
         args.cert,
         args.key,
-        Limits(max_streams=args.max_streams, max_streams_per_address=args.max_streams_per_address),
+        Limits(
+            max_streams=args.max_streams,
+            max_streams_per_address=args.max_streams_per_address,
+            max_devices_per_address=args.max_devices_per_address,
+        ),
         allow_origins=frozenset(args.allow_origin),
         audience_url=args.audience_url,
         trusted_proxies=frozenset(args.trust_proxy),

@@ -29,6 +29,7 @@ its ticket again) and ``post_answer`` (``redeem``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import logging
@@ -44,7 +45,7 @@ from aiohttp import web
 from ..hall_wire import ROUTES, check_shape
 from ..sse import pump
 from . import cors, messages, proxy, state, static, texts
-from .admission import Admission, MemoryAdmission
+from .admission import Admission, MemoryAdmission, exercise_scope
 from .channel import Channel, Full, TooManyForAddress, TooManyForDevice
 from .limits import Limits, RateLimiter
 from .messages import Invalid, LiveSpec
@@ -75,7 +76,7 @@ class Hall:
     allow_origins: frozenset[str] = frozenset()  # other origins whose pages may use the hall (cors.py)
     trusted_proxies: frozenset[str] = frozenset()  # peers whose X-Forwarded-For names the client (proxy.py)
     listening: list[str] = field(default_factory=list)  # where this process listens (audience may differ)
-    admission: Admission = field(default_factory=MemoryAdmission)
+    admission: Admission = field(default_factory=MemoryAdmission)  # run.py gives the limits' cap
 
     def __post_init__(self):
         self.channel = Channel(
@@ -148,12 +149,21 @@ class Hall:
             self.channel.publish("state", position)
 
     async def tally(self, poll: str) -> dict:
-        """A poll's ``tally`` event: its randomized counts, its round, and how many devices the
-        round admitted (None until the poll is shown)."""
+        """A poll's ``tally`` event: its randomized counts, its round, how many devices the round
+        admitted and the most devices the hall's pool admitted from one address (both None
+        until the poll is shown)."""
         counts = await self.store.counts(poll, self.spec.polls[poll])
         round_ = await self.store.round(poll)
         admitted = await self.admission.admitted(poll, round_)
-        return {"poll": poll, "n": sum(counts), "counts": counts, "round": round_, "admitted": admitted}
+        cluster = None if admitted is None else (await self.admission.pool()).cluster
+        return {
+            "poll": poll,
+            "n": sum(counts),
+            "counts": counts,
+            "round": round_,
+            "admitted": admitted,
+            "cluster": cluster,
+        }
 
     async def publish_tally(self, poll: str) -> None:
         await self.store.publish("tally", await self.tally(poll))
@@ -285,7 +295,8 @@ async def _show(hall: Hall, position: dict | None) -> None:
     hall.hall_state, show = hall.hall_state.show(poll, round_)
     if show is None:
         return
-    tickets = await hall.admission.admit(show.poll, show.round, list(hall.channel.per_device))
+    pooled = {sub.device for sub in hall.channel.subscribers if sub.pooled}
+    tickets = await hall.admission.admit(show.poll, show.round, sorted(pooled))
     for sub in list(hall.channel.subscribers):
         ticket = tickets.get(sub.device)
         if ticket is not None:
@@ -304,17 +315,27 @@ async def post_answer(request: web.Request) -> web.Response:
         if await hall.store.has_answer(poll, answer["token"]):  # a resend of an answer kept already
             raise Refused(409, texts.ALREADY_ANSWERED)
         raise Refused(403, texts.NOT_ADMITTED)
-    if not await hall.store.add_answer(poll, answer["token"], answer["answer"]):
+    try:
+        kept = await hall.store.add_answer(poll, answer["token"], answer["answer"])
+    except Unavailable:  # nothing kept: the page's resend (same token, same ticket) may count
+        with contextlib.suppress(Unavailable):
+            await hall.admission.give_back(poll, round_, ticket)
+        raise
+    if not kept:
         raise Refused(409, texts.ALREADY_ANSWERED)
     hall.channel.tally_changed(poll, lambda: hall.spawn(hall.publish_tally(poll)))
     return _json("Recorded", {"ok": True}, status=201)
 
 
 async def post_solved(request: web.Request) -> web.Response:
-    """A solve is recorded and nothing else happens: no event, no count, to no stream (only the
-    presenter's released counts, noised, ever say anything about solves)."""
+    """A solve with a ticket the hall issued for its exercise (``admission``) is recorded, and
+    spends that ticket, so each admitted device counts at most once per exercise; nothing else
+    happens: no event, no count, to no stream (only the presenter's released counts, noised,
+    ever say anything about solves)."""
     hall, solved = _hall(request), request[MESSAGE]
-    if not await hall.store.add_solved(solved["exercise"], solved["token"]):
+    if not hall.admission.tickets.valid(exercise_scope(solved["exercise"]), solved["ticket"]):
+        raise Refused(403, texts.NOT_ADMITTED_EXERCISE)
+    if not await hall.store.add_solved(solved["exercise"], solved["token"], solved["ticket"]):
         return _json("Recorded", {"ok": True, "counted": False})
     return _json("Recorded", {"ok": True, "counted": True}, status=201)
 
@@ -324,7 +345,10 @@ async def post_release(request: web.Request) -> web.Response:
     hall's budget, or ``409`` with the budget and why, when the budget has no room."""
     hall, asked = _hall(request), request[MESSAGE]
     released = await release_count(hall.store, asked["exercise"], asked["again"])
-    return _json("Released", released.payload(), status=409 if released.refused else 200)
+    pool = await hall.admission.pool()  # the count's bound, and whether one address holds it
+    return _json(
+        "Released", {**released.payload(), **pool.payload()}, status=409 if released.refused else 200
+    )
 
 
 async def post_reset(request: web.Request) -> web.Response:
@@ -370,6 +394,7 @@ async def events(request: web.Request) -> web.StreamResponse:
     except TooManyForAddress:
         raise Refused(429, texts.TOO_MANY_STREAMS_FOR_ADDRESS) from None
     try:
+        sub.pooled = await hall.admission.join(device, request.remote or "?")
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",
@@ -377,25 +402,30 @@ async def events(request: web.Request) -> web.StreamResponse:
                 "X-Accel-Buffering": "no",
             }
         )
-        await pump(request, response, sub.queue, await _greeting(hall, device), HEARTBEAT)
+        await pump(request, response, sub.queue, await _greeting(hall, device, sub.pooled), HEARTBEAT)
     finally:
         hall.channel.close(sub)
     return response
 
 
-async def _greeting(hall: Hall, device: str) -> bytes:
+async def _greeting(hall: Hall, device: str, pooled: bool) -> bytes:
     """``retry``, then what ``state.greeting`` says a new stream starts with, read from the store:
-    the device's tickets for the rounds being answered, the kept position, devices, every tally."""
+    a device of the pool's tickets (for every exercise, and for the poll rounds being answered
+    that admitted it), the kept position, devices, every tally."""
     tickets = []
     for poll in hall.spec.polls:
         round_ = await hall.store.round(poll)
-        tickets.append((poll, round_, await hall.admission.ticket(poll, round_, device)))
+        tickets.append((poll, round_, await hall.admission.ticket(poll, round_, device) if pooled else None))
+    exercise_tickets = [
+        (exercise, hall.admission.tickets.issue(exercise_scope(exercise), device))
+        for exercise in (sorted(hall.spec.exercises) if pooled else ())
+    ]
     position = await hall.store.state()
     devices = hall.hall_state.greeting_devices(hall.store.shared)
     if devices is None:
         devices = await hall.devices()
     tallies = [await hall.tally(poll) for poll in hall.spec.polls]
-    events = state.greeting(tickets, position, devices, tallies)
+    events = state.greeting(tickets, position, devices, tallies, exercise_tickets)
     return f"retry: {RETRY_MS}\n\n".encode() + b"".join(hall.channel.encode(*event) for event in events)
 
 

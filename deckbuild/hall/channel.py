@@ -35,11 +35,12 @@ class TooManyForAddress(Exception):
 
 
 class Subscriber:
-    __slots__ = ("device", "address", "queue")
+    __slots__ = ("device", "address", "queue", "pooled")
 
     def __init__(self, device: str, address: str = "?"):
         self.device = device
         self.address = address
+        self.pooled = False  # admitted to the hall's pool (admission.join): it gets tickets
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(QUEUE_SIZE)
 
 
@@ -76,7 +77,7 @@ class Channel:
         self.max_streams = max_streams
         self.max_per_device = max_per_device
         self.max_per_address = max_per_address if max_per_address is not None else max_streams
-        self.subscribers: set[Subscriber] = set()
+        self.subscribers: dict[Subscriber, None] = {}  # an ordered set: oldest first
         self.per_device: Counter[str] = Counter()
         self.per_address: Counter[str] = Counter()  # in memory only, never logged
         # event ids keep growing across restarts (milliseconds at start, then +1 per event)
@@ -87,6 +88,7 @@ class Channel:
         self.relay_throttles: dict[str, Throttle] = {}
         self.newest_tally: dict[str, dict] = {}
         self.dropped = 0
+        self.evicted = 0  # streams ended to make room for another address (``_make_room``)
 
     @property
     def devices(self) -> int:
@@ -102,24 +104,41 @@ class Channel:
         return f"id: {self.next_id}\nevent: {event}\ndata: {payload}\n\n".encode()
 
     def open(self, device: str, address: str = "?") -> Subscriber:
-        if len(self.subscribers) >= self.max_streams:
-            raise Full
+        """A new stream for ``device`` from ``address``. At the hall's maximum, the fair-share
+        rule (``_make_room``) may end another address's oldest stream to let it in; otherwise
+        ``Full``. ``TooManyForAddress``, ``TooManyForDevice``: their own maxima."""
         if self.per_address[address] >= self.max_per_address:
             raise TooManyForAddress
         if self.per_device[device] >= self.max_per_device:
             raise TooManyForDevice
+        if len(self.subscribers) >= self.max_streams and not self._make_room(address):
+            raise Full
         sub = Subscriber(device, address)
-        self.subscribers.add(sub)
+        self.subscribers[sub] = None
         self.per_address[address] += 1
         self.per_device[device] += 1
         if self.per_device[device] == 1:
             self.devices_throttle.poke()
         return sub
 
+    def _make_room(self, address: str) -> bool:
+        """The hall is full and ``address`` asks for one more stream: end the oldest stream of
+        the address holding the most, if that address would still hold more than ``address``
+        once it has its new one (so no address is ever pushed below another's share, and a few
+        addresses holding every stream cannot shut a new one out: max-min fairness). False: no
+        address holds more than ``address`` would (the hall is full and fair)."""
+        most = max(self.per_address, key=self.per_address.__getitem__, default=None)
+        if most is None or most == address or self.per_address[most] <= self.per_address[address] + 1:
+            return False
+        oldest = next(sub for sub in self.subscribers if sub.address == most)  # insertion order
+        self.evicted += 1
+        self._end(oldest)
+        return True
+
     def close(self, sub: Subscriber) -> None:
         if sub not in self.subscribers:
             return
-        self.subscribers.discard(sub)
+        del self.subscribers[sub]
         self.per_address[sub.address] -= 1
         if self.per_address[sub.address] <= 0:
             del self.per_address[sub.address]

@@ -28,9 +28,14 @@ class Limits:
     device: Rate = Rate(burst=10, per_second=2)  # answers + solved, one device
     connection: Rate = Rate(burst=20, per_second=5)  # POSTs on one keep-alive connection
     address: Rate = Rate(burst=600, per_second=100)  # one address (a NAT may hold a whole hall)
-    max_streams: int = 1000  # live channels open at once; beyond: 503
+    max_streams: int = 4000  # live channels open at once; beyond, the fairest: channel.Channel.open
     max_streams_per_device: int = 16  # tabs of one browser share the device id (issue 30: twelve tabs follow)
-    max_streams_per_address: int = 64  # one address (raise it for a hall behind one NAT); beyond: 429
+    max_streams_per_address: int = (
+        400  # one address (a hall behind one NAT: 200 devices and their tabs); beyond: 429
+    )
+    # distinct device ids one address brings into the hall's pool in a session (admission.py):
+    # beyond, a device follows but its answers and solves are not counted
+    max_devices_per_address: int = 300
 
 
 class _Bucket:

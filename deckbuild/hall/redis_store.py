@@ -10,7 +10,8 @@ atomic in Redis itself:
   if it is newer);
 - a poll's answers: a set of its answer tokens and a hash of counts, one Lua script adds the token
   and counts it only if the token was new (each token once);
-- the solves: a set of solve tokens per exercise;
+- the solves: a set of solve tokens per exercise, and the admission tickets they spent (one
+  solve per device and exercise; a ticket is not linked to any device: admission.py);
 - the released counts: a list, appended under WATCH/MULTI after ``release.decide`` ran on what
   was read (retried if another process released meanwhile: one budget, spent once);
 - the devices count: each process writes its own number of devices (a number, never an id) with
@@ -31,8 +32,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import hashlib
-import hmac
 import json
 import logging
 import secrets
@@ -45,7 +44,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.exceptions import WatchError
 
-from .admission import new_ticket
+from .admission import Pool, Tickets, poll_scope
 from .limits import Rate
 from .state import keeps
 from .store import STATE_FIELDS, Decide, OnEvent, Unavailable
@@ -58,6 +57,14 @@ DEVICE_TTL_MS = 6000  # a process silent this long is counted no more (it renews
 RECONNECT = 0.2  # seconds between two tries to subscribe again
 
 _NOW_MS = "local t = redis.call('TIME') local now = t[1] * 1000 + math.floor(t[2] / 1000)\n"
+# a solve: KEYS the exercise's solve tokens, its spent tickets; ARGV the token, the ticket. 1: counted;
+# 0: a resend (the token kept already) or a ticket spent already (this device counted already)
+ADD_SOLVED = """
+if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 0 end
+if redis.call('SADD', KEYS[2], ARGV[2]) == 0 then return 0 end
+redis.call('SADD', KEYS[1], ARGV[1])
+return 1
+"""
 ADD_ANSWER = """
 if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
 redis.call('HINCRBY', KEYS[2], ARGV[2], 1)
@@ -139,6 +146,7 @@ class RedisStore:
             name: self.redis.register_script(source)
             for name, source in (
                 ("answer", ADD_ANSWER),
+                ("solved", ADD_SOLVED),
                 ("devices", DEVICES),
                 ("take", TAKE),
             )
@@ -263,8 +271,9 @@ class RedisStore:
         return bool(await self.redis.sismember(self.key("answers", poll), token))
 
     @_guarded
-    async def add_solved(self, exercise: str, token: str) -> bool:
-        return await self.redis.sadd(self.key("solves", exercise), token) == 1
+    async def add_solved(self, exercise: str, token: str, ticket: str) -> bool:
+        keys = [self.key("solves", exercise), self.key("solve-tickets", exercise)]
+        return await self.scripts["solved"](keys=keys, args=[token, ticket]) == 1
 
     @_guarded
     async def solved_count(self, exercise: str) -> int:
@@ -298,90 +307,135 @@ class RedisStore:
 
 
 # Admission in Redis (admission.py's interface, for several processes). KEYS: the poll's round key,
-# the round's tickets (hash: device key → ticket), its unspent tickets (set); ARGV: the round, the
-# keys' lifetime (s), the admission window (ms), then device key / new ticket pairs. A greater
-# round replaces the kept one (its tickets go: the keys of round r are KEYS[1]:r:…); within ``window`` ms of the round's first showing
-# every process adds the devices it holds (each sees the state that shows the poll); after it, or
-# for an older round, no device is added: only the tickets already given are returned.
+# the round's admitted devices (a set of device keys: HMACs of device ids), its spent tickets
+# (set); ARGV: the round, the keys' lifetime (s), the admission window (ms), then device keys. A
+# greater round replaces the kept one (the keys of round r are KEYS[1]:r:…); within ``window`` ms
+# of the round's first showing every process adds the devices it holds (each sees the state that
+# shows the poll); after it, or for an older round, no device is added. Returns the given devices
+# that the round admitted. No ticket is stored: each is derived from the device id
+# (admission.Tickets), which Redis never holds.
 ADMIT = """
 local kept = tonumber(redis.call('HGET', KEYS[1], 'round') or '-1')
 local round = tonumber(ARGV[1])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 if round > kept then
-  redis.call('DEL', KEYS[1] .. ':' .. kept .. ':tickets', KEYS[1] .. ':' .. kept .. ':unspent')
+  redis.call('DEL', KEYS[1] .. ':' .. kept .. ':devices', KEYS[1] .. ':' .. kept .. ':spent')
   redis.call('HSET', KEYS[1], 'round', round, 'shown', now)
   kept = round
 end
 local open = round == kept and now - tonumber(redis.call('HGET', KEYS[1], 'shown')) <= tonumber(ARGV[3])
 local out = {}
-for i = 4, #ARGV, 2 do
-  if open and redis.call('HSETNX', KEYS[2], ARGV[i], ARGV[i + 1]) == 1 then
-    redis.call('SADD', KEYS[3], ARGV[i + 1])
-  end
-  local ticket = redis.call('HGET', KEYS[2], ARGV[i])
-  if ticket then
-    table.insert(out, ARGV[i])
-    table.insert(out, ticket)
-  end
+for i = 4, #ARGV do
+  if open then redis.call('SADD', KEYS[2], ARGV[i]) end
+  if redis.call('SISMEMBER', KEYS[2], ARGV[i]) == 1 then table.insert(out, ARGV[i]) end
 end
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 redis.call('EXPIRE', KEYS[2], ARGV[2])
-redis.call('EXPIRE', KEYS[3], ARGV[2])
 return out
 """
+# A device joins the pool: KEYS the pool (set of device keys), the address's devices (set), the
+# clusters (sorted set: address key → devices); ARGV the device key, the address key, the cap per
+# address, the keys' lifetime (s). 1: in the pool (now or already), 0: its address is full.
+JOIN = """
+if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 1 end
+if redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[3]) then return 0 end
+redis.call('SADD', KEYS[1], ARGV[1])
+redis.call('SADD', KEYS[2], ARGV[1])
+redis.call('ZINCRBY', KEYS[3], 1, ARGV[2])
+for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[4]) end
+return 1
+"""
+# A ticket spent once in its round: KEYS the round key, the round's spent set; ARGV the round, the
+# ticket. 1: spent now; 0: that round is not the current one, or the ticket was spent already.
+REDEEM = """
+if tonumber(redis.call('HGET', KEYS[1], 'round') or '-1') ~= tonumber(ARGV[1]) then return 0 end
+local spent = redis.call('SADD', KEYS[2], ARGV[2])
+redis.call('EXPIRE', KEYS[2], redis.call('TTL', KEYS[1]))
+return spent
+"""
 ADMIT_WINDOW = 10.0  # seconds after a round is first shown in which the processes admit their devices
-ROUND_TTL = 12 * 3600  # seconds: a round's tickets outlive no lecture
+ROUND_TTL = 12 * 3600  # seconds: the pool and a round's admission outlive no lecture
 
 
 class RedisAdmission:
-    """``Admission`` (admission.py) shared by every process of a hall through its ``RedisStore``.
-
-    A round's tickets outlive the process that gave them (a device whose process was killed gets
-    its ticket again from another). Devices are keyed by an HMAC of their id under ``secret``
-    (made from the presenter's token, which only the processes hold), so no device id reaches
-    Redis's memory or its append-only file; every key expires after ``ROUND_TTL``."""
+    """``Admission`` (admission.py) shared by every process of a hall through its ``RedisStore``:
+    the pool's cap per address and each round's admission hold across processes, and outlive
+    the process that admitted (a device whose process was killed gets its ticket from another).
+    Devices and addresses are keyed by an HMAC under ``secret`` (made from the presenter's
+    token, which only the processes hold), so no device id or address reaches Redis's memory or
+    its append-only file, and no ticket at all (they are derived: ``admission.Tickets``); every
+    key expires after ``ROUND_TTL``."""
 
     shared = True
 
-    def __init__(self, store: RedisStore, secret: bytes):
+    def __init__(self, store: RedisStore, secret: bytes, max_per_address: int = 300):
         self.store = store
-        self._secret = secret
-        self._script = None
+        self.tickets = Tickets(secret)
+        self.max_per_address = max_per_address
+        self._scripts: dict = {}
+
+    def _script(self, name: str, source: str):
+        """A Lua script registered with the store's current client (a reopened store has a new one)."""
+        script = self._scripts.get(name)
+        if script is None or script.registered_client is not self.store.redis:
+            script = self._scripts[name] = self.store.redis.register_script(source)
+        return script
 
     def _keys(self, poll: str, round: int) -> list[str]:
         key = self.store.key
         return [
             key("admit", poll),
-            key("admit", poll, str(round), "tickets"),
-            key("admit", poll, str(round), "unspent"),
+            key("admit", poll, str(round), "devices"),
+            key("admit", poll, str(round), "spent"),
         ]
 
     def _device(self, device: str) -> str:
-        return hmac.new(self._secret, device.encode(), hashlib.sha256).hexdigest()[:32]
+        return self.tickets.key("device", device)
+
+    @_guarded
+    async def join(self, device: str, address: str) -> bool:
+        address_key = self.tickets.key("address", address)
+        keys = [self.store.key("pool"), self.store.key("pool", address_key), self.store.key("pool-clusters")]
+        args = [self._device(device), address_key, self.max_per_address, ROUND_TTL]
+        return await self._script("join", JOIN)(keys=keys, args=args) == 1
+
+    @_guarded
+    async def pool(self) -> Pool:
+        async with self.store.redis.pipeline(transaction=False) as pipe:
+            pipe.scard(self.store.key("pool"))
+            pipe.zrevrange(self.store.key("pool-clusters"), 0, 0, withscores=True)
+            devices, top = await pipe.execute()
+        return Pool(int(devices), int(top[0][1]) if top else 0)
 
     @_guarded
     async def admit(self, poll: str, round: int, devices: Iterable[str]) -> dict[str, str]:
-        if self._script is None:
-            self._script = self.store.redis.register_script(ADMIT)
         keyed = {self._device(d): d for d in devices}
-        args: list = [round, ROUND_TTL, int(ADMIT_WINDOW * 1000)]
-        for key in keyed:
-            args += [key, new_ticket()]
-        flat = await self._script(keys=self._keys(poll, round), args=args)
-        return {keyed[flat[i]]: flat[i + 1] for i in range(0, len(flat), 2)}
+        args: list = [round, ROUND_TTL, int(ADMIT_WINDOW * 1000), *sorted(keyed)]
+        admitted = await self._script("admit", ADMIT)(keys=self._keys(poll, round), args=args)
+        scope = poll_scope(poll, round)
+        return {keyed[k]: self.tickets.issue(scope, keyed[k]) for k in admitted}
 
     @_guarded
     async def ticket(self, poll: str, round: int, device: str) -> str | None:
-        return await self.store.redis.hget(self._keys(poll, round)[1], self._device(device))
+        if not await self.store.redis.sismember(self._keys(poll, round)[1], self._device(device)):
+            return None
+        return self.tickets.issue(poll_scope(poll, round), device)
 
     @_guarded
-    async def redeem(self, poll: str, round: int, ticket: str) -> bool:
-        return bool(await self.store.redis.srem(self._keys(poll, round)[2], ticket))
+    async def redeem(self, poll: str, round: int, ticket: str | None) -> bool:
+        if not self.tickets.valid(poll_scope(poll, round), ticket):
+            return False
+        keys = self._keys(poll, round)
+        return await self._script("redeem", REDEEM)(keys=[keys[0], keys[2]], args=[round, ticket]) == 1
+
+    @_guarded
+    async def give_back(self, poll: str, round: int, ticket: str) -> None:
+        await self.store.redis.srem(self._keys(poll, round)[2], ticket)
 
     @_guarded
     async def admitted(self, poll: str, round: int) -> int | None:
         kept = await self.store.redis.hget(self._keys(poll, round)[0], "round")
         if kept is None or int(kept) != round:
             return None
-        return await self.store.redis.hlen(self._keys(poll, round)[1])
+        return await self.store.redis.scard(self._keys(poll, round)[1])

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime
-import hashlib
 import logging
 import re
 import signal
@@ -16,7 +15,7 @@ from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
 
 from . import eventloop
-from .admission import MemoryAdmission
+from .admission import Admission, MemoryAdmission, secret_from_token
 from .app import Hall, make_app
 from .limits import Limits
 from .messages import LiveSpec
@@ -147,15 +146,17 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
     db.parent.mkdir(parents=True, exist_ok=True)
     existed = db.exists()
     token = load_or_create(token_file(opts, db))
-    admission = MemoryAdmission()
+    secret = secret_from_token(token)
+    per_address = opts.limits.max_devices_per_address
+    admission: Admission
     if opts.redis:
         from .redis_store import RedisAdmission, RedisStore
 
         store = RedisStore(opts.redis, redis_prefix(opts.session))
-        # devices are keyed in Redis by an HMAC under a key made from the token (the processes')
-        admission = RedisAdmission(store, hashlib.sha256(b"dpdeck-admission:" + token.encode()).digest())
+        admission = RedisAdmission(store, secret, per_address)
     else:
         store = SqliteStore(db)
+        admission = MemoryAdmission(secret, per_address)
     hall = Hall(
         dist=opts.dist,
         store=store,

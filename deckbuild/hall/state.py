@@ -121,16 +121,23 @@ def admit_event(poll: str, round_: int, ticket: str) -> tuple[str, dict]:
 
 
 def greeting(
-    tickets: list[tuple[str, int, str | None]], position: dict | None, devices: int, tallies: list[dict]
+    tickets: list[tuple[str, int, str | None]],
+    position: dict | None,
+    devices: int,
+    tallies: list[dict],
+    exercise_tickets: list[tuple[str, str]] = [],  # noqa: B006 (read only)
 ) -> list[tuple[str, dict]]:
     """A new stream's first events: an ``admit`` for each ``(poll, round, ticket)`` the device
     holds (a reload or a reconnect gets it again), the kept position (none before any), the
-    devices count and every poll's tally."""
+    devices count, every poll's tally, then one ``tickets`` with every
+    ``(exercise, ticket)`` (a device of the hall's pool; none otherwise)."""
     events = [admit_event(poll, round_, ticket) for poll, round_, ticket in tickets if ticket is not None]
     if position is not None:
         events.append(("state", position))
     events.append(("devices", {"n": devices}))
     events.extend(("tally", tally) for tally in tallies)
+    if exercise_tickets:
+        events.append(("tickets", {"exercises": dict(exercise_tickets)}))
     return events
 
 

@@ -9,12 +9,12 @@ the SQLite file's (``HallStore``, the synchronous SQL under ``SqliteStore``).
 
 SQLite (stdlib ``sqlite3``, WAL), so a server killed mid-poll loses nothing.
 
-Five tables: ``state`` (the presenter's last position, one row), ``poll_answers`` (one randomized
+Six tables: ``state`` (the presenter's last position, one row), ``poll_answers`` (one randomized
 answer per poll and answer token: the true answer never reaches the server), ``poll_rounds``
 (each poll's round number, once a new round was started: a number, nothing about anyone),
-``solves`` (one row per exercise and solve token) and ``releases`` (the hall's noised exercise
-counts and what each cost: the hall's privacy budget). Admission tickets (``admission.py``) are
-never written here. No address, user agent, time or device id is stored: a poll
+``solves`` (one row per exercise and solve token), ``solve_tickets`` (the admission tickets
+the solves spent, one per device and exercise: ``admission.py``; a ticket names no device) and ``releases`` (the hall's noised exercise
+counts and what each cost: the hall's privacy budget). No address, user agent, time or device id is stored: a poll
 answer carries a token the page drew for that poll alone, and a solve one drawn for that exercise
 alone (128 random bits each), so no stored id links two polls, two exercises, or a poll to an
 exercise.
@@ -57,6 +57,10 @@ CREATE TABLE IF NOT EXISTS poll_rounds (
 CREATE TABLE IF NOT EXISTS solves (
     exercise TEXT NOT NULL, token TEXT NOT NULL,
     PRIMARY KEY (exercise, token)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS solve_tickets (
+    exercise TEXT NOT NULL, ticket TEXT NOT NULL,
+    PRIMARY KEY (exercise, ticket)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS releases (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -110,8 +114,9 @@ class Store(Protocol):
     async def has_answer(self, poll: str, token: str) -> bool:
         """Whether ``token`` answered ``poll`` in its current round."""
 
-    async def add_solved(self, exercise: str, token: str) -> bool:
-        """Record a solve under its exercise's token; False if that token was counted already."""
+    async def add_solved(self, exercise: str, token: str, ticket: str) -> bool:
+        """Record a solve under its exercise's token, spending its admission ``ticket``: False
+        if that token was counted already (a resend) or the ticket was spent (the same device)."""
 
     async def solved_count(self, exercise: str) -> int:
         """The true number of solve tokens of ``exercise`` (never sent anywhere)."""
@@ -175,8 +180,9 @@ class SqliteStore:
     async def has_answer(self, poll: str, token: str) -> bool:
         return self.sql.has_answer(poll, token)
 
-    async def add_solved(self, exercise: str, token: str) -> bool:
-        return self.sql.add_solved(exercise, token)
+    async def add_solved(self, exercise: str, token: str, ticket: str) -> bool:
+        with self.sql.transaction():
+            return self.sql.add_solved(exercise, token, ticket)
 
     async def solved_count(self, exercise: str) -> int:
         return self.sql.solved_count(exercise)
@@ -313,12 +319,19 @@ class HallStore:
             )
             return self.round(poll)
 
-    def add_solved(self, exercise: str, token: str) -> bool:
-        """Record a solve under its exercise's token; False if that token was counted already."""
-        cur = self.db.execute(
-            "INSERT INTO solves (exercise, token) VALUES (?, ?) ON CONFLICT DO NOTHING", (exercise, token)
-        )
-        return cur.rowcount == 1
+    def add_solved(self, exercise: str, token: str, ticket: str) -> bool:
+        """Record a solve under its exercise's token, spending its admission ``ticket`` (one per
+        device and exercise: admission.py); False, and nothing written, if that token was counted
+        already (a resend) or the ticket was spent already (this device counted already). Call
+        it inside ``transaction``."""
+        known = "SELECT 1 FROM solves WHERE exercise = ? AND token = ?"
+        if self.db.execute(known, (exercise, token)).fetchone() is not None:
+            return False
+        spend = "INSERT INTO solve_tickets (exercise, ticket) VALUES (?, ?) ON CONFLICT DO NOTHING"
+        if self.db.execute(spend, (exercise, ticket)).rowcount != 1:
+            return False
+        self.db.execute("INSERT INTO solves (exercise, token) VALUES (?, ?)", (exercise, token))
+        return True
 
     def solved_count(self, exercise: str) -> int:
         """The true number of solve tokens of ``exercise`` (the server's alone: released noised)."""

@@ -22,6 +22,10 @@ NOT_ADMITTED = (
     "Sin admisión en esta ronda: responden solo los dispositivos conectados a la sala cuando se "
     "mostró la encuesta, una vez cada uno."
 )
+NOT_ADMITTED_EXERCISE = (
+    "Sin admisión: este dispositivo no tiene la ficha de la sala para este ejercicio (la sala la "
+    "da a cada dispositivo conectado, hasta un máximo por red); su solución no se cuenta."
+)
 TOO_MANY_REQUESTS = "Demasiadas peticiones: espere un momento."
 ALREADY_ANSWERED = "Este dispositivo ya respondió a esta encuesta."
 REQUEST_TOO_LONG = "Demasiado largo."  # 413: past messages.MAX_BODY, unread

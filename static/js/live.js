@@ -101,6 +101,9 @@ export class Hall extends EventTarget {
     /** @type {Map<string, Admit>} poll id → this device's admission ticket for the poll's
      *  current round (in memory only: the hall sends it again on every new stream) */
     this.tickets = new Map();
+    /** @type {Map<string, string>} exercise id → this device's ticket for it (the hall sends
+     *  them on every new stream; none when the hall did not admit this device to its counts) */
+    this.exerciseTickets = new Map();
     this.audience = [];
     /** ms from the presenter's publish (its seq is its clock) to this page applying it: a
      *  measure on one machine (tests, bench), only rough between two */
@@ -179,6 +182,11 @@ export class Hall extends EventTarget {
       if (typeof a.poll !== "string" || typeof a.ticket !== "string") return;
       this.tickets.set(a.poll, { poll: a.poll, round: Number(a.round) || 1, ticket: a.ticket });
       this.dispatchEvent(new CustomEvent("admit", { detail: this.tickets.get(a.poll) }));
+    });
+    on("tickets", (e) => {
+      for (const [exercise, ticket] of Object.entries(e.exercises ?? {})) {
+        if (typeof ticket === "string") this.exerciseTickets.set(exercise, ticket);
+      }
     });
     on("tally", (t) => {
       this.tallies.set(t.poll, t);
@@ -285,13 +293,16 @@ export class Hall extends EventTarget {
   }
 
   /** An exercise was solved on this device: tell the hall (counted once per exercise token, a
-   *  random id drawn for this exercise alone, so no id links two exercises or a poll). */
+   *  random id drawn for this exercise alone, so no id links two exercises or a poll, with the
+   *  exercise's ticket the hall sent this device: one count per device; "refused": none). */
   async solved(exerciseId) {
     if (!this.present) return "absent";
     const token = this.solveTokens.get(exerciseId) ?? keptId(SOLVE_KEY + exerciseId);
     this.solveTokens.set(exerciseId, token);   // a second ✓ on this page is the same solve
-    const status = (await this.post("solved", { token, exercise: exerciseId }))?.status;
-    return status === 201 || status === 200 ? "ok" : status === 400 ? "invalid" : status === 429 ? "rate" : "network";
+    const ticket = this.exerciseTickets.get(exerciseId);
+    const status = (await this.post("solved", { token, exercise: exerciseId, ...(ticket ? { ticket } : {}) }))?.status;
+    return status === 201 || status === 200 ? "ok" : status === 400 ? "invalid" : status === 403 ? "refused"
+      : status === 429 ? "rate" : "network";
   }
 
   /** The presenter's page: the hall's noised count of an exercise (the server draws it and

@@ -303,16 +303,17 @@
  * @typedef {StatusMessage | CellMessage | ExercisesMessage} MainToCopies
  * @typedef {{seq: number, indexh: number, indexv: number, indexf: number}} HallState  the presenter's position
  * @typedef {{n: number}} DevicesCount  how many devices the hall holds
- * @typedef {{poll: string, n: number, counts: number[], round: number, admitted: number | null}} Tally  a poll's randomized answers so far
+ * @typedef {{poll: string, n: number, counts: number[], round: number, admitted: number | null, cluster: number | null}} Tally  a poll's randomized answers so far
  * @typedef {{poll: string, round: number, ticket: string}} Admit  this device's ticket for a poll's round
+ * @typedef {{exercises: {[exercise: string]: string}}} ExerciseTickets  this device's tickets for the exercises
  * @typedef {{reload: boolean}} Built  the deck was rebuilt
  * @typedef {{message: string}} BuildFailed  the build refused the deck
- * @typedef {{state: HallState, devices: DevicesCount, tally: Tally, admit: Admit}} HallEvents  the events of /_hall/events, by name
+ * @typedef {{state: HallState, devices: DevicesCount, tally: Tally, admit: Admit, tickets: ExerciseTickets}} HallEvents  the events of /_hall/events, by name
  * @typedef {{built: Built, failed: BuildFailed}} WatchEvents  the events of /_watch/events, by name
  * @typedef {{device: string}} StreamQuery  the live channel's query: GET /_hall/events
  * @typedef {{seq: number, indexh: number, indexv: number, indexf: number}} StateBody  the presenter's position, posted: POST /_hall/state
  * @typedef {{token: string, poll: string, answer: number, ticket?: string | null}} AnswerBody  a randomized answer to a poll: POST /_hall/answer
- * @typedef {{token: string, exercise: string}} SolvedBody  a solved exercise: POST /_hall/solved
+ * @typedef {{token: string, exercise: string, ticket?: string | null}} SolvedBody  a solved exercise: POST /_hall/solved
  * @typedef {{exercise: string, again?: boolean}} ReleaseBody  the presenter asks for an exercise's noised count: POST /_hall/release
  * @typedef {{poll: string}} ResetBody  a new round of a poll: POST /_hall/reset
  * @typedef {{state: StateBody, answer: AnswerBody, solved: SolvedBody, release: ReleaseBody, reset: ResetBody}} HallPosts  the bodies of the hall's POSTs, by route (/_hall/<name>)
@@ -320,7 +321,7 @@
  * @typedef {{ok: boolean, counted?: boolean}} Recorded  an answer or a solve kept (`counted`: a solve's, false when its token was counted already)
  * @typedef {{name: string | null, epsilon_spent: number, epsilon_total: number, delta_spent: number, delta_total: number, releases: number, epsilon_text: string, delta_text: string | null, refused: string | null}} AccountantState  one `dplab.BudgetAccountant` as the meter shows it
  * @typedef {{accountants: AccountantState[], more: number}} BudgetPayload  the meter's payload: the budgets, in order of first use, and how many more were left out
- * @typedef {{exercise: string, value: number | null, new: boolean, epsilon: number, sd: number, budget: BudgetPayload, refused: string | null}} Released  an exercise's noised count, or why the hall's budget refused it (`POST /_hall/release`)
+ * @typedef {{exercise: string, value: number | null, new: boolean, epsilon: number, sd: number, budget: BudgetPayload, refused: string | null, admitted: number, cluster: number}} Released  an exercise's noised count, or why the hall's budget refused it (`POST /_hall/release`)
  * @typedef {{k: number, epsilon: number, slide: number}} LivePoll  a poll of `live.json`: its options, its ε and its slide's `indexh`
  * @typedef {{polls: {[id: string]: LivePoll}, exercises: string[]}} LiveManifest  `dist/live.json`: the deck's polls by slide id, and its exercises
  * @typedef {{k: number, epsilon: number, epsilonText: string, prior: number, options: string[], yesNo: boolean}} PollData  a poll slide's `data-poll`

@@ -13,10 +13,11 @@ from urllib.parse import urlsplit
 
 from aiohttp.test_utils import TestClient, TestServer
 
+from deckbuild.hall.admission import Admission, MemoryAdmission, exercise_scope, secret_from_token
 from deckbuild.hall.app import Hall, make_app
 from deckbuild.hall.limits import Limits
 from deckbuild.hall.messages import LiveSpec
-from deckbuild.hall.redis_store import RedisStore
+from deckbuild.hall.redis_store import RedisAdmission, RedisStore
 from deckbuild.hall.store import SqliteStore, Store
 
 TOKEN = "t" * 43
@@ -53,14 +54,24 @@ def make_dist(tmp_path: Path, live: dict | None = LIVE) -> Path:
 
 
 def make_hall(tmp_path: Path, live: dict | None = LIVE, limits: Limits | None = None) -> Hall:
+    """A Hall on the test's store, with the admission that store's hall has (run.py): in memory
+    beside SQLite, shared in Redis beside Redis; the pool's cap from ``limits``."""
     dist = make_dist(tmp_path, live)
+    limits = limits or Limits()
+    store = make_store(tmp_path)
+    secret = secret_from_token(TOKEN)
+    cap = limits.max_devices_per_address
+    admission: Admission = (
+        RedisAdmission(store, secret, cap) if isinstance(store, RedisStore) else MemoryAdmission(secret, cap)
+    )
     return Hall(
         dist=dist,
-        store=make_store(tmp_path),
+        store=store,
+        admission=admission,
         token=TOKEN,
         spec=LiveSpec.load(dist),
         audience=["http://192.0.2.7:8000/"],
-        limits=limits or Limits(),
+        limits=limits,
     )
 
 
@@ -124,11 +135,24 @@ def admit(hall: Hall, poll: str, devices: list[str], round_: int = 1) -> list[st
     are admitted)."""
 
     async def main():
-        tickets = await hall.admission.admit(poll, round_, devices)
+        if hall.admission.shared:  # Redis: the admission is the store's
+            await hall.store.open(lambda event, data: None)
+        try:
+            for device in devices:  # each joins the pool, as its stream would
+                await hall.admission.join(device, "127.0.0.1")
+            tickets = await hall.admission.admit(poll, round_, devices)
+        finally:
+            if hall.admission.shared:
+                await hall.store.close()
         hall.hall_state, _ = hall.hall_state.show(poll, round_)
         return [tickets[d] for d in devices]
 
     return run_async(main)
+
+
+def solve_ticket(hall: Hall, exercise: str, device: str) -> str:
+    """The ticket the hall gives ``device`` for ``exercise`` (its ``exercise-ticket`` event)."""
+    return hall.admission.tickets.issue(exercise_scope(exercise), device)
 
 
 def origin_of(url: str) -> str:
@@ -141,8 +165,11 @@ def bearer(token: str = TOKEN) -> dict:
     return {"Authorization": f"Bearer {token}"}
 
 
-async def read_events(response, count: int, timeout: float = 3.0) -> list[tuple[str, dict]]:
-    """The next ``count`` events (name, data) of an SSE response."""
+async def read_events(
+    response, count: int, timeout: float = 3.0, skip: tuple[str, ...] = ("tickets",)
+) -> list[tuple[str, dict]]:
+    """The next ``count`` events (name, data) of an SSE response, leaving out those named in
+    ``skip`` (by default a greeting's exercise tickets, which only the tests of solves read)."""
     out, event, data = [], None, None
 
     async def loop():
@@ -154,7 +181,8 @@ async def read_events(response, count: int, timeout: float = 3.0) -> list[tuple[
             elif line.startswith("data: "):
                 data = json.loads(line[6:])
             elif line == "" and event is not None:
-                out.append((event, data))
+                if event not in skip:
+                    out.append((event, data))
                 event, data = None, None
 
     await asyncio.wait_for(loop(), timeout)

@@ -13,6 +13,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from deckbuild.hall.admission import Tickets, exercise_scope, secret_from_token
 from tests.support.paths import ROOT
 
 
@@ -52,6 +53,11 @@ class HallProcess:
         self.audience = self.presenter.split("#", 1)[0]
         self.token = self.presenter.split("#presenter=", 1)[1]
         return self
+
+    def solve_ticket(self, exercise: str, device: str) -> str:
+        """The ticket this hall sends ``device`` for ``exercise`` (its stream's greeting): made
+        from the presenter's token, as every process of the hall makes it."""
+        return Tickets(secret_from_token(self.token)).issue(exercise_scope(exercise), device)
 
     def post(self, path: str, body: dict, token: str | None = None) -> tuple[int, bytes]:
         """POST ``body`` as JSON to ``path`` (under the audience URL); the status and the body."""

@@ -22,7 +22,7 @@ def _tallies(sub) -> list[dict]:
 
 
 def _tally(n: int, round_: int = 1) -> dict:
-    return {"poll": "p", "n": n, "counts": [n, 0], "round": round_, "admitted": 10}
+    return {"poll": "p", "n": n, "counts": [n, 0], "round": round_, "admitted": 10, "cluster": 4}
 
 
 def test_tallies_from_several_processes_reach_a_stream_once_an_interval_the_newest(monkeypatch):

@@ -14,6 +14,7 @@ import urllib.request
 
 import pytest
 
+from deckbuild.hall.admission import Tickets, exercise_scope, secret_from_token
 from deckbuild.hall.net import audience_urls, presenter_url
 from deckbuild.hall.run import HallOptions, banner, token_file
 from deckbuild.hall.token import bearer_matches, load_or_create
@@ -59,7 +60,11 @@ def test_a_hall_killed_mid_poll_loses_nothing(tmp_path):
         for i in range(20):
             body = {"token": DEV[i], "poll": "copia", "answer": i % 3 % 2, "ticket": tickets[i]}
             assert _request(base + "_hall/answer", body)[0] == 201
-        assert _request(base + "_hall/solved", {"token": DEV[0], "exercise": "ex-escala"})[0] == 201
+        ticket = Tickets(secret_from_token(hall.token)).issue(exercise_scope("ex-escala"), DEV[0])
+        assert (
+            _request(base + "_hall/solved", {"token": DEV[0], "exercise": "ex-escala", "ticket": ticket})[0]
+            == 201
+        )
         hall.kill9()
         hall2 = HallProcess(dist, db, token_file, port=int(base.rsplit(":", 1)[1].strip("/"))).start()
     finally:
@@ -70,9 +75,14 @@ def test_a_hall_killed_mid_poll_loses_nothing(tmp_path):
         assert events["state"] == state
         assert events["tally"]["poll"] in ("copia", "color")
         tallies = [e for e in _greeting(hall2.audience, 4) if e[0] == "tally"]
-        assert {"poll": "copia", "n": 20, "counts": [13, 7], "round": 1, "admitted": None} in [
-            t[1] for t in tallies
-        ]
+        assert {
+            "poll": "copia",
+            "n": 20,
+            "counts": [13, 7],
+            "round": 1,
+            "admitted": None,
+            "cluster": None,
+        } in [t[1] for t in tallies]
         assert (
             _request(hall2.audience + "_hall/answer", {"token": DEV[3], "poll": "copia", "answer": 0})[0]
             == 409

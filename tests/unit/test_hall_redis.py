@@ -250,7 +250,10 @@ async def _scenario(redis: RedisServer, halls: list[HallProcess], caddy: Caddy) 
             # admitted: every device holding a channel when the poll was shown, on either living
             # process: the voters, the followers through the proxy, and the direct one on halls[2]
             held = len(voters) + len(proxied) + 1
-            assert tally == {"poll": "copia", "n": 26, "counts": [13, 13], "round": 1, "admitted": held}
+            assert tally == {"poll": "copia", "n": 26, "counts": [13, 13], "round": 1, "admitted": held} | {
+                "cluster": tally["cluster"]
+            }
+            assert tally["cluster"] >= held  # every device came from 127.0.0.1: one cluster
             await move(21)  # the channel came back with Redis: a move still reaches every follower
             await _until(lambda: all(f.seqs[-1:] == [21] for f in proxied), 5, "a move after Redis's restart")
         finally:

@@ -22,6 +22,7 @@ from tests.support.hall_fixtures import (
     make_hall,
     read_events,
     run_with_client,
+    solve_ticket,
     stored,
 )
 
@@ -91,9 +92,14 @@ def test_state_keeps_only_a_growing_seq_and_pushes_it_to_every_stream(tmp_path):
     for events in greetings:
         assert events[0] == ("state", STATE)
         assert [name for name, _ in events] == ["state", "devices", "tally", "tally"]
-        assert {"poll": "color", "n": 0, "counts": [0, 0, 0, 0], "round": 1, "admitted": None} in [
-            data for _, data in events
-        ]
+        assert {
+            "poll": "color",
+            "n": 0,
+            "counts": [0, 0, 0, 0],
+            "round": 1,
+            "admitted": None,
+            "cluster": None,
+        } in [data for _, data in events]
     assert all(p == [newer] for p in pushed), pushed
     assert stored(hall, "state") == newer
 
@@ -189,12 +195,22 @@ def test_tallies_reach_the_streams_throttled_and_a_reset_starts_a_new_round(tmp_
         return tallies, after, refused, admitted, again.status
 
     tallies, after, refused, admitted, again = run_with_client(hall, scenario)
-    assert tallies[-1] == {"poll": "copia", "n": 8, "counts": [4, 4], "round": 1, "admitted": 8}
+    assert tallies[-1] == {"poll": "copia", "n": 8, "counts": [4, 4], "round": 1, "admitted": 8, "cluster": 9}
     assert len(tallies) < 8
-    assert after[0] == {"poll": "copia", "n": 0, "counts": [0, 0], "round": 2, "admitted": None}
+    assert after[0] == {
+        "poll": "copia",
+        "n": 0,
+        "counts": [0, 0],
+        "round": 2,
+        "admitted": None,
+        "cluster": None,
+    }
     assert refused == 403
     assert admitted[0] == ("admit", {"poll": "copia", "round": 2, "ticket": admitted[0][1]["ticket"]})
-    assert ("tally", {"poll": "copia", "n": 0, "counts": [0, 0], "round": 2, "admitted": 1}) in admitted[1:]
+    assert (
+        "tally",
+        {"poll": "copia", "n": 0, "counts": [0, 0], "round": 2, "admitted": 1, "cluster": 9},
+    ) in admitted[1:]
     assert "state" in [name for name, _ in admitted[1:]]
     assert again == 201
 
@@ -204,7 +220,12 @@ def test_solves_are_counted_once_per_token_and_their_true_count_reaches_no_one(t
 
     async def scenario(client):
         statuses = [
-            (await client.post("/_hall/solved", json={"token": d, "exercise": "ex-escala"})).status
+            (
+                await client.post(
+                    "/_hall/solved",
+                    json={"token": d, "exercise": "ex-escala", "ticket": solve_ticket(hall, "ex-escala", d)},
+                )
+            ).status
             for d in (DEV[0], DEV[0], DEV[1])
         ]
         statuses.append((await client.post("/_hall/solved", json={"token": DEV[2], "exercise": "x"})).status)
@@ -228,7 +249,14 @@ def test_a_stream_without_the_token_learns_nothing_of_solves(tmp_path):
         greeting += await read_events(spy, 1)  # the devices count, now with the spy in it
         for i in range(10):
             status = (
-                await client.post("/_hall/solved", json={"token": DEV[i], "exercise": "ex-escala"})
+                await client.post(
+                    "/_hall/solved",
+                    json={
+                        "token": DEV[i],
+                        "exercise": "ex-escala",
+                        "ticket": solve_ticket(hall, "ex-escala", DEV[i]),
+                    },
+                )
             ).status
             assert status == 201
         try:
@@ -257,7 +285,14 @@ def test_the_server_keeps_the_halls_budget_across_tabs_and_restarts(tmp_path):
 
     async def scenario(client):
         for i in range(3):
-            await client.post("/_hall/solved", json={"token": DEV[i], "exercise": "ex-escala"})
+            await client.post(
+                "/_hall/solved",
+                json={
+                    "token": DEV[i],
+                    "exercise": "ex-escala",
+                    "ticket": solve_ticket(hall, "ex-escala", DEV[i]),
+                },
+            )
         first = await release(client, False)
         same = await release(client, False)  # another tab asking: the same release, nothing spent
         fresh = [await release(client, True) for _ in range(7)]
@@ -296,7 +331,16 @@ def test_a_device_that_floods_is_rate_limited_and_others_are_not(tmp_path):
 
     async def scenario(client):
         flood = [
-            (await client.post("/_hall/solved", json={"token": DEV[0], "exercise": "ex-escala"})).status
+            (
+                await client.post(
+                    "/_hall/solved",
+                    json={
+                        "token": DEV[0],
+                        "exercise": "ex-escala",
+                        "ticket": solve_ticket(hall, "ex-escala", DEV[0]),
+                    },
+                )
+            ).status
             for _ in range(6)
         ]
         body = {"token": DEV[1], "poll": "copia", "answer": 0, "ticket": ticket}
@@ -608,7 +652,10 @@ def test_a_hostile_script_counts_at_most_the_devices_admitted(tmp_path):
     statuses, greeting = run_with_client(hall, scenario)
     assert statuses.count(201) == 1 and statuses.count(403) == 299  # one admitted ticket in 3 was used
     assert sum(stored(hall, "counts", "copia", 2)) == 1 <= 3
-    assert ("tally", {"poll": "copia", "n": 1, "counts": [0, 1], "round": 1, "admitted": 3}) in greeting
+    assert (
+        "tally",
+        {"poll": "copia", "n": 1, "counts": [0, 1], "round": 1, "admitted": 3, "cluster": 4},
+    ) in greeting
     assert "admit" not in [name for name, _ in greeting]  # a device that came later: no ticket
 
 
@@ -680,13 +727,36 @@ def test_every_refusal_is_one_shape_plain_spanish_text_never_cached(tmp_path, mo
             await client.post("/_hall/state", json=STATE),  # 403: no token
             await client.post("/_hall/state", json={"seq": "x"}, headers=bearer()),  # 400
             await client.post("/_hall/answer", json={"token": DEV[0], "poll": "copia", "answer": 0}),  # 403
-            await client.post("/_hall/solved", json={"token": DEV[1], "exercise": "ex-escala"}),  # 201
-            await client.post("/_hall/solved", json={"token": DEV[1], "exercise": "ex-escala"}),  # 429
+            await client.post(
+                "/_hall/solved",
+                json={
+                    "token": DEV[1],
+                    "exercise": "ex-escala",
+                    "ticket": solve_ticket(hall, "ex-escala", DEV[1]),
+                },
+            ),  # 201
+            await client.post(
+                "/_hall/solved",
+                json={
+                    "token": DEV[1],
+                    "exercise": "ex-escala",
+                    "ticket": solve_ticket(hall, "ex-escala", DEV[1]),
+                },
+            ),  # 429
             await client.post("/_hall/answer", data=b"{" + b" " * 2000 + b"}", headers=as_json),  # 413
             await client.get("/_hall/events?device=no"),  # 400
         ]
         monkeypatch.setattr(hall.store, "add_solved", unreachable)
-        answers.append(await client.post("/_hall/solved", json={"token": DEV[2], "exercise": "ex-escala"}))
+        answers.append(
+            await client.post(
+                "/_hall/solved",
+                json={
+                    "token": DEV[2],
+                    "exercise": "ex-escala",
+                    "ticket": solve_ticket(hall, "ex-escala", DEV[2]),
+                },
+            )
+        )
         return [
             (
                 r.status,
