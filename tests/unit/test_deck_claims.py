@@ -191,3 +191,30 @@ def test_the_collapse_thresholds_in_the_notes_are_recomputed(deck):
     assert float(f"{at[len(y)]:.1g}") == spanish_number(census), at
     assert spanish_number(low) < at[1000] < spanish_number(high), at
     assert (spanish_number(low), spanish_number(high)) == (0.1, 0.2)  # neighbours on the grid
+
+
+# --- item 17: which zCDP and RDP conversions the slides use ----------------------------------
+
+
+def test_the_slides_say_which_conversion_and_its_numbers_are_dplabs(deck):
+    """«Rényi DP: componer sin pérdida», notes: zcdp_to_dp is Canonne, Kamath & Steinke's
+    conversion, 0,178 for one release at σ = 20, δ = 10⁻⁵, where Bun & Steinke's formula says
+    0,241; the next two slides convert RDP the classic way, 36,5 for 10.000 steps, 35,1 with
+    the tight conversion. «Las tres contabilidades» says it is the classic one."""
+    notes = flat(next(s for s in deck.slides if s.title == "Rényi DP: componer sin pérdida").notes)
+    quoted = re.search(
+        r"\$\\varepsilon = (\d,\d+)\$, donde la fórmula de Bun y Steinke, .*?, da (\d,\d+)\. .*?"
+        r"costarían (\d+,\d) en vez de (\d+,\d)\.",
+        notes,
+    )
+    assert quoted and "Canonne, Kamath y Steinke" in notes, notes
+    tight, loose, improved, classic = (spanish_number(g) for g in quoted.groups())
+    rho = dplab.gaussian_zcdp(20)
+    assert tight == round(dplab.zcdp_to_dp(rho, 1e-5), 3)
+    assert loose == round(rho + 2 * math.sqrt(rho * math.log(1e5)), 3)
+    assert improved == round(dplab.rdp_gaussian_epsilon(20, 10_000, 1e-5, conversion="improved"), 1)
+    assert classic == round(dplab.rdp_gaussian_epsilon(20, 10_000, 1e-5), 1)
+    three = slide(deck, "las-tres-contabilidades-lado-a-lado")
+    assert "conversión clásica" in flat(three.body)
+    assert "rdp_gaussian_epsilon" in three.code and "conversion" not in three.code  # the default
+    assert r"\ln(1/\delta)/(\alpha-1)" in slide(deck, "cuanto-se-gana").body  # Mironov's, classic
