@@ -45,6 +45,21 @@ def _spanish(x: float, decimals: int) -> str:
     return text.replace(".", ",")
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def truth_text(epsilon: float, k: int) -> str:
+    """How often randomized response with ``k`` options tells the truth, e^ε / (e^ε + k − 1)
+    (dplab.rr_probabilities), as the poll's rule says it: ``75 %`` at ε = ln 3 with two options;
+    ``1 − 2,1·10⁻⁹`` once the percentage would round to 100,0 % (ε = 20: never certain, and the
+    page says so, static/js/phrases.js «poll-sent»)."""
+    lie = (k - 1) / (math.exp(epsilon) + k - 1)  # 1 − truth, without the cancellation
+    if 100 * lie >= 0.05:
+        return f"{_spanish(100 * (1 - lie), 1)} %"
+    mantissa, exponent = f"{lie:.1e}".split("e")
+    return f"1 − {mantissa.replace('.', ',')}·10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+
+
 def epsilon_text(epsilon: float) -> str:
     """ε as the slide says it: ``ln 3`` for the default, else the number (``1,5``)."""
     for n in (2, 3, 4, 9):
@@ -58,8 +73,6 @@ def poll_view(slide: Slide) -> dict:
     yes/no question), the data for poll.js, and the rule in Spanish."""
     poll = slide.poll
     k = len(poll.options)
-    odds = math.exp(poll.epsilon)
-    truth = odds / (odds + k - 1)  # randomized response's p (dplab.rr_probabilities)
     shown = list(enumerate(poll.options))
     if poll.yes_no:
         shown = shown[::-1]  # «sí» before «no»
@@ -80,6 +93,6 @@ def poll_view(slide: Slide) -> dict:
             ensure_ascii=False,
         ),
         "epsilon_text": epsilon_text(poll.epsilon),
-        "truth_text": f"{_spanish(100 * truth, 1)} %",
+        "truth_text": truth_text(poll.epsilon, k),
         "others_text": "la otra" if k == 2 else "otra al azar",
     }

@@ -34,7 +34,7 @@ SUMMARIES = {
     "gaussian_rdp": "Curva de privacidad de Rényi del mecanismo gaussiano: ε̄(α) = α·Δ²/(2σ²).",
     "rdp_to_epsilon": "Convierte una curva RDP en (ε, δ)-DP, optimizando sobre los órdenes α.",
     "gaussian_zcdp": "Parámetro zCDP del mecanismo gaussiano: ρ = Δ²/(2σ²).",
-    "zcdp_to_dp": "Convierte ρ-zCDP en (ε, δ)-DP: ε = ρ + 2·√(ρ·ln(1/δ)).",
+    "zcdp_to_dp": "Convierte ρ-zCDP en (ε, δ)-DP con la conversión ajustada de Canonne, Kamath y Steinke (2020), menor que ρ + 2·√(ρ·ln(1/δ)).",
     "sequential_gaussian_epsilon": "ε total de k publicaciones gaussianas con composición secuencial.",
     "advanced_gaussian_epsilon": "ε total de k publicaciones gaussianas con composición avanzada.",
     "rdp_gaussian_epsilon": "ε total de k publicaciones gaussianas contabilizadas con privacidad de Rényi.",

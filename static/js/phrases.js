@@ -389,7 +389,7 @@ export const HALL_PHRASES = {
     `Su dispositivo aleatorizó su respuesta: «${option}» se sumó a la sala simulada (sin sala en vivo, no sale de aquí).`,
   "poll-sending": "Enviando la respuesta aleatorizada…",
   "poll-duplicate": "Este dispositivo ya había respondido: la sala guarda solo su primera respuesta.",
-  "poll-sent": ({ option }) => `Enviada. Su dispositivo envió «${option}»: puede no ser su respuesta, y nadie puede saber si lo es.`,
+  "poll-sent": ({ option }) => `Enviada. Su dispositivo envió «${option}»: puede no ser su respuesta, y nadie puede estar seguro de que lo sea (lo es con la probabilidad que dice la regla de la encuesta).`,
   "poll-refused": ({ option }) =>
     `La sala no admitió la respuesta («${option}»): solo responden, una vez, los dispositivos conectados cuando se mostró la encuesta.`,
   "poll-not-sent": ({ option, why }) => {

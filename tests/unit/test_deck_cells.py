@@ -390,9 +390,10 @@ def test_with_a_thousand_people_the_model_collapses_below_02(ran):
     assert 0.05 <= e0 <= 0.5
 
 
-def test_the_whole_census_collapses_only_near_002(ran):
+def test_the_whole_census_collapses_only_near_003(ran):
     """With all 5 000 people the averaged gradient's noise is five times smaller: the
-    threshold falls to ε ≈ 0,02, several times below the thousand-person one."""
+    threshold falls to ε ≈ 0,03 (the mean of 40 runs: test_deck_claims), several times below the
+    thousand-person one."""
     curves = tradeoff_curves(out(ran, "el-compromiso-privacidad-utilidad"))
     e0 = curves[5000][0]
     assert 0.006 <= e0 <= 0.08

@@ -43,8 +43,12 @@ def test_rdp_gaussian_epsilon_is_36_and_optimal_over_alpha():
     assert eps == pytest.approx(grid_eps, rel=1e-6)
     c = K / (2 * SIGMA**2)
     assert best_alpha == pytest.approx(1 + math.sqrt(math.log(1 / DELTA) / c), abs=1e-3)
-    # ... and equal to the zCDP conversion of rho = k / (2 sigma^2) (Bun & Steinke Prop. 1.3)
-    assert eps == pytest.approx(dplab.zcdp_to_dp(K * dplab.gaussian_zcdp(SIGMA), DELTA))
+    # ... which is Bun & Steinke's (2016, Prop. 1.3) zCDP bound of rho = c; the improved
+    # conversion is zcdp_to_dp's (Canonne, Kamath & Steinke 2020), 35.1, never larger
+    assert eps == pytest.approx(c + 2 * math.sqrt(c * math.log(1 / DELTA)), rel=1e-14)
+    improved = dplab.rdp_gaussian_epsilon(SIGMA, K, DELTA, conversion="improved")
+    assert improved == dplab.zcdp_to_dp(K * dplab.gaussian_zcdp(SIGMA), DELTA)
+    assert round(improved, 1) == 35.1 and improved < eps
 
 
 def test_sequential_refuses_per_step_epsilon_above_one():
@@ -135,17 +139,75 @@ def test_gaussian_rdp_matches_dp_accounting(sigma, k, delta):
     assert classic >= ours
 
 
-def test_zcdp_conversion_bounds_dp_accounting_from_above():
-    # rho-zCDP => (rho + 2 sqrt(rho ln(1/delta)), delta)-DP (Bun & Steinke 2016, Prop. 1.3);
-    # dp_accounting's RDP accountant uses a tighter conversion, so it must be lower but close.
+def test_zcdp_conversion_is_dp_accountings_over_every_order():
+    # zcdp_to_dp is Canonne, Kamath & Steinke's (2020) conversion minimised over every real
+    # alpha > 1; dp_accounting's RDP accountant applies the same conversion (their Prop. 12) on a
+    # grid of orders, so it is never below ours, and on a fine grid it meets it.
     sigma, k, delta = 20.0, 10**4, 1e-5
     rho = k * dplab.gaussian_zcdp(sigma)
     assert rho == pytest.approx(k / (2 * sigma**2))
+    ours = dplab.zcdp_to_dp(rho, delta)
     accountant = RdpAccountant()
     accountant.compose(dp_accounting.GaussianDpEvent(sigma), k)
-    reference = accountant.get_epsilon(delta)
+    assert ours <= accountant.get_epsilon(delta) <= 1.01 * ours
+    fine = RdpAccountant(orders=list(np.linspace(1.5, 3.5, 20_001)))
+    fine.compose(dp_accounting.GaussianDpEvent(sigma), k)
+    assert ours <= fine.get_epsilon(delta) and fine.get_epsilon(delta) == pytest.approx(ours, rel=1e-8)
+
+
+def _cks_reference(rho, delta, digits=40):
+    """Corollary 13 of Canonne, Kamath & Steinke (2020) in 40-digit arithmetic (mpmath): the
+    optimal order is the root of (alpha - 1)^2 rho = ln(1/delta) - ln alpha (where the derivative
+    of the epsilon each order gives vanishes), found by bisection, and its epsilon, at least 0."""
+    import mpmath  # a test dependency (pyproject.toml)
+
+    with mpmath.workdps(digits):
+        rho, log_inv_delta = mpmath.mpf(rho), -mpmath.log(mpmath.mpf(delta))
+        low, high = mpmath.mpf(0), mpmath.sqrt(log_inv_delta / rho)  # t = alpha - 1
+        for _ in range(400):
+            middle = (low + high) / 2
+            if middle * middle * rho + mpmath.log1p(middle) - log_inv_delta > 0:
+                high = middle
+            else:
+                low = middle
+        alpha = 1 + (low + high) / 2
+        epsilon = alpha * rho + mpmath.log(1 - 1 / alpha) + (log_inv_delta - mpmath.log(alpha)) / (alpha - 1)
+        return float(max(epsilon, 0))
+
+
+@pytest.mark.parametrize("rho", [1e-12, 1e-6, 1 / 800, 0.005, 0.02, 0.5, 1.0, 12.5, 100.0, 1e6])
+@pytest.mark.parametrize("delta", [1e-300, 1e-10, 1e-5, 1e-2, 0.5])
+def test_zcdp_to_dp_is_the_tight_conversion_on_a_grid(rho, delta):
+    """Against a 40-digit computation of the same corollary: to 1e-12 relative, and never above
+    Bun & Steinke's looser rho + 2 sqrt(rho ln(1/delta)). (OpenDP's make_zCDP_to_approxDP, run
+    once by hand: 0.17751 at sigma = 20, delta = 1e-5, as here.)"""
     ours = dplab.zcdp_to_dp(rho, delta)
-    assert reference <= ours <= 1.1 * reference
+    reference = _cks_reference(rho, delta)
+    assert ours == pytest.approx(reference, rel=1e-12, abs=1e-300)
+    assert ours <= rho + 2 * math.sqrt(rho * math.log(1 / delta))
+
+
+def test_zcdp_to_dp_at_sigma_20_is_0178_not_0241():
+    """Issue 47, item 17: one Gaussian release at sigma = 20, delta = 1e-5."""
+    rho = dplab.gaussian_zcdp(20)
+    assert round(dplab.zcdp_to_dp(rho, 1e-5), 3) == 0.178
+    assert round(rho + 2 * math.sqrt(rho * math.log(1e5)), 3) == 0.241
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: dplab.zcdp_to_dp(-1.0, 1e-5), r"^rho must be > 0 and finite, got -1\.0"),
+        (lambda: dplab.zcdp_to_dp(0.1, 1.0), r"^delta must be .*got 1\.0"),
+        (
+            lambda: dplab.rdp_gaussian_epsilon(20, 10, 1e-5, conversion="tight"),
+            r"conversion must be .*'tight'",
+        ),
+    ],
+)
+def test_the_conversions_name_a_bad_parameter_and_its_value(call, words):
+    with pytest.raises(ValueError, match=words):
+        call()
 
 
 @pytest.mark.parametrize(

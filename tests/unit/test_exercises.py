@@ -49,7 +49,12 @@ WRONG = {
     ],
     "ejercicio-suma-recortada": [
         ("b = 100\nepsilon = 1.0\nsensibilidad = 1\nescala = 1", "conteo"),
-        ("b = 100\nepsilon = 1.0\nsensibilidad = census['age'].max()\nescala = 90", "edad máxima"),
+        # 90 is the census's public bound («Promedios» uses it): the message must not call it
+        # data-dependent without saying that this exercise assumes no public bound (issue 47)
+        (
+            "b = 100\nepsilon = 1.0\nsensibilidad = census['age'].max()\nescala = 90",
+            "aquí suponemos que no la",
+        ),
         ("b = 100\nepsilon = 1.0\nsensibilidad = b\nescala = epsilon / b", "al revés"),
         ("b = 100\nepsilon = 1.0\nsensibilidad = b\nescala = 1", "la sensibilidad está bien"),
     ],
