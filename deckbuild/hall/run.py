@@ -56,13 +56,13 @@ class HallOptions:
     event_loop: str = "auto"  # --event-loop: uvloop where installed (deckbuild.hall.eventloop)
 
 
-SESSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+SESSION_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # fullmatch: no trailing "\n"
 
 
 def session_name(session: str | None) -> str:
     """The session's name: the one given (letters, digits, ``_.-``), else today's date."""
     name = session or datetime.date.today().isoformat()
-    if not SESSION_RE.match(name):
+    if not SESSION_RE.fullmatch(name):
         raise SystemExit(f"--hall-session {name!r}: use letters, digits, '-', '_' or '.' (at most 64)")
     return name
 
