@@ -31,6 +31,7 @@ device ids are gone from it and the tallies and counts are unchanged.
 
 from __future__ import annotations
 
+import os
 import secrets
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -201,11 +202,29 @@ class SqliteStore:
         return buckets.allow(key)
 
 
+FILE_MODE = 0o600  # the hall's file and its -wal and -shm: the owner's alone, as the token file
+
+
+def _owner_only(path: str) -> None:
+    """Make ``path`` (created empty when absent) and its ``-wal``/``-shm`` files readable by
+    their owner only. SQLite creates the ``-wal`` and ``-shm`` with the database file's mode, so
+    a new hall's three files are 0600; an older hall's 0644 files are narrowed here."""
+    if path == ":memory:":
+        return
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, FILE_MODE))
+    for name in (path, path + "-wal", path + "-shm"):
+        try:
+            os.chmod(name, FILE_MODE)
+        except FileNotFoundError:
+            pass
+
+
 class HallStore:
     """The presenter's state, answers, solves and released counts in one SQLite file."""
 
     def __init__(self, path: Path | str):
         self.path = str(path)
+        _owner_only(self.path)
         self.db = sqlite3.connect(self.path, isolation_level=None)  # autocommit: one statement, one commit
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")

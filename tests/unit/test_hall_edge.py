@@ -7,8 +7,12 @@ test_hall_static.py.
 
 from __future__ import annotations
 
+import os
+import stat
+
 from deckbuild.hall import messages
 from deckbuild.hall.run import session_name
+from deckbuild.hall.store import HallStore
 from deckbuild.hall.token import load_or_create
 from tests.support.hall_fixtures import DEV, admit, make_hall, run_with_client, stored
 
@@ -38,3 +42,17 @@ def test_a_hex_id_with_a_trailing_newline_is_refused_everywhere(tmp_path):
         pass
     else:
         raise AssertionError("a session name with a line break was accepted")
+
+
+def test_the_hall_file_and_its_wal_and_shm_are_the_owners_alone(tmp_path):
+    """The token file was 0600 and the hall's SQLite file beside it 0644 (issue 46, item 13)."""
+    old = tmp_path / "old.sqlite3"
+    HallStore(old).close()
+    os.chmod(old, 0o644)  # a file an older hall left
+    for path in (tmp_path / "hall.sqlite3", old):
+        store = HallStore(path)
+        store.add_solved("ex", DEV[0])  # the -wal and -shm exist while it is open
+        modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.glob(path.name + "*")}
+        store.close()
+        assert set(modes) == {path.name, path.name + "-wal", path.name + "-shm"}
+        assert set(modes.values()) == {0o600}, modes
