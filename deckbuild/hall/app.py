@@ -43,7 +43,7 @@ from aiohttp import web
 
 from ..hall_wire import ROUTES, check_shape
 from ..sse import pump
-from . import cors, messages, proxy, state, static, texts
+from . import cors, logs, messages, proxy, state, static, texts
 from .admission import Admission, MemoryAdmission
 from .channel import Channel, Full, TooManyForAddress, TooManyForDevice
 from .limits import Limits, RateLimiter
@@ -211,7 +211,9 @@ def _require_presenter(request: web.Request) -> None:
     if not bearer_matches(request.headers.get("Authorization"), hall.token):
         hall.refused += 1
         log.warning(
-            "refused a presenter request without the right token: %s %s", request.method, request.path
+            "refused a presenter request without the right token: %s %s",
+            logs.printable(request.method),
+            logs.printable(request.path),
         )
         raise Refused(403, texts.PRESENTER_ONLY)
 

@@ -13,25 +13,18 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from aiohttp import web
-from aiohttp.abc import AbstractAccessLogger
 
 from . import eventloop
 from .admission import MemoryAdmission
 from .app import Hall, make_app
 from .limits import Limits
+from .logs import AccessLogger, ServerLog
 from .messages import LiveSpec
 from .net import INSECURE_NOTE, LOOPBACK, audience_urls, presenter_url, ssl_context
 from .store import HallStore, SqliteStore
 from .token import load_or_create
 
 log = logging.getLogger("deckbuild.hall")
-
-
-class AccessLogger(AbstractAccessLogger):
-    """One line a request: method, path (no query: no device id), status, time. No address, no agent."""
-
-    def log(self, request, response, time: float) -> None:
-        self.logger.info("%s %s %s %.3fs", request.method, request.path, response.status, time)
 
 
 @dataclass
@@ -174,7 +167,7 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
         from ..watch import attach
 
         attach(app, opts.dist, opts.watch, opts.isolate)  # its own channel: /_watch/events
-    runner = web.AppRunner(app, access_log_class=AccessLogger, handle_signals=False)
+    runner = web.AppRunner(app, access_log_class=AccessLogger, logger=ServerLog(), handle_signals=False)
     await runner.setup()
     context = ssl_context(opts.cert, opts.key)
     site = web.TCPSite(runner, opts.host, opts.port, ssl_context=context, shutdown_timeout=1.0, backlog=1024)

@@ -7,14 +7,17 @@ test_hall_static.py.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
+import socket
 import stat
 
 from deckbuild.hall import messages
-from deckbuild.hall.run import session_name
+from deckbuild.hall.run import HallOptions, session_name, start
 from deckbuild.hall.store import HallStore
 from deckbuild.hall.token import load_or_create
-from tests.support.hall_fixtures import DEV, admit, make_hall, run_with_client, stored
+from tests.support.hall_fixtures import DEV, admit, make_dist, make_hall, run_async, run_with_client, stored
 
 
 def test_a_hex_id_with_a_trailing_newline_is_refused_everywhere(tmp_path):
@@ -56,3 +59,66 @@ def test_the_hall_file_and_its_wal_and_shm_are_the_owners_alone(tmp_path):
         store.close()
         assert set(modes) == {path.name, path.name + "-wal", path.name + "-shm"}
         assert set(modes.values()) == {0o600}, modes
+
+
+def _raw(port: int, data: bytes, timeout: float = 3.0) -> bytes:
+    """Send ``data`` as it is on a new connection to 127.0.0.1:``port``; what comes back until close."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(data)
+        out = b""
+        try:
+            while chunk := s.recv(65536):
+                out += chunk
+        except (TimeoutError, ConnectionResetError):
+            pass
+        return out
+
+
+def hall_options(tmp_path, **kw) -> HallOptions:
+    """A hall on 127.0.0.1, a free port, its files in ``tmp_path`` (as ``build.py serve --hall``)."""
+    dist = make_dist(tmp_path)
+    return HallOptions(dist, port=0, db=tmp_path / "hall.sqlite3", **kw)
+
+
+def with_started_hall(opts: HallOptions, scenario):
+    """``await scenario(port, hall)`` against the hall ``run.start`` starts (its runner, its
+    site, its loggers: what the presenter runs), on a thread of its own."""
+
+    async def main():
+        runner, hall, _ = await start(opts, opts.dist.parent)
+        try:
+            return await scenario(runner.addresses[0][1], hall)
+        finally:
+            await runner.cleanup()
+
+    return run_async(main)
+
+
+def test_the_logs_escape_what_a_client_sent_and_never_name_its_address(tmp_path, caplog):
+    """``%0a`` forged an access-log line, ESC reached the terminal, and ``GET *`` logged the
+    client's address with a traceback (issue 46, item 8)."""
+    requests = [
+        b"GET /x%0aPOST%20/_hall/state%20204%200.001s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+        b"GET /%1b[2J%1b]0;owned%07 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+        b"POST /_hall/state%0a HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Origin: http://127.0.0.1\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}",
+        b"GET *\r\n\r\n",
+        b"GET /\x1b[31m HTTP/1.1\r\n\r\n",
+    ]
+
+    async def scenario(port, hall):
+        loop = asyncio.get_running_loop()
+        return [await loop.run_in_executor(None, _raw, port, r) for r in requests]
+
+    with caplog.at_level(logging.DEBUG):
+        answers = with_started_hall(hall_options(tmp_path), scenario)
+    assert all(a.split(b" ")[1].startswith(b"4") for a in answers), [a[:40] for a in answers]
+    lines = [r.getMessage() for r in caplog.records if r.name.startswith(("aiohttp", "deckbuild"))]
+    assert any("/x\\x0aPOST" in line for line in lines)
+    assert any("\\x1b[2J" in line for line in lines)
+    assert any("refused a malformed request (400)" in line for line in lines)
+    for record in caplog.records:
+        message = record.getMessage()
+        assert "\n" not in message and "\x1b" not in message and "\x07" not in message, message
+        assert "127.0.0.1" not in message, message
+        assert record.exc_info is None or not record.name.startswith("aiohttp"), message
