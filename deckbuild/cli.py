@@ -193,9 +193,10 @@ def _run_cells(project: Project, deck) -> int:
 
 def _hall_limits(args):
     from .hall.limits import Limits
+    from .hall.options import connection_limits
 
     n = args.hall_max_streams_per_address
-    return Limits() if n is None else Limits(max_streams_per_address=n)
+    return connection_limits(args, Limits() if n is None else Limits(max_streams_per_address=n))
 
 
 def _watcher(project: Project, deck_file: Path | None, dist: Path):

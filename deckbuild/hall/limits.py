@@ -31,6 +31,19 @@ class Limits:
     max_streams: int = 1000  # live channels open at once; beyond: 503
     max_streams_per_device: int = 16  # tabs of one browser share the device id (issue 30: twelve tabs follow)
     max_streams_per_address: int = 64  # one address (raise it for a hall behind one NAT); beyond: 429
+    # TCP connections (connections.py): seconds, and counts of open connections
+    header_timeout: float = 10.0  # a new connection's first complete request head, else closed
+    idle_timeout: float = 15.0  # between requests: the next complete head after an answer, else closed
+    max_connections: int | None = None  # open at once; None: the fd limit less connections.FD_RESERVE
+    max_connections_per_address: int | None = None  # None: 2 per stream allowed an address, plus 64
+
+    def connections_per_address(self) -> int:
+        """Open TCP connections one address may hold: ``max_connections_per_address``, or by
+        default room for a live channel and a keep-alive connection for each of the address's
+        streams, plus 64 for pages loading (a hall behind one NAT raises both together)."""
+        if self.max_connections_per_address is not None:
+            return self.max_connections_per_address
+        return 2 * self.max_streams_per_address + 64
 
 
 class _Bucket:

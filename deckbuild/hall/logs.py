@@ -57,9 +57,7 @@ class ServerLog(logging.LoggerAdapter):
             exc = exc_info if isinstance(exc_info, BaseException) else None
             if isinstance(exc, HttpProcessingError):
                 reason = printable(exc.message or type(exc).__name__)
-                self.logger.log(
-                    max(level, logging.INFO), "refused a malformed request (%s): %s", exc.code, reason
-                )
+                self.logger.log(logging.INFO, "refused a malformed request (%s): %s", exc.code, reason)
                 return
             self.logger.log(level, "error handling a request", exc_info=exc_info, **kwargs)
             return

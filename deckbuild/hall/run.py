@@ -17,6 +17,7 @@ from aiohttp import web
 from . import eventloop
 from .admission import MemoryAdmission
 from .app import Hall, make_app
+from .connections import GuardedRunner, GuardedSite
 from .limits import Limits
 from .logs import AccessLogger, ServerLog
 from .messages import LiveSpec
@@ -167,10 +168,17 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
         from ..watch import attach
 
         attach(app, opts.dist, opts.watch, opts.isolate)  # its own channel: /_watch/events
-    runner = web.AppRunner(app, access_log_class=AccessLogger, logger=ServerLog(), handle_signals=False)
+    runner = GuardedRunner(
+        app,
+        opts.limits,
+        opts.trusted_proxies,
+        access_log_class=AccessLogger,
+        logger=ServerLog(),
+        handle_signals=False,
+    )
     await runner.setup()
     context = ssl_context(opts.cert, opts.key)
-    site = web.TCPSite(runner, opts.host, opts.port, ssl_context=context, shutdown_timeout=1.0, backlog=1024)
+    site = GuardedSite(runner, opts.host, opts.port, ssl_context=context, shutdown_timeout=1.0, backlog=1024)
     await site.start()
     port = runner.addresses[0][1]
     hall.listening = audience_urls(opts.host, port, "https" if context else "http")

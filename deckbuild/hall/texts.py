@@ -28,6 +28,9 @@ REQUEST_TOO_LONG = "Demasiado largo."  # 413: past messages.MAX_BODY, unread
 PRESENTER_ONLY = "Solo quien presenta puede hacer esto."
 TOO_MANY_STREAMS_FOR_DEVICE = "Demasiadas conexiones abiertas desde este dispositivo."
 TOO_MANY_STREAMS_FOR_ADDRESS = "Demasiadas conexiones abiertas desde esta dirección."
+TOO_MANY_CONNECTIONS_FOR_ADDRESS = (  # connections.py: a TCP connection beyond the address's bound
+    "Demasiadas conexiones abiertas desde esta dirección: cierre alguna pestaña o espere un momento."
+)
 JSON_EXPECTED = "Se esperaba un cuerpo JSON (Content-Type: application/json)."
 HALL_ONLY = "Aquí solo está la sala en vivo: la presentación está en otra dirección."
 ORIGIN_REFUSED = "Origen no permitido."

@@ -14,10 +14,11 @@ import socket
 import stat
 
 from deckbuild.hall import messages
-from deckbuild.hall.run import HallOptions, session_name, start
+from deckbuild.hall.run import session_name
 from deckbuild.hall.store import HallStore
 from deckbuild.hall.token import load_or_create
-from tests.support.hall_fixtures import DEV, admit, make_dist, make_hall, run_async, run_with_client, stored
+from tests.support.hall_fixtures import DEV, admit, make_hall, run_with_client, stored
+from tests.support.hall_started import hall_options, with_started_hall
 
 
 def test_a_hex_id_with_a_trailing_newline_is_refused_everywhere(tmp_path):
@@ -74,26 +75,6 @@ def _raw(port: int, data: bytes, timeout: float = 3.0) -> bytes:
         return out
 
 
-def hall_options(tmp_path, **kw) -> HallOptions:
-    """A hall on 127.0.0.1, a free port, its files in ``tmp_path`` (as ``build.py serve --hall``)."""
-    dist = make_dist(tmp_path)
-    return HallOptions(dist, port=0, db=tmp_path / "hall.sqlite3", **kw)
-
-
-def with_started_hall(opts: HallOptions, scenario):
-    """``await scenario(port, hall)`` against the hall ``run.start`` starts (its runner, its
-    site, its loggers: what the presenter runs), on a thread of its own."""
-
-    async def main():
-        runner, hall, _ = await start(opts, opts.dist.parent)
-        try:
-            return await scenario(runner.addresses[0][1], hall)
-        finally:
-            await runner.cleanup()
-
-    return run_async(main)
-
-
 def test_the_logs_escape_what_a_client_sent_and_never_name_its_address(tmp_path, caplog):
     """``%0a`` forged an access-log line, ESC reached the terminal, and ``GET *`` logged the
     client's address with a traceback (issue 46, item 8)."""
@@ -106,7 +87,7 @@ def test_the_logs_escape_what_a_client_sent_and_never_name_its_address(tmp_path,
         b"GET /\x1b[31m HTTP/1.1\r\n\r\n",
     ]
 
-    async def scenario(port, hall):
+    async def scenario(port, hall, runner):
         loop = asyncio.get_running_loop()
         return [await loop.run_in_executor(None, _raw, port, r) for r in requests]
 
