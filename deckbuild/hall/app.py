@@ -242,7 +242,7 @@ async def _access(request: web.Request, handler):
         hall = _hall(request)
         if post.presenter:
             _require_presenter(request)
-        elif not hall.limiter.allow_request(request.remote, request.transport):
+        elif not hall.limiter.allow_request(request.remote, request.transport, proxy.forwarded(request)):
             raise Refused(429, texts.TOO_MANY_REQUESTS)
         message = post.parse(await _body(request), hall.spec)
         if not post.presenter and not await hall.store.take(message["token"], hall.limits.device):

@@ -1,6 +1,6 @@
 """Rate limits, in memory only: token buckets per device id, per TCP connection and per address.
 
-Nothing here is written anywhere: an address is a key of a bounded in-memory map (the oldest
+Nothing here is written anywhere: an address (IPv6 by /64, ``addresses.group``) is a key of a bounded in-memory map (the oldest
 keys are forgotten first) and is never logged. A request passes when every bucket it draws
 from has a token.
 """
@@ -11,6 +11,8 @@ import time
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
+
+from .addresses import group
 
 
 @dataclass(frozen=True)
@@ -100,16 +102,26 @@ class ConnectionBuckets:
 
 
 class RateLimiter:
-    """The limits a device's POST passes: its connection and address first, then its device id."""
+    """The limits a device's POST passes: its connection and address first, then its device id.
+
+    Addresses are keyed by ``addresses.group`` (IPv6 by /64). A request a trusted proxy
+    forwarded (``forwarded``) draws its ``connection`` bucket by the client the proxy names, not
+    by the proxy's connection: a proxy sends every client's requests over a few upstream
+    connections, and one bucket for all of them refused honest answers (issue 46, item 4)."""
 
     def __init__(self, limits: Limits, clock=time.monotonic):
         self.devices = KeyedBuckets(limits.device, clock=clock)
         self.addresses = KeyedBuckets(limits.address, clock=clock)
         self.connections = ConnectionBuckets(limits.connection, clock=clock)
+        self.forwarded = KeyedBuckets(limits.connection, clock=clock)  # per client behind a proxy
 
-    def allow_request(self, address: str | None, connection) -> bool:
-        ok = self.connections.allow(connection) if connection is not None else True
-        return self.addresses.allow(address or "?") and ok
+    def allow_request(self, address: str | None, connection, forwarded: bool = False) -> bool:
+        key = group(address)
+        if forwarded:
+            ok = self.forwarded.allow(key)
+        else:
+            ok = self.connections.allow(connection) if connection is not None else True
+        return self.addresses.allow(key) and ok
 
     def allow_device(self, device: str) -> bool:
         return self.devices.allow(device)

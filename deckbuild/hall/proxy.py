@@ -26,6 +26,15 @@ def forwarded_client(header: str | None) -> str | None:
         return None
 
 
+FORWARDED = web.RequestKey("forwarded", bool)  # True: request.remote is the client a trusted proxy named
+
+
+def forwarded(request: web.Request) -> bool:
+    """Whether ``request.remote`` is a client a trusted proxy named (not the TCP peer): its
+    per-connection rate is then the client's own (``limits.RateLimiter``)."""
+    return request.get(FORWARDED, False)
+
+
 def middleware(trusted: frozenset[str]):
     """Requests from a ``trusted`` proxy carry the client's address as ``request.remote``."""
 
@@ -35,6 +44,7 @@ def middleware(trusted: frozenset[str]):
             client = forwarded_client(request.headers.get("X-Forwarded-For"))
             if client is not None:
                 request = request.clone(remote=client)
+                request[FORWARDED] = True
         return await handler(request)
 
     return behind_proxy

@@ -103,3 +103,44 @@ def test_the_logs_escape_what_a_client_sent_and_never_name_its_address(tmp_path,
         assert "\n" not in message and "\x1b" not in message and "\x07" not in message, message
         assert "127.0.0.1" not in message, message
         assert record.exc_info is None or not record.name.startswith("aiohttp"), message
+
+
+def _answers_over_one_connection(hall, forwarded_for):
+    """60 devices' answers over one keep-alive connection, each with its own ``X-Forwarded-For``
+    (``forwarded_for(i)``); their statuses."""
+    devices = ["%032x" % (1000 + i) for i in range(60)]
+    tickets = admit(hall, "copia", devices)
+
+    async def scenario(client):
+        client.session.connector._limit = 1  # every request over the same connection
+        out = []
+        for i, (device, ticket) in enumerate(zip(devices, tickets, strict=True)):
+            body = {"token": device, "poll": "copia", "answer": i % 2, "ticket": ticket}
+            response = await client.post(
+                "/_hall/answer", json=body, headers={"X-Forwarded-For": forwarded_for(i)}
+            )
+            out.append(response.status)
+        return out
+
+    return run_with_client(hall, scenario)
+
+
+def test_behind_a_trusted_proxy_each_client_has_its_own_rate(tmp_path):
+    """Behind Caddy every POST shared the proxy's upstream connection and its bucket (burst 20):
+    60 honest devices got 21 × 429 (issue 46, item 4). From an untrusted peer the header is
+    ignored and the per-connection bound still holds."""
+    behind = make_hall(tmp_path / "behind")
+    behind.trusted_proxies = frozenset({"127.0.0.1"})
+    statuses = _answers_over_one_connection(behind, lambda i: f"198.51.100.{i + 1}")
+    assert statuses == [201] * 60
+    direct = make_hall(tmp_path / "direct")
+    statuses = _answers_over_one_connection(direct, lambda i: f"198.51.100.{i + 1}")
+    assert statuses.count(201) <= 21 and statuses.count(429) >= 39
+
+
+def test_ipv6_clients_are_rated_by_their_64(tmp_path):
+    """One /64 is one client: 60 addresses of it forwarded by the proxy share its bucket."""
+    hall = make_hall(tmp_path)
+    hall.trusted_proxies = frozenset({"127.0.0.1"})
+    statuses = _answers_over_one_connection(hall, lambda i: f"2001:db8:1:2::{i + 1:x}")
+    assert statuses.count(201) <= 21 and statuses.count(429) >= 39
