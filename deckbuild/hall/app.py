@@ -50,13 +50,14 @@ from .limits import Limits, RateLimiter
 from .messages import Invalid, LiveSpec
 from .release import HALL_BUDGET, RELEASE_EPSILON, release_count
 from .state import HallState, Route
-from .store import Store, Unavailable
+from .store import Store, StoreFull, Unavailable
 from .token import bearer_matches
 
 log = logging.getLogger("deckbuild.hall")
 HEARTBEAT = 15.0  # seconds: a comment line that finds closed connections
 RETRY_MS = 1000
 NO_STORE = {"Cache-Control": "no-store"}
+STORE_FULL_RETRY = "5"  # seconds a page waits before it sends again what a full disk refused
 DEVICES_CHECK = 2.0  # seconds: how often a shared store's devices count is read again
 
 
@@ -267,9 +268,16 @@ async def hello(request: web.Request) -> web.Response:
 
 
 async def post_state(request: web.Request) -> web.Response:
-    """The presenter's position: kept by the store if ``state.keeps`` says so, then published."""
+    """The presenter's position: kept by the store if ``state.keeps`` says so, then published.
+    A store that cannot write (a full disk) still relays it to every stream, then answers
+    ``503`` (``StoreFull``): the devices follow, and a restarted hall has the last kept one."""
     hall, position = _hall(request), request[MESSAGE]
-    if await hall.store.set_state(position):
+    try:
+        kept = await hall.store.set_state(position)
+    except StoreFull:
+        await hall.store.publish("state", position)
+        raise
+    if kept:
         await hall.store.publish("state", position)
     return web.Response(status=204, headers=NO_STORE)
 
@@ -406,13 +414,16 @@ async def _refusals(request: web.Request, handler):
     """The one way the hall answers an error, as plain Spanish text that is never cached: a
     ``Refused`` with its status; a body or a query ``messages`` refused, ``400`` with the
     reason; the store unreachable (Redis restarting), ``503`` with ``Retry-After`` (nothing was
-    kept, so the page may send the same body again)."""
+    kept, so the page may send the same body again); the store unable to write (a full disk),
+    ``503`` with ``Retry-After: 5`` and its own text."""
     try:
         return await handler(request)
     except Refused as refused:
         return _text(refused.status, refused.text, refused.headers)
     except Invalid as exc:
         return _text(400, str(exc))
+    except StoreFull:
+        return _text(503, texts.STORE_FULL, {"Retry-After": STORE_FULL_RETRY})
     except Unavailable:
         return _text(503, texts.STORE_UNAVAILABLE, {"Retry-After": "1"})
 

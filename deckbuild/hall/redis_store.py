@@ -42,13 +42,13 @@ import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError, WatchError
 from redis.exceptions import TimeoutError as RedisTimeoutError
-from redis.exceptions import WatchError
 
 from .admission import new_ticket
 from .limits import Rate
 from .state import keeps
-from .store import STATE_FIELDS, Decide, OnEvent, Unavailable
+from .store import STATE_FIELDS, Decide, OnEvent, StoreFull, Unavailable
 
 log = logging.getLogger("deckbuild.hall")
 LISTEN_WAIT = 2.0  # seconds the listener waits for a message before it looks again
@@ -91,7 +91,9 @@ return ok
 
 
 def _guarded(method):
-    """Redis unreachable (a refused or broken connection, a timeout, loading): ``Unavailable``."""
+    """Redis unreachable (a refused or broken connection, a timeout, loading): ``Unavailable``;
+    Redis refusing writes (MISCONF: its append-only file or snapshot cannot be written; OOM):
+    ``StoreFull``."""
 
     @functools.wraps(method)
     async def call(self, *args, **kwargs):
@@ -99,6 +101,10 @@ def _guarded(method):
             return await method(self, *args, **kwargs)
         except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
             raise Unavailable(type(exc).__name__) from None
+        except ResponseError as exc:  # MISCONF: cannot write its files (a full disk); OOM: maxmemory
+            if str(exc).startswith(("MISCONF", "OOM")):
+                raise StoreFull(str(exc).split(".")[0]) from None
+            raise
 
     return call
 

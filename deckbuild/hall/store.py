@@ -31,9 +31,12 @@ device ids are gone from it and the tallies and counts are unchanged.
 
 from __future__ import annotations
 
+import functools
+import logging
 import os
 import secrets
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -64,6 +67,7 @@ CREATE TABLE IF NOT EXISTS releases (
     exercise TEXT NOT NULL, value INTEGER NOT NULL, epsilon REAL NOT NULL, label TEXT NOT NULL
 );
 """
+log = logging.getLogger("deckbuild.hall")
 STATE_FIELDS = event_fields("hall", "state")  # ("seq", "indexh", "indexv", "indexf")
 
 OnEvent = Callable[[str, dict], None]  # an event for this process's streams
@@ -73,6 +77,45 @@ Decide = Callable[[list[dict], int], tuple[object, dict | None]]
 
 class Unavailable(Exception):
     """The store cannot be reached now (Redis restarting): the request gets a 503, and may retry."""
+
+
+class StoreFull(Unavailable):
+    """The store refused a write for want of space (a full disk; Redis unable to write its
+    append-only file, or at its memory limit): nothing was kept; the request gets a 503 with
+    ``Retry-After``, and the presenter's position is relayed all the same (``app.post_state``)."""
+
+
+# SQLite's result codes for "cannot write": no room (FULL), the write failed (IOERR, e.g. ENOSPC
+# on the WAL), the file cannot be written (READONLY, CANTOPEN)
+_CANNOT_WRITE = {sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN}
+_FULL_LOGGED_EVERY = 60.0  # seconds between two warnings in the terminal
+
+
+def _cannot_write(exc: sqlite3.Error) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return (code & 0xFF) in _CANNOT_WRITE  # an extended code's low byte is its primary code
+    return "disk is full" in str(exc) or "disk I/O error" in str(exc)
+
+
+def _kept(method):
+    """A ``SqliteStore`` method whose SQLite error for want of room or a failed write is a
+    ``StoreFull`` (503, never a 500), with a warning in the terminal at most once a minute."""
+
+    @functools.wraps(method)
+    async def call(self, *args, **kwargs):
+        try:
+            return await method(self, *args, **kwargs)
+        except sqlite3.OperationalError as exc:
+            if not _cannot_write(exc):
+                raise
+            now = time.monotonic()
+            if now - self.full_logged >= _FULL_LOGGED_EVERY:
+                self.full_logged = now
+                log.warning("the hall cannot write %s (%s): nothing is kept until it can", self.path, exc)
+            raise StoreFull(str(exc)) from None
+
+    return call
 
 
 class Store(Protocol):
@@ -142,6 +185,7 @@ class SqliteStore:
         self.sql: HallStore | None = None
         self.on_event: OnEvent = lambda event, data: None
         self.buckets: dict[Rate, KeyedBuckets] = {}
+        self.full_logged = -_FULL_LOGGED_EVERY  # when the terminal last heard the file cannot be written
 
     async def open(self, on_event: OnEvent) -> None:
         self.sql = HallStore(self.path)  # opened on the thread and loop that use it
@@ -152,39 +196,50 @@ class SqliteStore:
             self.sql.close()
             self.sql = None
 
+    @_kept
     async def state(self) -> dict | None:
         return self.sql.state()
 
+    @_kept
     async def set_state(self, state: dict) -> bool:
         return self.sql.set_state(state)
 
     async def publish(self, event: str, data: dict) -> None:
         self.on_event(event, data)
 
+    @_kept
     async def add_answer(self, poll: str, token: str, answer: int) -> bool:
         return self.sql.add_answer(poll, token, answer)
 
+    @_kept
     async def counts(self, poll: str, k: int) -> list[int]:
         return self.sql.counts(poll, k)
 
+    @_kept
     async def reset_poll(self, poll: str) -> int:
         return self.sql.reset_poll(poll)
 
+    @_kept
     async def round(self, poll: str) -> int:
         return self.sql.round(poll)
 
+    @_kept
     async def has_answer(self, poll: str, token: str) -> bool:
         return self.sql.has_answer(poll, token)
 
+    @_kept
     async def add_solved(self, exercise: str, token: str) -> bool:
         return self.sql.add_solved(exercise, token)
 
+    @_kept
     async def solved_count(self, exercise: str) -> int:
         return self.sql.solved_count(exercise)
 
+    @_kept
     async def releases(self) -> list[dict]:
         return self.sql.releases()
 
+    @_kept
     async def release(self, exercise: str, decide: Decide):
         with self.sql.transaction():  # BEGIN IMMEDIATE: also against another process on the file
             answer, row = decide(self.sql.releases(), self.sql.solved_count(exercise))

@@ -17,6 +17,9 @@ NOT_LISTED = {"polls": "encuesta desconocida", "exercises": "ejercicio desconoci
 
 # a request the hall refuses before or besides its body's rules (app.py, cors.py)
 HALL_FULL = "La sala está llena: el servidor no admite más conexiones. Vuelva a intentarlo en un momento."
+STORE_FULL = (  # 503: the disk is full (store.StoreFull); nothing was kept
+    "La sala no puede guardar nada: el disco del servidor está lleno. Vuelva a intentarlo en un momento."
+)
 STORE_UNAVAILABLE = "La sala no puede guardar nada en este momento: vuelva a intentarlo en unos segundos."
 NOT_ADMITTED = (
     "Sin admisión en esta ronda: responden solo los dispositivos conectados a la sala cuando se "

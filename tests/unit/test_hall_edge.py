@@ -11,13 +11,14 @@ import asyncio
 import logging
 import os
 import socket
+import sqlite3
 import stat
 
-from deckbuild.hall import messages
+from deckbuild.hall import messages, texts
 from deckbuild.hall.run import session_name
 from deckbuild.hall.store import HallStore
 from deckbuild.hall.token import load_or_create
-from tests.support.hall_fixtures import DEV, admit, make_hall, run_with_client, stored
+from tests.support.hall_fixtures import DEV, admit, bearer, make_hall, read_events, run_with_client, stored
 from tests.support.hall_started import hall_options, with_started_hall
 
 
@@ -144,3 +145,55 @@ def test_ipv6_clients_are_rated_by_their_64(tmp_path):
     hall.trusted_proxies = frozenset({"127.0.0.1"})
     statuses = _answers_over_one_connection(hall, lambda i: f"2001:db8:1:2::{i + 1:x}")
     assert statuses.count(201) <= 21 and statuses.count(429) >= 39
+
+
+class _FullDisk:
+    """A SQLite connection whose every write fails as on a full disk (reads still work)."""
+
+    WRITES = ("INSERT", "UPDATE", "DELETE", "BEGIN", "REPLACE")
+
+    def __init__(self, db):
+        self.db = db
+
+    def execute(self, sql, *args):
+        if sql.lstrip().upper().startswith(self.WRITES):
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.db.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self.db, name)
+
+
+def test_a_full_disk_answers_503_in_spanish_and_the_position_is_still_relayed(tmp_path):
+    """A full disk answered 500 to answers, solves, releases and the presenter's move, and the
+    move reached no one (issue 46, item 12)."""
+    hall = make_hall(tmp_path)
+    (ticket,) = admit(hall, "copia", [DEV[0]])
+    position = {"seq": 5, "indexh": 2, "indexv": 0, "indexf": 0}
+
+    async def scenario(client):
+        stream = await client.get("/_hall/events", params={"device": DEV[1]})
+        await read_events(stream, 3)  # the greeting: devices and the two tallies (no state yet)
+        hall.store.sql.db = _FullDisk(hall.store.sql.db)
+        posts = [
+            ("/_hall/state", position, bearer()),
+            ("/_hall/answer", {"token": DEV[0], "poll": "copia", "answer": 1, "ticket": ticket}, {}),
+            ("/_hall/solved", {"token": DEV[2], "exercise": "ex-escala"}, {}),
+            ("/_hall/release", {"exercise": "ex-escala", "again": False}, bearer()),
+            ("/_hall/reset", {"poll": "copia"}, bearer()),
+        ]
+        out = []
+        for path, body, headers in posts:
+            response = await client.post(path, json=body, headers=headers)
+            out.append((path, response.status, response.headers.get("Retry-After"), await response.text()))
+        relayed = []
+        for _ in range(4):  # a devices count may come first
+            relayed += [e for e in await read_events(stream, 1) if e[0] == "state"]
+            if relayed:
+                break
+        return out, relayed
+
+    answers, relayed = run_with_client(hall, scenario)
+    for path, status, retry, text in answers:
+        assert (status, retry, text) == (503, "5", texts.STORE_FULL), path
+    assert relayed == [("state", position)]
