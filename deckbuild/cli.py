@@ -243,6 +243,7 @@ def _serve_on(project: Project, args) -> int:
                            args.hall_db, args.cert, args.key, announce=args.hall,
                            limits=_hall_limits(args), allow_origins=frozenset(args.allow_origin),
                            audience_url=args.audience_url, trusted_proxies=frozenset(args.trust_proxy),
+                           allow_hosts=frozenset(args.allow_host),
                            redis=args.hall_redis,
                            session=args.hall_session, event_loop=args.event_loop,
                            watch=_watcher(project, args.deck, dist) if args.watch else None)  # fmt: skip

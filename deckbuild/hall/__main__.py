@@ -64,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         allow_origins=frozenset(args.allow_origin),
         audience_url=args.audience_url,
         trusted_proxies=frozenset(args.trust_proxy),
+        allow_hosts=frozenset(args.allow_host),
         live=args.live,
         redis=args.redis,
         session=args.hall_session,

@@ -43,7 +43,7 @@ from aiohttp import web
 
 from ..hall_wire import ROUTES, check_shape
 from ..sse import pump
-from . import cors, logs, messages, proxy, state, static, texts
+from . import cors, hosts, logs, messages, proxy, state, static, texts
 from .admission import Admission, MemoryAdmission
 from .channel import Channel, Full, TooManyForAddress, TooManyForDevice
 from .limits import Limits, RateLimiter
@@ -77,6 +77,7 @@ class Hall:
     trusted_proxies: frozenset[str] = frozenset()  # peers whose X-Forwarded-For names the client (proxy.py)
     listening: list[str] = field(default_factory=list)  # where this process listens (audience may differ)
     admission: Admission = field(default_factory=MemoryAdmission)
+    allow_hosts: frozenset[str] = frozenset()  # more names the hall answers to (--allow-host, hosts.py)
 
     def __post_init__(self):
         self.channel = Channel(
@@ -90,6 +91,15 @@ class Hall:
         self._qr: bytes | None = None
         self._regrace: asyncio.TimerHandle | None = None
         self.session_note: list[str] = []  # what the terminal says of the session (run.py)
+
+    def hosts(self) -> frozenset[str]:
+        """The names ``/_hall/`` answers to (hosts.py), from where this process listens, the
+        audience URL, the allowed origins and ``allow_hosts``; made again when those change."""
+        key = (tuple(self.listening), tuple(self.audience), self.allow_origins, self.allow_hosts)
+        if getattr(self, "_hosts_key", None) != key:
+            self._hosts = hosts.allowed_hosts([*key[0], *key[1], *self.allow_origins], self.allow_hosts)
+            self._hosts_key = key
+        return self._hosts
 
     async def open(self) -> None:
         """Connect the store: the events any process publishes reach this process's streams."""
@@ -437,7 +447,7 @@ async def _post_guard(request: web.Request, handler):
         if request.content_type != "application/json":
             raise Refused(415, texts.JSON_EXPECTED)
         if not cors.origin_allowed(
-            request.headers.get("Origin"), request.host, request.app[HALL].allow_origins
+            request.headers.get("Origin"), request.host, request.app[HALL].allow_origins, request.scheme
         ):
             raise Refused(403, texts.ORIGIN_REFUSED)
     return await handler(request)
@@ -457,7 +467,8 @@ def make_app(hall: Hall) -> web.Application:
         # cors first: the request it marks is the one aiohttp prepares an answer with (proxy.py
         # clones it for the handlers, marks included, and a stream is prepared with the clone)
         middlewares=[
-            cors.middleware(hall.allow_origins),
+            hosts.middleware(hall.hosts, hall.trusted_proxies),  # DNS rebinding: a Host of the hall's own
+            cors.middleware(hall.allow_origins, hall.trusted_proxies),
             proxy.middleware(hall.trusted_proxies),
             _refusals,
             _post_guard,

@@ -105,6 +105,14 @@ def add_deploy_arguments(parser: argparse.ArgumentParser) -> None:
         "(a static host, a proxy): printed, and drawn as the QR code",
     )
     parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another host name the hall answers to under /_hall/ (besides loopback, this machine's "
+        "names and addresses, the --audience-url and --allow-origin hosts); repeatable",
+    )
+    parser.add_argument(
         "--trust-proxy",
         action="append",
         default=[],

@@ -44,6 +44,7 @@ class HallOptions:
     allow_origins: frozenset[str] = frozenset()  # other origins whose pages may use the hall (--allow-origin)
     audience_url: str | None = None  # the deck's URL when it is served elsewhere (--audience-url)
     trusted_proxies: frozenset[str] = frozenset()  # --trust-proxy: whose X-Forwarded-For counts
+    allow_hosts: frozenset[str] = frozenset()  # --allow-host: more names the hall answers to (hosts.py)
     live: Path | None = None  # the polls and exercises (live.json); default: dist/live.json
     redis: str | None = None  # --redis URL: the hall's memory in Redis, shared by several processes
     session: str | None = None  # --hall-session NAME: the hall file .hall/hall-NAME.sqlite3
@@ -162,6 +163,7 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
         announce=opts.announce,
         allow_origins=opts.allow_origins,
         trusted_proxies=opts.trusted_proxies,
+        allow_hosts=opts.allow_hosts,
     )
     app = make_app(hall)
     if opts.watch is not None:

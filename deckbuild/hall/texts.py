@@ -37,3 +37,6 @@ TOO_MANY_CONNECTIONS_FOR_ADDRESS = (  # connections.py: a TCP connection beyond 
 JSON_EXPECTED = "Se esperaba un cuerpo JSON (Content-Type: application/json)."
 HALL_ONLY = "Aquí solo está la sala en vivo: la presentación está en otra dirección."
 ORIGIN_REFUSED = "Origen no permitido."
+HOST_REFUSED = (  # 421: a Host that is none of the hall's names (hosts.py)
+    "Esta sala no responde a ese nombre: ábrala con la dirección que da quien presenta."
+)

@@ -197,3 +197,69 @@ def test_a_full_disk_answers_503_in_spanish_and_the_position_is_still_relayed(tm
     for path, status, retry, text in answers:
         assert (status, retry, text) == (503, "5", texts.STORE_FULL), path
     assert relayed == [("state", position)]
+
+
+def test_a_host_that_is_not_the_halls_is_refused_under_hall(tmp_path):
+    """With Host and Origin both ``rebind.attacker.example:PORT``, ``/solved`` answered 201 and
+    ``/events`` 200: the shape of DNS rebinding (issue 46, item 6)."""
+    hall = make_hall(tmp_path)
+    hall.allow_hosts = frozenset({"aula.example.edu"})
+
+    async def scenario(client):
+        port = client.server.port
+        out = {}
+        for host in (f"rebind.attacker.example:{port}", f"127.0.0.1:{port}", f"localhost:{port}",
+                     "192.0.2.7:8000", f"AULA.example.edu.:{port}", f"[::1]:{port}"):  # fmt: skip
+            headers = {"Host": host, "Origin": f"http://{host}"}
+            solved = await client.post(
+                "/_hall/solved", json={"token": DEV[len(out)], "exercise": "ex-escala"}, headers=headers
+            )
+            events = await client.get("/_hall/events", params={"device": DEV[10 + len(out)]}, headers=headers)
+            deck = await client.get("/index.html", headers={"Host": host})
+            out[host.split(":")[0]] = (solved.status, events.status, deck.status, await solved.text())
+            events.close()
+        return out
+
+    statuses = run_with_client(hall, scenario)
+    assert statuses.pop("rebind.attacker.example") == (421, 421, 200, texts.HOST_REFUSED)
+    assert all(s[:3] == (201, 200, 200) for s in statuses.values()), statuses
+
+
+def test_behind_a_trusted_proxy_the_host_is_the_proxys_to_check(tmp_path):
+    """Caddy forwards the public Host (``hall.example.edu``), which the hall's flags need not name."""
+    hall = make_hall(tmp_path)
+    hall.trusted_proxies = frozenset({"127.0.0.1"})
+
+    async def scenario(client):
+        headers = {
+            "Host": "hall.example.edu",
+            "Origin": "https://hall.example.edu",
+            "X-Forwarded-Proto": "https",
+        }
+        headers["X-Forwarded-For"] = "198.51.100.9"
+        solved = await client.post(
+            "/_hall/solved", json={"token": DEV[0], "exercise": "ex-escala"}, headers=headers
+        )
+        headers["X-Forwarded-Proto"] = "http"  # the page was https, the proxy says http: not its own origin
+        refused = await client.post(
+            "/_hall/solved", json={"token": DEV[1], "exercise": "ex-escala"}, headers=headers
+        )
+        return solved.status, refused.status
+
+    assert run_with_client(hall, scenario) == (201, 403)
+
+
+def test_an_http_hall_refuses_an_https_origin_of_its_own_host(tmp_path):
+    hall = make_hall(tmp_path)
+
+    async def scenario(client):
+        origin = f"127.0.0.1:{client.server.port}"
+        out = []
+        for scheme in ("https", "http"):
+            headers = {"Origin": f"{scheme}://{origin}"}
+            body = {"token": DEV[len(out)], "exercise": "ex-escala"}
+            out.append((await client.post("/_hall/solved", json=body, headers=headers)).status)
+            out.append((await client.get("/_hall/qr.svg", headers=headers)).status)
+        return out
+
+    assert run_with_client(hall, scenario) == [403, 403, 201, 200]
