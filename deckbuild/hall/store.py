@@ -21,7 +21,8 @@ exercise.
 
 Every write is one committed transaction. In WAL mode with ``synchronous=NORMAL`` a commit is in
 the WAL file before the call returns, so it survives the process being killed (``kill -9``); a
-power cut may lose the last commits (``synchronous=FULL`` would fsync each one).
+power cut may lose the last commits. A release (the budget spent) is committed with
+``synchronous=FULL`` (``HallStore.durable``): fsynced before the count is answered.
 
 A file written by an older hall (tables ``answers`` and ``solved`` keyed by one device id for
 every poll and exercise) is migrated when opened: each row keeps its poll or exercise and its
@@ -241,7 +242,9 @@ class SqliteStore:
 
     @_kept
     async def release(self, exercise: str, decide: Decide):
-        with self.sql.transaction():  # BEGIN IMMEDIATE: also against another process on the file
+        # synchronous=FULL: the commit is fsynced before the count is answered (a power cut
+        # cannot lose a release the presenter saw); BEGIN IMMEDIATE: also against another process
+        with self.sql.durable(), self.sql.transaction():
             answer, row = decide(self.sql.releases(), self.sql.solved_count(exercise))
             if row is not None:
                 self.sql.add_release(**row)
@@ -301,6 +304,16 @@ class HallStore:
             self.db.execute("ROLLBACK")
             raise
         self.db.execute("COMMIT")
+
+    @contextmanager
+    def durable(self) -> Iterator[None]:
+        """The transactions inside are fsynced at their commit (``synchronous=FULL``); the
+        connection is back to ``synchronous=NORMAL`` after."""
+        self.db.execute("PRAGMA synchronous=FULL")
+        try:
+            yield
+        finally:
+            self.db.execute("PRAGMA synchronous=NORMAL")
 
     def _migrate_device_ids(self) -> None:
         """Move an older file's rows keyed by device id to per-row random tokens (see the module)."""

@@ -10,15 +10,27 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import socket
 import sqlite3
 import stat
+import subprocess
 
 from deckbuild.hall import messages, texts
+from deckbuild.hall.redis_store import RedisStore
 from deckbuild.hall.run import session_name
-from deckbuild.hall.store import HallStore
+from deckbuild.hall.store import HallStore, SqliteStore
 from deckbuild.hall.token import load_or_create
-from tests.support.hall_fixtures import DEV, admit, bearer, make_hall, read_events, run_with_client, stored
+from tests.support.hall_fixtures import (
+    DEV,
+    admit,
+    bearer,
+    make_hall,
+    read_events,
+    run_async,
+    run_with_client,
+    stored,
+)
 from tests.support.hall_started import hall_options, with_started_hall
 
 
@@ -263,3 +275,49 @@ def test_an_http_hall_refuses_an_https_origin_of_its_own_host(tmp_path):
         return out
 
     assert run_with_client(hall, scenario) == [403, 403, 201, 200]
+
+
+def test_a_release_is_fsynced_before_it_is_answered(tmp_path):
+    """``synchronous=NORMAL`` could lose a release already shown to a power cut, and its 0.5 be
+    spent again (issue 47, item 4): the release's own transaction runs with ``synchronous=FULL``."""
+    store = SqliteStore(tmp_path / "hall.sqlite3")
+    seen = []
+
+    def decide(releases, count):
+        seen.append(store.sql.db.execute("PRAGMA synchronous").fetchone()[0])
+        return "ok", {"exercise": "ex", "value": count, "epsilon": 0.5, "label": "x"}
+
+    async def main():
+        await store.open(lambda event, data: None)
+        try:
+            answer = await store.release("ex", decide)
+            return answer, store.sql.db.execute("PRAGMA synchronous").fetchone()[0]
+        finally:
+            await store.close()
+
+    answer, after = run_async(main)
+    assert answer == "ok" and seen == [2] and after == 1  # FULL inside, NORMAL again after
+
+
+def test_redis_without_waitaof_says_what_a_release_rests_on(redis_server, caplog):
+    """Redis before 7.2 has no WAITAOF: the terminal says so at start, and a release still works."""
+    redis_server.command("FLUSHALL")
+    store = RedisStore(redis_server.url, prefix="edge:")
+
+    async def main():
+        await store.open(lambda event, data: None)
+        try:
+            row = {"exercise": "ex", "value": 1, "epsilon": 0.5, "label": "x"}
+            return await store.release("ex", lambda releases, count: ("ok", row)), store.waitaof
+        finally:
+            await store.close()
+
+    version = subprocess.run(["redis-server", "--version"], capture_output=True, text=True).stdout
+    major, minor = (int(x) for x in re.search(r"v=(\d+)\.(\d+)", version).groups())
+    with caplog.at_level(logging.WARNING, logger="deckbuild.hall"):
+        answer, waitaof = run_async(main)
+    assert answer == "ok"
+    if (major, minor) >= (7, 2):
+        assert waitaof
+    else:
+        assert not waitaof and any("WAITAOF" in m and "everysec" in m for m in caplog.messages)
