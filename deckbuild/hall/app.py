@@ -208,10 +208,21 @@ def _json(shape: str, data: dict, status: int = 200) -> web.Response:
 
 
 async def _body(request: web.Request) -> bytes:
-    """The request's body, refused (413) past ``MAX_BODY`` bytes without reading more."""
+    """The request's whole body (however many packets it comes in), refused (413) past
+    ``MAX_BODY`` bytes without reading more, and (408) when it has not all arrived within
+    ``limits.header_timeout`` seconds (a body sent a byte at a time holds a connection)."""
     if (request.content_length or 0) > messages.MAX_BODY:
         raise Refused(413, texts.REQUEST_TOO_LONG)
-    body = await request.content.read(messages.MAX_BODY + 1)
+    body = b""
+    try:
+        async with asyncio.timeout(_hall(request).limits.header_timeout):
+            while len(body) <= messages.MAX_BODY:
+                chunk = await request.content.read(messages.MAX_BODY + 1 - len(body))
+                if not chunk:
+                    break
+                body += chunk
+    except TimeoutError:
+        raise Refused(408, texts.BODY_TOO_SLOW, {"Connection": "close"}) from None
     if len(body) > messages.MAX_BODY:
         raise Refused(413, texts.REQUEST_TOO_LONG)
     return body

@@ -28,6 +28,7 @@ NOT_ADMITTED = (
 TOO_MANY_REQUESTS = "Demasiadas peticiones: espere un momento."
 ALREADY_ANSWERED = "Este dispositivo ya respondió a esta encuesta."
 REQUEST_TOO_LONG = "Demasiado largo."  # 413: past messages.MAX_BODY, unread
+BODY_TOO_SLOW = "El envío tardó demasiado: vuelva a intentarlo."  # 408: a body slower than the header timeout
 PRESENTER_ONLY = "Solo quien presenta puede hacer esto."
 TOO_MANY_STREAMS_FOR_DEVICE = "Demasiadas conexiones abiertas desde este dispositivo."
 TOO_MANY_STREAMS_FOR_ADDRESS = "Demasiadas conexiones abiertas desde esta dirección."

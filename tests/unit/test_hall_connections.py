@@ -206,3 +206,27 @@ def test_the_connection_options_reach_the_limits():
         ).connections_per_address()
         == 864
     )
+
+
+def test_a_body_in_pieces_is_read_whole_and_a_slow_one_gets_408(tmp_path):
+    """A body was read with one ``read(1025)``: its first packet only. A body sent a byte at a
+    time held its connection with no bound."""
+    body = json.dumps({"token": DEV[0], "exercise": "ex-escala"}).encode()
+    head = (
+        "POST /_hall/solved HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Origin: http://127.0.0.1\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    ).encode()
+
+    async def scenario(port, hall, runner):
+        reader, writer = await connect(port, send=head + body[:10])
+        await asyncio.sleep(0.2)
+        writer.write(body[10:])
+        whole = await asyncio.wait_for(reader.read(), 5)
+        reader, writer = await connect(port, send=head + body[:10])
+        started = time.monotonic()
+        slow = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)  # then aiohttp lingers ≤ 10 s
+        return whole, slow, time.monotonic() - started
+
+    whole, slow, waited = with_started_hall(hall_options(tmp_path, limits=SMALL), scenario)
+    assert whole.startswith(b"HTTP/1.1 201"), whole[:200]
+    assert slow.startswith(b"HTTP/1.1 408") and waited < 2, slow[:200]
