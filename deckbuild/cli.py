@@ -199,12 +199,13 @@ def _run_cells(project: Project, deck) -> int:
 
 def _hall_limits(args):
     from .hall.limits import Limits
+    from .hall.options import connection_limits
 
     given = {
         "max_streams_per_address": args.hall_max_streams_per_address,
         "max_devices_per_address": args.hall_max_devices_per_address,
     }
-    return Limits(**{name: n for name, n in given.items() if n is not None})
+    return connection_limits(args, Limits(**{name: n for name, n in given.items() if n is not None}))
 
 
 def _watcher(project: Project, deck_file: Path | None, dist: Path):
@@ -251,6 +252,7 @@ def _serve_on(project: Project, args) -> int:
                            args.hall_db, args.cert, args.key, announce=args.hall,
                            limits=_hall_limits(args), allow_origins=frozenset(args.allow_origin),
                            audience_url=args.audience_url, trusted_proxies=frozenset(args.trust_proxy),
+                           allow_hosts=frozenset(args.allow_host),
                            redis=args.hall_redis,
                            session=args.hall_session, event_loop=args.event_loop,
                            watch=_watcher(project, args.deck, dist) if args.watch else None)  # fmt: skip

@@ -186,21 +186,38 @@ def not_modified(if_modified_since: str | None, if_none_match: str | None, mtime
     return last_modified <= ims
 
 
-def locate(root: Path, segments: list[str]) -> Path | None:
-    """The regular file inside ``root`` that the decoded ``segments`` name (a folder: its
-    ``index.html`` when the last segment is empty), or None; a symlink out of ``root`` is None."""
-    root = root.resolve()
+def _inside(root: Path, path: Path) -> Path | None:
+    """``path``'s real path (every symlink followed) if it exists inside the resolved ``root``, else None."""
     try:
-        real = root.joinpath(*segments).resolve(strict=True)
-        if real != root and root not in real.parents:
-            return None
-        if real.is_dir():
-            if segments[-1] != "":
-                return None
-            real = real / "index.html"
-        return real if real.is_file() else None
+        real = path.resolve(strict=True)
     except (OSError, RuntimeError, ValueError):  # a name the file system refuses: nothing is there
         return None
+    return real if real == root or root in real.parents else None
+
+
+def locate(root: Path, segments: list[str]) -> Path | None:
+    """The regular file inside ``root`` that the decoded ``segments`` name (a folder: its
+    ``index.html`` when the last segment is empty), or None. Every path served is checked after
+    its symlinks are followed, the folder's ``index.html`` included: a symlink out of ``root``
+    is None."""
+    root = root.resolve()
+    real = _inside(root, root.joinpath(*segments))
+    if real is not None and real.is_dir():
+        if segments[-1] != "":
+            return None
+        real = _inside(root, real / "index.html")
+    return real if real is not None and real.is_file() else None
+
+
+def _siblings(root: Path, path: Path) -> dict[str, Path]:
+    """``path``'s precompressed siblings (coding → file) that are regular files inside ``root``,
+    symlinks followed: a ``.gz`` or ``.br`` linked out of ``root`` is not one."""
+    found = {}
+    for coding, suffix in ENCODED_SIBLINGS.items():
+        real = _inside(root.resolve(), Path(f"{path}{suffix}"))
+        if real is not None and real.is_file():
+            found[coding] = real
+    return found
 
 
 def _is_folder(root: Path, segments: list[str]) -> bool:
@@ -241,11 +258,7 @@ def decide(
             return verdict
         return error(404, NOT_FOUND, isolate, url_path)
     headers = base_headers(url_path, isolate)
-    siblings = {
-        coding: Path(f"{path}{suffix}")
-        for coding, suffix in ENCODED_SIBLINGS.items()
-        if Path(f"{path}{suffix}").is_file()
-    }
+    siblings = _siblings(root, path)
     coding = None
     if siblings:
         headers["Vary"] = "Accept-Encoding"

@@ -12,7 +12,7 @@ import argparse
 from pathlib import Path
 
 from .limits import Limits
-from .options import add_deploy_arguments
+from .options import add_deploy_arguments, connection_limits
 from .run import HallOptions, run
 
 
@@ -65,14 +65,18 @@ def main(argv: list[str] | None = None) -> int:
         args.hall_db,
         args.cert,
         args.key,
-        Limits(
-            max_streams=args.max_streams,
-            max_streams_per_address=args.max_streams_per_address,
-            max_devices_per_address=args.max_devices_per_address,
+        connection_limits(
+            args,
+            Limits(
+                max_streams=args.max_streams,
+                max_streams_per_address=args.max_streams_per_address,
+                max_devices_per_address=args.max_devices_per_address,
+            ),
         ),
         allow_origins=frozenset(args.allow_origin),
         audience_url=args.audience_url,
         trusted_proxies=frozenset(args.trust_proxy),
+        allow_hosts=frozenset(args.allow_host),
         live=args.live,
         redis=args.redis,
         session=args.hall_session,

@@ -44,20 +44,21 @@ from aiohttp import web
 
 from ..hall_wire import ROUTES, check_shape
 from ..sse import pump
-from . import cors, messages, proxy, state, static, texts
+from . import cors, hosts, logs, messages, proxy, state, static, texts
 from .admission import Admission, MemoryAdmission, exercise_scope
 from .channel import Channel, Full, TooManyForAddress, TooManyForDevice
 from .limits import Limits, RateLimiter
 from .messages import Invalid, LiveSpec
 from .release import HALL_BUDGET, RELEASE_EPSILON, release_count
 from .state import HallState, Route
-from .store import Store, Unavailable
+from .store import Store, StoreFull, Unavailable
 from .token import bearer_matches
 
 log = logging.getLogger("deckbuild.hall")
 HEARTBEAT = 15.0  # seconds: a comment line that finds closed connections
 RETRY_MS = 1000
 NO_STORE = {"Cache-Control": "no-store"}
+STORE_FULL_RETRY = "5"  # seconds a page waits before it sends again what a full disk refused
 DEVICES_CHECK = 2.0  # seconds: how often a shared store's devices count is read again
 
 
@@ -77,6 +78,7 @@ class Hall:
     trusted_proxies: frozenset[str] = frozenset()  # peers whose X-Forwarded-For names the client (proxy.py)
     listening: list[str] = field(default_factory=list)  # where this process listens (audience may differ)
     admission: Admission = field(default_factory=MemoryAdmission)  # run.py gives the limits' cap
+    allow_hosts: frozenset[str] = frozenset()  # more names the hall answers to (--allow-host, hosts.py)
 
     def __post_init__(self):
         self.channel = Channel(
@@ -90,6 +92,15 @@ class Hall:
         self._qr: bytes | None = None
         self._regrace: asyncio.TimerHandle | None = None
         self.session_note: list[str] = []  # what the terminal says of the session (run.py)
+
+    def hosts(self) -> frozenset[str]:
+        """The names ``/_hall/`` answers to (hosts.py), from where this process listens, the
+        audience URL, the allowed origins and ``allow_hosts``; made again when those change."""
+        key = (tuple(self.listening), tuple(self.audience), self.allow_origins, self.allow_hosts)
+        if getattr(self, "_hosts_key", None) != key:
+            self._hosts = hosts.allowed_hosts([*key[0], *key[1], *self.allow_origins], self.allow_hosts)
+            self._hosts_key = key
+        return self._hosts
 
     async def open(self) -> None:
         """Connect the store: the events any process publishes reach this process's streams."""
@@ -207,10 +218,21 @@ def _json(shape: str, data: dict, status: int = 200) -> web.Response:
 
 
 async def _body(request: web.Request) -> bytes:
-    """The request's body, refused (413) past ``MAX_BODY`` bytes without reading more."""
+    """The request's whole body (however many packets it comes in), refused (413) past
+    ``MAX_BODY`` bytes without reading more, and (408) when it has not all arrived within
+    ``limits.header_timeout`` seconds (a body sent a byte at a time holds a connection)."""
     if (request.content_length or 0) > messages.MAX_BODY:
         raise Refused(413, texts.REQUEST_TOO_LONG)
-    body = await request.content.read(messages.MAX_BODY + 1)
+    body = b""
+    try:
+        async with asyncio.timeout(_hall(request).limits.header_timeout):
+            while len(body) <= messages.MAX_BODY:
+                chunk = await request.content.read(messages.MAX_BODY + 1 - len(body))
+                if not chunk:
+                    break
+                body += chunk
+    except TimeoutError:
+        raise Refused(408, texts.BODY_TOO_SLOW, {"Connection": "close"}) from None
     if len(body) > messages.MAX_BODY:
         raise Refused(413, texts.REQUEST_TOO_LONG)
     return body
@@ -221,7 +243,9 @@ def _require_presenter(request: web.Request) -> None:
     if not bearer_matches(request.headers.get("Authorization"), hall.token):
         hall.refused += 1
         log.warning(
-            "refused a presenter request without the right token: %s %s", request.method, request.path
+            "refused a presenter request without the right token: %s %s",
+            logs.printable(request.method),
+            logs.printable(request.path),
         )
         raise Refused(403, texts.PRESENTER_ONLY)
 
@@ -250,7 +274,7 @@ async def _access(request: web.Request, handler):
         hall = _hall(request)
         if post.presenter:
             _require_presenter(request)
-        elif not hall.limiter.allow_request(request.remote, request.transport):
+        elif not hall.limiter.allow_request(request.remote, request.transport, proxy.forwarded(request)):
             raise Refused(429, texts.TOO_MANY_REQUESTS)
         message = post.parse(await _body(request), hall.spec)
         if not post.presenter and not await hall.store.take(message["token"], hall.limits.device):
@@ -275,9 +299,16 @@ async def hello(request: web.Request) -> web.Response:
 
 
 async def post_state(request: web.Request) -> web.Response:
-    """The presenter's position: kept by the store if ``state.keeps`` says so, then published."""
+    """The presenter's position: kept by the store if ``state.keeps`` says so, then published.
+    A store that cannot write (a full disk) still relays it to every stream, then answers
+    ``503`` (``StoreFull``): the devices follow, and a restarted hall has the last kept one."""
     hall, position = _hall(request), request[MESSAGE]
-    if await hall.store.set_state(position):
+    try:
+        kept = await hall.store.set_state(position)
+    except StoreFull:
+        await hall.store.publish("state", position)
+        raise
+    if kept:
         await hall.store.publish("state", position)
     return web.Response(status=204, headers=NO_STORE)
 
@@ -434,13 +465,16 @@ async def _refusals(request: web.Request, handler):
     """The one way the hall answers an error, as plain Spanish text that is never cached: a
     ``Refused`` with its status; a body or a query ``messages`` refused, ``400`` with the
     reason; the store unreachable (Redis restarting), ``503`` with ``Retry-After`` (nothing was
-    kept, so the page may send the same body again)."""
+    kept, so the page may send the same body again); the store unable to write (a full disk),
+    ``503`` with ``Retry-After: 5`` and its own text."""
     try:
         return await handler(request)
     except Refused as refused:
         return _text(refused.status, refused.text, refused.headers)
     except Invalid as exc:
         return _text(400, str(exc))
+    except StoreFull:
+        return _text(503, texts.STORE_FULL, {"Retry-After": STORE_FULL_RETRY})
     except Unavailable:
         return _text(503, texts.STORE_UNAVAILABLE, {"Retry-After": "1"})
 
@@ -454,7 +488,7 @@ async def _post_guard(request: web.Request, handler):
         if request.content_type != "application/json":
             raise Refused(415, texts.JSON_EXPECTED)
         if not cors.origin_allowed(
-            request.headers.get("Origin"), request.host, request.app[HALL].allow_origins
+            request.headers.get("Origin"), request.host, request.app[HALL].allow_origins, request.scheme
         ):
             raise Refused(403, texts.ORIGIN_REFUSED)
     return await handler(request)
@@ -474,7 +508,8 @@ def make_app(hall: Hall) -> web.Application:
         # cors first: the request it marks is the one aiohttp prepares an answer with (proxy.py
         # clones it for the handlers, marks included, and a stream is prepared with the clone)
         middlewares=[
-            cors.middleware(hall.allow_origins),
+            hosts.middleware(hall.hosts, hall.trusted_proxies),  # DNS rebinding: a Host of the hall's own
+            cors.middleware(hall.allow_origins, hall.trusted_proxies),
             proxy.middleware(hall.trusted_proxies),
             _refusals,
             _post_guard,

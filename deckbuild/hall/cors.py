@@ -2,7 +2,7 @@
 given (``--allow-origin``, exactly) and no other.
 
 The guarantee: under ``/_hall/``, a request whose ``Origin`` is neither the hall's own (the
-request's ``Host``) nor an allowed one is refused with ``403`` before any handler runs (a
+request's scheme and ``Host``; hosts.py has checked the ``Host``) nor an allowed one is refused with ``403`` before any handler runs (a
 preflight, a GET of the live channel or the QR code; a POST by ``_post_guard`` in ``app.py``,
 after its ``415`` for a body that is not JSON), so a page of another site can neither read the
 hall's answers nor open its channels. An allowed origin gets
@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
-from . import texts
+from . import proxy, texts
 
 ALLOWED_METHODS = ("GET", "POST")
 ALLOWED_HEADERS = ("content-type", "authorization")
@@ -27,18 +27,24 @@ MAX_AGE = "600"  # seconds a browser may keep a granted preflight
 PREFIX = "/_hall/"
 
 
-def own_origin(origin: str, host: str | None) -> bool:
-    """``origin`` names the host and port of the request's ``Host``: the hall's own pages."""
+def own_origin(origin: str, host: str | None, scheme: str | None = None) -> bool:
+    """``origin`` names the scheme, host and port of the request: the hall's own pages. With
+    ``scheme`` None (a caller that does not know it) any of ``http`` and ``https`` matches; the
+    hall always passes the request's (an http hall refuses ``Origin: https://`` of its host)."""
     parts = urlsplit(origin)
-    return parts.scheme in ("http", "https") and bool(host) and parts.netloc.lower() == host.lower()
+    if parts.scheme not in ("http", "https") or (scheme is not None and parts.scheme != scheme):
+        return False
+    return bool(host) and parts.netloc.lower() == host.lower()
 
 
-def origin_allowed(origin: str | None, host: str | None, allowed: frozenset[str]) -> bool:
-    """An ``Origin`` the hall accepts: its own, or one of ``allowed`` (``scheme://host[:port]``,
-    exactly). None, empty or ``null`` is no origin and is not accepted."""
+def origin_allowed(
+    origin: str | None, host: str | None, allowed: frozenset[str], scheme: str | None = None
+) -> bool:
+    """An ``Origin`` the hall accepts: its own (``own_origin``), or one of ``allowed``
+    (``scheme://host[:port]``, exactly). None, empty or ``null`` is no origin and is not accepted."""
     if not origin or origin == "null":
         return False
-    return origin in allowed or own_origin(origin, host)
+    return origin in allowed or own_origin(origin, host, scheme)
 
 
 def _refuse() -> web.Response:
@@ -71,9 +77,10 @@ def _preflight(request: web.Request, origin: str) -> web.Response:
 GRANTED = web.RequestKey("cors_origin", str)  # the origin a request's answer is granted to
 
 
-def middleware(allowed: frozenset[str]):
+def middleware(allowed: frozenset[str], trusted: frozenset[str] = frozenset()):
     """The aiohttp middleware that applies the module's rule to every ``/_hall/`` request; the
-    answer's headers are set by :func:`on_prepare` (a stream's go out inside its handler)."""
+    answer's headers are set by :func:`on_prepare` (a stream's go out inside its handler).
+    ``trusted``: the proxies whose ``X-Forwarded-Proto`` is the request's scheme (proxy.py)."""
 
     @web.middleware
     async def cors(request: web.Request, handler):
@@ -82,7 +89,7 @@ def middleware(allowed: frozenset[str]):
         origin = request.headers.get("Origin")
         if origin is None:
             return _refuse() if request.method == "OPTIONS" else await handler(request)
-        if not origin_allowed(origin, request.host, allowed):
+        if not origin_allowed(origin, request.host, allowed, proxy.scheme_of(request, trusted)):
             # a POST is _post_guard's (app.py): its content type first (415), then this same rule
             return await handler(request) if request.method == "POST" else _refuse()
         if request.method == "OPTIONS":

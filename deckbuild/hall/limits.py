@@ -1,6 +1,6 @@
 """Rate limits, in memory only: token buckets per device id, per TCP connection and per address.
 
-Nothing here is written anywhere: an address is a key of a bounded in-memory map (the oldest
+Nothing here is written anywhere: an address (IPv6 by /64, ``addresses.group``) is a key of a bounded in-memory map (the oldest
 keys are forgotten first) and is never logged. A request passes when every bucket it draws
 from has a token.
 """
@@ -11,6 +11,8 @@ import time
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
+
+from .addresses import group
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,19 @@ class Limits:
     # distinct device ids one address brings into the hall's pool in a session (admission.py):
     # beyond, a device follows but its answers and solves are not counted
     max_devices_per_address: int = 300
+    # TCP connections (connections.py): seconds, and counts of open connections
+    header_timeout: float = 10.0  # a new connection's first complete request head, else closed
+    idle_timeout: float = 15.0  # between requests: the next complete head after an answer, else closed
+    max_connections: int | None = None  # open at once; None: the fd limit less connections.FD_RESERVE
+    max_connections_per_address: int | None = None  # None: 2 per stream allowed an address, plus 64
+
+    def connections_per_address(self) -> int:
+        """Open TCP connections one address may hold: ``max_connections_per_address``, or by
+        default room for a live channel and a keep-alive connection for each of the address's
+        streams, plus 64 for pages loading (a hall behind one NAT raises both together)."""
+        if self.max_connections_per_address is not None:
+            return self.max_connections_per_address
+        return 2 * self.max_streams_per_address + 64
 
 
 class _Bucket:
@@ -92,16 +107,26 @@ class ConnectionBuckets:
 
 
 class RateLimiter:
-    """The limits a device's POST passes: its connection and address first, then its device id."""
+    """The limits a device's POST passes: its connection and address first, then its device id.
+
+    Addresses are keyed by ``addresses.group`` (IPv6 by /64). A request a trusted proxy
+    forwarded (``forwarded``) draws its ``connection`` bucket by the client the proxy names, not
+    by the proxy's connection: a proxy sends every client's requests over a few upstream
+    connections, and one bucket for all of them refused honest answers (issue 46, item 4)."""
 
     def __init__(self, limits: Limits, clock=time.monotonic):
         self.devices = KeyedBuckets(limits.device, clock=clock)
         self.addresses = KeyedBuckets(limits.address, clock=clock)
         self.connections = ConnectionBuckets(limits.connection, clock=clock)
+        self.forwarded = KeyedBuckets(limits.connection, clock=clock)  # per client behind a proxy
 
-    def allow_request(self, address: str | None, connection) -> bool:
-        ok = self.connections.allow(connection) if connection is not None else True
-        return self.addresses.allow(address or "?") and ok
+    def allow_request(self, address: str | None, connection, forwarded: bool = False) -> bool:
+        key = group(address)
+        if forwarded:
+            ok = self.forwarded.allow(key)
+        else:
+            ok = self.connections.allow(connection) if connection is not None else True
+        return self.addresses.allow(key) and ok
 
     def allow_device(self, device: str) -> bool:
         return self.devices.allow(device)

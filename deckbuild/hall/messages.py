@@ -20,8 +20,9 @@ from ..hall_wire import MAX_INDEX, Body, Field, route
 from . import texts
 
 MAX_BODY = 1024  # bytes, every POST body (docs/live-hall-protocol.md)
-HEX128_RE = re.compile(r"^[0-9a-f]{32}$")  # 128 random bits in hex: a device id, a token, a ticket
-ID_RE = re.compile(r"^[A-Za-z0-9_.:-]{1,100}$")  # poll and exercise ids (slide ids)
+# the patterns below are used with fullmatch only: "$" would accept a trailing "\n"
+HEX128_RE = re.compile(r"[0-9a-f]{32}")  # 128 random bits in hex: a device id, a token, a ticket
+ID_RE = re.compile(r"[A-Za-z0-9_.:-]{1,100}")  # poll and exercise ids (slide ids)
 MAX_K = field_named(SLIDE_FIELDS, "options").items[1]  # the most answers a poll slide may offer
 
 log = logging.getLogger("deckbuild.hall")
@@ -68,7 +69,7 @@ class LiveSpec:
         polls, slides = {}, {}
         for poll_id, spec in (data.get("polls") or {}).items():
             k = spec.get("k") if isinstance(spec, dict) else None
-            if not ID_RE.match(str(poll_id)) or not _is_int(k) or not 2 <= k <= MAX_K:
+            if not ID_RE.fullmatch(str(poll_id)) or not _is_int(k) or not 2 <= k <= MAX_K:
                 raise ValueError(f"live.json: poll {poll_id!r} needs an id and 2 ≤ k ≤ {MAX_K}, got {spec!r}")
             polls[poll_id] = k
             slide = spec.get("slide")
@@ -77,7 +78,7 @@ class LiveSpec:
                     raise ValueError(f"live.json: poll {poll_id!r} has a bad slide index {slide!r}")
                 slides[poll_id] = slide
         exercises = [str(e) for e in (data.get("exercises") or [])]
-        bad = [e for e in exercises if not ID_RE.match(e)]
+        bad = [e for e in exercises if not ID_RE.fullmatch(e)]
         if bad:
             raise ValueError(f"live.json: bad exercise ids {bad!r}")
         return cls(polls, frozenset(exercises), slides)
@@ -113,7 +114,7 @@ def _checked(field: Field, data: dict, spec: LiveSpec, poll: str | None):
         if not _is_int(value) or not rule.low <= value <= high:
             raise Invalid(texts.NOT_AN_INTEGER.format(key=field.name, low=rule.low, high=high))
     elif rule.kind == "hex128":
-        if not isinstance(value, str) or not HEX128_RE.match(value):
+        if not isinstance(value, str) or not HEX128_RE.fullmatch(value):
             raise Invalid(texts.NOT_HEX128[field.name])
     elif rule.kind == "listed":
         if not isinstance(value, str) or value not in getattr(spec, rule.table):

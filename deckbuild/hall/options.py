@@ -8,6 +8,7 @@ every page. (No aiohttp here: ``build.py build`` imports the command line too.)
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import ipaddress
 
 from ..origin import parse_origin, parse_url
@@ -34,6 +35,57 @@ def _address(value: str) -> str:
         raise argparse.ArgumentTypeError(f"an IP address such as 127.0.0.1, got {value!r}") from None
 
 
+def _positive(kind):
+    """An argparse ``type``: a number of ``kind`` above 0."""
+
+    def convert(value: str):
+        try:
+            number = kind(value)
+        except ValueError:
+            number = 0
+        if not number > 0:
+            raise argparse.ArgumentTypeError(f"a number above 0, got {value!r}")
+        return number
+
+    return convert
+
+
+def add_connection_arguments(parser: argparse.ArgumentParser) -> None:
+    """The bounds on the hall's TCP connections (``connections.py``; defaults in ``limits.Limits``)."""
+    parser.add_argument(
+        "--header-timeout",
+        type=_positive(float),
+        metavar="S",
+        help="seconds a new connection has to send a complete request head (default 10)",
+    )
+    parser.add_argument(
+        "--idle-timeout",
+        type=_positive(float),
+        metavar="S",
+        help="seconds a keep-alive connection may wait for its next request (default 15)",
+    )
+    parser.add_argument(
+        "--max-connections",
+        type=_positive(int),
+        metavar="N",
+        help="open connections at once (default: the file descriptor limit less 128)",
+    )
+    parser.add_argument(
+        "--max-connections-per-address",
+        type=_positive(int),
+        metavar="N",
+        help="open connections of one address, IPv6 by /64; a --trust-proxy address is exempt "
+        "(default: twice the live channels per address, plus 64)",
+    )
+
+
+def connection_limits(args: argparse.Namespace, limits):
+    """``limits`` (a ``limits.Limits``) with the connection options given on the command line."""
+    names = ("header_timeout", "idle_timeout", "max_connections", "max_connections_per_address")
+    given = {name: getattr(args, name) for name in names if getattr(args, name, None) is not None}
+    return dataclasses.replace(limits, **given)
+
+
 def add_deploy_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of a hall that is not the deck's own server: other origins, the URL to print,
     the proxy in front (``build.py serve`` and ``python -m deckbuild.hall`` alike; docs/deploy.md)."""
@@ -53,6 +105,14 @@ def add_deploy_arguments(parser: argparse.ArgumentParser) -> None:
         "(a static host, a proxy): printed, and drawn as the QR code",
     )
     parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another host name the hall answers to under /_hall/ (besides loopback, this machine's "
+        "names and addresses, the --audience-url and --allow-origin hosts); repeatable",
+    )
+    parser.add_argument(
         "--trust-proxy",
         action="append",
         default=[],
@@ -67,3 +127,4 @@ def add_deploy_arguments(parser: argparse.ArgumentParser) -> None:
         default="auto",
         help="the hall's asyncio loop: uvloop where it is installed (auto), or the standard one",
     )
+    add_connection_arguments(parser)

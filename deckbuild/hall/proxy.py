@@ -5,7 +5,9 @@ channels, rate) would put the whole hall under one address. With ``--trust-proxy
 (repeatable), a request whose TCP peer is one of those addresses counts as the address the proxy
 names last in ``X-Forwarded-For`` (the one the proxy itself saw: Caddy and nginx append it);
 from any other peer the header is ignored, so a client cannot choose its own address. The
-address is used for the limits only, and, as before, never stored or logged.
+address is used for the limits only, and, as before, never stored or logged. The proxy's
+``X-Forwarded-Proto`` is the request's scheme (``scheme_of``), which the hall's own origin is
+compared with (cors.py).
 """
 
 from __future__ import annotations
@@ -26,6 +28,25 @@ def forwarded_client(header: str | None) -> str | None:
         return None
 
 
+def scheme_of(request: web.Request, trusted: frozenset[str]) -> str:
+    """The scheme the client used: ``X-Forwarded-Proto`` (``http`` or ``https``) from a trusted
+    proxy (which ends TLS itself), else the connection's own (``https`` over TLS)."""
+    if request.remote in trusted:
+        proto = (request.headers.get("X-Forwarded-Proto") or "").split(",")[-1].strip().lower()
+        if proto in ("http", "https"):
+            return proto
+    return request.scheme
+
+
+FORWARDED = web.RequestKey("forwarded", bool)  # True: request.remote is the client a trusted proxy named
+
+
+def forwarded(request: web.Request) -> bool:
+    """Whether ``request.remote`` is a client a trusted proxy named (not the TCP peer): its
+    per-connection rate is then the client's own (``limits.RateLimiter``)."""
+    return request.get(FORWARDED, False)
+
+
 def middleware(trusted: frozenset[str]):
     """Requests from a ``trusted`` proxy carry the client's address as ``request.remote``."""
 
@@ -33,8 +54,10 @@ def middleware(trusted: frozenset[str]):
     async def behind_proxy(request: web.Request, handler):
         if request.remote in trusted:
             client = forwarded_client(request.headers.get("X-Forwarded-For"))
-            if client is not None:
-                request = request.clone(remote=client)
+            scheme = scheme_of(request, trusted)
+            if client is not None or scheme != request.scheme:
+                request = request.clone(remote=client or request.remote, scheme=scheme)
+                request[FORWARDED] = client is not None
         return await handler(request)
 
     return behind_proxy

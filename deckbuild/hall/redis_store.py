@@ -41,17 +41,19 @@ import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError, WatchError
 from redis.exceptions import TimeoutError as RedisTimeoutError
-from redis.exceptions import WatchError
 
 from .admission import Pool, Tickets, poll_scope
 from .limits import Rate
 from .state import keeps
-from .store import STATE_FIELDS, Decide, OnEvent, Unavailable
+from .store import STATE_FIELDS, Decide, OnEvent, StoreFull, Unavailable
 
 log = logging.getLogger("deckbuild.hall")
 LISTEN_WAIT = 2.0  # seconds the listener waits for a message before it looks again
 POOL_SIZE = 32  # connections to Redis per process (plus one for the channel)
+WAITAOF_SINCE = (7, 2)  # the first Redis with WAITAOF
+WAITAOF_MS = 2000  # the longest a release waits for Redis's fsync
 POOL_WAIT = 10.0  # seconds a request waits for one of them before its 503
 DEVICE_TTL_MS = 6000  # a process silent this long is counted no more (it renews every 2 s)
 RECONNECT = 0.2  # seconds between two tries to subscribe again
@@ -98,7 +100,9 @@ return ok
 
 
 def _guarded(method):
-    """Redis unreachable (a refused or broken connection, a timeout, loading): ``Unavailable``."""
+    """Redis unreachable (a refused or broken connection, a timeout, loading): ``Unavailable``;
+    Redis refusing writes (MISCONF: its append-only file or snapshot cannot be written; OOM):
+    ``StoreFull``."""
 
     @functools.wraps(method)
     async def call(self, *args, **kwargs):
@@ -106,6 +110,10 @@ def _guarded(method):
             return await method(self, *args, **kwargs)
         except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
             raise Unavailable(type(exc).__name__) from None
+        except ResponseError as exc:  # MISCONF: cannot write its files (a full disk); OOM: maxmemory
+            if str(exc).startswith(("MISCONF", "OOM")):
+                raise StoreFull(str(exc).split(".")[0]) from None
+            raise
 
     return call
 
@@ -123,6 +131,7 @@ class RedisStore:
         self.on_event: OnEvent = lambda event, data: None
         self.tasks: list[asyncio.Task] = []
         self.closing = False
+        self.waitaof = False  # a release waits for Redis's fsync (set by open: _durability)
 
     def key(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
@@ -152,9 +161,44 @@ class RedisStore:
             )
         }
         await self.redis.ping()  # a wrong URL fails at start, not at the first answer
+        self.waitaof = await self._durability()
         subscribed = asyncio.Event()
         self.tasks = [asyncio.create_task(self._listen(subscribed))]
         await asyncio.wait_for(subscribed.wait(), 10)
+
+    async def _durability(self) -> bool:
+        """Whether a release can wait for Redis's append-only file to be on disk (``WAITAOF``,
+        Redis 7.2 and later, with ``appendonly yes``); when it cannot, the terminal says what
+        a released count's durability rests on instead."""
+        server = await self.redis.info("server")
+        persistence = await self.redis.info("persistence")
+        version = tuple(
+            int(part) for part in str(server.get("redis_version", "0")).split(".")[:2] if part.isdigit()
+        )
+        if not persistence.get("aof_enabled"):
+            log.warning(
+                "Redis keeps no append-only file (appendonly no): a released count, and the budget it "
+                "spent, is lost if Redis restarts"
+            )
+            return False
+        if version < WAITAOF_SINCE:
+            log.warning(
+                "Redis %s has no WAITAOF (7.2 and later): a released count is on disk when Redis's "
+                "appendfsync says (always: before the presenter sees it; everysec: up to about 1 s "
+                "after), so with everysec a Redis crash in that second can lose it",
+                server.get("redis_version"),
+            )
+            return False
+        return True
+
+    async def _wait_on_disk(self) -> None:
+        """After a release: wait until Redis has fsynced its append-only file (``WAITAOF 1 0``),
+        at most ``WAITAOF_MS``; a wait that times out is said in the terminal."""
+        if not self.waitaof:
+            return
+        local, _ = await self.redis.execute_command("WAITAOF", 1, 0, WAITAOF_MS)
+        if int(local) < 1:
+            log.warning("Redis had not fsynced a released count %d ms after it was kept", WAITAOF_MS)
 
     async def close(self) -> None:
         self.closing = True  # the listener stops even if a cancellation is lost inside redis-py
@@ -287,12 +331,19 @@ class RedisStore:
     async def release(self, exercise: str, decide: Decide):
         key = self.key("releases")
 
+        wrote = False
+
         async def decide_release(pipe):
+            nonlocal wrote
             past = [json.loads(row) for row in await pipe.lrange(key, 0, -1)]
             answer, row = decide(past, await pipe.scard(self.key("solves", exercise)))
+            wrote = row is not None
             return answer, None if row is None else (lambda pipe: pipe.rpush(key, json.dumps(row)))
 
-        return await self._atomic(key, decide_release)
+        answer = await self._atomic(key, decide_release)
+        if wrote:  # on disk before the presenter sees it, where Redis can say so (_durability)
+            await self._wait_on_disk()
+        return answer
 
     @_guarded
     async def devices(self, local: int) -> int:

@@ -12,25 +12,19 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from aiohttp import web
-from aiohttp.abc import AbstractAccessLogger
 
 from . import eventloop
 from .admission import Admission, MemoryAdmission, secret_from_token
 from .app import Hall, make_app
+from .connections import GuardedRunner, GuardedSite
 from .limits import Limits
+from .logs import AccessLogger, ServerLog
 from .messages import LiveSpec
 from .net import INSECURE_NOTE, LOOPBACK, audience_urls, presenter_url, ssl_context
 from .store import HallStore, SqliteStore
 from .token import load_or_create
 
 log = logging.getLogger("deckbuild.hall")
-
-
-class AccessLogger(AbstractAccessLogger):
-    """One line a request: method, path (no query: no device id), status, time. No address, no agent."""
-
-    def log(self, request, response, time: float) -> None:
-        self.logger.info("%s %s %s %.3fs", request.method, request.path, response.status, time)
 
 
 @dataclass
@@ -49,19 +43,20 @@ class HallOptions:
     allow_origins: frozenset[str] = frozenset()  # other origins whose pages may use the hall (--allow-origin)
     audience_url: str | None = None  # the deck's URL when it is served elsewhere (--audience-url)
     trusted_proxies: frozenset[str] = frozenset()  # --trust-proxy: whose X-Forwarded-For counts
+    allow_hosts: frozenset[str] = frozenset()  # --allow-host: more names the hall answers to (hosts.py)
     live: Path | None = None  # the polls and exercises (live.json); default: dist/live.json
     redis: str | None = None  # --redis URL: the hall's memory in Redis, shared by several processes
     session: str | None = None  # --hall-session NAME: the hall file .hall/hall-NAME.sqlite3
     event_loop: str = "auto"  # --event-loop: uvloop where installed (deckbuild.hall.eventloop)
 
 
-SESSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+SESSION_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # fullmatch: no trailing "\n"
 
 
 def session_name(session: str | None) -> str:
     """The session's name: the one given (letters, digits, ``_.-``), else today's date."""
     name = session or datetime.date.today().isoformat()
-    if not SESSION_RE.match(name):
+    if not SESSION_RE.fullmatch(name):
         raise SystemExit(f"--hall-session {name!r}: use letters, digits, '-', '_' or '.' (at most 64)")
     return name
 
@@ -169,16 +164,24 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
         announce=opts.announce,
         allow_origins=opts.allow_origins,
         trusted_proxies=opts.trusted_proxies,
+        allow_hosts=opts.allow_hosts,
     )
     app = make_app(hall)
     if opts.watch is not None:
         from ..watch import attach
 
         attach(app, opts.dist, opts.watch, opts.isolate)  # its own channel: /_watch/events
-    runner = web.AppRunner(app, access_log_class=AccessLogger, handle_signals=False)
+    runner = GuardedRunner(
+        app,
+        opts.limits,
+        opts.trusted_proxies,
+        access_log_class=AccessLogger,
+        logger=ServerLog(),
+        handle_signals=False,
+    )
     await runner.setup()
     context = ssl_context(opts.cert, opts.key)
-    site = web.TCPSite(runner, opts.host, opts.port, ssl_context=context, shutdown_timeout=1.0, backlog=1024)
+    site = GuardedSite(runner, opts.host, opts.port, ssl_context=context, shutdown_timeout=1.0, backlog=1024)
     await site.start()
     port = runner.addresses[0][1]
     hall.listening = audience_urls(opts.host, port, "https" if context else "http")

@@ -21,7 +21,8 @@ exercise.
 
 Every write is one committed transaction. In WAL mode with ``synchronous=NORMAL`` a commit is in
 the WAL file before the call returns, so it survives the process being killed (``kill -9``); a
-power cut may lose the last commits (``synchronous=FULL`` would fsync each one).
+power cut may lose the last commits. A release (the budget spent) is committed with
+``synchronous=FULL`` (``HallStore.durable``): fsynced before the count is answered.
 
 A file written by an older hall (tables ``answers`` and ``solved`` keyed by one device id for
 every poll and exercise) is migrated when opened: each row keeps its poll or exercise and its
@@ -31,8 +32,12 @@ device ids are gone from it and the tallies and counts are unchanged.
 
 from __future__ import annotations
 
+import functools
+import logging
+import os
 import secrets
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -67,6 +72,7 @@ CREATE TABLE IF NOT EXISTS releases (
     exercise TEXT NOT NULL, value INTEGER NOT NULL, epsilon REAL NOT NULL, label TEXT NOT NULL
 );
 """
+log = logging.getLogger("deckbuild.hall")
 STATE_FIELDS = event_fields("hall", "state")  # ("seq", "indexh", "indexv", "indexf")
 
 OnEvent = Callable[[str, dict], None]  # an event for this process's streams
@@ -76,6 +82,45 @@ Decide = Callable[[list[dict], int], tuple[object, dict | None]]
 
 class Unavailable(Exception):
     """The store cannot be reached now (Redis restarting): the request gets a 503, and may retry."""
+
+
+class StoreFull(Unavailable):
+    """The store refused a write for want of space (a full disk; Redis unable to write its
+    append-only file, or at its memory limit): nothing was kept; the request gets a 503 with
+    ``Retry-After``, and the presenter's position is relayed all the same (``app.post_state``)."""
+
+
+# SQLite's result codes for "cannot write": no room (FULL), the write failed (IOERR, e.g. ENOSPC
+# on the WAL), the file cannot be written (READONLY, CANTOPEN)
+_CANNOT_WRITE = {sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN}
+_FULL_LOGGED_EVERY = 60.0  # seconds between two warnings in the terminal
+
+
+def _cannot_write(exc: sqlite3.Error) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return (code & 0xFF) in _CANNOT_WRITE  # an extended code's low byte is its primary code
+    return "disk is full" in str(exc) or "disk I/O error" in str(exc)
+
+
+def _kept(method):
+    """A ``SqliteStore`` method whose SQLite error for want of room or a failed write is a
+    ``StoreFull`` (503, never a 500), with a warning in the terminal at most once a minute."""
+
+    @functools.wraps(method)
+    async def call(self, *args, **kwargs):
+        try:
+            return await method(self, *args, **kwargs)
+        except sqlite3.OperationalError as exc:
+            if not _cannot_write(exc):
+                raise
+            now = time.monotonic()
+            if now - self.full_logged >= _FULL_LOGGED_EVERY:
+                self.full_logged = now
+                log.warning("the hall cannot write %s (%s): nothing is kept until it can", self.path, exc)
+            raise StoreFull(str(exc)) from None
+
+    return call
 
 
 class Store(Protocol):
@@ -146,6 +191,7 @@ class SqliteStore:
         self.sql: HallStore | None = None
         self.on_event: OnEvent = lambda event, data: None
         self.buckets: dict[Rate, KeyedBuckets] = {}
+        self.full_logged = -_FULL_LOGGED_EVERY  # when the terminal last heard the file cannot be written
 
     async def open(self, on_event: OnEvent) -> None:
         self.sql = HallStore(self.path)  # opened on the thread and loop that use it
@@ -156,42 +202,55 @@ class SqliteStore:
             self.sql.close()
             self.sql = None
 
+    @_kept
     async def state(self) -> dict | None:
         return self.sql.state()
 
+    @_kept
     async def set_state(self, state: dict) -> bool:
         return self.sql.set_state(state)
 
     async def publish(self, event: str, data: dict) -> None:
         self.on_event(event, data)
 
+    @_kept
     async def add_answer(self, poll: str, token: str, answer: int) -> bool:
         return self.sql.add_answer(poll, token, answer)
 
+    @_kept
     async def counts(self, poll: str, k: int) -> list[int]:
         return self.sql.counts(poll, k)
 
+    @_kept
     async def reset_poll(self, poll: str) -> int:
         return self.sql.reset_poll(poll)
 
+    @_kept
     async def round(self, poll: str) -> int:
         return self.sql.round(poll)
 
+    @_kept
     async def has_answer(self, poll: str, token: str) -> bool:
         return self.sql.has_answer(poll, token)
 
+    @_kept
     async def add_solved(self, exercise: str, token: str, ticket: str) -> bool:
         with self.sql.transaction():
             return self.sql.add_solved(exercise, token, ticket)
 
+    @_kept
     async def solved_count(self, exercise: str) -> int:
         return self.sql.solved_count(exercise)
 
+    @_kept
     async def releases(self) -> list[dict]:
         return self.sql.releases()
 
+    @_kept
     async def release(self, exercise: str, decide: Decide):
-        with self.sql.transaction():  # BEGIN IMMEDIATE: also against another process on the file
+        # synchronous=FULL: the commit is fsynced before the count is answered (a power cut
+        # cannot lose a release the presenter saw); BEGIN IMMEDIATE: also against another process
+        with self.sql.durable(), self.sql.transaction():
             answer, row = decide(self.sql.releases(), self.sql.solved_count(exercise))
             if row is not None:
                 self.sql.add_release(**row)
@@ -207,11 +266,29 @@ class SqliteStore:
         return buckets.allow(key)
 
 
+FILE_MODE = 0o600  # the hall's file and its -wal and -shm: the owner's alone, as the token file
+
+
+def _owner_only(path: str) -> None:
+    """Make ``path`` (created empty when absent) and its ``-wal``/``-shm`` files readable by
+    their owner only. SQLite creates the ``-wal`` and ``-shm`` with the database file's mode, so
+    a new hall's three files are 0600; an older hall's 0644 files are narrowed here."""
+    if path == ":memory:":
+        return
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, FILE_MODE))
+    for name in (path, path + "-wal", path + "-shm"):
+        try:
+            os.chmod(name, FILE_MODE)
+        except FileNotFoundError:
+            pass
+
+
 class HallStore:
     """The presenter's state, answers, solves and released counts in one SQLite file."""
 
     def __init__(self, path: Path | str):
         self.path = str(path)
+        _owner_only(self.path)
         self.db = sqlite3.connect(self.path, isolation_level=None)  # autocommit: one statement, one commit
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
@@ -233,6 +310,16 @@ class HallStore:
             self.db.execute("ROLLBACK")
             raise
         self.db.execute("COMMIT")
+
+    @contextmanager
+    def durable(self) -> Iterator[None]:
+        """The transactions inside are fsynced at their commit (``synchronous=FULL``); the
+        connection is back to ``synchronous=NORMAL`` after."""
+        self.db.execute("PRAGMA synchronous=FULL")
+        try:
+            yield
+        finally:
+            self.db.execute("PRAGMA synchronous=NORMAL")
 
     def _migrate_device_ids(self) -> None:
         """Move an older file's rows keyed by device id to per-row random tokens (see the module)."""

@@ -13,7 +13,7 @@ import secrets
 from pathlib import Path
 
 TOKEN_BYTES = 32
-_TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{43}$")  # 32 bytes, URL-safe base64 without padding
+_TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{43}")  # 32 bytes, URL-safe base64 without padding
 
 
 def new_token() -> str:
@@ -31,7 +31,7 @@ def load_or_create(path: Path | None) -> str:
         kept = path.read_text(encoding="ascii").strip()
     except (OSError, UnicodeDecodeError):
         kept = ""
-    if _TOKEN_RE.match(kept):
+    if _TOKEN_RE.fullmatch(kept):
         return kept
     token = new_token()
     path.parent.mkdir(parents=True, exist_ok=True)

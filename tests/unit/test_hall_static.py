@@ -55,6 +55,35 @@ def test_the_policy_finds_files_and_nothing_outside(tmp_path):
     assert found("/nope.js") == 404
 
 
+def test_a_sibling_or_an_index_html_linked_out_of_dist_is_not_served(tmp_path):
+    """The ``.gz``/``.br`` sibling and a folder's ``index.html`` were sent without their real path
+    checked: a symlink out of ``dist/`` there was served (issue 46, item 11)."""
+    hall = make_hall(tmp_path)
+    dist = hall.dist
+    (dist / "notes.txt").write_text("notes", encoding="utf-8")
+    (dist / "notes.txt.gz").symlink_to(tmp_path / "secret.txt")
+    (dist / "notes.txt.br").symlink_to(tmp_path / "secret.txt")
+    (dist / "docs").mkdir()
+    (dist / "docs" / "index.html").symlink_to(tmp_path / "secret.txt")
+    (dist / "inside").mkdir()
+    (dist / "inside" / "index.html").symlink_to(dist / "index.html")  # a link within dist/: served
+
+    assert decide(dist, "/notes.txt", accept_encoding="gzip, br").file == (dist / "notes.txt").resolve()
+    assert decide(dist, "/docs/").status == 404
+    assert decide(dist, "/inside/").file == (dist / "index.html").resolve()
+
+    async def scenario(client):
+        out = []
+        for path, coding in (("/notes.txt", "gzip"), ("/notes.txt", "br"), ("/docs/", "identity")):
+            response = await client.get(path, headers={"Accept-Encoding": coding}, auto_decompress=False)
+            out.append((response.status, await response.read()))
+        return out
+
+    for status, body in run_with_client(hall, scenario):
+        assert b"SECRET-OUTSIDE-DIST" not in body
+        assert status in (200, 404)
+
+
 def _raw_get(port: int, path: bytes) -> bytes:
     """A GET with exactly these path bytes (no client normalises them), the whole answer."""
 
