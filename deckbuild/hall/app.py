@@ -44,7 +44,7 @@ from aiohttp import web
 
 from ..hall_wire import ROUTES, check_shape
 from ..sse import pump
-from . import cors, hosts, logs, messages, proxy, state, static, texts
+from . import addresses, cors, hosts, logs, messages, proxy, state, static, texts
 from .admission import Admission, MemoryAdmission, exercise_scope
 from .channel import Channel, Full, TooManyForAddress, TooManyForDevice
 from .limits import Limits, RateLimiter
@@ -416,8 +416,9 @@ async def events(request: web.Request) -> web.StreamResponse:
     """The live channel: ``retry``, the current state, devices and tallies, then every event."""
     hall = _hall(request)
     device = messages.device_id(request.query)
+    client = addresses.group(request.remote)  # IPv6 by its /64: one network, one share
     try:
-        sub = hall.channel.open(device, request.remote or "?")
+        sub = hall.channel.open(device, client)
     except Full:
         raise Refused(503, texts.HALL_FULL) from None
     except TooManyForDevice:
@@ -425,7 +426,7 @@ async def events(request: web.Request) -> web.StreamResponse:
     except TooManyForAddress:
         raise Refused(429, texts.TOO_MANY_STREAMS_FOR_ADDRESS) from None
     try:
-        sub.pooled = await hall.admission.join(device, request.remote or "?")
+        sub.pooled = await hall.admission.join(device, client)
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",

@@ -235,3 +235,25 @@ def test_an_answer_the_store_could_not_keep_gives_its_ticket_back(tmp_path, monk
         return [(await client.post("/_hall/answer", json=body)).status for _ in range(3)]
 
     assert run_with_client(hall, scenario) == [503, 201, 409]
+
+
+def test_the_addresses_of_one_ipv6_64_share_one_cap_behind_a_trusted_proxy(tmp_path):
+    """An IPv6 network gives one client a whole /64: counted address by address, it would bring
+    2⁶⁴ device ids. Behind a trusted proxy, eight made-up ids from eight addresses of one /64
+    are one cluster, capped at 5, and a ninth from another /64 is admitted."""
+    limits = Limits(device=OPEN, connection=OPEN, address=OPEN, max_devices_per_address=5)
+    hall = make_hall(tmp_path, limits=limits)
+    hall.trusted_proxies = frozenset({"127.0.0.1"})
+
+    async def scenario(client):
+        streams = []
+        for i in range(9):
+            forwarded = f"2001:db8:0:1::{i + 1}" if i < 8 else "2001:db8:0:2::1"
+            headers = {"X-Forwarded-For": forwarded}
+            streams.append(await client.get(f"/_hall/events?device={DEV[i]}", headers=headers))
+        greetings = [await _greeting(s) for s in streams]
+        for s in streams:
+            s.close()
+        return ["tickets" in g for g in greetings]
+
+    assert run_with_client(hall, scenario) == [True] * 5 + [False] * 3 + [True]
