@@ -422,25 +422,31 @@ export const HALL_PHRASES = {
   },
   // the hall's exercise counts (hallcount.js)
   "count-central": "Privacidad central: el servidor de la sala ve cada ✓ y publica solo este conteo con ruido; "
-    + "el ruido protege de la sala, no del servidor. Cuenta dispositivos: un portátil y un teléfono (o una ventana privada) cuentan dos.",
+    + "el ruido protege de la sala, no del servidor. Cuenta perfiles de navegador: un portátil y un teléfono "
+    + "(o una ventana privada) cuentan dos, y un navegador que no guarda datos cuenta de nuevo tras recargar; "
+    + "quien cuenta m veces paga mε por conteo.",
   "count-student": "Sala en vivo: su ✓ llega al servidor de la sala, que ve cada ✓ (privacidad central); "
-    + "la sala solo ve un conteo con ruido, por dispositivo.",
+    + "la sala solo ve un conteo con ruido, por navegador.",
   "count-button": ({ released, epsilon }) =>
     (released ? `Contar de nuevo (otro ε = ${epsilon})` : `¿Cuántos lo resolvieron? (ε = ${epsilon})`),
   "count-button-title": ({ released }) => (released
-    ? "Un conteo nuevo con ruido: gasta otro ε del presupuesto de la sala"
-    : "Un conteo con ruido de Laplace discreto, pagado con el presupuesto de la sala (el servidor lo guarda)"),
+    ? "Un conteo nuevo con ruido: gasta otro ε del presupuesto de esta sesión de la sala"
+    : "Un conteo con ruido de Laplace discreto, pagado con el presupuesto de esta sesión de la sala (el servidor lo guarda)"),
   "count-counting": "Contando en la sala…",
-  "count-no-answer": "La sala no respondió: no se contó nada (ni se gastó presupuesto).",
-  "count-exhausted": "El presupuesto de la sala se agotó: este conteo no se publicó.",
-  "count-shown": ({ value, low, high, clipped, devices, epsilon, sd, fresh }) => {
-    const bound = devices === 1 ? "el único dispositivo conectado"
-      : devices != null ? `los ${whole(devices)} dispositivos conectados` : "";
+  "count-no-answer": "La sala no respondió: puede que haya publicado el conteo (y gastado su ε) sin que la respuesta "
+    + "llegara. Pídalo de nuevo: si se publicó, la sala muestra ese mismo conteo sin gastar más, con el presupuesto que queda.",
+  "count-refused-request": ({ status }) => `La sala rechazó el pedido (HTTP ${status}): no se contó nada ni se gastó presupuesto.`,
+  "count-exhausted": "El presupuesto de esta sesión de la sala se agotó: este conteo no se publicó (no se gastó nada).",
+  "count-shown": ({ value, low, high, clipped, admitted, epsilon, sd, fresh, reach, cover }) => {
+    const bound = admitted === 1 ? "el único dispositivo admitido"
+      : admitted != null ? `los ${whole(admitted)} dispositivos admitidos` : "";
     return `≈ ${whole(value)} ${value === 1 ? "dispositivo lo resolvió" : "dispositivos lo resolvieron"} `
       + `(IC 95 %: de ${whole(low)} a ${whole(high)}`
-      + (clipped ? `, recortado a lo público: entre 0 y ${bound || "∞"}` : "")
+      + (clipped ? (bound ? `, recortado a lo público: entre 0 y ${bound}` : ", recortado a 0: un conteo no es negativo") : "")
       + `; conteo con ruido de Laplace discreto, ε = ${epsilon}, desvío típico ≈ ${sd})`
-      + (fresh ? "." : "; es el mismo conteo publicado antes: no gastó presupuesto.");
+      + (fresh ? "." : "; es el mismo conteo publicado antes: no gastó presupuesto.")
+      + ` Si no coincide con lo que ve en la sala (≈ 0 con dos que lo resolvieron), es el ruido funcionando: `
+      + `el conteo publicado se aparta del real hasta ±${whole(reach)} el ${cover} de las veces, y por eso dice poco de cada estudiante.`;
   },
   "count-failed": ({ message }) => `No se pudo contar: ${message}`,
   // the hall's indicator, QR code and notices (live-view.js, live.js)

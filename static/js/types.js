@@ -254,9 +254,10 @@
  *   } PollNumbersPhrase  a poll's numbers
  * @typedef {{code: "count-central"} | {code: "count-student"}
  *   | {code: "count-button", released: boolean, epsilon: string} | {code: "count-button-title", released: boolean}
- *   | {code: "count-counting"} | {code: "count-no-answer"} | {code: "count-exhausted"}
+ *   | {code: "count-counting"} | {code: "count-no-answer"} | {code: "count-refused-request", status: number}
+ *   | {code: "count-exhausted"}
  *   | {code: "count-shown", value: number, low: number, high: number, clipped: boolean,
- *      devices: number | null, epsilon: string, sd: string, fresh: boolean}
+ *      admitted: number | null, epsilon: string, sd: string, fresh: boolean, reach: number, cover: string}
  *   | {code: "count-failed", message: string}} CountPhrase  the hall's exercise counts (hallcount.js)
  * @typedef {{code: "hall-return-here", ahead: boolean} | {code: "hall-return-slide", slide: number}
  *   | {code: "hall-qr-alt"} | {code: "hall-join-lead"} | {code: "hall-join-label"} | {code: "hall-join-close"}

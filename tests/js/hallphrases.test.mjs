@@ -12,15 +12,24 @@ test("every code of the hall's page has a non-empty text", () => {
   }
 });
 
-test("a released count says its interval, the clipping to the devices, and whether it was new", () => {
-  const base = { code: "count-shown", value: 3, low: 2, high: 3, clipped: true, devices: 3, epsilon: "0,5", sd: "2,3" };
+test("a released count says its interval, its clipping to true bounds, whether it was new, and that the noise works", () => {
+  const base = { code: "count-shown", value: 3, low: 2, high: 3, clipped: true, admitted: 3, epsilon: "0,5", sd: "2,8", reach: 6, cover: "96 %" };
+  const noise = " Si no coincide con lo que ve en la sala (≈ 0 con dos que lo resolvieron), es el ruido funcionando: "
+    + "el conteo publicado se aparta del real hasta ±6 el 96 % de las veces, y por eso dice poco de cada estudiante.";
   assert.equal(sayHall({ ...base, fresh: true }),
-    "≈ 3 dispositivos lo resolvieron (IC 95 %: de 2 a 3, recortado a lo público: entre 0 y los 3 dispositivos conectados; "
-    + "conteo con ruido de Laplace discreto, ε = 0,5, desvío típico ≈ 2,3).");
-  assert.equal(sayHall({ ...base, value: 1, low: 0, high: 1, devices: 1, fresh: false }),
-    "≈ 1 dispositivo lo resolvió (IC 95 %: de 0 a 1, recortado a lo público: entre 0 y el único dispositivo conectado; "
-    + "conteo con ruido de Laplace discreto, ε = 0,5, desvío típico ≈ 2,3); es el mismo conteo publicado antes: no gastó presupuesto.");
-  assert.match(sayHall({ ...base, value: 12345, clipped: true, devices: null, fresh: true }), /^≈ 12\.345 .*entre 0 y ∞;/);
+    "≈ 3 dispositivos lo resolvieron (IC 95 %: de 2 a 3, recortado a lo público: entre 0 y los 3 dispositivos admitidos; "
+    + "conteo con ruido de Laplace discreto, ε = 0,5, desvío típico ≈ 2,8)." + noise);
+  assert.equal(sayHall({ ...base, value: 1, low: 0, high: 1, admitted: 1, fresh: false }),
+    "≈ 1 dispositivo lo resolvió (IC 95 %: de 0 a 1, recortado a lo público: entre 0 y el único dispositivo admitido; "
+    + "conteo con ruido de Laplace discreto, ε = 0,5, desvío típico ≈ 2,8); es el mismo conteo publicado antes: no gastó presupuesto." + noise);
+  assert.match(sayHall({ ...base, value: 0, low: 0, high: 6, clipped: true, admitted: null, fresh: true }),
+    /^≈ 0 dispositivos .*de 0 a 6, recortado a 0: un conteo no es negativo;/);
+  assert.match(sayHall({ ...base, value: 12345, clipped: false, admitted: null, fresh: true }), /^≈ 12\.345 .*\(IC 95 %: de 2 a 3; conteo/);
+});
+
+test("the counts' unit of privacy is a browser profile, and m counts cost mε", () => {
+  assert.match(sayHall({ code: "count-central" }), /Cuenta perfiles de navegador: .*quien cuenta m veces paga mε por conteo\./);
+  assert.match(sayHall({ code: "count-central" }), /un navegador que no guarda datos cuenta de nuevo tras recargar/);
 });
 
 test("a poll's unsent answer says why, and a simulated hall its true shares", () => {
