@@ -356,17 +356,18 @@ export const HALL_PHRASES = {
   "poll-csv-title": "Los recuentos de respuestas aleatorizadas de esta ronda, por opción: nada más",
   "poll-round-yes": "Sí, abrir una nueva ronda",
   "poll-round-no": "Cancelar",
-  "poll-round-warning": "Una nueva ronda es una segunda publicación: quien responda de nuevo gasta otro ε "
-    + "(2ε en total por esta pregunta). Se borran las respuestas de esta ronda; responden los dispositivos "
-    + "conectados ahora.",
-  "poll-round-opened": "Nueva ronda abierta: una segunda publicación (otro ε para quien responda de nuevo).",
+  "poll-round-warning": ({ round }) => `Una nueva ronda (la ${whole(round)}.ª) es otra publicación: quien responda de nuevo `
+    + `gasta otro ε, y quien responde en r rondas gasta rε por esta pregunta (hasta ${whole(round)}ε tras esta). `
+    + "Se borran las respuestas de esta ronda; responden los dispositivos conectados ahora.",
+  "poll-round-opened": ({ round }) => `Ronda ${whole(round)} abierta: otra publicación (otro ε para quien responda de nuevo: `
+    + `quien responde en r rondas gasta rε, hasta ${whole(round)}ε por esta pregunta).`,
   "poll-round-failed": "No se pudo abrir una nueva ronda: la sala no respondió.",
   "poll-csv-header": "encuesta;ronda;ε;dispositivos admitidos;opción;respuestas aleatorizadas",
   "poll-csv-file": ({ poll, round }) => `${poll}-ronda-${round}.csv`,
   // a poll's mode and status line
   "poll-copy": "Vista del presentador: las respuestas y la estimación, en la ventana principal.",
   "poll-presenter": "Cada estudiante responde en su dispositivo; aquí llegan solo respuestas aleatorizadas. "
-    + "Una ronda nueva sería una segunda publicación: otro ε por estudiante.",
+    + "Cada ronda nueva es otra publicación: otro ε por estudiante que responda (r rondas, rε).",
   "poll-presenter-hall": "Sala en vivo: las respuestas aleatorizadas llegan de cada dispositivo.",
   "poll-student-hall": "Sala en vivo",
   "poll-simulated": "Sin sala en vivo: su respuesta aleatorizada se suma a una sala simulada y no sale de este dispositivo.",
@@ -375,8 +376,9 @@ export const HALL_PHRASES = {
       : options.map((o, i) => `${o} ${shares[i]}`).join(", ");
     return `Sala simulada: ${size} estudiantes (de verdad, ${truth}) y su respuesta.`;   // its count is the size + 1 once this device answers
   },
-  "poll-may-answer": ({ newRound }) =>
-    `${newRound ? "Nueva ronda: responder de nuevo es una segunda publicación (otro ε: 2ε en total por esta pregunta). " : ""}`
+  "poll-may-answer": ({ newRound, round }) =>
+    `${newRound ? `Nueva ronda (la ${whole(round)}.ª): responder de nuevo es otra publicación (otro ε; quien responde en r rondas `
+      + `gasta rε por esta pregunta, hasta ${whole(round)}ε en esta). ` : ""}`
     + "Elija su respuesta: su dispositivo la aleatoriza antes de enviarla.",
   "poll-not-open": "La encuesta se abre cuando el profesor llegue a esta diapositiva: responden los dispositivos conectados a la sala en ese momento.",
   "poll-late": "Este dispositivo se conectó a la sala después de que se mostrara la encuesta: en esta ronda no puede "
@@ -405,8 +407,10 @@ export const HALL_PHRASES = {
   "poll-answers-of": ({ n, admitted, one }) => `${n} de ${admitted} ${one ? "dispositivo" : "dispositivos"}`,
   "poll-received": ({ label }) => `«${label}» recibidos`,
   "poll-estimate-of": ({ label }) => `Estimación de «${label}»`,
-  "poll-held": ({ hold, n }) => `Los números aparecen desde ${hold} respuestas (van ${n}). Con menos, la estimación `
-    + "no diría nada (su intervalo iría de casi 0 % a casi 100 %), y cada cambio en la pantalla "
+  "poll-held": ({ hold, n, missing, narrow, wide }) =>
+    `Faltan ${whole(missing)} ${missing === 1 ? "respuesta" : "respuestas"} para mostrar el resultado (van ${n} de ${whole(hold)}). `
+    + `Con menos, la estimación diría poco (con ${whole(hold - 1)} respuestas, su intervalo del 95 % mediría `
+    + `de ${narrow} a ${wide} puntos de ancho, según las respuestas), y cada cambio en la pantalla `
     + "señalaría a quien acaba de responder: su respuesta aleatorizada lo protege igual, pero no hace falta exhibirla.",
   "poll-no-answers": "Aún no hay respuestas.",
   "poll-clipped": ({ share }) => `${share} (recortado)`,

@@ -4,6 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { HALL_PHRASES, sayHall } from "../../static/js/phrases.js";
+import { heldText, studentsAdmitted } from "../../static/js/poll.js";
 
 test("every code of the hall's page has a non-empty text", () => {
   for (const [code, entry] of Object.entries(HALL_PHRASES)) {
@@ -49,4 +50,37 @@ test("the hall's indicator: state first, then the page's role", () => {
   assert.equal(sayHall({ code: "hall-status", state: "live", role: "alone", devices: 5 }), "Por su cuenta · 5 dispositivos");
   assert.equal(sayHall({ code: "hall-short", live: false, devices: 5 }), "…");
   assert.equal(sayHall({ code: "hall-return-here", ahead: true }), "Volver con el profesor (más adelante en esta diapositiva)");
+});
+
+test("a held poll says how many answers are missing, and the interval it would show (issue 47 items 7, 19)", () => {
+  // heldSpan as deckbuild/live.py computes it at ε = ln 3 (tests/unit/test_live_build.py recomputes it)
+  const data = { k: 2, epsilon: Math.log(3), epsilonText: "ln 3", prior: 0.5, options: ["no", "sí"], yesNo: true,
+    hold: 10, heldSpan: [0.0983, 0.9667] };
+  const said = heldText(data, 3);
+  assert.ok(said.startsWith("Faltan 7 respuestas para mostrar el resultado (van 3 de 10). "), said);
+  assert.match(said, /con 9 respuestas, su intervalo del 95 % mediría de 10 a 97 puntos de ancho/);
+  assert.doesNotMatch(said, /casi 0 %/);
+  assert.ok(heldText(data, 9).startsWith("Faltan 1 respuesta para"));
+});
+
+test("a new round costs another ε: r rounds cost rε, never «2ε en total» (issue 47 item 2)", () => {
+  for (const [code, extra] of [["poll-round-warning", { round: 3 }], ["poll-round-opened", { round: 3 }],
+    ["poll-may-answer", { newRound: true, round: 3 }], ["poll-presenter", {}]]) {
+    const said = sayHall(/** @type {any} */ ({ code, ...extra }));
+    assert.doesNotMatch(said, /2ε en total|segunda publicación/, code);
+    assert.match(said, /rε/, code);
+  }
+  assert.match(sayHall({ code: "poll-round-warning", round: 3 }), /^Una nueva ronda \(la 3\.ª\) es otra publicación: .*hasta 3ε tras esta/);
+  assert.match(sayHall({ code: "poll-may-answer", newRound: true, round: 4 }), /^Nueva ronda \(la 4\.ª\): .*hasta 4ε en esta\)\. Elija/);
+  assert.equal(sayHall({ code: "poll-may-answer", newRound: false, round: 1 }), "Elija su respuesta: su dispositivo la aleatoriza antes de enviarla.");
+});
+
+test("the presenter's page leaves itself out of the devices admitted (issue 47 item 18)", () => {
+  // three students and the presenter's page held a channel when the poll was shown: 4 admitted
+  assert.equal(studentsAdmitted(4, 1, { poll: "p", round: 1, ticket: "t" }), 3);
+  assert.equal(studentsAdmitted(4, 2, { poll: "p", round: 1, ticket: "t" }), 4);   // not admitted to this round
+  assert.equal(studentsAdmitted(4, 1, null), 4);                                   // a page the hall did not admit
+  assert.equal(studentsAdmitted(null, 1, { poll: "p", round: 1, ticket: "t" }), null);
+  assert.equal(sayHall({ code: "poll-answers-of", n: "0", admitted: String(studentsAdmitted(4, 1, { poll: "p", round: 1, ticket: "t" })), one: false }),
+    "0 de 3 dispositivos");
 });
