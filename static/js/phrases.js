@@ -471,7 +471,9 @@ export const HALL_PHRASES = {
   "hall-short": ({ live, devices }) => (live ? `${devices} en sala` : "…"),
   "hall-status-title": ({ role }) => (role === "presenter" ? "esta página mueve a toda la sala (J muestra el código QR)"
     : role === "following" ? "esta página sigue al profesor; si se mueve, deja de seguirlo"
-      : "esta página no sigue al profesor; «Volver con el profesor» la lleva adonde está él y vuelve a seguirlo"),
+      : "esta página no sigue al profesor; «Volver con el profesor» la lleva adonde está él y vuelve a seguirlo")
+    + ". Los dispositivos en sala son los conectados: uno que se va sin cerrar la página (sin red, con la pantalla "
+    + "apagada) sigue contado hasta que la sala lo nota (en las pruebas, de 60 a 90 s).",
   "hall-token-refused": "El enlace de presentador ya no es válido (la sala se abrió con otro): esta página sigue al profesor.",
 };
 

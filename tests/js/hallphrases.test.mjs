@@ -52,6 +52,14 @@ test("the hall's indicator: state first, then the page's role", () => {
   assert.equal(sayHall({ code: "hall-return-here", ahead: true }), "Volver con el profesor (más adelante en esta diapositiva)");
 });
 
+test("the indicator's full text says the phone's «N en sala» lags behind a device that left (issue 47 item 22)", () => {
+  assert.equal(sayHall({ code: "hall-short", live: true, devices: 4 }), "4 en sala");
+  for (const role of /** @type {const} */ (["presenter", "following", "alone"])) {
+    assert.match(sayHall({ code: "hall-status-title", role }),
+      /\. Los dispositivos en sala son los conectados: uno que se va sin cerrar la página .* sigue contado hasta que la sala lo nota \(en las pruebas, de 60 a 90 s\)\.$/);
+  }
+});
+
 test("a held poll says how many answers are missing, and the interval it would show (issue 47 items 7, 19)", () => {
   // heldSpan as deckbuild/live.py computes it at ε = ln 3 (tests/unit/test_live_build.py recomputes it)
   const data = { k: 2, epsilon: Math.log(3), epsilonText: "ln 3", prior: 0.5, options: ["no", "sí"], yesNo: true,
