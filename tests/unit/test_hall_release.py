@@ -70,3 +70,50 @@ def test_the_docstring_states_the_unit_of_privacy_and_the_session():
     assert "The unit of privacy is therefore a browser profile" in doc
     assert "counted m times in one count is protected at mε" in doc
     assert "*per hall session*" in doc and "2 × ``HALL_BUDGET``" in doc
+
+
+def _doc(name: str) -> str:
+    from tests.support.paths import ROOT
+
+    return " ".join((ROOT / "docs" / name).read_text(encoding="utf-8").split())
+
+
+def _es(x: float, digits: int) -> str:
+    return f"{x:.{digits}f}".replace(".", ",")
+
+
+def test_live_polls_states_the_unit_the_costs_and_the_durability():
+    """docs/live-polls.md (issue 47): the unit of privacy (a browser profile, m counts cost mε),
+    the per-round and per-session costs, and what the budget's durability rests on; every number
+    it gives is recomputed here from release.py's constants and the noise's law."""
+    doc = _doc("live-polls.md")
+    eps, budget = release.RELEASE_EPSILON, release.HALL_BUDGET
+    assert "What the hall counts once is not a person, nor a device, but a **browser profile**" in doc
+    assert "is protected at mε by it, not ε" in doc and f"2 × {_es(eps, 1)} = {_es(2 * eps, 0)}" in doc
+    assert "| a poll answered in r rounds | rε for that question" in doc
+    assert f"| at most ε = {budget:g} ({budget / eps:g} counts;" in doc
+    assert f"| two hall sessions | up to 2 × {budget:g} = {2 * budget:g}:" in doc
+    assert "`synchronous=FULL`" in doc and "`WAITAOF 1 0`" in doc and "## The budget's durability" in doc
+    assert "2ε en total" not in doc and "for the whole lecture" not in doc
+    law = _law(eps)
+    mode = max(law.values())
+    assert f"at most tanh(ε/2) = {_es(mode, 4)}" in doc
+    assert f"loss of at least ln(1/{_es(mode, 4)}) ≈ {_es(math.log(1 / mode), 2)}" in doc
+    same, one_more = sum(p * p for p in law.values()), sum(p * law.get(k - 1, 0.0) for k, p in law.items())
+    assert f"probability {_es(same, 3)} when nothing changed and {_es(one_more, 3)} when one" in doc
+    cover = sum(p for k, p in law.items() if abs(k) <= 6)
+    assert f"= {_es(cover, 3)};" in doc and f"±6 in {100 * cover:.0f} % of draws" in doc
+
+
+def test_the_professors_guide_says_the_budget_is_per_session():
+    """docs/guia-profesor.md (issue 47 item 5): where the professor starts a session, the budget
+    is per session, a new one starts at 0, and two cost a student twice."""
+    guide = _doc("guia-profesor.md")
+    eps, budget = release.RELEASE_EPSILON, release.HALL_BUDGET
+    assert "**El presupuesto es por sesión, no por clase ni por estudiante**" in guide
+    assert (
+        f"gastan ε = {_es(eps, 1)} cada uno de un presupuesto de ε = {budget:g} ({budget / eps:g} conteos)"
+        in guide
+    )
+    assert f"(dos sesiones, hasta ε = {2 * budget:g} sobre sus ✓)" in guide
+    assert "--hall-session clase" in guide and "quien responde en r rondas de una pregunta gasta rε" in guide
