@@ -370,6 +370,8 @@ SHAPES = (
             F("prior", "number"),
             F("options", "string[]"),
             F("yesNo", "boolean"),
+            F("hold", "number"),
+            F("heldSpan", "number[]"),
         ),
         "deckbuild/live.py (templates/slides/poll.html.j2) → poll.js",
     ),

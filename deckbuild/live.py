@@ -18,9 +18,13 @@ import math
 from pathlib import Path
 
 from .hall_wire import check_shape
+from .resources import project_module
 from .schema import Deck, Slide
 
 LIVE_MANIFEST = "live.json"
+# A hall's poll numbers show from this many answers on (poll.js holds them until then, and says
+# how many are missing): with fewer, each change on the projector points at whoever just answered.
+HOLD_UNTIL = 10
 
 
 def live_manifest(deck: Deck) -> dict:
@@ -68,6 +72,22 @@ def epsilon_text(epsilon: float) -> str:
     return _spanish(epsilon, 3)
 
 
+def held_span(k: int, epsilon: float, answers: int = HOLD_UNTIL - 1) -> list[float]:
+    """The narrowest and the widest 95 % interval of one option's true share, clipped to [0, 1]
+    as the slide shows it, over every tally of ``answers`` randomized answers (dplab's
+    ``rr_estimate`` for two options, ``grr_estimate`` for k: one option's interval depends on its
+    count alone); what the held slide says it would show one answer short of ``HOLD_UNTIL``
+    (0,098 to 0,967 at ε = ln 3, k = 2, 9 answers). Rounded to 4 decimals."""
+    polls = project_module("dplab.polls")
+    widths = []
+    for c in range(answers + 1):
+        counts = [answers - c, c] + [0] * (k - 2)
+        estimate = polls.estimate(counts, epsilon)
+        low, high = (float(x if k == 2 else x[1]) for x in (estimate.low, estimate.high))
+        widths.append(min(1.0, high) - max(0.0, low))
+    return [round(min(widths), 4), round(max(widths), 4)]
+
+
 def poll_view(slide: Slide) -> dict:
     """What the poll's template needs: the options (in the order shown: «sí» first for a
     yes/no question), the data for poll.js, and the rule in Spanish."""
@@ -88,6 +108,8 @@ def poll_view(slide: Slide) -> dict:
                     "prior": poll.prior,
                     "options": poll.options,
                     "yesNo": poll.yes_no,
+                    "hold": HOLD_UNTIL,
+                    "heldSpan": held_span(k, poll.epsilon),
                 },
             ),
             ensure_ascii=False,

@@ -1,11 +1,14 @@
-// The exercises, as the hall did them: on the presenter's exercise slides, how many devices
-// solved each exercise, as the hall's server releases it (deckbuild/hall/release.py): a count
-// with exact discrete Laplace noise (sensitivity 1: one device moves a count by at most 1),
-// drawn by dplab on the server, spent from the hall's budget that the server keeps for the whole
-// lecture (across tabs, devices and restarts), shown here with the server's meter (meter.js,
-// through Output). The true counts never leave the server: this page gets only the noised one.
-// Privacy is central: the server sees every ✓, the noise protects against the room; the unit is
-// a device. Students on an exercise slide are told so in one line.
+// The exercises, as the hall did them: on the presenter's exercise slides, how many solved each
+// exercise, as the hall's server releases it (deckbuild/hall/release.py): a count with exact
+// discrete Laplace noise of sensitivity 1, drawn by dplab on the server, spent from the hall's
+// budget that the server keeps for the hall session (across tabs, devices and restarts), shown
+// here with the server's meter (meter.js, through Output). The true counts never leave the
+// server: this page gets only the noised one.
+// Privacy is central: the server sees every ✓, the noise protects against the room. What is
+// counted once is a solve token kept in the browser's storage (live.js), so the unit of privacy
+// is a browser profile: a laptop and a phone, or a private window, count twice, and a browser
+// that refuses storage draws a new token on each load; a student counted m times pays mε for
+// each release, not ε. Students on an exercise slide are told so in one line.
 import { Output } from "./output.js";
 import { sayHall } from "./phrases.js";
 
@@ -14,6 +17,8 @@ import { sayHall } from "./phrases.js";
 
 /** @param {number} x */
 const es = (x) => x.toLocaleString("es-ES", { maximumFractionDigits: 1 });
+/** @param {number} x a share, as «96 %» (floor: the coverage is at least what it says) */
+const pct = (x) => `${Math.floor(100 * x).toLocaleString("es-ES")} %`;
 
 function el(tag, cls, text) {
   const node = document.createElement(tag);
@@ -32,18 +37,51 @@ export function noiseReach(epsilon) {
   return k;
 }
 
-/** The count as the slide shows it: the noised value and its 95 % interval, clipped to what is
- *  public (a count is at least 0, and at most the devices the hall says are connected, a number
- *  every device's indicator shows), which is post-processing: no privacy spent.
- *  @param {number} noisy @param {number} epsilon @param {number | undefined} devices
- *  @returns {{value: number, low: number, high: number, clipped: boolean, devices: number | null}} */
-export function countShown(noisy, epsilon, devices) {
-  const top = Number.isInteger(devices) && /** @type {number} */ (devices) > 0 ? /** @type {number} */ (devices) : Infinity;
+/** How often discrete Laplace noise at ``epsilon`` stays within ±``reach``: 1 - 2a^(reach+1)/(1 + a),
+ *  a = e^-ε (0,962 at ε = 0,5 and reach 6: the «IC 95 %» covers at least that).
+ *  @param {number} epsilon @param {number} reach */
+export function noiseCover(epsilon, reach) {
+  const a = Math.exp(-epsilon);
+  return 1 - (2 * a ** (reach + 1)) / (1 + a);
+}
+
+/** The count as the slide shows it: the noised value and its interval (±``noiseReach``), clipped
+ *  only to bounds that are public and true, which is post-processing (no privacy spent) and never
+ *  makes the interval miss a true count it held: at least 0, and at most ``admitted``, the devices
+ *  the hall admitted to report this exercise, when the release says it (the hall counts no solve
+ *  without an admission, so no count exceeds it). The devices connected now are no bound: a solve
+ *  stays counted after its device leaves, and with Redis a device is counted once per process.
+ *  @param {number} noisy @param {number} epsilon @param {unknown} [admitted] the release's
+ *  ``admitted``, if any
+ *  @returns {{value: number, low: number, high: number, clipped: boolean, admitted: number | null}} */
+export function countShown(noisy, epsilon, admitted) {
+  const top = Number.isSafeInteger(admitted) && /** @type {number} */ (admitted) >= 0 ? /** @type {number} */ (admitted) : Infinity;
   const clip = (/** @type {number} */ x) => Math.min(top, Math.max(0, x));
   const k = noiseReach(epsilon);
   const value = clip(noisy), low = clip(noisy - k), high = clip(noisy + k);
   return { value, low, high, clipped: value !== noisy || low !== noisy - k || high !== noisy + k,
-           devices: top === Infinity ? null : top };
+           admitted: top === Infinity ? null : top };
+}
+
+/** The sentence of a released count ``value`` (``r``: the release's payload, whose
+ *  ``admitted``, the devices admitted to report this exercise, bounds it when the hall says it).
+ *  @param {number} value @param {import("./types.js").Released} r
+ *  @returns {Extract<import("./types.js").HallPhrase, {code: "count-shown"}>} */
+export function countSaid(value, r) {
+  const admitted = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (r)).admitted;
+  const reach = noiseReach(r.epsilon);
+  return { code: "count-shown", ...countShown(value, r.epsilon, admitted), epsilon: es(r.epsilon), sd: es(r.sd),
+    fresh: Boolean(r.new), reach, cover: pct(noiseCover(r.epsilon, reach)) };
+}
+
+/** What the slide says when a release has no count to show (``answer`` not 200 nor 409): a
+ *  4xx is a refusal the hall answers before it releases anything (nothing counted, nothing
+ *  spent); no answer, or a 5xx, may come after the release was kept (a reply lost on the way),
+ *  so it may have been spent, and asking again without ``again`` shows it at no cost.
+ *  @param {{status: number} | null} answer @returns {import("./types.js").HallPhrase} */
+export function countFailure(answer) {
+  const status = answer?.status ?? 0;
+  return status >= 400 && status < 500 ? { code: "count-refused-request", status } : { code: "count-no-answer" };
 }
 
 /** One exercise's box on the presenter's slide, and the students' line. */
@@ -90,7 +128,10 @@ class HallCount {
     try {
       const answer = await hall.releaseCount(this.id, this.released);
       if (!answer || (answer.status !== 200 && answer.status !== 409)) {
-        this.text.textContent = sayHall({ code: "count-no-answer" });
+        const failure = countFailure(answer);
+        // the release may have been kept: the next ask, without ``again``, shows the kept one free
+        if (failure.code === "count-no-answer") { this.released = false; this.label(); }
+        this.text.textContent = sayHall(failure);
         return;
       }
       const r = answer.body;
@@ -101,10 +142,10 @@ class HallCount {
       }
       this.released = true;
       this.label();
-      const shown = countShown(r.value, r.epsilon, hall.devices);
+      const said = countSaid(r.value, r);
       this.box.dataset.noisy = String(r.value);
-      this.box.dataset.shown = JSON.stringify(shown);
-      this.text.textContent = sayHall({ code: "count-shown", ...shown, epsilon: es(r.epsilon), sd: es(r.sd), fresh: Boolean(r.new) });
+      this.box.dataset.shown = JSON.stringify(countShown(r.value, r.epsilon, said.admitted));
+      this.text.textContent = sayHall(said);
     } catch (e) {
       this.text.textContent = sayHall({ code: "count-failed", message: e instanceof Error ? e.message : String(e) });
     } finally {

@@ -356,17 +356,18 @@ export const HALL_PHRASES = {
   "poll-csv-title": "Los recuentos de respuestas aleatorizadas de esta ronda, por opción: nada más",
   "poll-round-yes": "Sí, abrir una nueva ronda",
   "poll-round-no": "Cancelar",
-  "poll-round-warning": "Una nueva ronda es una segunda publicación: quien responda de nuevo gasta otro ε "
-    + "(2ε en total por esta pregunta). Se borran las respuestas de esta ronda; responden los dispositivos "
-    + "conectados ahora.",
-  "poll-round-opened": "Nueva ronda abierta: una segunda publicación (otro ε para quien responda de nuevo).",
+  "poll-round-warning": ({ round }) => `Una nueva ronda (la ${whole(round)}.ª) es otra publicación: quien responda de nuevo `
+    + `gasta otro ε, y quien responde en r rondas gasta rε por esta pregunta (hasta ${whole(round)}ε tras esta). `
+    + "Se borran las respuestas de esta ronda; responden los dispositivos conectados ahora.",
+  "poll-round-opened": ({ round }) => `Ronda ${whole(round)} abierta: otra publicación (otro ε para quien responda de nuevo: `
+    + `quien responde en r rondas gasta rε, hasta ${whole(round)}ε por esta pregunta).`,
   "poll-round-failed": "No se pudo abrir una nueva ronda: la sala no respondió.",
   "poll-csv-header": "encuesta;ronda;ε;dispositivos admitidos;opción;respuestas aleatorizadas",
   "poll-csv-file": ({ poll, round }) => `${poll}-ronda-${round}.csv`,
   // a poll's mode and status line
   "poll-copy": "Vista del presentador: las respuestas y la estimación, en la ventana principal.",
   "poll-presenter": "Cada estudiante responde en su dispositivo; aquí llegan solo respuestas aleatorizadas. "
-    + "Una ronda nueva sería una segunda publicación: otro ε por estudiante.",
+    + "Cada ronda nueva es otra publicación: otro ε por estudiante que responda (r rondas, rε).",
   "poll-presenter-hall": "Sala en vivo: las respuestas aleatorizadas llegan de cada dispositivo.",
   "poll-student-hall": "Sala en vivo",
   "poll-simulated": "Sin sala en vivo: su respuesta aleatorizada se suma a una sala simulada y no sale de este dispositivo.",
@@ -375,8 +376,9 @@ export const HALL_PHRASES = {
       : options.map((o, i) => `${o} ${shares[i]}`).join(", ");
     return `Sala simulada: ${size} estudiantes (de verdad, ${truth}) y su respuesta.`;   // its count is the size + 1 once this device answers
   },
-  "poll-may-answer": ({ newRound }) =>
-    `${newRound ? "Nueva ronda: responder de nuevo es una segunda publicación (otro ε: 2ε en total por esta pregunta). " : ""}`
+  "poll-may-answer": ({ newRound, round }) =>
+    `${newRound ? `Nueva ronda (la ${whole(round)}.ª): responder de nuevo es otra publicación (otro ε; quien responde en r rondas `
+      + `gasta rε por esta pregunta, hasta ${whole(round)}ε en esta). ` : ""}`
     + "Elija su respuesta: su dispositivo la aleatoriza antes de enviarla.",
   "poll-not-open": "La encuesta se abre cuando el profesor llegue a esta diapositiva: responden los dispositivos conectados a la sala en ese momento.",
   "poll-late": "Este dispositivo se conectó a la sala después de que se mostrara la encuesta: en esta ronda no puede "
@@ -405,8 +407,10 @@ export const HALL_PHRASES = {
   "poll-answers-of": ({ n, admitted, one }) => `${n} de ${admitted} ${one ? "dispositivo" : "dispositivos"}`,
   "poll-received": ({ label }) => `«${label}» recibidos`,
   "poll-estimate-of": ({ label }) => `Estimación de «${label}»`,
-  "poll-held": ({ hold, n }) => `Los números aparecen desde ${hold} respuestas (van ${n}). Con menos, la estimación `
-    + "no diría nada (su intervalo iría de casi 0 % a casi 100 %), y cada cambio en la pantalla "
+  "poll-held": ({ hold, n, missing, narrow, wide }) =>
+    `Faltan ${whole(missing)} ${missing === 1 ? "respuesta" : "respuestas"} para mostrar el resultado (van ${n} de ${whole(hold)}). `
+    + `Con menos, la estimación diría poco (con ${whole(hold - 1)} respuestas, su intervalo del 95 % mediría `
+    + `de ${narrow} a ${wide} puntos de ancho, según las respuestas), y cada cambio en la pantalla `
     + "señalaría a quien acaba de responder: su respuesta aleatorizada lo protege igual, pero no hace falta exhibirla.",
   "poll-no-answers": "Aún no hay respuestas.",
   "poll-clipped": ({ share }) => `${share} (recortado)`,
@@ -422,25 +426,31 @@ export const HALL_PHRASES = {
   },
   // the hall's exercise counts (hallcount.js)
   "count-central": "Privacidad central: el servidor de la sala ve cada ✓ y publica solo este conteo con ruido; "
-    + "el ruido protege de la sala, no del servidor. Cuenta dispositivos: un portátil y un teléfono (o una ventana privada) cuentan dos.",
+    + "el ruido protege de la sala, no del servidor. Cuenta perfiles de navegador: un portátil y un teléfono "
+    + "(o una ventana privada) cuentan dos, y un navegador que no guarda datos cuenta de nuevo tras recargar; "
+    + "quien cuenta m veces paga mε por conteo.",
   "count-student": "Sala en vivo: su ✓ llega al servidor de la sala, que ve cada ✓ (privacidad central); "
-    + "la sala solo ve un conteo con ruido, por dispositivo.",
+    + "la sala solo ve un conteo con ruido, por navegador.",
   "count-button": ({ released, epsilon }) =>
     (released ? `Contar de nuevo (otro ε = ${epsilon})` : `¿Cuántos lo resolvieron? (ε = ${epsilon})`),
   "count-button-title": ({ released }) => (released
-    ? "Un conteo nuevo con ruido: gasta otro ε del presupuesto de la sala"
-    : "Un conteo con ruido de Laplace discreto, pagado con el presupuesto de la sala (el servidor lo guarda)"),
+    ? "Un conteo nuevo con ruido: gasta otro ε del presupuesto de esta sesión de la sala"
+    : "Un conteo con ruido de Laplace discreto, pagado con el presupuesto de esta sesión de la sala (el servidor lo guarda)"),
   "count-counting": "Contando en la sala…",
-  "count-no-answer": "La sala no respondió: no se contó nada (ni se gastó presupuesto).",
-  "count-exhausted": "El presupuesto de la sala se agotó: este conteo no se publicó.",
-  "count-shown": ({ value, low, high, clipped, devices, epsilon, sd, fresh }) => {
-    const bound = devices === 1 ? "el único dispositivo conectado"
-      : devices != null ? `los ${whole(devices)} dispositivos conectados` : "";
+  "count-no-answer": "La sala no respondió: puede que haya publicado el conteo (y gastado su ε) sin que la respuesta "
+    + "llegara. Pídalo de nuevo: si se publicó, la sala muestra ese mismo conteo sin gastar más, con el presupuesto que queda.",
+  "count-refused-request": ({ status }) => `La sala rechazó el pedido (HTTP ${status}): no se contó nada ni se gastó presupuesto.`,
+  "count-exhausted": "El presupuesto de esta sesión de la sala se agotó: este conteo no se publicó (no se gastó nada).",
+  "count-shown": ({ value, low, high, clipped, admitted, epsilon, sd, fresh, reach, cover }) => {
+    const bound = admitted === 1 ? "el único dispositivo admitido"
+      : admitted != null ? `los ${whole(admitted)} dispositivos admitidos` : "";
     return `≈ ${whole(value)} ${value === 1 ? "dispositivo lo resolvió" : "dispositivos lo resolvieron"} `
       + `(IC 95 %: de ${whole(low)} a ${whole(high)}`
-      + (clipped ? `, recortado a lo público: entre 0 y ${bound || "∞"}` : "")
+      + (clipped ? (bound ? `, recortado a lo público: entre 0 y ${bound}` : ", recortado a 0: un conteo no es negativo") : "")
       + `; conteo con ruido de Laplace discreto, ε = ${epsilon}, desvío típico ≈ ${sd})`
-      + (fresh ? "." : "; es el mismo conteo publicado antes: no gastó presupuesto.");
+      + (fresh ? "." : "; es el mismo conteo publicado antes: no gastó presupuesto.")
+      + ` Si no coincide con lo que ve en la sala (≈ 0 con dos que lo resolvieron), es el ruido funcionando: `
+      + `el conteo publicado se aparta del real hasta ±${whole(reach)} el ${cover} de las veces, y por eso dice poco de cada estudiante.`;
   },
   "count-failed": ({ message }) => `No se pudo contar: ${message}`,
   // the hall's indicator, QR code and notices (live-view.js, live.js)
@@ -461,7 +471,9 @@ export const HALL_PHRASES = {
   "hall-short": ({ live, devices }) => (live ? `${devices} en sala` : "…"),
   "hall-status-title": ({ role }) => (role === "presenter" ? "esta página mueve a toda la sala (J muestra el código QR)"
     : role === "following" ? "esta página sigue al profesor; si se mueve, deja de seguirlo"
-      : "esta página no sigue al profesor; «Volver con el profesor» la lleva adonde está él y vuelve a seguirlo"),
+      : "esta página no sigue al profesor; «Volver con el profesor» la lleva adonde está él y vuelve a seguirlo")
+    + ". Los dispositivos en sala son los conectados: uno que se va sin cerrar la página (sin red, con la pantalla "
+    + "apagada) sigue contado hasta que la sala lo nota (en las pruebas, de 60 a 90 s).",
   "hall-token-refused": "El enlace de presentador ya no es válido (la sala se abrió con otro): esta página sigue al profesor.",
 };
 

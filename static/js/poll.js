@@ -29,11 +29,11 @@ const STORE = "dpdeck-poll:";        // + deck id + ":" + poll id → {randomize
 const SIMULATED_HALL = 40;
 const SIMULATED_BATCH = 4;           // simulated answers per step,
 const SIMULATED_STEP_MS = 400;       // every this long
-// A hall's numbers show from this many answers on (drawNumbers says why): with fewer, the interval
-// spans nearly 0 %–100 %, and each change on the projector points at whoever just answered.
-export const HOLD_UNTIL = 10;
 
-/** The slide's poll (deckbuild/live.py, poll_view): ``epsilonText`` is ε as the slide says it.
+/** The slide's poll (deckbuild/live.py, poll_view): ``epsilonText`` is ε as the slide says it;
+ *  ``hold``: a hall's numbers show from this many answers on (drawNumbers says how many are
+ *  missing, and why: each change on the projector would point at whoever just answered);
+ *  ``heldSpan``: the narrowest and widest 95 % interval one answer short of it.
  * @typedef {import("./types.js").PollData} PollData */
 /** The hall's tally (deckbuild/protocol.py), or a simulated hall's: its counts alone.
  *  @typedef {Pick<import("./types.js").Tally, "n" | "counts"> & Partial<import("./types.js").Tally>} Tally */
@@ -58,6 +58,16 @@ export function simulatedShares(k) {
   const weights = Array.from({ length: k }, (_, i) => k - i);
   const total = weights.reduce((a, b) => a + b, 0);
   return weights.map((w) => w / total);
+}
+
+/** The devices admitted to a poll's round, less the presenter's own page when it was one of
+ *  them: the hall admits every device holding a channel when the poll is shown, the presenter's
+ *  too, and the presenter's page knows it by the ticket it was sent for that round.
+ *  @param {number | null} admitted the tally's @param {number} round the tally's
+ *  @param {import("./types.js").Admit | null} own this page's ticket for the poll, if any */
+export function studentsAdmitted(admitted, round, own) {
+  if (admitted == null) return null;
+  return own && own.round === round ? Math.max(0, admitted - 1) : admitted;
 }
 
 /** ``n`` and ``counts`` of a list of answers. @param {number[]} answers @param {number} k @returns {Tally} */
@@ -175,18 +185,23 @@ export class Poll {
     confirm.setAttribute("role", "alertdialog");
     const yes = el("button", "cell-btn poll-round-yes", sayHall({ code: "poll-round-yes" }));
     const no = el("button", "cell-btn poll-round-no", sayHall({ code: "poll-round-no" }));
-    confirm.append(el("p", null, sayHall({ code: "poll-round-warning" })), yes, no);
+    const warning = el("p", null);
+    confirm.append(warning, yes, no);
     for (const b of [round, csv, yes, no]) b.type = "button";
-    round.addEventListener("click", () => { confirm.hidden = false; round.disabled = true; yes.focus(); });
+    round.addEventListener("click", () => {
+      warning.textContent = sayHall({ code: "poll-round-warning", round: (this.tally.round ?? 1) + 1 });
+      confirm.hidden = false; round.disabled = true; yes.focus();
+    });
     no.addEventListener("click", () => { confirm.hidden = true; round.disabled = false; });
     yes.addEventListener("click", async () => {
       yes.disabled = true;
       const hall = this.hall;
+      const next = (this.tally.round ?? 1) + 1;
       const ok = hall ? await hall.reset(this.id) : false;
       yes.disabled = false;
       confirm.hidden = true;
       round.disabled = false;
-      this.say(sayHall({ code: ok ? "poll-round-opened" : "poll-round-failed" }));
+      this.say(sayHall(ok ? { code: "poll-round-opened", round: next } : { code: "poll-round-failed" }));
     });
     csv.addEventListener("click", () => this.downloadCsv());
     box.append(round, csv, confirm);
@@ -197,7 +212,7 @@ export class Poll {
    *  the randomized answers counted; the round, ε and the devices admitted. Nothing else. */
   tallyCsv() {
     const round = this.tally.round ?? 1;
-    const admitted = this.tally.admitted ?? "";
+    const admitted = this.studentsAdmitted() ?? "";
     const eps = String(this.data.epsilon).replace(".", ",");
     const quote = (/** @type {string} */ t) => `"${t.replace(/"/g, '""')}"`;
     const rows = [sayHall({ code: "poll-csv-header" })];
@@ -273,7 +288,7 @@ export class Poll {
   sayAdmission() {
     if (this.mode !== "student" || this.store.load()) return;
     if (this.admission()) {
-      this.say(sayHall({ code: "poll-may-answer", newRound: this.newRound }));
+      this.say(sayHall({ code: "poll-may-answer", newRound: this.newRound, round: this.tally.round ?? 1 }));
     } else if (this.tally.admitted == null) {
       this.say(sayHall({ code: "poll-not-open" }));
     } else {
@@ -348,6 +363,14 @@ export class Poll {
     }
   }
 
+  /** The devices admitted to this round that the slide counts: the presenter's page leaves
+   *  itself out (``studentsAdmitted``). */
+  studentsAdmitted() {
+    const admitted = this.tally.admitted ?? null;
+    const own = this.mode === "presenter" ? this.hall?.ticket?.(this.id) ?? null : null;
+    return studentsAdmitted(admitted, this.tally.round ?? 1, own);
+  }
+
   /** @param {Tally} tally */
   async compute(tally) {
     const runtime = this.runtime;
@@ -377,10 +400,10 @@ export class Poll {
     if (!this.stale) this.figure.el.classList.remove("is-stale");
   }
 
-  /** A hall's tally held back: fewer than HOLD_UNTIL answers (a public fact: the count of
-   *  answers, not what they say). @param {Tally} tally */
+  /** A hall's tally held back: fewer than the poll's ``hold`` answers (a public fact: the count
+   *  of answers, not what they say). @param {Tally} tally */
   held(tally) {
-    return (this.mode === "presenter" || this.mode === "student") && tally.n < HOLD_UNTIL;
+    return (this.mode === "presenter" || this.mode === "student") && tally.n < this.data.hold;
   }
 
   /** The numbers: answers, the raw share, the estimate (clipped, said so) and its interval,
@@ -388,7 +411,7 @@ export class Poll {
   drawNumbers(tally, summary) {
     this.root.dataset.n = String(tally.n);
     this.root.dataset.counts = JSON.stringify(tally.counts);   // the tests compare with dplab's
-    const admitted = this.mode === "simulated" ? null : this.tally.admitted ?? null;
+    const admitted = this.mode === "simulated" ? null : this.studentsAdmitted();
     this.root.dataset.admitted = admitted == null ? "" : String(admitted);
     const rows = [[sayHall({ code: "poll-answers" }), admitted == null ? num(tally.n)
       : sayHall({ code: "poll-answers-of", n: num(tally.n), admitted: num(admitted), one: admitted === 1 })]];
@@ -405,7 +428,7 @@ export class Poll {
     } else {
       delete this.root.dataset.estimate;   // the numbers show none
       this.posterior.textContent = this.held(tally)
-        ? sayHall({ code: "poll-held", hold: HOLD_UNTIL, n: num(tally.n) })
+        ? heldText(this.data, tally.n)
         : tally.n === 0 ? sayHall({ code: "poll-no-answers" }) : "";
     }
     this.numbers.replaceChildren(...rows.flatMap(([term, value]) => [el("dt", null, term), el("dd", null, value)]));
@@ -543,6 +566,13 @@ export function estimateText(estimate, low, high) {
     : low > 1 ? sayHall({ code: "poll-interval-above" })
       : `${clippedPct(low)}–${clippedPct(high)}`;
   return sayHall({ code: "poll-estimate", estimate: clippedPct(estimate), interval });
+}
+
+/** Why a hall's numbers are held, and how many answers are missing. @param {PollData} data @param {number} n */
+export function heldText(data, n) {
+  const [narrow, wide] = data.heldSpan;
+  return sayHall({ code: "poll-held", hold: data.hold, n: num(n), missing: data.hold - n,
+                   narrow: num(Math.round(100 * narrow)), wide: num(Math.round(100 * wide)) });
 }
 
 /** What one answer reveals about the student who sent it. @param {PollData} data @param {number} posterior */

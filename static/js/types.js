@@ -231,13 +231,13 @@
  * gives its Spanish (`HALL_PHRASES`). Numbers arrive formatted the Spanish way where the
  * module that shows them formats them (`pct`, `num`: "0,75", "30 %"), as numbers otherwise.
  * @typedef {{code: "poll-new-round"} | {code: "poll-csv"} | {code: "poll-csv-title"}
- *   | {code: "poll-round-yes"} | {code: "poll-round-no"} | {code: "poll-round-warning"}
- *   | {code: "poll-round-opened"} | {code: "poll-round-failed"} | {code: "poll-csv-header"}
+ *   | {code: "poll-round-yes"} | {code: "poll-round-no"} | {code: "poll-round-warning", round: number}
+ *   | {code: "poll-round-opened", round: number} | {code: "poll-round-failed"} | {code: "poll-csv-header"}
  *   | {code: "poll-csv-file", poll: string, round: number}} PollControlPhrase  the presenter's controls
  * @typedef {{code: "poll-copy"} | {code: "poll-presenter"} | {code: "poll-presenter-hall"}
  *   | {code: "poll-student-hall"} | {code: "poll-simulated"}
  *   | {code: "poll-simulated-hall", size: number, options: string[], shares: string[]}
- *   | {code: "poll-may-answer", newRound: boolean} | {code: "poll-not-open"} | {code: "poll-late"}
+ *   | {code: "poll-may-answer", newRound: boolean, round: number} | {code: "poll-not-open"} | {code: "poll-late"}
  *   | {code: "poll-randomizing"} | {code: "poll-randomize-failed", message: string | null}
  *   | {code: "poll-answered-elsewhere", option: string} | {code: "poll-simulated-sent", option: string}
  *   | {code: "poll-sending"} | {code: "poll-duplicate"} | {code: "poll-sent", option: string}
@@ -247,16 +247,17 @@
  *   | {code: "poll-summary-failed", message: string}} PollStatusPhrase  a poll's mode and status line
  * @typedef {{code: "poll-answers"} | {code: "poll-answers-of", n: string, admitted: string, one: boolean}
  *   | {code: "poll-received", label: string} | {code: "poll-estimate-of", label: string}
- *   | {code: "poll-held", hold: number, n: string} | {code: "poll-no-answers"}
+ *   | {code: "poll-held", hold: number, n: string, missing: number, narrow: string, wide: string} | {code: "poll-no-answers"}
  *   | {code: "poll-clipped", share: string} | {code: "poll-interval-below"} | {code: "poll-interval-above"}
  *   | {code: "poll-estimate", estimate: string, interval: string}
  *   | {code: "poll-posterior", yesNo: boolean, option: string, prior: string, posterior: string, epsilon: string}
  *   } PollNumbersPhrase  a poll's numbers
  * @typedef {{code: "count-central"} | {code: "count-student"}
  *   | {code: "count-button", released: boolean, epsilon: string} | {code: "count-button-title", released: boolean}
- *   | {code: "count-counting"} | {code: "count-no-answer"} | {code: "count-exhausted"}
+ *   | {code: "count-counting"} | {code: "count-no-answer"} | {code: "count-refused-request", status: number}
+ *   | {code: "count-exhausted"}
  *   | {code: "count-shown", value: number, low: number, high: number, clipped: boolean,
- *      devices: number | null, epsilon: string, sd: string, fresh: boolean}
+ *      admitted: number | null, epsilon: string, sd: string, fresh: boolean, reach: number, cover: string}
  *   | {code: "count-failed", message: string}} CountPhrase  the hall's exercise counts (hallcount.js)
  * @typedef {{code: "hall-return-here", ahead: boolean} | {code: "hall-return-slide", slide: number}
  *   | {code: "hall-qr-alt"} | {code: "hall-join-lead"} | {code: "hall-join-label"} | {code: "hall-join-close"}
@@ -324,7 +325,7 @@
  * @typedef {{exercise: string, value: number | null, new: boolean, epsilon: number, sd: number, budget: BudgetPayload, refused: string | null, admitted: number, cluster: number}} Released  an exercise's noised count, or why the hall's budget refused it (`POST /_hall/release`)
  * @typedef {{k: number, epsilon: number, slide: number}} LivePoll  a poll of `live.json`: its options, its ε and its slide's `indexh`
  * @typedef {{polls: {[id: string]: LivePoll}, exercises: string[]}} LiveManifest  `dist/live.json`: the deck's polls by slide id, and its exercises
- * @typedef {{k: number, epsilon: number, epsilonText: string, prior: number, options: string[], yesNo: boolean}} PollData  a poll slide's `data-poll`
+ * @typedef {{k: number, epsilon: number, epsilonText: string, prior: number, options: string[], yesNo: boolean, hold: number, heldSpan: number[]}} PollData  a poll slide's `data-poll`
  */
 // protocol.py: end
 

@@ -12,6 +12,8 @@ import math
 import re
 from pathlib import Path
 
+import dplab
+import numpy as np
 import pytest
 
 from deckbuild.errors import DeckError
@@ -105,13 +107,18 @@ def test_the_poll_reaches_the_page_with_its_epsilon_options_and_rule(built: Path
         "prior": 0.5,
         "options": ["no", "sí"],
         "yesNo": True,
+        "hold": 10,
+        "heldSpan": [0.0983, 0.9667],
     }
     # «sí» (1) is offered first; the rule states ε and the chance of the truth, the Spanish way
     assert re.findall(r'value="(\d)"', yes_no) == ["1", "0"]
     text = " ".join(re.sub(r"<[^>]+>", "", yes_no).split())
     assert "(ε = ln 3)" in text and "con probabilidad 75 % y, si no, la otra" in text
-    assert "Una sola respuesta por dispositivo y ronda" in text and "2ε" in text
-    assert "nueva ronda es una segunda publicación" in text and "k encuestas cuestan kε" in text
+    assert "Una sola respuesta por dispositivo y ronda" in text and "2ε" not in text
+    assert (
+        "quien responde en r rondas gasta rε por esta pregunta" in text and "k encuestas cuestan kε" in text
+    )
+    assert "nueva ronda es otra publicación" in text
     # its code cell, with its slider, in the lab under the board
     assert 'data-cell-id="copiar"' in yes_no and "epsilon = 1.0" in yes_no
     assert '"name": "epsilon"' in html_lib.unescape(re.search(r'data-params="([^"]*)"', yes_no).group(1))
@@ -120,6 +127,33 @@ def test_the_poll_reaches_the_page_with_its_epsilon_options_and_rule(built: Path
     assert "78,7 %" in k3  # e² / (e² + 2)
     assert "otra al azar" in k3 and "data-cell-id" not in k3
     assert "&lt;b&gt;en auto&lt;/b&gt;" in k3 and "<b>en auto" not in k3  # text, never HTML
+
+
+def _interval_widths(counts_of, n: int, k: int, epsilon: float) -> list[float]:
+    """The width of one option's 95 % interval, clipped to [0, 1] as the slide shows it, for each
+    count 0 … n of that option (dplab's estimators, on the tallies ``counts_of(c)``)."""
+    widths = []
+    for c in range(n + 1):
+        r = dplab.rr_estimate(c, n, epsilon) if k == 2 else dplab.grr_estimate(counts_of(c), epsilon)
+        low, high = (float(np.atleast_1d(x)[0]) for x in (r.low, r.high))
+        widths.append(min(1.0, high) - max(0.0, low))
+    return widths
+
+
+def test_a_held_poll_states_the_interval_it_would_show_one_answer_short(built: Path):
+    """Issue 47 item 7: under 10 answers the slide said the interval would span «casi 0 % a casi
+    100 %»; at n = 9 and ε = ln 3 it spans from 0–10 % (no «sí») to 3–100 % (five). The page
+    gets the narrowest and widest width (``heldSpan``) with the hold (``hold``), recomputed here
+    from dplab over every tally of 9 answers, for the yes/no poll and a poll of three options."""
+    html = (built / "index.html").read_text(encoding="utf-8")
+    for poll_id, k, epsilon in (("copiar", 2, math.log(3)), ("transporte", 3, 2.0)):
+        section = _poll_section(html, poll_id)
+        data = json.loads(html_lib.unescape(re.search(r'data-poll="([^"]*)"', section).group(1)))
+        n = data["hold"] - 1
+        widths = _interval_widths(lambda c, n=n, k=k: [c, n - c] + [0] * (k - 2), n, k, epsilon)
+        assert data["heldSpan"] == [round(min(widths), 4), round(max(widths), 4)], poll_id
+    yes_no = dplab.rr_estimate(0, 9, math.log(3)), dplab.rr_estimate(9, 9, math.log(3))
+    assert round(yes_no[0].high, 2) == 0.10 and round(yes_no[1].low, 2) == 0.90
 
 
 @pytest.mark.parametrize(

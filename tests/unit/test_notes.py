@@ -257,14 +257,19 @@ def test_the_belief_bounds_quoted_on_the_poll():
 
 def test_the_hall_counts_quoted_on_the_first_exercise(deck):
     """«Ejercicio · La escala de Laplace» says what the hall's exercise counts cost: ε = 0,5 a
-    count, from a budget of 4 for the lecture: the hall server's own constants (release.py), as
-    docs/live-polls.md's tables say them (8 counts)."""
+    count, from a budget of 4 per hall session (a new session starts at 0, so two cost a student
+    twice: issue 47 item 5), with a browser profile as the unit (m counts, m·ε: item 3): the hall
+    server's own constants (release.py), as docs/live-polls.md's tables say them (8 counts)."""
     from deckbuild.hall.release import HALL_BUDGET, RELEASE_EPSILON
     from tests.support.paths import ROOT
 
     notes = next(s.notes for s in deck.slides if s.id == "ejercicio-escala-laplace")
     line = " ".join(next(paragraph for paragraph in notes.split("\n\n") if "✓" in paragraph).split())
     assert "Laplace discreto" in line and "curador de confianza" in line and "cuentan dos veces" in line
+    assert (
+        "para toda la clase" not in line and "por sesión de la sala: una sesión nueva empieza de cero" in line
+    )
+    assert "la unidad de privacidad es el perfil del navegador" in line and "paga m veces" in line
     assert [v for _, v, _ in note_numbers(line)] == [RELEASE_EPSILON, HALL_BUDGET]
     docs = " ".join((ROOT / "docs" / "live-polls.md").read_text(encoding="utf-8").split())
     assert "ε = 0,5 each new draw, from a budget of ε = 4" in docs and "8 counts" in docs
