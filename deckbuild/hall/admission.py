@@ -26,8 +26,8 @@ ticket is ever stored beside a device: the ticket of a device is recomputed from
 the device itself sends, which no store holds; an answer or a solve records its ticket (spent)
 and its own token, never the device. So from everything stored (SQLite's file, Redis's memory
 and append-only file) and the secret, nobody can tell which device sent which answer or solve.
-In one process the pool and the rounds live in memory (a restart forgets them: devices rejoin,
-their tickets are the same); with Redis (``redis_store.RedisAdmission``) they are shared, so
+In one process the rounds live in memory (a restart forgets them: devices rejoin, their
+tickets are the same) and the pool in the SQLite file, as HMACs of ids and addresses; with Redis (``redis_store.RedisAdmission``) they are shared, so
 every bound holds across processes, and expire after 12 h.
 """
 
@@ -158,6 +158,15 @@ class Admission(Protocol):
         ...
 
 
+class PoolStore(Protocol):
+    """Where a one-process hall keeps its pool (``store.SqliteStore``), so that its bounds, and
+    the release's ``admitted``, outlive a restart. Keys are HMACs, never ids or addresses."""
+
+    async def join_pool(self, device_key: str, address_key: str, cap: int) -> bool: ...
+
+    async def pool_size(self) -> tuple[int, int]: ...
+
+
 @dataclass
 class _Round:
     round: int
@@ -166,19 +175,26 @@ class _Round:
 
 
 class MemoryAdmission:
-    """``Admission`` in this process's memory (one hall process: the default). Addresses are
-    keys of this process's memory only, never written or logged."""
+    """``Admission`` for one hall process: the rounds in its memory; the pool in ``store`` (the
+    hall's SQLite file, as HMACs) or, without one, in memory too (addresses then are keys of
+    this process's memory only, never written or logged)."""
 
     shared = False
 
-    def __init__(self, secret: bytes | None = None, max_per_address: int = 300):
+    def __init__(
+        self, secret: bytes | None = None, max_per_address: int = 300, store: PoolStore | None = None
+    ):
         self.tickets = Tickets(secret if secret is not None else secrets.token_bytes(32))
         self.max_per_address = max_per_address
+        self.store = store  # None: the pool in memory too (a restart forgets it)
         self._polls: dict[str, _Round] = {}
         self._pool: set[str] = set()
         self._per_address: Counter[str] = Counter()
 
     async def join(self, device: str, address: str) -> bool:
+        if self.store is not None:
+            keys = self.tickets.key("device", device), self.tickets.key("address", address)
+            return await self.store.join_pool(*keys, self.max_per_address)
         if device in self._pool:
             return True
         if self._per_address[address] >= self.max_per_address:
@@ -188,6 +204,8 @@ class MemoryAdmission:
         return True
 
     async def pool(self) -> Pool:
+        if self.store is not None:
+            return Pool(*await self.store.pool_size())
         most = self._per_address.most_common(1)
         return Pool(len(self._pool), most[0][1] if most else 0)
 
@@ -199,7 +217,7 @@ class MemoryAdmission:
         state = self._polls.get(poll)
         if state is not None and state.round >= round:
             return {}
-        state = self._polls[poll] = _Round(round, {d for d in devices if d in self._pool})
+        state = self._polls[poll] = _Round(round, set(devices))  # the hall gives the pool's only
         scope = poll_scope(poll, round)
         return {device: self.tickets.issue(scope, device) for device in state.devices}
 

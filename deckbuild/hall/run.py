@@ -151,7 +151,7 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
         admission = RedisAdmission(store, secret, per_address)
     else:
         store = SqliteStore(db)
-        admission = MemoryAdmission(secret, per_address)
+        admission = MemoryAdmission(secret, per_address, store)
     hall = Hall(
         dist=opts.dist,
         store=store,

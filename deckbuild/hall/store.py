@@ -9,12 +9,14 @@ the SQLite file's (``HallStore``, the synchronous SQL under ``SqliteStore``).
 
 SQLite (stdlib ``sqlite3``, WAL), so a server killed mid-poll loses nothing.
 
-Six tables: ``state`` (the presenter's last position, one row), ``poll_answers`` (one randomized
+Seven tables: ``state`` (the presenter's last position, one row), ``poll_answers`` (one randomized
 answer per poll and answer token: the true answer never reaches the server), ``poll_rounds``
 (each poll's round number, once a new round was started: a number, nothing about anyone),
-``solves`` (one row per exercise and solve token), ``solve_tickets`` (the admission tickets
+``solves`` (one row per exercise and solve token), ``pool`` (the hall's pool:
+an HMAC of each admitted device id and of its address, under the hall's secret; ``admission.py``),
+``solve_tickets`` (the admission tickets
 the solves spent, one per device and exercise: ``admission.py``; a ticket names no device) and ``releases`` (the hall's noised exercise
-counts and what each cost: the hall's privacy budget). No address, user agent, time or device id is stored: a poll
+counts and what each cost: the hall's privacy budget). No address, user agent, time or device id is stored (the pool holds their HMACs): a poll
 answer carries a token the page drew for that poll alone, and a solve one drawn for that exercise
 alone (128 random bits each), so no stored id links two polls, two exercises, or a poll to an
 exercise.
@@ -66,6 +68,9 @@ CREATE TABLE IF NOT EXISTS solves (
 CREATE TABLE IF NOT EXISTS solve_tickets (
     exercise TEXT NOT NULL, ticket TEXT NOT NULL,
     PRIMARY KEY (exercise, ticket)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS pool (
+    device TEXT PRIMARY KEY, address TEXT NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS releases (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -237,6 +242,15 @@ class SqliteStore:
     async def add_solved(self, exercise: str, token: str, ticket: str) -> bool:
         with self.sql.transaction():
             return self.sql.add_solved(exercise, token, ticket)
+
+    @_kept
+    async def join_pool(self, device_key: str, address_key: str, cap: int) -> bool:
+        with self.sql.transaction():
+            return self.sql.join_pool(device_key, address_key, cap)
+
+    @_kept
+    async def pool_size(self) -> tuple[int, int]:
+        return self.sql.pool_size()
 
     @_kept
     async def solved_count(self, exercise: str) -> int:
@@ -419,6 +433,24 @@ class HallStore:
             return False
         self.db.execute("INSERT INTO solves (exercise, token) VALUES (?, ?)", (exercise, token))
         return True
+
+    def join_pool(self, device_key: str, address_key: str, cap: int) -> bool:
+        """The hall's pool (admission.py), kept so that a restart keeps its bound: True if the
+        device (its key: an HMAC of its id) is in it, now or already; False when its address's
+        key has ``cap`` devices. Call it inside ``transaction``."""
+        if self.db.execute("SELECT 1 FROM pool WHERE device = ?", (device_key,)).fetchone() is not None:
+            return True
+        held = self.db.execute("SELECT COUNT(*) FROM pool WHERE address = ?", (address_key,)).fetchone()[0]
+        if held >= cap:
+            return False
+        self.db.execute("INSERT INTO pool (device, address) VALUES (?, ?)", (device_key, address_key))
+        return True
+
+    def pool_size(self) -> tuple[int, int]:
+        """The pool's devices, and the most of them from one address."""
+        devices = self.db.execute("SELECT COUNT(*) FROM pool").fetchone()[0]
+        most = self.db.execute("SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM pool GROUP BY address)")
+        return devices, most.fetchone()[0] or 0
 
     def solved_count(self, exercise: str) -> int:
         """The true number of solve tokens of ``exercise`` (the server's alone: released noised)."""

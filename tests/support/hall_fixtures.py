@@ -62,7 +62,9 @@ def make_hall(tmp_path: Path, live: dict | None = LIVE, limits: Limits | None = 
     secret = secret_from_token(TOKEN)
     cap = limits.max_devices_per_address
     admission: Admission = (
-        RedisAdmission(store, secret, cap) if isinstance(store, RedisStore) else MemoryAdmission(secret, cap)
+        RedisAdmission(store, secret, cap)
+        if isinstance(store, RedisStore)
+        else MemoryAdmission(secret, cap, store)
     )
     return Hall(
         dist=dist,
@@ -135,15 +137,13 @@ def admit(hall: Hall, poll: str, devices: list[str], round_: int = 1) -> list[st
     are admitted)."""
 
     async def main():
-        if hall.admission.shared:  # Redis: the admission is the store's
-            await hall.store.open(lambda event, data: None)
+        await hall.store.open(lambda event, data: None)  # the pool is the store's
         try:
             for device in devices:  # each joins the pool, as its stream would
                 await hall.admission.join(device, "127.0.0.1")
             tickets = await hall.admission.admit(poll, round_, devices)
         finally:
-            if hall.admission.shared:
-                await hall.store.close()
+            await hall.store.close()
         hall.hall_state, _ = hall.hall_state.show(poll, round_)
         return [tickets[d] for d in devices]
 

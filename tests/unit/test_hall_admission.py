@@ -14,12 +14,14 @@ import aiohttp
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from deckbuild.hall.admission import MemoryAdmission, Tickets, exercise_scope
+from deckbuild.hall.admission import MemoryAdmission, Tickets, exercise_scope, secret_from_token
 from deckbuild.hall.app import make_app
 from deckbuild.hall.channel import Channel, Full
 from deckbuild.hall.limits import Limits, Rate
+from deckbuild.hall.redis_store import RedisAdmission, RedisStore
 from tests.support.hall_fixtures import (
     DEV,
+    TOKEN,
     admit,
     bearer,
     make_hall,
@@ -257,3 +259,30 @@ def test_the_addresses_of_one_ipv6_64_share_one_cap_behind_a_trusted_proxy(tmp_p
         return ["tickets" in g for g in greetings]
 
     assert run_with_client(hall, scenario) == [True] * 5 + [False] * 3 + [True]
+
+
+def test_the_pool_outlives_a_restart_so_the_count_keeps_its_bound(tmp_path):
+    """The release clips its interval at the pool's size, which must stay at least the true
+    count: a one-process hall that forgot its pool at a restart (its solves kept in SQLite)
+    would have said fewer. The pool is the store's: a restarted hall keeps its size, its cap
+    per address and its cluster."""
+    hall = make_hall(tmp_path, limits=Limits(max_devices_per_address=5))
+
+    async def run(devices):
+        await hall.store.open(lambda event, data: None)
+        try:
+            joined = [await hall.admission.join(d, "203.0.113.9") for d in devices]
+            return joined, await hall.admission.pool()
+        finally:
+            await hall.store.close()
+
+    first = run_async(lambda: run(DEV[:5]))
+    # a new process: the store opened anew and a new admission, as after a kill -9
+    secret, cap = secret_from_token(TOKEN), 5
+    shared = isinstance(hall.store, RedisStore)
+    hall.admission = (
+        RedisAdmission(hall.store, secret, cap) if shared else MemoryAdmission(secret, cap, hall.store)
+    )
+    after = run_async(lambda: run(DEV[5:7]))
+    assert first[0] == [True] * 5 and after[0] == [False, False]
+    assert (after[1].devices, after[1].cluster) == (5, 5)
