@@ -73,6 +73,30 @@ def default_db(root: Path, session: str | None = None) -> Path:
     return root / ".hall" / f"hall-{session_name(session)}.sqlite3"
 
 
+def hall_file(opts: HallOptions, root: Path) -> Path:
+    """The hall's SQLite file (with ``--redis``: where it would be, the token file's default
+    place): ``--hall-db`` as given, else the session's file under ``root/.hall/``.
+
+    ``--hall-db`` and ``--hall-session`` both name that file, so a SQLite hall refuses the two
+    together (SystemExit, saying which to keep) rather than silently continue a file the
+    professor meant to leave (issue 46, item 16). With ``--redis`` the session names the hall's
+    prefix in Redis and ``--hall-db`` only the token file's place: both are kept."""
+    if opts.db is not None and opts.session is not None and not opts.redis:
+        raise SystemExit(
+            f"--hall-session {opts.session} y --hall-db {opts.db} nombran los dos el archivo de la sala: "
+            f"use uno solo (otra sesión con --hall-db: otro archivo, p. ej. "
+            f"--hall-db {fresh_file(opts.db)})"
+        )
+    return opts.db or default_db(root, opts.session)
+
+
+def fresh_file(db: Path) -> Path:
+    """A file beside ``db`` for a clean start: ``hall.sqlite3`` → ``hall-clase.sqlite3``
+    (``hall-clase.sqlite3`` → ``hall-clase-2.sqlite3``)."""
+    tag = "clase-2" if db.stem.endswith("clase") else "clase"
+    return db.with_name(f"{db.stem}-{tag}{db.suffix}")
+
+
 def redis_prefix(session: str | None = None) -> str:
     """The session's hall in Redis, as ``default_db`` is its file: ``hall-<session>:``."""
     return f"hall-{session_name(session)}:"
@@ -98,11 +122,14 @@ def session_note(db: Path, existed: bool, name: str | None) -> list[str]:
         store.close()
     if not existed or not any(held.values()):
         return [f"  {label}: a clean start, kept in {db} (a restart in the same session continues it)"]
-    fresh = "clase-2" if name == "clase" else "clase"
+    if name is None:  # the file was given (--hall-db): another file starts clean, not a session
+        fresh = f"--hall-db {fresh_file(db)}"
+    else:
+        fresh = "--hall-session " + ("clase-2" if name == "clase" else "clase")
     return [
         f"  {label}: CONTINUES {db}: {held['answers']} poll answers, {held['solves']} solved exercises, "
         f"{held['releases']} released counts",
-        f"  (a rehearsal's answers show in the lecture: for a clean start, --hall-session {fresh})",
+        f"  (a rehearsal's answers show in the lecture: for a clean start, {fresh})",
     ]
 
 
@@ -143,7 +170,7 @@ def banner(
 
 async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, list[str]]:
     """Bind and start the hall; its runner, its Hall and the audience URLs (the real port in them)."""
-    db = opts.db or default_db(root, opts.session)  # the SQLite file; the token file's place, with Redis too
+    db = hall_file(opts, root)  # the SQLite file; the token file's place, with Redis too
     db.parent.mkdir(parents=True, exist_ok=True)
     existed = db.exists()
     token = load_or_create(token_file(opts, db))
@@ -190,7 +217,7 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
 async def serve(opts: HallOptions, root: Path) -> None:
     runner, hall, audience = await start(opts, root)
     if opts.announce:
-        kept = token_file(opts, opts.db or default_db(root, opts.session))
+        kept = token_file(opts, hall_file(opts, root))
         note = hall.session_note
         print(
             banner(
@@ -217,6 +244,7 @@ async def serve(opts: HallOptions, root: Path) -> None:
 
 
 def run(opts: HallOptions, root: Path, quiet: bool = False) -> int:
+    hall_file(opts, root)  # options that contradict each other stop here, before anything starts
     logging.basicConfig(level=logging.WARNING if quiet else logging.INFO, format="%(message)s")
     logging.getLogger("aiohttp.access").setLevel(logging.WARNING if quiet else logging.INFO)
     eventloop.run(serve(opts, root), opts.event_loop)
