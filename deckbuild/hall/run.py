@@ -63,7 +63,7 @@ def session_name(session: str | None) -> str:
     """The session's name: the one given (letters, digits, ``_.-``), else today's date."""
     name = session or datetime.date.today().isoformat()
     if not SESSION_RE.match(name):
-        raise SystemExit(f"--hall-session {name!r}: use letters, digits, '-', '_' or '.' (at most 64)")
+        raise SystemExit(f"--hall-session {name!r}: use letras, cifras, '-', '_' o '.' (64 como mucho)")
     return name
 
 
@@ -111,25 +111,26 @@ def token_file(opts: HallOptions, db: Path) -> Path:
 
 
 def session_note(db: Path, existed: bool, name: str | None) -> list[str]:
-    """What the terminal says of the session ``name`` (None: a file given with ``--hall-db``):
-    a clean start, or a continued one with what it holds already (a rehearsal's answers would
-    show in the lecture), and how to start clean."""
-    label = f"session «{name}»" if name else "hall file"
+    """What the terminal says, in Spanish, of the session ``name`` (None: a file given with
+    ``--hall-db``): a clean start, or a continued one with what it holds already (a rehearsal's
+    answers would show in the lecture), and how to start clean with the options in use."""
+    label = f"sesión «{name}»" if name else "archivo de la sala"
     store = HallStore(db)
     try:
         held = store.totals()
     finally:
         store.close()
     if not existed or not any(held.values()):
-        return [f"  {label}: a clean start, kept in {db} (a restart in the same session continues it)"]
+        same = "la misma sesión" if name else "el mismo archivo"
+        return [f"  {label}: empieza limpia, guardada en {db} (un reinicio con {same} la continúa)"]
     if name is None:  # the file was given (--hall-db): another file starts clean, not a session
         fresh = f"--hall-db {fresh_file(db)}"
     else:
         fresh = "--hall-session " + ("clase-2" if name == "clase" else "clase")
     return [
-        f"  {label}: CONTINUES {db}: {held['answers']} poll answers, {held['solves']} solved exercises, "
-        f"{held['releases']} released counts",
-        f"  (a rehearsal's answers show in the lecture: for a clean start, {fresh})",
+        f"  {label}: CONTINÚA {db} (respuestas de encuestas: {held['answers']}; ejercicios resueltos: "
+        f"{held['solves']}; conteos publicados: {held['releases']})",
+        f"  (lo de un ensayo se vería en la clase: para empezar limpia, {fresh})",
     ]
 
 
@@ -143,26 +144,33 @@ def banner(
     session: list[str] = (),
     event_loop: str | None = None,
 ) -> str:
+    """The hall's start-up lines, in Spanish as the professor's guide (docs/despliegue.md): the
+    audience's URLs, the presenter's (kept apart: it moves every device), where the session is
+    kept and whether it continues, and what to add when only this machine can reach it."""
     lines = [
-        f"The hall is open (Ctrl+C stops it; event loop: {event_loop})."
+        f"La sala está abierta (Ctrl+C la detiene; bucle de eventos: {event_loop})."
         if event_loop
-        else "The hall is open (Ctrl+C stops it).",
-        "  audience (give this one to the hall; the title slide and J show it as a QR):",
+        else "La sala está abierta (Ctrl+C la detiene).",
+        "  público (dé esta dirección a la sala; la diapositiva de título y la tecla J la muestran en un QR):",
     ]
     lines += [f"    {url}" for url in audience]
     if opts.audience_url:  # the deck is elsewhere: where this process is, for the proxy in front
-        lines.append(f"  the deck is served there; this hall listens on {' '.join(listening)}")
-        lines += ["  presenter (keep it to yourself: whoever opens it moves every device):"]
+        lines.append(f"  la presentación se sirve allí; esta sala escucha en {' '.join(listening)}")
+        lines += ["  presentador (guárdelo para usted: quien lo abra mueve todos los dispositivos):"]
         lines += [f"    {audience[0]}#presenter={token}"]
     else:
-        lines += ["  presenter (on this machine; keep it to yourself: whoever opens it moves every device):"]
+        lines += [
+            "  presentador (en este equipo; guárdelo para usted: quien lo abra mueve todos los dispositivos):"
+        ]
         scheme = "https" if opts.cert else "http"
         port = urlsplit(audience[0]).port or opts.port
         lines += [f"    {presenter_url(opts.host, port, scheme, audience)}#presenter={token}"]
-    lines += list(session) or [f"  answers and position kept in {kept_in}"]
-    lines += [f"  the presenter's link is kept in {token_path}"]
+    lines += list(session) or [f"  respuestas y posición guardadas en {kept_in}"]
+    lines += [f"  el enlace del presentador se guarda en {token_path}"]
     if opts.host in LOOPBACK and not opts.audience_url:
-        lines.append("  only this machine can open it: add --host 0.0.0.0 to let the hall's devices in")
+        lines.append(
+            "  solo este equipo puede abrirla: añada --host 0.0.0.0 para que entren los dispositivos de la sala"
+        )
     if opts.cert is None and opts.host not in LOOPBACK and not opts.audience_url:
         lines.append(INSECURE_NOTE)
     return "\n".join(lines)

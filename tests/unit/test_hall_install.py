@@ -42,7 +42,7 @@ def test_the_hall_extra_is_part_of_the_project_dependencies_with_the_same_bounds
 
 
 def test_the_guides_give_that_one_command_and_not_the_old_list():
-    for guide in ("docs/deploy.md",):
+    for guide in ("docs/deploy.md", "docs/despliegue.md"):
         text = (ROOT / guide).read_text(encoding="utf-8")
         assert "bash scripts/setup-hall.sh" in text, guide
         assert "pip install aiohttp segno" not in text, guide

@@ -39,10 +39,11 @@ def _next_state(stream, limit: int = 60) -> dict:
     raise AssertionError("no state event")
 
 
-def test_the_guide_restarts_one_process_with_its_own_arguments():
-    text = (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8")
-    case3 = text[text.index("## 3.") :]
-    assert "hall 8103 &" in case3 and "--hall-session" in case3
+def test_the_guides_restart_one_process_with_its_own_arguments():
+    for guide in ("deploy.md", "despliegue.md"):
+        text = (ROOT / "docs" / guide).read_text(encoding="utf-8")
+        case3 = text[text.index("## 3.") :]
+        assert "hall 8103 &" in case3 and "--hall-session" in case3, guide
 
 
 def test_a_process_killed_and_started_again_with_the_same_arguments_rejoins(tmp_path):

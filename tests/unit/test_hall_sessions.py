@@ -58,3 +58,37 @@ def test_the_restart_hint_of_a_session_still_names_a_session(tmp_path):
     _note(dist, tmp_path, session="ensayo")
     again = _note(dist, tmp_path, session="ensayo")
     assert "--hall-session clase" in again and "--hall-db" not in again, again
+
+
+ENGLISH = ("The hall is open", "audience (", "presenter (", "kept in", "CONTINUES", "a clean start",
+           "only this machine", "the deck is served", "Note:", "rehearsal")  # fmt: skip
+
+
+def test_the_lines_a_professor_reads_in_the_terminal_are_spanish(tmp_path):
+    """Issue 47, item 23: the professor's path is Spanish (docs/guia-profesor.md,
+    docs/despliegue.md), so are the hall's start-up lines, every variant: on this machine, on
+    the hall's network, behind a proxy with the deck elsewhere, a session continued."""
+    from deckbuild.hall.net import INSECURE_NOTE
+    from deckbuild.hall.run import banner
+
+    dist = make_dist(tmp_path)
+    _note(dist, tmp_path, session="ensayo")
+    continued = _note(dist, tmp_path, session="ensayo").splitlines()
+    texts = []
+    for opts in (
+        HallOptions(dist, host="127.0.0.1"),
+        HallOptions(dist, host="0.0.0.0"),
+        HallOptions(None, audience_url="https://deck.example.edu/", live=dist / "live.json"),
+    ):
+        texts.append(
+            banner(
+                ["http://192.0.2.7:8000/"], "T" * 43, opts, "x.sqlite3", tmp_path / "t",
+                ["http://127.0.0.1:8100/"], continued, event_loop="uvloop",
+            )
+        )  # fmt: skip
+    text = "\n".join(texts)
+    assert "La sala está abierta (Ctrl+C la detiene; bucle de eventos: uvloop)." in text
+    assert "público (" in text and "presentador (" in text and "CONTINÚA" in text
+    assert "solo este equipo puede abrirla" in text and INSECURE_NOTE in text
+    assert "esta sala escucha en http://127.0.0.1:8100/" in text
+    assert not [w for w in ENGLISH if w in text], [w for w in ENGLISH if w in text]

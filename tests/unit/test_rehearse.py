@@ -28,7 +28,7 @@ from tests.support.paths import FIXTURES, ROOT
 def test_the_script_runs_the_module_and_the_guides_give_it():
     script = (ROOT / "scripts" / "rehearse.sh").read_text()
     assert "-m deckbuild.rehearse" in script
-    for guide in ("docs/deploy.md",):
+    for guide in ("docs/deploy.md", "docs/despliegue.md"):
         assert "bash scripts/rehearse.sh" in (ROOT / guide).read_text(encoding="utf-8"), guide
 
 
