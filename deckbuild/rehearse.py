@@ -225,6 +225,9 @@ def rehearse(
         while not stopping:
             for name, proc in (("Caddy", caddy), ("la sala", hall)):
                 if proc.poll() is not None:
+                    time.sleep(0.5)  # Ctrl+C in a terminal reaches the children too: was it that?
+                    if stopping:
+                        break
                     print(f"ensayo: {name} se detuvo (código {proc.returncode}); vea {folder}", flush=True)
                     return 1
             time.sleep(0.2)

@@ -54,6 +54,7 @@ def test_the_rehearsal_serves_the_deck_and_the_hall_over_https_with_a_trusted_ca
          "--deck", str(FIXTURES / "good" / "deck.yaml"), "--dir", str(tmp_path / "ensayo"),
          "--browser-home", str(home)],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True,  # its own process group, as in a terminal: Ctrl+C reaches them all
     )  # fmt: skip
     watchdog = threading.Timer(300, proc.terminate)  # a hung rehearsal ends the read below
     watchdog.start()
@@ -92,9 +93,10 @@ def test_the_rehearsal_serves_the_deck_and_the_hall_over_https_with_a_trusted_ca
         ).stdout
         assert CA_NAME in listed and "C,," in listed
 
-        # Ctrl+C's signal stops it, Caddy and the hall with it
-        proc.send_signal(signal.SIGINT)
+        # Ctrl+C (SIGINT to the terminal's process group) stops it, Caddy and the hall with it
+        os.killpg(proc.pid, signal.SIGINT)
         assert proc.wait(30) == 0
+        assert proc.stdout.read().strip().endswith("ensayo: detenido")
         ports = [int(u.rsplit(":", 1)[1]) for u in (deck, hall)]
         assert all(_refused(p) for p in ports)
     finally:
