@@ -217,7 +217,12 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
     port = runner.addresses[0][1]
     hall.listening = audience_urls(opts.host, port, "https" if context else "http")
     hall.audience[:] = [opts.audience_url] if opts.audience_url else hall.listening
-    if not opts.redis:
+    if opts.redis:  # the session names the hall in Redis: the same one for every process given it
+        hall.session_note = [
+            f"  sesión «{session_name(opts.session)}»: en Redis, {opts.redis} (claves "
+            f"{redis_prefix(opts.session)}*; los procesos con la misma --hall-session comparten la sala)"
+        ]
+    else:
         hall.session_note = session_note(db, existed, None if opts.db else session_name(opts.session))
     return runner, hall, hall.audience
 

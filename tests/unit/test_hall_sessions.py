@@ -92,3 +92,24 @@ def test_the_lines_a_professor_reads_in_the_terminal_are_spanish(tmp_path):
     assert "solo este equipo puede abrirla" in text and INSECURE_NOTE in text
     assert "esta sala escucha en http://127.0.0.1:8100/" in text
     assert not [w for w in ENGLISH if w in text], [w for w in ENGLISH if w in text]
+
+
+def test_a_redis_hall_names_its_session_in_spanish(tmp_path):
+    from tests.support.redis_server import RedisServer
+
+    redis = RedisServer(tmp_path / "redis").start()
+    try:
+
+        async def main():
+            opts = HallOptions(make_dist(tmp_path), port=0, redis=redis.url, session="clase-dp")
+            runner, hall, _ = await start(opts, tmp_path)
+            try:
+                return "\n".join(hall.session_note)
+            finally:
+                await runner.cleanup()
+
+        note = run_async(main)
+    finally:
+        redis.stop()
+    assert "sesión «clase-dp»: en Redis" in note and "hall-clase-dp:*" in note, note
+    assert "keys" not in note
