@@ -15,10 +15,11 @@ from pathlib import Path
 WILDCARDS = {"0.0.0.0", "::", ""}
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 INSECURE_NOTE = """\
-Note: over plain HTTP on a LAN the page is not a secure context. The devices get no service
-worker (no offline copy), no shared memory (Stop restarts Python instead of interrupting it)
-and no brotli. To serve HTTPS: --cert CERT.pem --key KEY.pem (a certificate the devices trust,
-e.g. made with mkcert for this machine's address), or put dist/ on a static host with HTTPS."""
+Nota: por HTTP sin cifrar en una red local, la página no es un contexto seguro. Los dispositivos
+no tienen service worker (ni copia sin conexión), ni memoria compartida (■ Detener reinicia Python
+en vez de interrumpirlo), ni brotli. Para servir HTTPS: --cert CERT.pem --key KEY.pem (un
+certificado en el que confíen los dispositivos, p. ej. hecho con mkcert para la dirección de este
+equipo), o ponga dist/ en un servidor estático con HTTPS (docs/despliegue.md)."""
 
 
 def lan_addresses() -> list[str]:

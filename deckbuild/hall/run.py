@@ -57,7 +57,7 @@ def session_name(session: str | None) -> str:
     """The session's name: the one given (letters, digits, ``_.-``), else today's date."""
     name = session or datetime.date.today().isoformat()
     if not SESSION_RE.fullmatch(name):
-        raise SystemExit(f"--hall-session {name!r}: use letters, digits, '-', '_' or '.' (at most 64)")
+        raise SystemExit(f"--hall-session {name!r}: use letras, cifras, '-', '_' o '.' (64 como mucho)")
     return name
 
 
@@ -65,6 +65,30 @@ def default_db(root: Path, session: str | None = None) -> Path:
     """The session's hall file: a server restarted in the same session continues (nothing lost);
     another session (``--hall-session``, or another day) starts empty."""
     return root / ".hall" / f"hall-{session_name(session)}.sqlite3"
+
+
+def hall_file(opts: HallOptions, root: Path) -> Path:
+    """The hall's SQLite file (with ``--redis``: where it would be, the token file's default
+    place): ``--hall-db`` as given, else the session's file under ``root/.hall/``.
+
+    ``--hall-db`` and ``--hall-session`` both name that file, so a SQLite hall refuses the two
+    together (SystemExit, saying which to keep) rather than silently continue a file the
+    professor meant to leave (issue 46, item 16). With ``--redis`` the session names the hall's
+    prefix in Redis and ``--hall-db`` only the token file's place: both are kept."""
+    if opts.db is not None and opts.session is not None and not opts.redis:
+        raise SystemExit(
+            f"--hall-session {opts.session} y --hall-db {opts.db} nombran los dos el archivo de la sala: "
+            f"use uno solo (otra sesión con --hall-db: otro archivo, p. ej. "
+            f"--hall-db {fresh_file(opts.db)})"
+        )
+    return opts.db or default_db(root, opts.session)
+
+
+def fresh_file(db: Path) -> Path:
+    """A file beside ``db`` for a clean start: ``hall.sqlite3`` → ``hall-clase.sqlite3``
+    (``hall-clase.sqlite3`` → ``hall-clase-2.sqlite3``)."""
+    tag = "clase-2" if db.stem.endswith("clase") else "clase"
+    return db.with_name(f"{db.stem}-{tag}{db.suffix}")
 
 
 def redis_prefix(session: str | None = None) -> str:
@@ -81,22 +105,26 @@ def token_file(opts: HallOptions, db: Path) -> Path:
 
 
 def session_note(db: Path, existed: bool, name: str | None) -> list[str]:
-    """What the terminal says of the session ``name`` (None: a file given with ``--hall-db``):
-    a clean start, or a continued one with what it holds already (a rehearsal's answers would
-    show in the lecture), and how to start clean."""
-    label = f"session «{name}»" if name else "hall file"
+    """What the terminal says, in Spanish, of the session ``name`` (None: a file given with
+    ``--hall-db``): a clean start, or a continued one with what it holds already (a rehearsal's
+    answers would show in the lecture), and how to start clean with the options in use."""
+    label = f"sesión «{name}»" if name else "archivo de la sala"
     store = HallStore(db)
     try:
         held = store.totals()
     finally:
         store.close()
     if not existed or not any(held.values()):
-        return [f"  {label}: a clean start, kept in {db} (a restart in the same session continues it)"]
-    fresh = "clase-2" if name == "clase" else "clase"
+        same = "la misma sesión" if name else "el mismo archivo"
+        return [f"  {label}: empieza limpia, guardada en {db} (un reinicio con {same} la continúa)"]
+    if name is None:  # the file was given (--hall-db): another file starts clean, not a session
+        fresh = f"--hall-db {fresh_file(db)}"
+    else:
+        fresh = "--hall-session " + ("clase-2" if name == "clase" else "clase")
     return [
-        f"  {label}: CONTINUES {db}: {held['answers']} poll answers, {held['solves']} solved exercises, "
-        f"{held['releases']} released counts",
-        f"  (a rehearsal's answers show in the lecture: for a clean start, --hall-session {fresh})",
+        f"  {label}: CONTINÚA {db} (respuestas de encuestas: {held['answers']}; ejercicios resueltos: "
+        f"{held['solves']}; conteos publicados: {held['releases']})",
+        f"  (lo de un ensayo se vería en la clase: para empezar limpia, {fresh})",
     ]
 
 
@@ -110,26 +138,33 @@ def banner(
     session: list[str] = (),
     event_loop: str | None = None,
 ) -> str:
+    """The hall's start-up lines, in Spanish as the professor's guide (docs/despliegue.md): the
+    audience's URLs, the presenter's (kept apart: it moves every device), where the session is
+    kept and whether it continues, and what to add when only this machine can reach it."""
     lines = [
-        f"The hall is open (Ctrl+C stops it; event loop: {event_loop})."
+        f"La sala está abierta (Ctrl+C la detiene; bucle de eventos: {event_loop})."
         if event_loop
-        else "The hall is open (Ctrl+C stops it).",
-        "  audience (give this one to the hall; the title slide and J show it as a QR):",
+        else "La sala está abierta (Ctrl+C la detiene).",
+        "  público (dé esta dirección a la sala; la diapositiva de título y la tecla J la muestran en un QR):",
     ]
     lines += [f"    {url}" for url in audience]
     if opts.audience_url:  # the deck is elsewhere: where this process is, for the proxy in front
-        lines.append(f"  the deck is served there; this hall listens on {' '.join(listening)}")
-        lines += ["  presenter (keep it to yourself: whoever opens it moves every device):"]
+        lines.append(f"  la presentación se sirve allí; esta sala escucha en {' '.join(listening)}")
+        lines += ["  presentador (guárdelo para usted: quien lo abra mueve todos los dispositivos):"]
         lines += [f"    {audience[0]}#presenter={token}"]
     else:
-        lines += ["  presenter (on this machine; keep it to yourself: whoever opens it moves every device):"]
+        lines += [
+            "  presentador (en este equipo; guárdelo para usted: quien lo abra mueve todos los dispositivos):"
+        ]
         scheme = "https" if opts.cert else "http"
         port = urlsplit(audience[0]).port or opts.port
         lines += [f"    {presenter_url(opts.host, port, scheme, audience)}#presenter={token}"]
-    lines += list(session) or [f"  answers and position kept in {kept_in}"]
-    lines += [f"  the presenter's link is kept in {token_path}"]
+    lines += list(session) or [f"  respuestas y posición guardadas en {kept_in}"]
+    lines += [f"  el enlace del presentador se guarda en {token_path}"]
     if opts.host in LOOPBACK and not opts.audience_url:
-        lines.append("  only this machine can open it: add --host 0.0.0.0 to let the hall's devices in")
+        lines.append(
+            "  solo este equipo puede abrirla: añada --host 0.0.0.0 para que entren los dispositivos de la sala"
+        )
     if opts.cert is None and opts.host not in LOOPBACK and not opts.audience_url:
         lines.append(INSECURE_NOTE)
     return "\n".join(lines)
@@ -137,7 +172,7 @@ def banner(
 
 async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, list[str]]:
     """Bind and start the hall; its runner, its Hall and the audience URLs (the real port in them)."""
-    db = opts.db or default_db(root, opts.session)  # the SQLite file; the token file's place, with Redis too
+    db = hall_file(opts, root)  # the SQLite file; the token file's place, with Redis too
     db.parent.mkdir(parents=True, exist_ok=True)
     existed = db.exists()
     token = load_or_create(token_file(opts, db))
@@ -186,7 +221,12 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
     port = runner.addresses[0][1]
     hall.listening = audience_urls(opts.host, port, "https" if context else "http")
     hall.audience[:] = [opts.audience_url] if opts.audience_url else hall.listening
-    if not opts.redis:
+    if opts.redis:  # the session names the hall in Redis: the same one for every process given it
+        hall.session_note = [
+            f"  sesión «{session_name(opts.session)}»: en Redis, {opts.redis} (claves "
+            f"{redis_prefix(opts.session)}*; los procesos con la misma --hall-session comparten la sala)"
+        ]
+    else:
         hall.session_note = session_note(db, existed, None if opts.db else session_name(opts.session))
     return runner, hall, hall.audience
 
@@ -194,7 +234,7 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
 async def serve(opts: HallOptions, root: Path) -> None:
     runner, hall, audience = await start(opts, root)
     if opts.announce:
-        kept = token_file(opts, opts.db or default_db(root, opts.session))
+        kept = token_file(opts, hall_file(opts, root))
         note = hall.session_note
         print(
             banner(
@@ -221,6 +261,7 @@ async def serve(opts: HallOptions, root: Path) -> None:
 
 
 def run(opts: HallOptions, root: Path, quiet: bool = False) -> int:
+    hall_file(opts, root)  # options that contradict each other stop here, before anything starts
     logging.basicConfig(level=logging.WARNING if quiet else logging.INFO, format="%(message)s")
     logging.getLogger("aiohttp.access").setLevel(logging.WARNING if quiet else logging.INFO)
     eventloop.run(serve(opts, root), opts.event_loop)

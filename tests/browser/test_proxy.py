@@ -15,15 +15,13 @@ answered across the origins. Needs ``caddy`` and ``certutil`` (Debian's ``caddy`
 from __future__ import annotations
 
 import os
-import shutil
-import socket
-import ssl
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
+from deckbuild import rehearse
 from deckbuild.browser import LAUNCH_ARGS, VIEWPORT, chromium_path
 from deckbuild.site import Project, build
 from tests.support.browser import (
@@ -56,33 +54,10 @@ HERE = "() => { const i = window.deck.reveal.getIndices(); return [i.h, i.v || 0
 
 
 def _tool(name: str, package: str) -> str:
-    path = shutil.which(name)
-    if path is None:
-        pytest.fail(
-            f"{name} is missing: install Debian's {package} (apt-get install {package}); CI installs it"
-        )
-    return path
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_tls(port: int, ca: Path, host: str, timeout: float = 30.0) -> None:
-    """Wait until Caddy answers TLS on ``port`` for ``host`` with a certificate of its CA."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            context = ssl.create_default_context(cafile=str(ca))
-            with socket.create_connection(("127.0.0.1", port), timeout=2) as raw:
-                with context.wrap_socket(raw, server_hostname=host):
-                    return
-        except (OSError, ssl.SSLError):
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.2)
+    try:
+        return rehearse.tool(name, package)
+    except rehearse.Missing as exc:
+        pytest.fail(f"{exc}; CI installs it")
 
 
 class Stack:
@@ -92,7 +67,7 @@ class Stack:
         self.caddy_bin = _tool("caddy", "caddy")
         self.certutil = _tool("certutil", "libnss3-tools")
         self.tmp = tmp
-        self.port = _free_port()
+        self.port = rehearse.free_port()
         self.deck = f"https://deck.localhost:{self.port}"
         self.hall = f"https://hall.localhost:{self.port}"
         self.dist = tmp / "dist"
@@ -101,7 +76,7 @@ class Stack:
 
     def start(self) -> Stack:
         build(Project(ROOT), dist=self.dist, hall=self.hall)
-        hall_port = _free_port()
+        hall_port = rehearse.free_port()
         self.process = HallProcess.alone(
             self.dist / "live.json",
             self.tmp / "hall.sqlite3",
@@ -118,9 +93,8 @@ class Stack:
         storage = self.tmp / "caddy"
         top = self.tmp / "Caddyfile"
         top.write_text(
-            "{\n\tlocal_certs\n\tskip_install_trust\n\tadmin off\n"
-            f"\tstorage file_system {storage}\n\thttp_port {_free_port()}\n\thttps_port {self.port}\n"
-            f"\tauto_https disable_redirects\n}}\nimport {ROOT / 'deploy' / 'Caddyfile'}\n",
+            rehearse.caddy_globals(storage, rehearse.free_port(), self.port)
+            + f"import {ROOT / 'deploy' / 'Caddyfile'}\n",
             encoding="utf-8",
         )
         env = {
@@ -138,26 +112,15 @@ class Stack:
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )
-        self.ca = storage / "pki" / "authorities" / "local" / "root.crt"
-        deadline = time.monotonic() + 30
-        while not self.ca.exists():
-            if self.caddy.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("Caddy did not start:\n" + (self.tmp / "caddy.log").read_text())
-            time.sleep(0.2)
+        self.ca = rehearse.wait_ca(self.caddy, storage, self.tmp / "caddy.log")
         for host in ("deck.localhost", "hall.localhost"):
-            _wait_tls(self.port, self.ca, host)
+            rehearse.wait_tls(self.port, self.ca, host)
         return self
 
     def trusting_home(self) -> Path:
         """A HOME whose ``.pki/nssdb`` trusts Caddy's CA: where Chromium looks on Linux."""
         home = self.tmp / "home"
-        nssdb = home / ".pki" / "nssdb"
-        nssdb.mkdir(parents=True)
-        for args in (
-            ["-N", "-d", f"sql:{nssdb}", "--empty-password"],
-            ["-A", "-d", f"sql:{nssdb}", "-n", "dpdeck-test-caddy-ca", "-t", "C,,", "-i", str(self.ca)],
-        ):
-            subprocess.run([self.certutil, *args], check=True, capture_output=True)
+        rehearse.trust_ca(self.ca, home, self.certutil)  # the rehearsal's own recipe
         return home
 
     def stop(self) -> None:

@@ -44,7 +44,7 @@ def test_a_hall_on_each_loop_says_which_and_fans_a_move_out(tmp_path, name):
     hall = HallProcess(make_dist(tmp_path), tmp_path / "h.sqlite3", tmp_path / "tok", "--event-loop", name)
     hall.start()
     try:
-        assert f"event loop: {name})" in hall.banner
+        assert f"bucle de eventos: {name})" in hall.banner
         with urllib.request.urlopen(f"{hall.audience}_hall/events?device={DEV[1]}", timeout=10) as stream:
             state = {"seq": 1700000000001, "indexh": 3, "indexv": 0, "indexf": -1}
             assert hall.post("_hall/state", state, hall.token)[0] == 204

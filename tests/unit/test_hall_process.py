@@ -130,12 +130,12 @@ def test_the_banner_for_the_hall_network_names_lan_urls_and_the_insecure_context
     hall = HallProcess(dist, tmp_path / "h.sqlite3", tmp_path / "tok", "--host", "0.0.0.0").start()
     try:
         out = hall.banner
-        while "static host with HTTPS" not in out:
+        while "servidor estático con HTTPS" not in out:
             out += hall.proc.stdout.readline()
     finally:
         hall.stop()
     assert "0.0.0.0" not in out and "#presenter=" in out
-    assert "not a secure context" in out and "--cert" in out
+    assert "no es un contexto seguro" in out and "--cert" in out
 
 
 def test_the_presenter_url_is_loopback_a_secure_context_on_the_projectors_machine(tmp_path):
@@ -151,7 +151,7 @@ def test_the_presenter_url_is_loopback_a_secure_context_on_the_projectors_machin
     opts = HallOptions(tmp_path, host="0.0.0.0")
     db = tmp_path / "hall-x.sqlite3"
     text = banner(lan, "T" * 43, opts, str(db), token_file(opts, db))
-    audience, presenter = text.split("presenter (", 1)
+    audience, presenter = text.split("presentador (", 1)
     assert all(url in audience for url in lan)
     assert "http://127.0.0.1:8000/#presenter=" + "T" * 43 in presenter and "192.168" not in presenter
     assert str(tmp_path / "hall-x.token") in presenter  # where the link is kept, beside the database
@@ -206,8 +206,8 @@ def test_a_session_is_a_clean_start_and_the_terminal_says_when_one_continues(tmp
         return "\n".join(run_async(main))
 
     first = banner_of("ensayo")
-    assert "session «ensayo»: a clean start" in first and "hall-ensayo.sqlite3" in first
+    assert "sesión «ensayo»: empieza limpia" in first and "hall-ensayo.sqlite3" in first
     again = banner_of("ensayo")
-    assert "session «ensayo»: CONTINUES" in again and "1 poll answers" in again
+    assert "sesión «ensayo»: CONTINÚA" in again and "respuestas de encuestas: 1;" in again
     assert "--hall-session clase" in again
-    assert "a clean start" in banner_of("clase")
+    assert "empieza limpia" in banner_of("clase")
