@@ -31,6 +31,10 @@ class F:
 
 MAX_INDEX = 10_000  # a slide or fragment index beyond this is not a deck's
 MAX_SEQ = 2**53  # the largest integer a page's JSON keeps exactly
+# A hall's poll numbers show from this many answers on: with fewer, each change on the projector
+# points at whoever just answered. The slide holds them (poll.js, from PollData.hold) and the
+# hall sends no counts before (a tally's `counts` is empty while `n` is below it).
+HOLD_UNTIL = 10
 
 
 @dataclass(frozen=True)

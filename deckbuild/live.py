@@ -17,14 +17,11 @@ import json
 import math
 from pathlib import Path
 
-from .hall_wire import check_shape
+from .hall_wire import HOLD_UNTIL, check_shape
 from .resources import project_module
 from .schema import Deck, Slide
 
 LIVE_MANIFEST = "live.json"
-# A hall's poll numbers show from this many answers on (poll.js holds them until then, and says
-# how many are missing): with fewer, each change on the projector points at whoever just answered.
-HOLD_UNTIL = 10
 
 
 def live_manifest(deck: Deck) -> dict:

@@ -130,7 +130,8 @@ EVENTS = (
             ),
         ),
         "the randomized answers so far in the poll's current `round` (1, 2, … : grows with each "
-        "`reset`), `counts` one per option (`[c0, …, c(k-1)]`), at most once a second per poll on "
+        "`reset`), `counts` one per option (`[c0, …, c(k-1)]`), or `[]` while `n` is below "
+        "`HOLD_UNTIL` (10: the hall holds the counts as the slide does), at most once a second per poll on "
         "each stream, however many processes announce it (and soon after a round is shown or "
         "reset); `admitted` is how many devices the round admitted, `null` until it is shown, and `cluster` "
         "the most of them from one address (`null` likewise): a cluster near `admitted` means one "

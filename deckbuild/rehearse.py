@@ -141,6 +141,25 @@ def _presenter(log: Path, hall: subprocess.Popen, timeout: float = 30.0) -> str:
     raise RuntimeError("la sala no arrancó:\n" + log.read_text(errors="replace"))
 
 
+def _fresh_files(
+    root: Path, folder: Path, deck: str, hall_origin: str, deck_port: int
+) -> tuple[Path, Path, Path]:
+    """The rehearsal's hall file (deleted: each rehearsal starts clean), its Caddyfile (written)
+    and Caddy's storage folder."""
+    hall_db = folder / "hall.sqlite3"
+    for old in (hall_db, folder / "hall.sqlite3-wal", folder / "hall.sqlite3-shm"):
+        old.unlink(missing_ok=True)
+    storage = folder / "caddy"
+    config = folder / "Caddyfile"
+    config.write_text(
+        caddy_globals(storage, free_port(), deck_port)
+        + f"{deck} {{\n\tbind 127.0.0.1\n\ttls internal\n\timport {root / 'deploy' / 'deck.caddy'}\n}}\n"
+        + f"{hall_origin} {{\n\tbind 127.0.0.1\n\ttls internal\n\timport {root / 'deploy' / 'hall.caddy'}\n}}\n",
+        encoding="utf-8",
+    )
+    return hall_db, config, storage
+
+
 def rehearse(
     root: Path,
     folder: Path,
@@ -170,18 +189,8 @@ def rehearse(
         built_for.write_text(hall_origin)
 
     upstream = free_port()
-    hall_db = folder / "hall.sqlite3"
-    for old in (hall_db, folder / "hall.sqlite3-wal", folder / "hall.sqlite3-shm"):
-        old.unlink(missing_ok=True)  # each rehearsal starts clean
+    hall_db, config, storage = _fresh_files(root, folder, deck, hall_origin, deck_port)
     hall_log, caddy_log = folder / "hall.log", folder / "caddy.log"
-    storage = folder / "caddy"
-    config = folder / "Caddyfile"
-    config.write_text(
-        caddy_globals(storage, free_port(), deck_port)
-        + f"{deck} {{\n\tbind 127.0.0.1\n\ttls internal\n\timport {root / 'deploy' / 'deck.caddy'}\n}}\n"
-        + f"{hall_origin} {{\n\tbind 127.0.0.1\n\ttls internal\n\timport {root / 'deploy' / 'hall.caddy'}\n}}\n",
-        encoding="utf-8",
-    )
     env = {**os.environ, "DECK_DIR": str(dist), "HALL_UPSTREAMS": f"127.0.0.1:{upstream}"}
     hall = caddy = None
     stopping = []

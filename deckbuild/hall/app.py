@@ -42,7 +42,7 @@ from typing import Any
 import segno
 from aiohttp import web
 
-from ..hall_wire import ROUTES, check_shape
+from ..hall_wire import HOLD_UNTIL, ROUTES, check_shape
 from ..sse import pump
 from . import addresses, cors, hosts, logs, messages, proxy, state, static, texts
 from .admission import Admission, MemoryAdmission, exercise_scope
@@ -160,16 +160,19 @@ class Hall:
             self.channel.publish("state", position)
 
     async def tally(self, poll: str) -> dict:
-        """A poll's ``tally`` event: its randomized counts, its round, how many devices the round
+        """A poll's ``tally`` event: its randomized counts (none below ``HOLD_UNTIL`` answers), its round, how many devices the round
         admitted and the most devices the hall's pool admitted from one address (both None
         until the poll is shown)."""
         counts = await self.store.counts(poll, self.spec.polls[poll])
+        n = sum(counts)
+        if n < HOLD_UNTIL:  # held on the server too: no stream learns who just answered what
+            counts = []
         round_ = await self.store.round(poll)
         admitted = await self.admission.admitted(poll, round_)
         cluster = None if admitted is None else (await self.admission.pool()).cluster
         return {
             "poll": poll,
-            "n": sum(counts),
+            "n": n,
             "counts": counts,
             "round": round_,
             "admitted": admitted,

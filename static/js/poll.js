@@ -217,7 +217,8 @@ export class Poll {
     const quote = (/** @type {string} */ t) => `"${t.replace(/"/g, '""')}"`;
     const rows = [sayHall({ code: "poll-csv-header" })];
     this.data.options.forEach((option, i) => {
-      rows.push([quote(this.id), round, eps, admitted, quote(option), this.tally.counts[i] ?? 0].join(";"));
+      const count = this.held(this.tally) ? "" : this.tally.counts[i] ?? 0;   // held: the hall sent none
+      rows.push([quote(this.id), round, eps, admitted, quote(option), count].join(";"));
     });
     return rows.join("\r\n") + "\r\n";
   }
@@ -327,11 +328,15 @@ export class Poll {
   onTally(tally) {
     if (!tally || (this.mode !== "presenter" && this.mode !== "student")) return;
     // the counts become part of a Python expression: only k non-negative integers pass
-    const counts = Array.isArray(tally.counts) ? tally.counts : [];
+    // (or none: the hall holds them below the poll's hold, and says only how many answered)
+    const held = Array.isArray(tally.counts) && tally.counts.length === 0
+      && Number.isSafeInteger(tally.n) && tally.n >= 0 && tally.n < this.data.hold;
+    const counts = held ? new Array(this.data.k).fill(0) : Array.isArray(tally.counts) ? tally.counts : [];
     if (counts.length !== this.data.k || !counts.every((c) => Number.isSafeInteger(c) && c >= 0)) return;
     const round = typeof tally.round === "number" && Number.isSafeInteger(tally.round) ? tally.round : 1;
     const admitted = typeof tally.admitted === "number" && Number.isSafeInteger(tally.admitted) ? tally.admitted : null;
-    this.tally = { n: counts.reduce((a, b) => a + b, 0), counts: [...counts], round, admitted };
+    const n = held ? tally.n : counts.reduce((a, b) => a + b, 0);
+    this.tally = { n, counts: [...counts], round, admitted };
     this.root.dataset.round = String(round);
     if (this.mode === "student") {
       const kept = this.store.load();
@@ -410,7 +415,7 @@ export class Poll {
    *  and the posterior bound. @param {Tally} tally @param {any} summary */
   drawNumbers(tally, summary) {
     this.root.dataset.n = String(tally.n);
-    this.root.dataset.counts = JSON.stringify(tally.counts);   // the tests compare with dplab's
+    this.root.dataset.counts = JSON.stringify(this.held(tally) ? [] : tally.counts);   // the tests compare with dplab's
     const admitted = this.mode === "simulated" ? null : this.studentsAdmitted();
     this.root.dataset.admitted = admitted == null ? "" : String(admitted);
     const rows = [[sayHall({ code: "poll-answers" }), admitted == null ? num(tally.n)

@@ -286,3 +286,35 @@ def test_the_pool_outlives_a_restart_so_the_count_keeps_its_bound(tmp_path):
     after = run_async(lambda: run(DEV[5:7]))
     assert first[0] == [True] * 5 and after[0] == [False, False]
     assert (after[1].devices, after[1].cluster) == (5, 5)
+
+
+def test_the_hall_holds_a_polls_counts_until_ten_answers(tmp_path, monkeypatch):
+    """Issue 46, item 9: every stream got each tally change live (n = 1, 2, … right after each
+    answer) while the slide held the result until 10 answers; a student watching the stream
+    learnt each classmate's randomized answer as it came. The hall now sends only ``n`` below
+    ``HOLD_UNTIL``, and the counts from then on."""
+    from deckbuild.hall import channel
+    from deckbuild.hall_wire import HOLD_UNTIL
+
+    monkeypatch.setattr(channel, "TALLY_INTERVAL", 0.02)
+    hall = make_hall(tmp_path, limits=Limits(device=OPEN, connection=OPEN, address=OPEN))
+    tickets = admit(hall, "copia", DEV[1:12])
+
+    async def scenario(client):
+        spy = await client.get(f"/_hall/events?device={DEV[0]}")
+        await read_events(spy, 3)
+        seen = []
+        for i in range(11):
+            body = {"token": DEV[i + 1], "poll": "copia", "answer": i % 2, "ticket": tickets[i]}
+            assert (await client.post("/_hall/answer", json=body)).status == 201
+            while True:  # the throttled tally that says this answer
+                (name, data), *_ = await read_events(spy, 1)
+                if name == "tally" and data["poll"] == "copia" and data["n"] == i + 1:
+                    seen.append(data["counts"])
+                    break
+        spy.close()
+        return seen
+
+    seen = run_with_client(hall, scenario)
+    assert seen[: HOLD_UNTIL - 1] == [[]] * (HOLD_UNTIL - 1)
+    assert seen[HOLD_UNTIL - 1 :] == [[5, 5], [6, 5]]

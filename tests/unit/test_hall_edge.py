@@ -29,6 +29,7 @@ from tests.support.hall_fixtures import (
     read_events,
     run_async,
     run_with_client,
+    solve_ticket,
     stored,
 )
 from tests.support.hall_started import hall_options, with_started_hall
@@ -68,7 +69,7 @@ def test_the_hall_file_and_its_wal_and_shm_are_the_owners_alone(tmp_path):
     os.chmod(old, 0o644)  # a file an older hall left
     for path in (tmp_path / "hall.sqlite3", old):
         store = HallStore(path)
-        store.add_solved("ex", DEV[0])  # the -wal and -shm exist while it is open
+        store.add_solved("ex", DEV[0], DEV[1])  # the -wal and -shm exist while it is open
         modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.glob(path.name + "*")}
         store.close()
         assert set(modes) == {path.name, path.name + "-wal", path.name + "-shm"}
@@ -190,7 +191,11 @@ def test_a_full_disk_answers_503_in_spanish_and_the_position_is_still_relayed(tm
         posts = [
             ("/_hall/state", position, bearer()),
             ("/_hall/answer", {"token": DEV[0], "poll": "copia", "answer": 1, "ticket": ticket}, {}),
-            ("/_hall/solved", {"token": DEV[2], "exercise": "ex-escala"}, {}),
+            (
+                "/_hall/solved",
+                {"token": DEV[2], "exercise": "ex-escala", "ticket": solve_ticket(hall, "ex-escala", DEV[2])},
+                {},
+            ),
             ("/_hall/release", {"exercise": "ex-escala", "again": False}, bearer()),
             ("/_hall/reset", {"poll": "copia"}, bearer()),
         ]
@@ -224,7 +229,13 @@ def test_a_host_that_is_not_the_halls_is_refused_under_hall(tmp_path):
                      "192.0.2.7:8000", f"AULA.example.edu.:{port}", f"[::1]:{port}"):  # fmt: skip
             headers = {"Host": host, "Origin": f"http://{host}"}
             solved = await client.post(
-                "/_hall/solved", json={"token": DEV[len(out)], "exercise": "ex-escala"}, headers=headers
+                "/_hall/solved",
+                json={
+                    "token": DEV[len(out)],
+                    "exercise": "ex-escala",
+                    "ticket": solve_ticket(hall, "ex-escala", DEV[len(out)]),
+                },
+                headers=headers,
             )
             events = await client.get("/_hall/events", params={"device": DEV[10 + len(out)]}, headers=headers)
             deck = await client.get("/index.html", headers={"Host": host})
@@ -250,11 +261,23 @@ def test_behind_a_trusted_proxy_the_host_is_the_proxys_to_check(tmp_path):
         }
         headers["X-Forwarded-For"] = "198.51.100.9"
         solved = await client.post(
-            "/_hall/solved", json={"token": DEV[0], "exercise": "ex-escala"}, headers=headers
+            "/_hall/solved",
+            json={
+                "token": DEV[0],
+                "exercise": "ex-escala",
+                "ticket": solve_ticket(hall, "ex-escala", DEV[0]),
+            },
+            headers=headers,
         )
         headers["X-Forwarded-Proto"] = "http"  # the page was https, the proxy says http: not its own origin
         refused = await client.post(
-            "/_hall/solved", json={"token": DEV[1], "exercise": "ex-escala"}, headers=headers
+            "/_hall/solved",
+            json={
+                "token": DEV[1],
+                "exercise": "ex-escala",
+                "ticket": solve_ticket(hall, "ex-escala", DEV[1]),
+            },
+            headers=headers,
         )
         return solved.status, refused.status
 
@@ -269,7 +292,11 @@ def test_an_http_hall_refuses_an_https_origin_of_its_own_host(tmp_path):
         out = []
         for scheme in ("https", "http"):
             headers = {"Origin": f"{scheme}://{origin}"}
-            body = {"token": DEV[len(out)], "exercise": "ex-escala"}
+            body = {
+                "token": DEV[len(out)],
+                "exercise": "ex-escala",
+                "ticket": solve_ticket(hall, "ex-escala", DEV[len(out)]),
+            }
             out.append((await client.post("/_hall/solved", json=body, headers=headers)).status)
             out.append((await client.get("/_hall/qr.svg", headers=headers)).status)
         return out
