@@ -16,6 +16,7 @@ import { Follow } from "./follow.js";
 import { assertNever } from "./never.js";
 import { scrollToFragment } from "./scrollfragment.js";
 import { sayHall } from "./phrases.js";
+import { DEVICE_RETRY, PRESENTER_RETRY, mayRetry, retriable, retryAfterMs, retryDelay } from "./retry.js";
 
 const TOKEN_KEY = "dpdeck-hall-token";
 const DEVICE_KEY = "dpdeck-hall-device";
@@ -33,6 +34,8 @@ const BACKOFF_MS = [250, 500, 1000, 2000, 3000];
 /** @typedef {import("./types.js").HelloReply} HelloReply */
 /** @typedef {import("./types.js").Released} Released */
 /** @typedef {"ok" | "duplicate" | "invalid" | "refused" | "rate" | "busy" | "absent" | "network"} AnswerResult */
+/** @typedef {"ok" | "invalid" | "refused" | "rate" | "busy" | "absent" | "network"} SolveResult */
+/** @typedef {import("./retry.js").RetrySchedule} RetrySchedule */
 
 /** Before reveal.js reads the URL: take the presenter's token out of `#presenter=<token>` (kept
  *  in this tab's sessionStorage; the fragment becomes `#/`), or the one this tab kept. */
@@ -105,6 +108,9 @@ export class Hall extends EventTarget {
     /** ms from the presenter's publish (its seq is its clock) to this page applying it: a
      *  measure on one machine (tests, bench), only rough between two */
     this.lastDelayMs = NaN;
+    /** @type {{device: RetrySchedule, presenter: RetrySchedule}} when a write is sent again
+     *  (retry.js; a test may shorten them) */
+    this.retry = { device: DEVICE_RETRY, presenter: PRESENTER_RETRY };
   }
 
   /** this page holds the presenter's token (until a 403) */
@@ -252,6 +258,28 @@ export class Hall extends EventTarget {
     this.emitStatus();
   }
 
+  /** POST ``body`` until the hall acknowledges it: the same body again after a reply worth a
+   *  retry (retry.js: none, 408, 429, 5xx), at the schedule's waits (honouring Retry-After),
+   *  until a final reply, the schedule's end, or ``superseded()``. Every write the hall takes
+   *  is idempotent by what its body carries, so a resend never counts twice: the body is sent
+   *  as it is, whatever fields it holds. ``onRetry(retry, waitMs, status)`` is told before
+   *  each wait.
+   *  @template {keyof HallPosts} R @param {R} path @param {HallPosts[R]} body
+   *  @param {{auth?: boolean, schedule?: RetrySchedule, superseded?: () => boolean,
+   *           onRetry?: ((retry: number, waitMs: number, status: number | null) => void) | null}} [options]
+   *  @returns {Promise<Response | null>} the last reply (null: no network) */
+  async deliver(path, body, { auth = false, schedule = this.retry.device, superseded = () => false, onRetry = null } = {}) {
+    for (let retry = 0; ; retry++) {
+      const response = await this.post(path, body, auth);
+      const status = response?.status ?? null;
+      if (!retriable(status) || !mayRetry(retry, schedule) || superseded()) return response;
+      const wait = retryDelay(retry, schedule, retryAfterMs(response?.headers.get("Retry-After"), Date.now()));
+      onRetry?.(retry, wait, status);
+      await new Promise((resolve) => { setTimeout(resolve, wait); });
+      if (superseded()) return response;
+    }
+  }
+
   /** POST a body the hall declares for this route (deckbuild/hall_wire.py: ``HallPosts``).
    *  @template {keyof HallPosts} R @param {R} path @param {HallPosts[R]} body
    *  @returns {Promise<Response | null>} null: no network */
@@ -278,20 +306,26 @@ export class Hall extends EventTarget {
    *  @returns {Promise<AnswerResult>} */
   async answer(pollId, answer, token, ticket = this.ticket(pollId)?.ticket ?? null) {
     if (!this.present) return "absent";
-    const response = await this.post("answer", { token, poll: pollId, answer, ...(ticket ? { ticket } : {}) });
+    // sent again until acknowledged (deliver): 409 «ya respondió» is a resend of an answer kept
+    const response = await this.deliver("answer", { token, poll: pollId, answer, ...(ticket ? { ticket } : {}) });
     const status = response?.status;
     return status === 201 ? "ok" : status === 409 ? "duplicate" : status === 400 ? "invalid"
       : status === 403 ? "refused" : status === 429 ? "rate" : status === 503 ? "busy" : "network";
   }
 
   /** An exercise was solved on this device: tell the hall (counted once per exercise token, a
-   *  random id drawn for this exercise alone, so no id links two exercises or a poll). */
-  async solved(exerciseId) {
+   *  random id drawn for this exercise alone, so no id links two exercises or a poll), sent
+   *  again until the hall acknowledges it (deliver: 201, or 200/409 for a solve it kept
+   *  already). ``onRetry``: the first send failed, it is being sent again.
+   *  @param {string} exerciseId @param {{onRetry?: (() => void) | null}} [options]
+   *  @returns {Promise<SolveResult>} */
+  async solved(exerciseId, { onRetry = null } = {}) {
     if (!this.present) return "absent";
     const token = this.solveTokens.get(exerciseId) ?? keptId(SOLVE_KEY + exerciseId);
     this.solveTokens.set(exerciseId, token);   // a second ✓ on this page is the same solve
-    const status = (await this.post("solved", { token, exercise: exerciseId }))?.status;
-    return status === 201 || status === 200 ? "ok" : status === 400 ? "invalid" : status === 429 ? "rate" : "network";
+    const status = (await this.deliver("solved", { token, exercise: exerciseId }, { onRetry }))?.status;
+    return status === 201 || status === 200 || status === 409 ? "ok" : status === 400 ? "invalid"
+      : status === 403 ? "refused" : status === 429 ? "rate" : status === 503 ? "busy" : "network";
   }
 
   /** The presenter's page: the hall's noised count of an exercise (the server draws it and

@@ -1,0 +1,169 @@
+"""The page's writes to a real hall (``python -m deckbuild.hall`` over the built deck) when the
+hall cannot take them for a while, and the hall's identity (issue 46, items 4, 14, 18, 19).
+
+- A poll answer and a solve refused with 503 (with ``Retry-After``) are sent again, the same
+  body, until the hall acknowledges them; a solve that failed in the end says so, in Spanish,
+  with a button that sends it again.
+- The presenter's position refused with 503 (a Redis restart) is sent again until the hall
+  has it: the students catch up without another move, and the presenter's indicator says
+  meanwhile that the hall does not receive it.
+- An answer kept from an earlier hall does not close a fresh hall's form.
+- A presenter's link opened in a tab that shows the deck already makes it present.
+
+The refusals are the browser's own (Playwright's routes): the hall behind them is real. Python is
+left out of these pages (its Worker never starts): no step needs it.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import sqlite3
+
+import pytest
+
+from tests.support.browser import go_to_slide, hall_view, open_deck, wait_hall, wait_until
+from tests.support.hall_process import HallProcess
+
+IDLE_WORKER = "globalThis.Worker = class { postMessage() {} terminate() {} addEventListener() {} };"
+POLL = "encuesta-copiar"
+BOARD = f"#{POLL} .poll"
+EXERCISE = "ejercicio-escala-laplace"
+HERE = "() => { const i = window.deck.reveal.getIndices(); return [i.h, i.v || 0, i.f ?? -1]; }"
+STATUS = "document.querySelector('#hall-status .label .long').textContent"
+# a student's retries, short enough for a test (the page's own: 1, 2, 4 … 30 s, 8 retries)
+FAST = """const h = window.deck.hall;
+h.retry = {...h.retry, device: {baseMs: 100, capMs: 200, retries: 2, maxRetryAfterMs: 1500}};"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def hall(built_deck, tmp_path):
+    process = HallProcess(
+        built_deck, tmp_path / "hall.sqlite3", tmp_path / "token", port=_free_port()
+    ).start()
+    yield process
+    process.stop()
+
+
+def _tab(browser, url: str):
+    """A page of its own browser context, Python left out, open on ``url`` with its hall live."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    context.add_init_script(IDLE_WORKER)
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    open_deck(page, url, 60)
+    wait_hall(page, "live", 30)
+    return page
+
+
+def _presenter(browser, hall):
+    page = _tab(browser, hall.presenter.replace("#", "?noprerun&nosw#", 1))
+    assert hall_view(page)["presenter"] is True
+    return page
+
+
+def _before(page, slide_id: str) -> None:
+    """The presenter moves to the slide before ``slide_id``."""
+    page.evaluate(
+        "(id) => window.deck.reveal.slide(window.deck.reveal.getIndices(document.getElementById(id)).h - 1)",
+        slide_id,
+    )
+
+
+class Refusals:
+    """A route that answers the first ``n`` requests to ``path`` with 503 (``Retry-After: 1``)
+    and passes the others to the hall; ``statuses`` is what the page got, in order."""
+
+    def __init__(self, page, path: str, n: int):
+        self.n, self.statuses, self.bodies = n, [], []
+        page.context.route(f"**/_hall/{path}", self.handle)
+
+    def handle(self, route):
+        self.bodies.append(route.request.post_data)
+        if self.n > 0:
+            self.n -= 1
+            self.statuses.append(503)
+            route.fulfill(status=503, headers={"Retry-After": "1"}, body="La sala está ocupada")
+        else:
+            response = route.fetch()
+            self.statuses.append(response.status)
+            route.fulfill(response=response)
+
+
+def _poll_admitted(browser, hall):
+    """A presenter on the slide before the poll, a student connected, then the poll shown: the
+    student is admitted to its round."""
+    presenter = _presenter(browser, hall)
+    _before(presenter, POLL)
+    student = _tab(browser, hall.audience + "?noprerun&nosw")
+    go_to_slide(presenter, POLL)
+    wait_until(student, f"document.querySelector('{BOARD}').dataset.mode === 'student'", 30)
+    wait_until(student, "(id) => window.deck.hall.ticket(id) !== null", 30, arg=POLL)
+    return presenter, student
+
+
+def _sent(student) -> str:
+    wait_until(
+        student, f"document.querySelector('{BOARD} .poll-status').textContent.startsWith('Enviada')", 30
+    )
+    return student.locator(f"{BOARD} .poll-status").text_content()
+
+
+def test_an_answer_and_a_solve_refused_for_a_while_are_sent_again(browser, hall, tmp_path):
+    """Item 4: 503 twice, then the hall: the answer is «Enviada» and counted once; the solve is
+    recorded, with «reintentando…» shown meanwhile; each resend is the same body."""
+    presenter, student = _poll_admitted(browser, hall)
+    answers = Refusals(student, "answer", 2)
+    student.evaluate("(id) => window.deck.polls.get(id).deliver(1)", POLL)
+    _sent(student)
+    assert answers.statuses == [503, 503, 201], answers.statuses
+    assert len(set(answers.bodies)) == 1
+    with sqlite3.connect(tmp_path / "hall.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM poll_answers").fetchone() == (1,)
+
+    solves = Refusals(student, "solved", 2)
+    go_to_slide(student, EXERCISE)
+    note = f"#{EXERCISE} .exercise-hall"
+    student.evaluate("(id) => { window.deck.exercises.find((e) => e.id === id).tellHall(); }", EXERCISE)
+    wait_until(student, f"document.querySelector('{note}').dataset.state === 'retrying'", 5)
+    assert "reintentando" in student.locator(note).text_content()
+    wait_until(student, f"document.querySelector('{note}').dataset.state === 'ok'", 15)
+    assert student.locator(note).is_hidden()
+    assert solves.statuses == [503, 503, 201], solves.statuses
+    assert len(set(solves.bodies)) == 1 and json.loads(solves.bodies[0])["exercise"] == EXERCISE
+    with sqlite3.connect(tmp_path / "hall.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM solves WHERE exercise = ?", (EXERCISE,)).fetchone() == (1,)
+    for page in (presenter, student):
+        assert not page.errors, page.errors
+        page.context.close()
+
+
+def test_a_solve_that_failed_in_the_end_says_so_and_sends_again(browser, hall, tmp_path):
+    """Item 4: refused past the schedule's retries, the solve says so in Spanish with «Enviar de
+    nuevo»; the button sends the same solve, which the hall then records."""
+    student = _tab(browser, hall.audience + f"?noprerun&nosw#/{EXERCISE}")
+    student.evaluate(FAST)
+    solves = Refusals(student, "solved", 3)
+    note = f"#{EXERCISE} .exercise-hall"
+    student.evaluate("(id) => { window.deck.exercises.find((e) => e.id === id).tellHall(); }", EXERCISE)
+    wait_until(student, f"document.querySelector('{note}').dataset.state === 'failed'", 15)
+    text = student.locator(note).text_content()
+    assert text.startswith("La sala no recibió este ejercicio resuelto (la sala está ocupada)"), text
+    assert solves.statuses == [503, 503, 503]
+    with sqlite3.connect(tmp_path / "hall.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM solves").fetchone() == (0,)
+    student.locator(f"{note} button.solve-retry", has_text="Enviar de nuevo").click()
+    wait_until(student, f"document.querySelector('{note}').dataset.state === 'ok'", 10)
+    assert solves.statuses == [503, 503, 503, 201]
+    assert len(set(solves.bodies)) == 1
+    with sqlite3.connect(tmp_path / "hall.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM solves").fetchone() == (1,)
+    assert not student.errors, student.errors
+    student.context.close()
