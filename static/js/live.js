@@ -111,6 +111,11 @@ export class Hall extends EventTarget {
     /** @type {{device: RetrySchedule, presenter: RetrySchedule}} when a write is sent again
      *  (retry.js; a test may shorten them) */
     this.retry = { device: DEVICE_RETRY, presenter: PRESENTER_RETRY };
+    /** @type {HallState | null} the presenter's page: its latest position, until the hall
+     *  acknowledges it (a newer one supersedes it) */
+    this.pending = null;
+    /** the presenter's page: its latest position was sent and not acknowledged yet (retrying) */
+    this.unsent = false;
   }
 
   /** this page holds the presenter's token (until a 403) */
@@ -244,9 +249,19 @@ export class Hall extends EventTarget {
     } finally { this.follow.endApply(); }
   }
 
-  /** The presenter's page: post its position (follow.js chose the seq). */
+  /** The presenter's page: post its position (follow.js chose the seq), again and again until
+   *  the hall acknowledges it (204), or a newer position supersedes it; meanwhile the
+   *  indicator says the hall does not have it (``unsent``). */
   async publish(/** @type {HallState} */ body) {
-    const response = await this.post("state", body, true);
+    this.pending = body;
+    const superseded = () => this.pending !== body || !this.presenter;
+    const response = await this.deliver("state", body, {
+      auth: true, schedule: this.retry.presenter, superseded,
+      onRetry: () => { if (!this.unsent) { this.unsent = true; this.emitStatus(); } },
+    });
+    if (superseded()) return;
+    this.pending = null;
+    if (this.unsent) { this.unsent = false; this.emitStatus(); }
     if (response?.status === 403) this.dropToken();
   }
 

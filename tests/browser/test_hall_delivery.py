@@ -167,3 +167,37 @@ def test_a_solve_that_failed_in_the_end_says_so_and_sends_again(browser, hall, t
         assert db.execute("SELECT COUNT(*) FROM solves").fetchone() == (1,)
     assert not student.errors, student.errors
     student.context.close()
+
+
+def _at(page, where, timeout: float):
+    code = "(w) => { const i = window.deck.reveal.getIndices(); const h = [i.h, i.v || 0, i.f ?? -1];"
+    code += " return w.every((x, k) => x === h[k]); }"
+    wait_until(page, code, timeout, arg=where)
+
+
+def test_a_move_the_hall_refused_for_a_while_reaches_the_room(browser, hall):
+    """Item 14: the hall answers the presenter's moves 503 for a while (a Redis restart): the
+    presenter's indicator says so, the latest position is sent again until the hall takes it,
+    and the students catch up with no further move."""
+    presenter = _presenter(browser, hall)
+    student = _tab(browser, hall.audience + "?noprerun&nosw")
+    _at(student, presenter.evaluate(HERE), 5)
+    refusals = Refusals(presenter, "state", 4)
+    presenter.keyboard.press("ArrowRight")
+    wait_until(presenter, f"{STATUS}.startsWith('La sala no recibe la posición')", 10)
+    assert presenter.locator("#hall-status").get_attribute("data-unsent") == "true"
+    presenter.keyboard.press("ArrowRight")  # a newer move supersedes the refused one
+    where = presenter.evaluate(HERE)
+    assert student.evaluate(HERE) != where
+    _at(student, where, 20)  # no other move: the latest position reached the room
+    wait_until(presenter, f"{STATUS}.startsWith('Presenta ·')", 5)
+    assert presenter.locator("#hall-status").get_attribute("data-unsent") == "false"
+    assert refusals.statuses[:4] == [503] * 4 and refusals.statuses[-1] == 204, refusals.statuses
+    last = json.loads(refusals.bodies[-1])
+    assert [last["indexh"], last["indexv"], last["indexf"]] == where
+    sent = len(refusals.bodies)
+    presenter.wait_for_timeout(2000)
+    assert len(refusals.bodies) == sent  # acknowledged: nothing more is sent
+    for page in (presenter, student):
+        assert not page.errors, page.errors
+        page.context.close()
