@@ -15,7 +15,7 @@
 import { Follow } from "./follow.js";
 import { assertNever } from "./never.js";
 import { scrollToFragment } from "./scrollfragment.js";
-import { sayHall } from "./phrases.js";
+import { sayDelivery, sayHall } from "./phrases.js";
 import { DEVICE_RETRY, PRESENTER_RETRY, mayRetry, retriable, retryAfterMs, retryDelay } from "./retry.js";
 
 const TOKEN_KEY = "dpdeck-hall-token";
@@ -50,6 +50,23 @@ export function takeToken() {
   } catch {
     return match ? match[1] : null;   // storage refused (private mode): this page still presents
   }
+}
+
+/** A presenter's link opened in a tab that shows the deck already: only the fragment changes, so
+ *  the page does not load again and ``takeToken`` never runs. From now on, each `hashchange` to
+ *  `#presenter=<token>` keeps the token (as ``takeToken``), puts the URL back where it was (the
+ *  slide shown: reveal.js never reads the token as a slide) and hands the token to ``onToken``.
+ *  Call it before reveal.js (and its plugins) listen: the event stops here.
+ *  @param {(token: string) => void} onToken */
+export function listenForPresenterLinks(onToken) {
+  addEventListener("hashchange", (e) => {
+    const match = TOKEN_RE.exec(location.hash);
+    if (!match) return;
+    e.stopImmediatePropagation();
+    try { sessionStorage.setItem(TOKEN_KEY, match[1]); } catch { /* this page presents all the same */ }
+    history.replaceState(history.state, "", e.oldURL);
+    onToken(match[1]);
+  }, true);
 }
 
 /** 128 random bits in hex (32 lower-case characters). */
@@ -263,6 +280,17 @@ export class Hall extends EventTarget {
     this.pending = null;
     if (this.unsent) { this.unsent = false; this.emitStatus(); }
     if (response?.status === 403) this.dropToken();
+  }
+
+  /** A presenter's link opened in this tab (listenForPresenterLinks): this page presents from
+   *  now on. Like a presenter's page just opened, it takes the hall's position until it moves;
+   *  a token the hall refuses makes it a follower again at its first move (403), said so. */
+  takePresenter(/** @type {string} */ token) {
+    this.token = token;
+    const was = this.presenter;
+    this.follow.takePresenter();
+    if (!was) this.view?.notice(sayDelivery({ code: "presenting-now" }));
+    this.emitStatus();
   }
 
   dropToken() {

@@ -201,3 +201,28 @@ def test_a_move_the_hall_refused_for_a_while_reaches_the_room(browser, hall):
     for page in (presenter, student):
         assert not page.errors, page.errors
         page.context.close()
+
+
+def test_a_presenter_link_opened_in_a_following_tab_presents(browser, hall):
+    """Item 19: the presenter's link opened in a tab that follows already (only the fragment
+    changes, the page does not load again): the tab presents, says so, stays on its slide,
+    and its next move moves the room."""
+    tab = _tab(browser, hall.audience + "?noprerun&nosw")
+    follower = _tab(browser, hall.audience + "?noprerun&nosw")
+    assert hall_view(tab)["presenter"] is False
+    before = tab.evaluate(HERE)
+    tab.goto(hall.audience + "?noprerun&nosw#presenter=" + hall.token)
+    wait_until(tab, lambda: hall_view(tab)["presenter"], 5)
+    assert hall.token not in tab.url
+    assert tab.evaluate(HERE) == before
+    assert tab.locator(".hall-notice").text_content().startswith("Esta página presenta ahora")
+    wait_until(tab, f"{STATUS}.startsWith('Presenta ·')", 5)
+    tab.keyboard.press("ArrowRight")
+    tab.keyboard.press("ArrowRight")
+    where = tab.evaluate(HERE)
+    assert where != before
+    _at(follower, where, 10)
+    assert hall_view(tab)["presenter"] is True
+    for page in (tab, follower):
+        assert not page.errors, page.errors
+        page.context.close()
