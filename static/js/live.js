@@ -128,6 +128,9 @@ export class Hall extends EventTarget {
     /** @type {{device: RetrySchedule, presenter: RetrySchedule}} when a write is sent again
      *  (retry.js; a test may shorten them) */
     this.retry = { device: DEVICE_RETRY, presenter: PRESENTER_RETRY };
+    /** which hall answered: `hello`'s ``session`` (a hall session's own id, the same over its
+     *  restarts), or, from a hall that names none, its audience URL; "" before `hello` */
+    this.session = "";
     /** @type {HallState | null} the presenter's page: its latest position, until the hall
      *  acknowledges it (a newer one supersedes it) */
     this.pending = null;
@@ -162,6 +165,8 @@ export class Hall extends EventTarget {
     this.present = true;
     this.follow.found();
     this.audience = Array.isArray(hello.audience) ? hello.audience.map(String) : [];
+    const session = /** @type {{session?: unknown}} */ (hello).session;
+    this.session = typeof session === "string" && session ? `session:${session}` : `audience:${this.audience[0] ?? this.base}`;
     const counts = hello.counts;
     /** @type {{epsilon: number, budget: number} | null} the exercise counts' ε and budget */
     this.counts = counts !== undefined && Number.isFinite(counts.epsilon) ? { epsilon: counts.epsilon, budget: counts.budget } : null;

@@ -203,6 +203,69 @@ def test_a_move_the_hall_refused_for_a_while_reaches_the_room(browser, hall):
         page.context.close()
 
 
+def _hello_names(page, session: list[str]) -> None:
+    """The hall's ``hello`` as a hall that names its session would answer it (``session[0]``)."""
+
+    def handle(route):
+        response = route.fetch()
+        body = response.json()
+        body["session"] = session[0]
+        route.fulfill(response=response, json=body)
+
+    page.context.route("**/_hall/hello", handle)
+
+
+def test_an_answer_kept_from_an_earlier_hall_leaves_a_fresh_hall_open(browser, built_deck, tmp_path):
+    """Item 18: a device answered in one hall; a fresh hall (a new session, the same address)
+    shows the same poll: the device may answer it, and its answer there is kept apart."""
+    port = _free_port()
+    first = HallProcess(built_deck, tmp_path / "one.sqlite3", tmp_path / "one.token", port=port).start()
+    session = ["uno"]
+    try:
+        presenter = _presenter(browser, first)
+        _before(presenter, POLL)
+        student = browser.new_context(viewport={"width": 1280, "height": 720})
+        student.add_init_script(IDLE_WORKER)
+        page = student.new_page()
+        page.errors = []
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        _hello_names(page, session)
+        open_deck(page, first.audience + "?noprerun&nosw", 60)
+        wait_hall(page, "live", 30)
+        go_to_slide(presenter, POLL)
+        wait_until(page, "(id) => window.deck.hall.ticket(id) !== null", 30, arg=POLL)
+        page.evaluate("(id) => window.deck.polls.get(id).deliver(1)", POLL)
+        _sent(page)
+        presenter.context.close()
+    finally:
+        first.stop()
+    second = HallProcess(built_deck, tmp_path / "two.sqlite3", tmp_path / "two.token", port=port).start()
+    session[0] = "dos"
+    try:
+        presenter = _presenter(browser, second)
+        _before(presenter, POLL)
+        page.reload()
+        page.errors.clear()  # what failed to load while no hall served the deck
+        wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 60)
+        wait_hall(page, "live", 30)
+        go_to_slide(presenter, POLL)
+        wait_until(page, "(id) => window.deck.hall.ticket(id) !== null", 30, arg=POLL)
+        wait_until(page, f"document.querySelector('{BOARD}').dataset.mode === 'student'", 10)
+        status = page.locator(f"{BOARD} .poll-status").text_content()
+        assert not status.startswith("Enviada"), status
+        assert page.locator(f"{BOARD} .poll-option input").first.is_enabled()
+        assert not page.evaluate(f"document.querySelector('{BOARD}').classList.contains('is-answered')")
+        page.evaluate("(id) => window.deck.polls.get(id).deliver(0)", POLL)
+        _sent(page)
+        with sqlite3.connect(tmp_path / "two.sqlite3") as db:
+            assert db.execute("SELECT COUNT(*) FROM poll_answers").fetchone() == (1,)
+        assert not page.errors, page.errors
+        student.close()
+        presenter.context.close()
+    finally:
+        second.stop()
+
+
 def test_a_presenter_link_opened_in_a_following_tab_presents(browser, hall):
     """Item 19: the presenter's link opened in a tab that follows already (only the fragment
     changes, the page does not load again): the tab presents, says so, stays on its slide,
