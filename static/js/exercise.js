@@ -99,6 +99,9 @@ export class Exercise extends EventTarget {
     this.solutionEl = required(root, ".exercise-solution");
     this.solution = root.querySelector(".exercise-solution-code")?.textContent?.replace(/\n$/, "") ?? "";
     this.copied = false;   // the code being judged is the solution as loaded (judgedCode)
+    /** this browser loaded the official solution into this editor («Cargar en el editor»):
+     *  the same code run then counts for nothing; typed by the student, it counts */
+    this.loaded = progress?.loadedSolutions().has(this.id) ?? false;
     this.feedbackEl = required(root, ".exercise-feedback");
     /** what the hall did with this solve, when it is not simply counted: being sent again, or
      *  not received in the end (with «Enviar de nuevo») */
@@ -154,7 +157,7 @@ export class Exercise extends EventTarget {
   judgedCode(code) {
     this.judging = true;
     this.verdict = null;
-    this.copied = sameCode(code, this.solution);
+    this.copied = this.loaded && sameCode(code, this.solution);
     return `${code}\n${this.program}`;
   }
 
@@ -275,6 +278,8 @@ export class Exercise extends EventTarget {
   /** Put the solution in the editor (an edit like any other: ↺ Restaurar brings the starter back). */
   loadSolution() {
     if (this.readOnly) return;
+    this.loaded = true;
+    this.progress?.markLoaded(this.id);
     this.cell.code = this.solution;
     this.cell.markEdited();
     this.announce?.(say({ code: "exercise-loaded" }));
