@@ -354,10 +354,13 @@ export class Hall extends EventTarget {
    *  @returns {Promise<AnswerResult>} */
   async answer(pollId, answer, token, ticket = this.ticket(pollId)?.ticket ?? null) {
     if (!this.present) return "absent";
-    // sent again until acknowledged (deliver): 409 «ya respondió» is a resend of an answer kept
-    const response = await this.deliver("answer", { token, poll: pollId, answer, ...(ticket ? { ticket } : {}) });
+    // sent again until acknowledged (deliver); a 409 «ya respondió» after a send whose reply was
+    // lost is this very answer, kept by that send: sent ("ok")
+    let retried = false;
+    const body = { token, poll: pollId, answer, ...(ticket ? { ticket } : {}) };
+    const response = await this.deliver("answer", body, { onRetry: () => { retried = true; } });
     const status = response?.status;
-    return status === 201 ? "ok" : status === 409 ? "duplicate" : status === 400 ? "invalid"
+    return status === 201 || (status === 409 && retried) ? "ok" : status === 409 ? "duplicate" : status === 400 ? "invalid"
       : status === 403 ? "refused" : status === 429 ? "rate" : status === 503 ? "busy" : "network";
   }
 

@@ -79,21 +79,25 @@ def _before(page, slide_id: str) -> None:
 
 class Refusals:
     """A route that answers the first ``n`` requests to ``path`` with 503 (``Retry-After: 1``)
-    and passes the others to the hall; ``statuses`` is what the page got, in order."""
+    and passes the others to the hall; ``statuses`` is what the page got, in order. ``lost``:
+    the first ``n`` do reach the hall, and only its reply is lost (the page gets the 503)."""
 
-    def __init__(self, page, path: str, n: int):
-        self.n, self.statuses, self.bodies = n, [], []
+    def __init__(self, page, path: str, n: int, lost: bool = False):
+        self.n, self.lost, self.statuses, self.bodies, self.hall = n, lost, [], [], []
         page.context.route(f"**/_hall/{path}", self.handle)
 
     def handle(self, route):
         self.bodies.append(route.request.post_data)
         if self.n > 0:
             self.n -= 1
+            if self.lost:
+                self.hall.append(route.fetch().status)
             self.statuses.append(503)
             route.fulfill(status=503, headers={"Retry-After": "1"}, body="La sala está ocupada")
         else:
             response = route.fetch()
             self.statuses.append(response.status)
+            self.hall.append(response.status)
             route.fulfill(response=response)
 
 
@@ -140,6 +144,29 @@ def test_an_answer_and_a_solve_refused_for_a_while_are_sent_again(browser, hall,
     assert len(set(solves.bodies)) == 1 and json.loads(solves.bodies[0])["exercise"] == EXERCISE
     with sqlite3.connect(tmp_path / "hall.sqlite3") as db:
         assert db.execute("SELECT COUNT(*) FROM solves WHERE exercise = ?", (EXERCISE,)).fetchone() == (1,)
+    for page in (presenter, student):
+        assert not page.errors, page.errors
+        page.context.close()
+
+
+def test_writes_whose_reply_was_lost_are_sent_again_and_kept_once(browser, hall, tmp_path):
+    """Item 4: the hall kept the answer and the solve, but its reply was lost: the resend gets
+    «ya respondió» (409) or ``counted: false`` (200), which acknowledges it: «Enviada», the
+    solve shown as nothing to say, and each kept once."""
+    presenter, student = _poll_admitted(browser, hall)
+    answers = Refusals(student, "answer", 1, lost=True)
+    student.evaluate("(id) => window.deck.polls.get(id).deliver(1)", POLL)
+    assert _sent(student).startswith("Enviada. Su dispositivo envió")
+    assert answers.hall == [201, 409], answers.hall
+    solves = Refusals(student, "solved", 1, lost=True)
+    note = f"#{EXERCISE} .exercise-hall"
+    student.evaluate("(id) => { window.deck.exercises.find((e) => e.id === id).tellHall(); }", EXERCISE)
+    wait_until(student, f"document.querySelector('{note}').dataset.state === 'ok'", 15)
+    assert solves.hall == [201, 200], solves.hall
+    assert len(set(answers.bodies)) == 1 and len(set(solves.bodies)) == 1
+    with sqlite3.connect(tmp_path / "hall.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM poll_answers").fetchone() == (1,)
+        assert db.execute("SELECT COUNT(*) FROM solves").fetchone() == (1,)
     for page in (presenter, student):
         assert not page.errors, page.errors
         page.context.close()
