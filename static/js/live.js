@@ -165,8 +165,7 @@ export class Hall extends EventTarget {
     this.present = true;
     this.follow.found();
     this.audience = Array.isArray(hello.audience) ? hello.audience.map(String) : [];
-    const session = /** @type {{session?: unknown}} */ (hello).session;
-    this.session = typeof session === "string" && session ? `session:${session}` : `audience:${this.audience[0] ?? this.base}`;
+    this.session = this.sessionOf(hello);
     const counts = hello.counts;
     /** @type {{epsilon: number, budget: number} | null} the exercise counts' ε and budget */
     this.counts = counts !== undefined && Number.isFinite(counts.epsilon) ? { epsilon: counts.epsilon, budget: counts.budget } : null;
@@ -177,10 +176,38 @@ export class Hall extends EventTarget {
     return this;
   }
 
+  /** The hall a `hello` reply comes from: its ``session`` (a hall session's own id), or its
+   *  audience URL when it names none. @param {Partial<HelloReply>} hello */
+  sessionOf(hello) {
+    const session = /** @type {{session?: unknown}} */ (hello).session;
+    return typeof session === "string" && session ? `session:${session}` : `audience:${this.audience[0] ?? this.base}`;
+  }
+
+  /** The channel is back after an error: the hall may be another one now (a fresh session on
+   *  the same address). Ask `hello` again; a new session is said with a `status` (poll.js then
+   *  reads what it kept for this hall). */
+  async reidentify() {
+    let hello;
+    try {
+      const response = await fetch(this.url("hello"), { cache: "no-store" });
+      hello = response.ok ? await response.json() : null;
+    } catch { return; }
+    if (hello?.hall !== 1) return;
+    const session = this.sessionOf(hello);
+    if (session === this.session) return;
+    this.session = session;
+    this.emitStatus();
+  }
+
   connect() {
     this.setState(this.attempt ? "offline" : "connecting");
     const source = this.source = new EventSource(this.url(`events?device=${this.deviceId}`));
-    source.onopen = () => { this.attempt = 0; this.setState("live"); };
+    source.onopen = () => {
+      const back = this.attempt > 0;
+      this.attempt = 0;
+      this.setState("live");
+      if (back) this.reidentify();
+    };
     source.onerror = () => {
       source.close();
       if (this.source !== source) return;

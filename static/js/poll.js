@@ -161,6 +161,8 @@ export class Poll {
     this.store = new AnswerStore(ctx.config?.deckId ?? "", this.id, () => this.hall?.session ?? "");
     /** @type {PollMode | null} */
     this.mode = null;
+    /** the store's key when the mode was entered: another hall's (a new session) enters it again */
+    this.modeKey = "";
     /** @type {Tally} */
     this.tally = { n: 0, counts: new Array(this.data.k).fill(0) };
     this.computing = false;
@@ -236,9 +238,10 @@ export class Poll {
 
   /** Enter ``mode`` (again: a no-op). @param {PollMode} mode */
   setMode(mode) {
-    if (mode === this.mode) return;
+    if (mode === this.mode && this.modeKey === this.store.key) return;   // the same mode, the same hall
     this.stopSimulation();
     this.mode = mode;
+    this.modeKey = this.store.key;
     this.epoch += 1;
     this.root.dataset.mode = mode;
     this.tally = { n: 0, counts: new Array(this.data.k).fill(0) };

@@ -242,9 +242,11 @@ def _hello_names(page, session: list[str]) -> None:
     page.context.route("**/_hall/hello", handle)
 
 
-def test_an_answer_kept_from_an_earlier_hall_leaves_a_fresh_hall_open(browser, built_deck, tmp_path):
+@pytest.mark.parametrize("reload", [True, False], ids=["reloaded", "kept-open"])
+def test_an_answer_kept_from_an_earlier_hall_leaves_a_fresh_hall_open(browser, built_deck, tmp_path, reload):
     """Item 18: a device answered in one hall; a fresh hall (a new session, the same address)
-    shows the same poll: the device may answer it, and its answer there is kept apart."""
+    shows the same poll: the device may answer it, and its answer there is kept apart. The
+    page is reloaded, or stays open while the hall is replaced (its channel comes back)."""
     port = _free_port()
     first = HallProcess(built_deck, tmp_path / "one.sqlite3", tmp_path / "one.token", port=port).start()
     session = ["uno"]
@@ -266,15 +268,19 @@ def test_an_answer_kept_from_an_earlier_hall_leaves_a_fresh_hall_open(browser, b
         presenter.context.close()
     finally:
         first.stop()
+    if not reload:
+        wait_hall(page, "offline", 10)
     second = HallProcess(built_deck, tmp_path / "two.sqlite3", tmp_path / "two.token", port=port).start()
     session[0] = "dos"
     try:
         presenter = _presenter(browser, second)
         _before(presenter, POLL)
-        page.reload()
+        if reload:
+            page.reload()
+            wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 60)
         page.errors.clear()  # what failed to load while no hall served the deck
-        wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 60)
         wait_hall(page, "live", 30)
+        wait_until(page, "window.deck.hall.session === 'session:dos'", 10)
         go_to_slide(presenter, POLL)
         wait_until(page, "(id) => window.deck.hall.ticket(id) !== null", 30, arg=POLL)
         wait_until(page, f"document.querySelector('{BOARD}').dataset.mode === 'student'", 10)
