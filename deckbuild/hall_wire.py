@@ -304,8 +304,11 @@ SHAPES = (
             F("audience", "string[]"),
             F("devices", "number"),
             F("counts", "{epsilon: number, budget: number}"),
+            F("session", "string"),
         ),
-        "deckbuild/hall/app.py → live.js",
+        "deckbuild/hall/app.py → live.js (`session`: the hall session's own random id, kept in its "
+        "store: the same across restarts, new for a new session or hall file; a page keys what it "
+        "kept for a hall by it)",
     ),
     Shape(
         "Recorded",

@@ -91,6 +91,7 @@ class Hall:
         self.tasks: set[asyncio.Task] = set()
         self._qr: bytes | None = None
         self._regrace: asyncio.TimerHandle | None = None
+        self._session: str | None = None
         self.session_note: list[str] = []  # what the terminal says of the session (run.py)
 
     def hosts(self) -> frozenset[str]:
@@ -126,6 +127,12 @@ class Hall:
         task = asyncio.get_running_loop().create_task(guarded())
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+
+    async def session(self) -> str:
+        """The hall session's own id (``hello``), read from the store once."""
+        if self._session is None:
+            self._session = await self.store.session_id()
+        return self._session
 
     async def devices(self) -> int:
         return await self.store.devices(self.channel.devices)
@@ -297,6 +304,7 @@ async def hello(request: web.Request) -> web.Response:
             "audience": hall.audience,
             "devices": await hall.devices(),
             "counts": {"epsilon": RELEASE_EPSILON, "budget": HALL_BUDGET},
+            "session": await hall.session(),
         },
     )
 

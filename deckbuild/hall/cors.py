@@ -105,4 +105,6 @@ async def on_prepare(request: web.Request, response: web.StreamResponse) -> None
     origin = request.get(GRANTED)
     if origin is not None:
         response.headers["Access-Control-Allow-Origin"] = origin
+        # a refusal's wait: the page's resend honours it (retry.js), if the browser lets it read it
+        response.headers["Access-Control-Expose-Headers"] = "Retry-After"
         response.headers.add("Vary", "Origin")

@@ -320,6 +320,11 @@ class RedisStore:
         return await self.scripts["solved"](keys=keys, args=[token, ticket]) == 1
 
     @_guarded
+    async def session_id(self) -> str:
+        await self.redis.set(self.key("session"), secrets.token_hex(8), nx=True)
+        return await self.redis.get(self.key("session"))
+
+    @_guarded
     async def solved_count(self, exercise: str) -> int:
         return await self.redis.scard(self.key("solves", exercise))
 

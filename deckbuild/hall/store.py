@@ -9,13 +9,13 @@ the SQLite file's (``HallStore``, the synchronous SQL under ``SqliteStore``).
 
 SQLite (stdlib ``sqlite3``, WAL), so a server killed mid-poll loses nothing.
 
-Seven tables: ``state`` (the presenter's last position, one row), ``poll_answers`` (one randomized
+Eight tables: ``state`` (the presenter's last position, one row), ``poll_answers`` (one randomized
 answer per poll and answer token: the true answer never reaches the server), ``poll_rounds``
 (each poll's round number, once a new round was started: a number, nothing about anyone),
 ``solves`` (one row per exercise and solve token), ``pool`` (the hall's pool:
 an HMAC of each admitted device id and of its address, under the hall's secret; ``admission.py``),
 ``solve_tickets`` (the admission tickets
-the solves spent, one per device and exercise: ``admission.py``; a ticket names no device) and ``releases`` (the hall's noised exercise
+the solves spent, one per device and exercise: ``admission.py``; a ticket names no device) and ``meta`` (the file's own random session id, for the pages) and ``releases`` (the hall's noised exercise
 counts and what each cost: the hall's privacy budget). No address, user agent, time or device id is stored (the pool holds their HMACs): a poll
 answer carries a token the page drew for that poll alone, and a solve one drawn for that exercise
 alone (128 random bits each), so no stored id links two polls, two exercises, or a poll to an
@@ -71,6 +71,9 @@ CREATE TABLE IF NOT EXISTS solve_tickets (
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS pool (
     device TEXT PRIMARY KEY, address TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY, value TEXT NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS releases (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -164,6 +167,10 @@ class Store(Protocol):
     async def has_answer(self, poll: str, token: str) -> bool:
         """Whether ``token`` answered ``poll`` in its current round."""
 
+    async def session_id(self) -> str:
+        """The hall session's own random id, made once and kept (``hello``'s ``session``)."""
+        ...
+
     async def add_solved(self, exercise: str, token: str, ticket: str) -> bool:
         """Record a solve under its exercise's token, spending its admission ``ticket``: False
         if that token was counted already (a resend) or the ticket was spent (the same device)."""
@@ -242,6 +249,11 @@ class SqliteStore:
     async def add_solved(self, exercise: str, token: str, ticket: str) -> bool:
         with self.sql.transaction():
             return self.sql.add_solved(exercise, token, ticket)
+
+    @_kept
+    async def session_id(self) -> str:
+        with self.sql.transaction():
+            return self.sql.session_id()
 
     @_kept
     async def join_pool(self, device_key: str, address_key: str, cap: int) -> bool:
@@ -433,6 +445,16 @@ class HallStore:
             return False
         self.db.execute("INSERT INTO solves (exercise, token) VALUES (?, ?)", (exercise, token))
         return True
+
+    def session_id(self) -> str:
+        """This hall file's own random id (made once, then kept): what a page keys what it kept
+        for this hall by. Call it inside ``transaction``."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'session'").fetchone()
+        if row is not None:
+            return row[0]
+        made = secrets.token_hex(8)
+        self.db.execute("INSERT INTO meta (key, value) VALUES ('session', ?)", (made,))
+        return made
 
     def join_pool(self, device_key: str, address_key: str, cap: int) -> bool:
         """The hall's pool (admission.py), kept so that a restart keeps its bound: True if the

@@ -46,14 +46,17 @@ runtime?.addEventListener("status", (/** @type {CustomEvent} */ e) => { if (e.de
 
 const [{ default: Reveal }, { default: RevealNotes }, { Cell }, { EditStore, ProgressStore },
        { publish, subscribe }, { startPrerun }, { installActions, showWhere }, { installExercises },
-       { installSpanishHelp }, { installZoom, remeasure }, { takeToken, startHall },
+       { installSpanishHelp }, { installZoom, remeasure }, { takeToken, listenForPresenterLinks, startHall },
        { LastRunStore, runKey }, { HallHolder }, { installPolls }, { installHallCounts },
        { openingSlide, showLastVisits }] = await Promise.all([
   import("reveal"), import("reveal-notes"), import("./cell.js"), import("./storage.js"),
   import("./mirror.js"), import("./prerun.js"), import("./actions.js"), import("./exercise.js"),
   import("./help.js"), import("./zoom.js"), import("./live.js"), import("./lastrun.js"),
   import("./context.js"), import("./poll.js"), import("./hallcount.js"), import("./lastvisits.js")]);
-const hallToken = receiver ? null : takeToken();   // before reveal.js reads the URL's fragment
+let hallToken = receiver ? null : takeToken();   // before reveal.js reads the URL's fragment
+// a presenter's link opened later in this tab (only the fragment changes): before reveal.js
+// listens, so that it never reads the token as a slide; the hall presents from then on
+if (!receiver) listenForPresenterLinks((token) => { hallToken = token; context.hall.get()?.takePresenter(token); });
 
 const store = runtime ? new EditStore(config.deckId) : null;
 /** @type {import("./cell.js").Cell[]} */

@@ -10,7 +10,7 @@
 // (ProgressStore), and the speaker view shows how many the main window has solved.
 
 import { required } from "./dom.js";
-import { say } from "./phrases.js";
+import { say, sayDelivery } from "./phrases.js";
 
 /** @typedef {import("./types.js").Feedback} Feedback */
 /** @typedef {{ok: boolean, message: string}} Verdict */
@@ -99,7 +99,16 @@ export class Exercise extends EventTarget {
     this.solutionEl = required(root, ".exercise-solution");
     this.solution = root.querySelector(".exercise-solution-code")?.textContent?.replace(/\n$/, "") ?? "";
     this.copied = false;   // the code being judged is the solution as loaded (judgedCode)
+    /** this browser loaded the official solution into this editor («Cargar en el editor»):
+     *  the same code run then counts for nothing; typed by the student, it counts */
+    this.loaded = progress?.loadedSolutions().has(this.id) ?? false;
     this.feedbackEl = required(root, ".exercise-feedback");
+    /** what the hall did with this solve, when it is not simply counted: being sent again, or
+     *  not received in the end (with «Enviar de nuevo») */
+    this.hallEl = document.createElement("p");
+    this.hallEl.className = "exercise-hall";
+    this.hallEl.setAttribute("role", "status");
+    this.hallEl.hidden = true;
     /** @type {Feedback | null} of the last judged run */
     this.feedback = null;
     this.judging = false;
@@ -121,7 +130,7 @@ export class Exercise extends EventTarget {
     this.badge.className = "exercise-badge";
     this.badge.textContent = say({ code: "exercise-solved" });
     bar.append(this.hintBtn, this.solutionBtn, this.loadBtn, this.badge);
-    required(root, ".exercise-side").append(bar);
+    required(root, ".exercise-side").append(bar, this.hallEl);   // the hall's note under the «✓ resuelto» badge
     if (readOnly) this.hintBtn.disabled = this.solutionBtn.disabled = this.loadBtn.disabled = true;
     this.updateHintButton();
     this.showSolved();
@@ -148,7 +157,7 @@ export class Exercise extends EventTarget {
   judgedCode(code) {
     this.judging = true;
     this.verdict = null;
-    this.copied = sameCode(code, this.solution);
+    this.copied = this.loaded && sameCode(code, this.solution);
     return `${code}\n${this.program}`;
   }
 
@@ -173,10 +182,42 @@ export class Exercise extends EventTarget {
       }
       this.showSolved();
     }
-    if (feedback.state === "ok") this.hall?.get()?.solved(this.id);   // live.js
+    if (feedback.state === "ok") this.tellHall();
     const { state, message } = feedback;
     this.announce?.(say({ code: "exercise-verdict", ok: state === "ok", message }));
     this.changed();
+  }
+
+  /** Tell the hall (live.js) of the solve, sent again until it acknowledges it; what the
+   *  student sees: nothing when it does, «reintentando…» while it is sent again, and, when it
+   *  failed in the end, why and a button to send it again (the same solve, under its token). */
+  async tellHall() {
+    const hall = this.hall?.get();
+    if (!hall) return;
+    const el = this.hallEl;
+    const onRetry = () => {
+      el.hidden = false;
+      el.dataset.state = "retrying";
+      el.textContent = sayDelivery({ code: "solve-retrying" });
+    };
+    const result = await hall.solved(this.id, { onRetry });
+    if (result === "ok" || result === "absent" || result === "invalid") {
+      el.hidden = true;
+      el.dataset.state = result;
+      el.replaceChildren();
+      return;
+    }
+    el.hidden = false;
+    el.dataset.state = "failed";
+    el.textContent = result === "refused" ? sayDelivery({ code: "solve-refused" })
+      : sayDelivery({ code: "solve-unsent", why: result });
+    if (result === "refused") return;
+    const again = document.createElement("button");
+    again.type = "button";
+    again.className = "cell-btn exercise-btn solve-retry";
+    again.textContent = sayDelivery({ code: "solve-retry" });
+    again.addEventListener("click", () => { again.disabled = true; this.tellHall(); }, { once: true });
+    el.append(" ", again);
   }
 
   /** ↺ Restaurar brought the blank starter back: its ✓ (or ✗) and «resuelto» go with the code
@@ -237,6 +278,8 @@ export class Exercise extends EventTarget {
   /** Put the solution in the editor (an edit like any other: ↺ Restaurar brings the starter back). */
   loadSolution() {
     if (this.readOnly) return;
+    this.loaded = true;
+    this.progress?.markLoaded(this.id);
     this.cell.code = this.solution;
     this.cell.markEdited();
     this.announce?.(say({ code: "exercise-loaded" }));

@@ -61,6 +61,16 @@ export class Follow {
     this.present = true;
   }
 
+  /** A presenter's link was opened in this page (a new `#presenter=…` fragment): it presents
+   *  from now on, as a presenter's page just opened does (it takes the states it accepts until
+   *  it moves; its first move publishes). */
+  takePresenter() {
+    if (this.presenter) return;
+    this.presenter = true;
+    this.moved = false;
+    this.following = true;
+  }
+
   /** The presenter's token was refused (403): this page follows from now on. */
   dropPresenter() {
     this.presenter = false;

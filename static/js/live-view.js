@@ -3,7 +3,7 @@
 // and the audience URL as a QR code and as text on the title slide and under the `J` key.
 // Every text is set with textContent: nothing that crosses the network is read as HTML.
 
-import { sayHall } from "./phrases.js";
+import { sayDelivery, sayHall } from "./phrases.js";
 
 /** @typedef {import("./live.js").Hall} Hall */
 
@@ -125,9 +125,13 @@ export function installHallView(hall) {
       box.dataset.following = String(hall.presenter || hall.following);
       box.dataset.role = hall.presenter ? "presenter" : "audience";
       const role = hall.presenter ? "presenter" : hall.following ? "following" : "alone";
-      const what = sayHall({ code: "hall-status", state: hall.state, role, devices: hall.devices });
+      // the presenter's latest position not acknowledged yet: the room may be a slide behind
+      const unsent = hall.presenter && hall.unsent;
+      box.dataset.unsent = String(unsent);
+      const what = unsent ? sayDelivery({ code: "position-unsent" })
+        : sayHall({ code: "hall-status", state: hall.state, role, devices: hall.devices });
       long.textContent = what;
-      short.textContent = sayHall({ code: "hall-short", live: hall.state === "live", devices: hall.devices });
+      short.textContent = sayHall({ code: "hall-short", live: hall.state === "live" && !unsent, devices: hall.devices });
       box.title = what + " — " + sayHall({ code: "hall-status-title", role });
       const t = hall.target;
       back.hidden = hall.presenter || hall.following || !t;

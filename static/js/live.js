@@ -15,13 +15,15 @@
 import { Follow } from "./follow.js";
 import { assertNever } from "./never.js";
 import { scrollToFragment } from "./scrollfragment.js";
-import { sayHall } from "./phrases.js";
+import { sayDelivery, sayHall } from "./phrases.js";
+import { DEVICE_RETRY, PRESENTER_RETRY, mayRetry, retriable, retryAfterMs, retryDelay } from "./retry.js";
 
 const TOKEN_KEY = "dpdeck-hall-token";
 const DEVICE_KEY = "dpdeck-hall-device";
 const SOLVE_KEY = "dpdeck-hall-solve:";   // + exercise id → that exercise's solve token
 const TOKEN_RE = /^#presenter=([A-Za-z0-9_-]{43})$/;
 const BACKOFF_MS = [250, 500, 1000, 2000, 3000];
+const TICKET_WAIT_MS = 3000;   // a ✓ before the greeting's tickets waits this long for them
 
 /** @typedef {import("./follow.js").HallState} HallState */
 /** @typedef {import("./follow.js").Here} Here */
@@ -33,6 +35,8 @@ const BACKOFF_MS = [250, 500, 1000, 2000, 3000];
 /** @typedef {import("./types.js").HelloReply} HelloReply */
 /** @typedef {import("./types.js").Released} Released */
 /** @typedef {"ok" | "duplicate" | "invalid" | "refused" | "rate" | "busy" | "absent" | "network"} AnswerResult */
+/** @typedef {"ok" | "invalid" | "refused" | "rate" | "busy" | "absent" | "network"} SolveResult */
+/** @typedef {import("./retry.js").RetrySchedule} RetrySchedule */
 
 /** Before reveal.js reads the URL: take the presenter's token out of `#presenter=<token>` (kept
  *  in this tab's sessionStorage; the fragment becomes `#/`), or the one this tab kept. */
@@ -47,6 +51,23 @@ export function takeToken() {
   } catch {
     return match ? match[1] : null;   // storage refused (private mode): this page still presents
   }
+}
+
+/** A presenter's link opened in a tab that shows the deck already: only the fragment changes, so
+ *  the page does not load again and ``takeToken`` never runs. From now on, each `hashchange` to
+ *  `#presenter=<token>` keeps the token (as ``takeToken``), puts the URL back where it was (the
+ *  slide shown: reveal.js never reads the token as a slide) and hands the token to ``onToken``.
+ *  Call it before reveal.js (and its plugins) listen: the event stops here.
+ *  @param {(token: string) => void} onToken */
+export function listenForPresenterLinks(onToken) {
+  addEventListener("hashchange", (e) => {
+    const match = TOKEN_RE.exec(location.hash);
+    if (!match) return;
+    e.stopImmediatePropagation();
+    try { sessionStorage.setItem(TOKEN_KEY, match[1]); } catch { /* this page presents all the same */ }
+    history.replaceState(history.state, "", e.oldURL);
+    onToken(match[1]);
+  }, true);
 }
 
 /** 128 random bits in hex (32 lower-case characters). */
@@ -108,6 +129,17 @@ export class Hall extends EventTarget {
     /** ms from the presenter's publish (its seq is its clock) to this page applying it: a
      *  measure on one machine (tests, bench), only rough between two */
     this.lastDelayMs = NaN;
+    /** @type {{device: RetrySchedule, presenter: RetrySchedule}} when a write is sent again
+     *  (retry.js; a test may shorten them) */
+    this.retry = { device: DEVICE_RETRY, presenter: PRESENTER_RETRY };
+    /** which hall answered: `hello`'s ``session`` (a hall session's own id, the same over its
+     *  restarts), or, from a hall that names none, its audience URL; "" before `hello` */
+    this.session = "";
+    /** @type {HallState | null} the presenter's page: its latest position, until the hall
+     *  acknowledges it (a newer one supersedes it) */
+    this.pending = null;
+    /** the presenter's page: its latest position was sent and not acknowledged yet (retrying) */
+    this.unsent = false;
   }
 
   /** this page holds the presenter's token (until a 403) */
@@ -137,6 +169,7 @@ export class Hall extends EventTarget {
     this.present = true;
     this.follow.found();
     this.audience = Array.isArray(hello.audience) ? hello.audience.map(String) : [];
+    this.session = this.sessionOf(hello);
     const counts = hello.counts;
     /** @type {{epsilon: number, budget: number} | null} the exercise counts' ε and budget */
     this.counts = counts !== undefined && Number.isFinite(counts.epsilon) ? { epsilon: counts.epsilon, budget: counts.budget } : null;
@@ -147,10 +180,38 @@ export class Hall extends EventTarget {
     return this;
   }
 
+  /** The hall a `hello` reply comes from: its ``session`` (a hall session's own id), or its
+   *  audience URL when it names none. @param {Partial<HelloReply>} hello */
+  sessionOf(hello) {
+    const session = /** @type {{session?: unknown}} */ (hello).session;
+    return typeof session === "string" && session ? `session:${session}` : `audience:${this.audience[0] ?? this.base}`;
+  }
+
+  /** The channel is back after an error: the hall may be another one now (a fresh session on
+   *  the same address). Ask `hello` again; a new session is said with a `status` (poll.js then
+   *  reads what it kept for this hall). */
+  async reidentify() {
+    let hello;
+    try {
+      const response = await fetch(this.url("hello"), { cache: "no-store" });
+      hello = response.ok ? await response.json() : null;
+    } catch { return; }
+    if (hello?.hall !== 1) return;
+    const session = this.sessionOf(hello);
+    if (session === this.session) return;
+    this.session = session;
+    this.emitStatus();
+  }
+
   connect() {
     this.setState(this.attempt ? "offline" : "connecting");
     const source = this.source = new EventSource(this.url(`events?device=${this.deviceId}`));
-    source.onopen = () => { this.attempt = 0; this.setState("live"); };
+    source.onopen = () => {
+      const back = this.attempt > 0;
+      this.attempt = 0;
+      this.setState("live");
+      if (back) this.reidentify();
+    };
     source.onerror = () => {
       source.close();
       if (this.source !== source) return;
@@ -246,10 +307,31 @@ export class Hall extends EventTarget {
     } finally { this.follow.endApply(); }
   }
 
-  /** The presenter's page: post its position (follow.js chose the seq). */
+  /** The presenter's page: post its position (follow.js chose the seq), again and again until
+   *  the hall acknowledges it (204), or a newer position supersedes it; meanwhile the
+   *  indicator says the hall does not have it (``unsent``). */
   async publish(/** @type {HallState} */ body) {
-    const response = await this.post("state", body, true);
+    this.pending = body;
+    const superseded = () => this.pending !== body || !this.presenter;
+    const response = await this.deliver("state", body, {
+      auth: true, schedule: this.retry.presenter, superseded,
+      onRetry: () => { if (!this.unsent) { this.unsent = true; this.emitStatus(); } },
+    });
+    if (superseded()) return;
+    this.pending = null;
+    if (this.unsent) { this.unsent = false; this.emitStatus(); }
     if (response?.status === 403) this.dropToken();
+  }
+
+  /** A presenter's link opened in this tab (listenForPresenterLinks): this page presents from
+   *  now on. Like a presenter's page just opened, it takes the hall's position until it moves;
+   *  a token the hall refuses makes it a follower again at its first move (403), said so. */
+  takePresenter(/** @type {string} */ token) {
+    this.token = token;
+    const was = this.presenter;
+    this.follow.takePresenter();
+    if (!was) this.view?.notice(sayDelivery({ code: "presenting-now" }));
+    this.emitStatus();
   }
 
   dropToken() {
@@ -258,6 +340,28 @@ export class Hall extends EventTarget {
     try { sessionStorage.removeItem(TOKEN_KEY); } catch { /* nothing kept */ }
     this.view?.notice(sayHall({ code: "hall-token-refused" }));
     this.emitStatus();
+  }
+
+  /** POST ``body`` until the hall acknowledges it: the same body again after a reply worth a
+   *  retry (retry.js: none, 408, 429, 5xx), at the schedule's waits (honouring Retry-After),
+   *  until a final reply, the schedule's end, or ``superseded()``. Every write the hall takes
+   *  is idempotent by what its body carries, so a resend never counts twice: the body is sent
+   *  as it is, whatever fields it holds. ``onRetry(retry, waitMs, status)`` is told before
+   *  each wait.
+   *  @template {keyof HallPosts} R @param {R} path @param {HallPosts[R]} body
+   *  @param {{auth?: boolean, schedule?: RetrySchedule, superseded?: () => boolean,
+   *           onRetry?: ((retry: number, waitMs: number, status: number | null) => void) | null}} [options]
+   *  @returns {Promise<Response | null>} the last reply (null: no network) */
+  async deliver(path, body, { auth = false, schedule = this.retry.device, superseded = () => false, onRetry = null } = {}) {
+    for (let retry = 0; ; retry++) {
+      const response = await this.post(path, body, auth);
+      const status = response?.status ?? null;
+      if (!retriable(status) || !mayRetry(retry, schedule) || superseded()) return response;
+      const wait = retryDelay(retry, schedule, retryAfterMs(response?.headers.get("Retry-After"), Date.now()));
+      onRetry?.(retry, wait, status);
+      await new Promise((resolve) => { setTimeout(resolve, wait); });
+      if (superseded()) return response;
+    }
   }
 
   /** POST a body the hall declares for this route (deckbuild/hall_wire.py: ``HallPosts``).
@@ -286,23 +390,43 @@ export class Hall extends EventTarget {
    *  @returns {Promise<AnswerResult>} */
   async answer(pollId, answer, token, ticket = this.ticket(pollId)?.ticket ?? null) {
     if (!this.present) return "absent";
-    const response = await this.post("answer", { token, poll: pollId, answer, ...(ticket ? { ticket } : {}) });
+    // sent again until acknowledged (deliver); a 409 «ya respondió» after a send whose reply was
+    // lost is this very answer, kept by that send: sent ("ok")
+    let retried = false;
+    const body = { token, poll: pollId, answer, ...(ticket ? { ticket } : {}) };
+    const response = await this.deliver("answer", body, { onRetry: () => { retried = true; } });
     const status = response?.status;
-    return status === 201 ? "ok" : status === 409 ? "duplicate" : status === 400 ? "invalid"
+    return status === 201 || (status === 409 && retried) ? "ok" : status === 409 ? "duplicate" : status === 400 ? "invalid"
       : status === 403 ? "refused" : status === 429 ? "rate" : status === 503 ? "busy" : "network";
   }
 
   /** An exercise was solved on this device: tell the hall (counted once per exercise token, a
    *  random id drawn for this exercise alone, so no id links two exercises or a poll, with the
-   *  exercise's ticket the hall sent this device: one count per device; "refused": none). */
-  async solved(exerciseId) {
+   *  exercise's ticket the hall sent this device: one count per device; "refused": none), sent
+   *  again until the hall acknowledges it (deliver: 201, or 200/409 for a solve it kept
+   *  already). ``onRetry``: the first send failed, it is being sent again.
+   *  @param {string} exerciseId @param {{onRetry?: (() => void) | null}} [options]
+   *  @returns {Promise<SolveResult>} */
+  async solved(exerciseId, { onRetry = null } = {}) {
     if (!this.present) return "absent";
     const token = this.solveTokens.get(exerciseId) ?? keptId(SOLVE_KEY + exerciseId);
     this.solveTokens.set(exerciseId, token);   // a second ✓ on this page is the same solve
-    const ticket = this.exerciseTickets.get(exerciseId);
-    const status = (await this.post("solved", { token, exercise: exerciseId, ...(ticket ? { ticket } : {}) }))?.status;
-    return status === 201 || status === 200 ? "ok" : status === 400 ? "invalid" : status === 403 ? "refused"
-      : status === 429 ? "rate" : "network";
+    const ticket = await this.exerciseTicket(exerciseId);
+    const body = { token, exercise: exerciseId, ...(ticket ? { ticket } : {}) };
+    const status = (await this.deliver("solved", body, { onRetry }))?.status;
+    return status === 201 || status === 200 || status === 409 ? "ok" : status === 400 ? "invalid"
+      : status === 403 ? "refused" : status === 429 ? "rate" : status === 503 ? "busy" : "network";
+  }
+
+  /** This device's ticket for an exercise: at once once the stream's greeting brought it; a ✓
+   *  made before that (the page just loaded) waits for it, up to ``TICKET_WAIT_MS``. undefined:
+   *  none came (the hall did not admit this device to its counts: the solve gets 403).
+   *  @param {string} exerciseId @returns {Promise<string | undefined>} */
+  async exerciseTicket(exerciseId) {
+    for (let waited = 0; !this.exerciseTickets.has(exerciseId) && waited < TICKET_WAIT_MS; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return this.exerciseTickets.get(exerciseId);
   }
 
   /** The presenter's page: the hall's noised count of an exercise (the server draws it and

@@ -486,3 +486,29 @@ export function sayHall(p) {
   const entry = /** @type {string | ((p: HallPhrase) => string)} */ (HALL_PHRASES[p.code]);
   return typeof entry === "function" ? entry(p) : entry;
 }
+
+// --- the hall's writes sent again until acknowledged (live.js, exercise.js, live-view.js) ------
+
+/**
+ * @typedef {{code: "solve-retrying"} | {code: "solve-unsent", why: "rate" | "busy" | "network"}
+ *   | {code: "solve-refused"} | {code: "solve-retry"} | {code: "position-unsent"}
+ *   | {code: "presenting-now"}} DeliveryPhrase
+ */
+
+/** @type {{[K in DeliveryPhrase["code"]]: string | ((p: Extract<DeliveryPhrase, {code: K}>) => string)}} */
+export const DELIVERY_PHRASES = {
+  "solve-retrying": "La sala todavía no recibió este ejercicio resuelto: reintentando…",
+  "solve-unsent": ({ why }) => `La sala no recibió este ejercicio resuelto (${
+    why === "rate" ? "demasiados envíos a la vez" : why === "busy" ? "la sala está ocupada" : "sin conexión"
+  }): todavía no cuenta en la sala.`,
+  "solve-refused": "La sala no admitió este ejercicio resuelto: no cuenta en la sala.",
+  "solve-retry": "Enviar de nuevo",
+  "position-unsent": "La sala no recibe la posición: reintentando…",
+  "presenting-now": "Esta página presenta ahora: sus movimientos mueven a toda la sala.",
+};
+
+/** The Spanish of ``p``, a line about a write to the hall. @param {DeliveryPhrase} p @returns {string} */
+export function sayDelivery(p) {
+  const entry = /** @type {string | ((p: DeliveryPhrase) => string)} */ (DELIVERY_PHRASES[p.code]);
+  return typeof entry === "function" ? entry(p) : entry;
+}

@@ -79,12 +79,22 @@ function tallyOf(answers, k) {
 
 /** What a device remembers of a poll: the randomized answer, whether the hall has it, and the
  *  poll's token. Kept in localStorage, and in this object too, so that a browser refusing
- *  storage still never answers twice from this page. */
+ *  storage still never answers twice from this page. Kept per hall (``hall()``: live.js's
+ *  ``session``, "" for none): an answer sent to an earlier hall does not close a fresh hall's
+ *  form; a new round of the same hall reopens it (Poll.onTally: the kept round is older). */
 export class AnswerStore {
-  constructor(deckId, pollId) {
-    this.key = `${STORE}${deckId}:${pollId}`;
-    /** @type {Kept | null} */
+  /** @param {string} deckId @param {string} pollId @param {() => string} [hall] the hall answered now */
+  constructor(deckId, pollId, hall = () => "") {
+    this.base = `${STORE}${deckId}:${pollId}`;
+    this.hall = hall;
+    /** @type {{key: string, kept: Kept} | null} */
     this.memory = null;
+  }
+
+  /** The storage key of this poll's answer in the hall answered now. */
+  get key() {
+    const hall = this.hall();
+    return hall ? `${this.base}@${hall}` : this.base;
   }
 
   /** @returns {Kept | null} */
@@ -96,13 +106,14 @@ export class AnswerStore {
           round: Number.isInteger(v.round) ? v.round : 1, ticket: typeof v.ticket === "string" ? v.ticket : "" };
       }
     } catch { /* storage refused: this page's memory */ }
-    return this.memory;
+    return this.memory?.key === this.key ? this.memory.kept : null;
   }
 
   /** @param {number} randomized @param {boolean} sent @param {string} token @param {number} [round] @param {string} [ticket] */
   save(randomized, sent, token, round = 1, ticket = "") {
-    this.memory = { randomized, sent, token, round, ticket };
-    try { localStorage.setItem(this.key, JSON.stringify(this.memory)); } catch { /* page only */ }
+    const kept = { randomized, sent, token, round, ticket };
+    this.memory = { key: this.key, kept };
+    try { localStorage.setItem(this.key, JSON.stringify(kept)); } catch { /* page only */ }
   }
 
   /** Forget the answer (a test's fresh device; a new round the presenter started). */
@@ -157,9 +168,11 @@ export class Poll {
     this.results.prepend(this.hallLine);
     this.controls = this.presenterControls();
     this.results.append(this.controls);
-    this.store = new AnswerStore(ctx.config?.deckId ?? "", this.id);
+    this.store = new AnswerStore(ctx.config?.deckId ?? "", this.id, () => this.hall?.session ?? "");
     /** @type {PollMode | null} */
     this.mode = null;
+    /** the store's key when the mode was entered: another hall's (a new session) enters it again */
+    this.modeKey = "";
     /** @type {Tally} */
     this.tally = { n: 0, counts: new Array(this.data.k).fill(0) };
     this.computing = false;
@@ -241,9 +254,10 @@ export class Poll {
 
   /** Enter ``mode`` (again: a no-op). @param {PollMode} mode */
   setMode(mode) {
-    if (mode === this.mode) return;
+    if (mode === this.mode && this.modeKey === this.store.key) return;   // the same mode, the same hall
     this.stopSimulation();
     this.mode = mode;
+    this.modeKey = this.store.key;
     this.epoch += 1;
     this.root.dataset.mode = mode;
     this.tally = { n: 0, counts: new Array(this.data.k).fill(0) };

@@ -15,6 +15,23 @@ export function hash(/** @type {string} */ text) {
 export class ProgressStore {
   constructor(deckId) {
     this.key = `${PREFIX}progress:${hash(deckId)}`;
+    /** where the exercises whose solution this browser loaded into the editor are kept */
+    this.loadedKey = `${PREFIX}solution-loaded:${hash(deckId)}`;
+  }
+
+  /** The exercises whose official solution this browser loaded into the editor («Cargar en el
+   *  editor»): running that code checks it, and counts for nothing. @returns {Set<string>} */
+  loadedSolutions() {
+    try {
+      const ids = JSON.parse(localStorage.getItem(this.loadedKey) || "[]");
+      return new Set(Array.isArray(ids) ? ids.filter((x) => typeof x === "string") : []);
+    } catch { return new Set(); }
+  }
+
+  /** @param {string} id an exercise whose solution was loaded into the editor */
+  markLoaded(id) {
+    const ids = this.loadedSolutions().add(id);
+    try { localStorage.setItem(this.loadedKey, JSON.stringify([...ids])); } catch { /* page only */ }
   }
 
   load() {

@@ -318,7 +318,7 @@
  * @typedef {{exercise: string, again?: boolean}} ReleaseBody  the presenter asks for an exercise's noised count: POST /_hall/release
  * @typedef {{poll: string}} ResetBody  a new round of a poll: POST /_hall/reset
  * @typedef {{state: StateBody, answer: AnswerBody, solved: SolvedBody, release: ReleaseBody, reset: ResetBody}} HallPosts  the bodies of the hall's POSTs, by route (/_hall/<name>)
- * @typedef {{hall: 1, audience: string[], devices: number, counts: {epsilon: number, budget: number}}} HelloReply  the hall's `GET /_hall/hello`
+ * @typedef {{hall: 1, audience: string[], devices: number, counts: {epsilon: number, budget: number}, session: string}} HelloReply  the hall's `GET /_hall/hello`
  * @typedef {{ok: boolean, counted?: boolean}} Recorded  an answer or a solve kept (`counted`: a solve's, false when its token was counted already)
  * @typedef {{name: string | null, epsilon_spent: number, epsilon_total: number, delta_spent: number, delta_total: number, releases: number, epsilon_text: string, delta_text: string | null, refused: string | null}} AccountantState  one `dplab.BudgetAccountant` as the meter shows it
  * @typedef {{accountants: AccountantState[], more: number}} BudgetPayload  the meter's payload: the budgets, in order of first use, and how many more were left out

@@ -259,3 +259,36 @@ def test_speaker_view_counts_the_exercises_solved_in_the_main_window(context, pa
     open_deck(late, deck_url.rstrip("/") + "/?receiver")
     wait_until(late, "() => document.getElementById('exercise-count')?.dataset.solved === '2'", 10)
     assert not copy.errors and not late.errors and not page.errors
+
+
+def test_the_official_solution_typed_without_opening_it_counts(page, deck_url):
+    """Issue 47, item 21: a student who writes the official solution word for word, without
+    ever loading it, solved the exercise: it counts. Loaded into the editor in this browser
+    («Cargar en el editor»), the same code only passes, also after a reload."""
+    slide = EXERCISES[0]
+    ex = EX.format(slide.id)
+    open_deck(page, deck_url + "?noprerun")
+    wait_runtime_ready(page)
+    go_to_slide(page, slide.id)
+    out = run_cell(page, slide.id, slide.solution)
+    assert out["state"] == "done", out
+    fb = feedback(page, slide.id)
+    assert fb["state"] == "ok" and "No cuenta" not in fb["text"], fb
+    assert exercise_solved(page, slide.id)
+    assert page.locator(ex + " .exercise-badge").is_visible()
+    # loaded: the same code passes and counts for nothing, here and after a reload
+    other = EXERCISES[1]
+    go_to_slide(page, other.id)
+    page.locator(EX.format(other.id) + " button.show-solution").click()
+    page.locator(EX.format(other.id) + " button.load-solution").click()
+    for reload in (False, True):
+        if reload:
+            page.reload()
+            wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 20)
+            wait_runtime_ready(page)
+        out = run_cell(page, other.id)
+        assert out["state"] == "done", out
+        fb = feedback(page, other.id)
+        assert fb["state"] == "ok" and "No cuenta" in fb["text"], (reload, fb)
+        assert not exercise_solved(page, other.id)
+    assert not page.errors, page.errors

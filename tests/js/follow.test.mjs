@@ -519,3 +519,25 @@ test("a refused token: the page follows from then on", () => {
   assert.deepEqual(kinds(f.localMove(at(5), 40)), ["status"]);
   assert.equal(f.following, false);
 });
+
+test("a follower that takes the presenter's link presents: it takes the hall's states until it moves, then publishes", () => {
+  const f = new Follow({ presenter: false });
+  f.found();
+  const here = { indexh: 2, indexv: 0, indexf: -1, scroll: false };
+  assert.deepEqual(f.greeting({ seq: EPOCH, indexh: 2, indexv: 0, indexf: -1 }, here, EPOCH + 10).map((d) => d.kind),
+                   ["apply", "status"]);
+  assert.deepEqual(f.localMove({ ...here, indexh: 3 }, EPOCH + 20), [{ kind: "status" }]);   // paused
+  assert.equal(f.following, false);
+  f.takePresenter();
+  assert.equal(f.presenter, true);
+  assert.equal(f.following, true);
+  // a state pushed before its first move: it takes it, as a reopened presenter page does
+  const pushed = f.state({ seq: EPOCH + 30, indexh: 4, indexv: 0, indexf: -1 }, { ...here, indexh: 3 }, EPOCH + 40);
+  assert.deepEqual(pushed.map((d) => d.kind), ["apply", "status"]);
+  // its first move publishes, with a seq above every state it took
+  const [publish] = f.localMove({ indexh: 5, indexv: 0, indexf: -1, scroll: false }, EPOCH + 35);
+  assert.equal(publish.kind, "publish");
+  assert.ok(publish.kind === "publish" && publish.state.seq > EPOCH + 30 && publish.state.indexh === 5);
+  f.takePresenter();   // a second link: still the presenter, its moves still its own
+  assert.equal(f.localMove({ indexh: 6, indexv: 0, indexf: -1, scroll: false }, EPOCH + 50)[0].kind, "publish");
+});

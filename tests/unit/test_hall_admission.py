@@ -318,3 +318,24 @@ def test_the_hall_holds_a_polls_counts_until_ten_answers(tmp_path, monkeypatch):
     seen = run_with_client(hall, scenario)
     assert seen[: HOLD_UNTIL - 1] == [[]] * (HOLD_UNTIL - 1)
     assert seen[HOLD_UNTIL - 1 :] == [[5, 5], [6, 5]]
+
+
+def test_hello_names_the_hall_session_the_same_after_a_restart_new_for_a_new_hall(tmp_path):
+    """Issue 46, item 18: a device that answered in an earlier hall still showed «Enviada» in a
+    fresh one. The page keys what it kept by ``hello``'s ``session``: the store's own random
+    id, the same when the hall restarts on the same store, another for a fresh store."""
+    hall = make_hall(tmp_path / "a")
+
+    async def hello(client):
+        return (await (await client.get("/_hall/hello")).json())["session"]
+
+    first = run_with_client(hall, hello)
+    again = run_with_client(hall, hello)  # the same store opened anew: a restart
+    if isinstance(hall.store, RedisStore):  # a fresh hall: another prefix
+        hall.store = RedisStore(hall.store.url, prefix="hall-other:")
+        hall.admission = RedisAdmission(hall.store, secret_from_token(TOKEN))
+        hall._session = None  # a new Hall would read it anew
+        fresh = run_with_client(hall, hello)
+    else:
+        fresh = run_with_client(make_hall(tmp_path / "b"), hello)
+    assert first == again and len(first) == 16 and fresh != first

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from deckbuild.hall.limits import Limits
+from deckbuild.hall.limits import Limits, Rate
 from deckbuild.hall.messages import LiveSpec
 from tests.support.hall_fixtures import DEV, LIVE, admit, bearer, make_hall, read_events, run_with_client
 
@@ -162,3 +162,21 @@ def test_a_hall_alone_prints_and_draws_the_decks_audience_url(tmp_path):
             assert json.load(r)["audience"] == [deck]
     finally:
         process.stop()
+
+
+def test_the_deck_origin_may_read_a_refusals_retry_after(tmp_path):
+    """The page's resend waits what ``Retry-After`` says (retry.js); a page on another origin
+    reads that header only when the answer exposes it."""
+    hall = _told(tmp_path, device=Rate(burst=1, per_second=0.01))
+    tickets = admit(hall, "copia", DEV[:2])
+
+    async def scenario(client):
+        headers = {"Origin": DECK}
+        out = []
+        for i in range(2):  # the second from the same token: rate limited, 429
+            body = {**ANSWER, "ticket": tickets[i]}
+            r = await client.post("/_hall/answer", json=body, headers=headers)
+            out.append((r.status, r.headers.get("Access-Control-Expose-Headers")))
+        return out
+
+    assert run_with_client(hall, scenario) == [(201, "Retry-After"), (429, "Retry-After")]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import sqlite3
 
 import pytest
@@ -38,7 +39,9 @@ def test_hello_says_a_hall_is_here_with_its_audience_url(tmp_path):
         assert response.headers["Cross-Origin-Embedder-Policy"] == "require-corp"
         return await response.json()
 
-    assert run_with_client(make_hall(tmp_path), scenario) == {
+    hello = run_with_client(make_hall(tmp_path), scenario)
+    assert re.fullmatch("[0-9a-f]{16}", hello.pop("session"))  # the store's own id: see test_hall_admission
+    assert hello == {
         "hall": 1,
         "audience": ["http://192.0.2.7:8000/"],
         "devices": 0,
