@@ -68,10 +68,11 @@ export function countShown(noisy, epsilon, admitted) {
  *  @param {number} value @param {import("./types.js").Released} r
  *  @returns {Extract<import("./types.js").HallPhrase, {code: "count-shown"}>} */
 export function countSaid(value, r) {
-  const admitted = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (r)).admitted;
+  const { admitted, cluster } = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (r));
   const reach = noiseReach(r.epsilon);
   return { code: "count-shown", ...countShown(value, r.epsilon, admitted), epsilon: es(r.epsilon), sd: es(r.sd),
-    fresh: Boolean(r.new), reach, cover: pct(noiseCover(r.epsilon, reach)) };
+    fresh: Boolean(r.new), reach, cover: pct(noiseCover(r.epsilon, reach)),
+    cluster: Number.isSafeInteger(cluster) ? /** @type {number} */ (cluster) : null };
 }
 
 /** What the slide says when a release has no count to show (``answer`` not 200 nor 409): a

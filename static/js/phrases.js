@@ -405,6 +405,9 @@ export const HALL_PHRASES = {
   // a poll's numbers
   "poll-answers": "Respuestas",
   "poll-answers-of": ({ n, admitted, one }) => `${n} de ${admitted} ${one ? "dispositivo" : "dispositivos"}`,
+  "poll-cluster": "Desde una misma red",
+  "poll-cluster-of": ({ cluster, admitted }) => `hasta ${cluster} de ${admitted} dispositivos (una red con NAT, `
+    + "o alguien que simula dispositivos)",
   "poll-received": ({ label }) => `«${label}» recibidos`,
   "poll-estimate-of": ({ label }) => `Estimación de «${label}»`,
   "poll-held": ({ hold, n, missing, narrow, wide }) =>
@@ -441,7 +444,7 @@ export const HALL_PHRASES = {
     + "llegara. Pídalo de nuevo: si se publicó, la sala muestra ese mismo conteo sin gastar más, con el presupuesto que queda.",
   "count-refused-request": ({ status }) => `La sala rechazó el pedido (HTTP ${status}): no se contó nada ni se gastó presupuesto.`,
   "count-exhausted": "El presupuesto de esta sesión de la sala se agotó: este conteo no se publicó (no se gastó nada).",
-  "count-shown": ({ value, low, high, clipped, admitted, epsilon, sd, fresh, reach, cover }) => {
+  "count-shown": ({ value, low, high, clipped, admitted, cluster, epsilon, sd, fresh, reach, cover }) => {
     const bound = admitted === 1 ? "el único dispositivo admitido"
       : admitted != null ? `los ${whole(admitted)} dispositivos admitidos` : "";
     return `≈ ${whole(value)} ${value === 1 ? "dispositivo lo resolvió" : "dispositivos lo resolvieron"} `
@@ -450,7 +453,11 @@ export const HALL_PHRASES = {
       + `; conteo con ruido de Laplace discreto, ε = ${epsilon}, desvío típico ≈ ${sd})`
       + (fresh ? "." : "; es el mismo conteo publicado antes: no gastó presupuesto.")
       + ` Si no coincide con lo que ve en la sala (≈ 0 con dos que lo resolvieron), es el ruido funcionando: `
-      + `el conteo publicado se aparta del real hasta ±${whole(reach)} el ${cover} de las veces, y por eso dice poco de cada estudiante.`;
+      + `el conteo publicado se aparta del real hasta ±${whole(reach)} el ${cover} de las veces, y por eso dice poco de cada estudiante.`
+      + (cluster != null && cluster > 1 && admitted != null
+        ? ` De los ${whole(admitted)} dispositivos admitidos, ${whole(cluster)} llegaron desde una misma red `
+          + "(una red con NAT, o alguien que simula dispositivos)."
+        : "");
   },
   "count-failed": ({ message }) => `No se pudo contar: ${message}`,
   // the hall's indicator, QR code and notices (live-view.js, live.js)

@@ -349,8 +349,9 @@ export class Poll {
     if (counts.length !== this.data.k || !counts.every((c) => Number.isSafeInteger(c) && c >= 0)) return;
     const round = typeof tally.round === "number" && Number.isSafeInteger(tally.round) ? tally.round : 1;
     const admitted = typeof tally.admitted === "number" && Number.isSafeInteger(tally.admitted) ? tally.admitted : null;
+    const cluster = typeof tally.cluster === "number" && Number.isSafeInteger(tally.cluster) ? tally.cluster : null;
     const n = held ? tally.n : counts.reduce((a, b) => a + b, 0);
-    this.tally = { n, counts: [...counts], round, admitted };
+    this.tally = { n, counts: [...counts], round, admitted, cluster };
     this.root.dataset.round = String(round);
     if (this.mode === "student") {
       const kept = this.store.load();
@@ -434,6 +435,10 @@ export class Poll {
     this.root.dataset.admitted = admitted == null ? "" : String(admitted);
     const rows = [[sayHall({ code: "poll-answers" }), admitted == null ? num(tally.n)
       : sayHall({ code: "poll-answers-of", n: num(tally.n), admitted: num(admitted), one: admitted === 1 })]];
+    const cluster = this.mode === "presenter" ? this.tally.cluster ?? null : null;   // the hall's pool, one network's share
+    if (cluster != null && cluster > 1 && admitted != null) {
+      rows.push([sayHall({ code: "poll-cluster" }), sayHall({ code: "poll-cluster-of", cluster: num(cluster), admitted: num(admitted) })]);
+    }
     if (summary) {
       const [estimate, , low, high, share] = summary.estimate;
       const index = this.data.k === 2 ? [0] : estimate.map((_, i) => i);

@@ -246,6 +246,7 @@
  *   | {code: "poll-retry"} | {code: "poll-simulate-failed", message: string}
  *   | {code: "poll-summary-failed", message: string}} PollStatusPhrase  a poll's mode and status line
  * @typedef {{code: "poll-answers"} | {code: "poll-answers-of", n: string, admitted: string, one: boolean}
+ *   | {code: "poll-cluster"} | {code: "poll-cluster-of", cluster: string, admitted: string}
  *   | {code: "poll-received", label: string} | {code: "poll-estimate-of", label: string}
  *   | {code: "poll-held", hold: number, n: string, missing: number, narrow: string, wide: string} | {code: "poll-no-answers"}
  *   | {code: "poll-clipped", share: string} | {code: "poll-interval-below"} | {code: "poll-interval-above"}
@@ -257,7 +258,7 @@
  *   | {code: "count-counting"} | {code: "count-no-answer"} | {code: "count-refused-request", status: number}
  *   | {code: "count-exhausted"}
  *   | {code: "count-shown", value: number, low: number, high: number, clipped: boolean,
- *      admitted: number | null, epsilon: string, sd: string, fresh: boolean, reach: number, cover: string}
+ *      admitted: number | null, cluster: number | null, epsilon: string, sd: string, fresh: boolean, reach: number, cover: string}
  *   | {code: "count-failed", message: string}} CountPhrase  the hall's exercise counts (hallcount.js)
  * @typedef {{code: "hall-return-here", ahead: boolean} | {code: "hall-return-slide", slide: number}
  *   | {code: "hall-qr-alt"} | {code: "hall-join-lead"} | {code: "hall-join-label"} | {code: "hall-join-close"}

@@ -68,3 +68,13 @@ test("a release that failed says whether it may have been spent", () => {
   assert.match(sayHall(countFailure(null)), /puede que haya publicado el conteo/);
   assert.match(sayHall(countFailure({ status: 400 })), /no se contó nada ni se gastó presupuesto/);
 });
+
+test("a release says when one network brought many of the devices admitted (issue 46, item 2)", () => {
+  const release = (admitted, cluster) => ({ exercise: "e", value: 3, new: true, epsilon: 0.5, sd: 2.8,
+    budget: { accountants: [], more: 0 }, refused: null, admitted, cluster });
+  const many = sayHall(countSaid(3, release(70, 64)));
+  assert.match(many, /De los 70 dispositivos admitidos, 64 llegaron desde una misma red/);
+  for (const [admitted, cluster] of [[70, 1], [70, null], [null, null]]) {
+    assert.doesNotMatch(sayHall(countSaid(3, release(admitted, cluster))), /misma red/);
+  }
+});
