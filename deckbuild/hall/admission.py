@@ -28,7 +28,8 @@ and its own token, never the device. So from everything stored (SQLite's file, R
 and append-only file) and the secret, nobody can tell which device sent which answer or solve.
 In one process the rounds live in memory (a restart forgets them: devices rejoin, their
 tickets are the same) and the pool in the SQLite file, as HMACs of ids and addresses; with Redis (``redis_store.RedisAdmission``) they are shared, so
-every bound holds across processes, and expire after 12 h.
+every bound holds across processes (a round's admission expires after 12 h; the pool lasts as
+the solves it bounds do).
 """
 
 from __future__ import annotations

@@ -392,14 +392,14 @@ return out
 """
 # A device joins the pool: KEYS the pool (set of device keys), the address's devices (set), the
 # clusters (sorted set: address key → devices); ARGV the device key, the address key, the cap per
-# address, the keys' lifetime (s). 1: in the pool (now or already), 0: its address is full.
+# address. 1: in the pool (now or already), 0: its address is full. The pool lasts as long as the
+# solves it bounds (no expiry: a release clips its interval at the pool's size).
 JOIN = """
 if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 1 end
 if redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[3]) then return 0 end
 redis.call('SADD', KEYS[1], ARGV[1])
 redis.call('SADD', KEYS[2], ARGV[1])
 redis.call('ZINCRBY', KEYS[3], 1, ARGV[2])
-for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[4]) end
 return 1
 """
 # A ticket spent once in its round: KEYS the round key, the round's spent set; ARGV the round, the
@@ -411,7 +411,7 @@ redis.call('EXPIRE', KEYS[2], redis.call('TTL', KEYS[1]))
 return spent
 """
 ADMIT_WINDOW = 10.0  # seconds after a round is first shown in which the processes admit their devices
-ROUND_TTL = 12 * 3600  # seconds: the pool and a round's admission outlive no lecture
+ROUND_TTL = 12 * 3600  # seconds: a round's admission outlives no lecture
 
 
 class RedisAdmission:
@@ -420,8 +420,8 @@ class RedisAdmission:
     the process that admitted (a device whose process was killed gets its ticket from another).
     Devices and addresses are keyed by an HMAC under ``secret`` (made from the presenter's
     token, which only the processes hold), so no device id or address reaches Redis's memory or
-    its append-only file, and no ticket at all (they are derived: ``admission.Tickets``); every
-    key expires after ``ROUND_TTL``."""
+    its append-only file, and no ticket at all (they are derived: ``admission.Tickets``); a
+    round's keys expire after ``ROUND_TTL``, the pool lasts as the solves do."""
 
     shared = True
 
@@ -453,7 +453,7 @@ class RedisAdmission:
     async def join(self, device: str, address: str) -> bool:
         address_key = self.tickets.key("address", address)
         keys = [self.store.key("pool"), self.store.key("pool", address_key), self.store.key("pool-clusters")]
-        args = [self._device(device), address_key, self.max_per_address, ROUND_TTL]
+        args = [self._device(device), address_key, self.max_per_address]
         return await self._script("join", JOIN)(keys=keys, args=args) == 1
 
     @_guarded
