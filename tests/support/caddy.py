@@ -17,6 +17,7 @@ from tests.support.redis_server import free_port, stop_process
 HALL_CADDY = """{{
 \tadmin off
 \tauto_https off
+\tgrace_period 1s
 }}
 http://:{port} {{
 \tbind 127.0.0.1
