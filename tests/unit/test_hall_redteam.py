@@ -693,3 +693,37 @@ def test_item5_16_addresses_holding_every_stream_they_can_leave_room_for_a_new_d
     finally:
         for s in held:
             s.close()
+
+
+# --- item 16: a session named beside a hall file -----------------------------------------------
+
+
+@xfail(16)
+def test_item16_a_session_named_beside_a_hall_file_is_not_ignored(tmp_path):
+    """A hall file holding a rehearsal's answer, then ``--hall-session clase`` (the restart hint's
+    advice) beside deploy.md's ``--hall-db``: the hall refuses the pair, naming the option, or
+    starts clean; it never silently continues the rehearsal."""
+    dist, db, token = make_dist(tmp_path, LIVE), tmp_path / "hall.sqlite3", tmp_path / "token"
+    rehearsal = HallProcess(dist, db, token).start()
+    try:
+        ticket = rehearsal.admit([device_id(0x900)], LIVE["polls"]["p-honesta"]["slide"], 1)[0]
+        body = {"token": device_id(0x901), "poll": "p-honesta", "answer": 1, "ticket": ticket}
+        assert rehearsal.post("_hall/answer", body)[0] == 201
+    finally:
+        rehearsal.stop()
+    lecture = HallProcess(dist, db, token, "--hall-session", "clase")
+    try:
+        try:
+            lecture.start()
+        except RuntimeError as exc:  # refused: it must say why
+            assert "--hall-session" in str(exc) and "--hall-db" in str(exc), exc
+            return
+        said = lecture.banner
+        while "link is kept in" not in said:
+            line = lecture.proc.stdout.readline()
+            if not line:
+                break
+            said += line
+    finally:
+        lecture.stop()
+    assert "CONTINUES" not in said, said
