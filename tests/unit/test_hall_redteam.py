@@ -323,7 +323,9 @@ def _connect_many(ip: str, port: int, n: int, first_bytes: bytes = b"") -> list[
 
 
 def _hall_port(setup: Setup) -> int:
-    return urlsplit(setup.halls[0].audience).port
+    """The first hall process's own port (behind Caddy, not the audience URL's)."""
+    hall = setup.halls[0]
+    return int(_listening(hall).rsplit(":", 1)[1]) if setup.caddy else urlsplit(hall.audience).port
 
 
 @on("plain", marks={"plain": xfail(3)})
@@ -608,6 +610,44 @@ def test_held_one_ticket_raced_by_40_answers_counts_once(setup):
 
     statuses = run_async(main)
     assert statuses.count(201) == 1 and set(statuses) <= {201, 403, 409, 429}, statuses
+
+
+@on("caddy")
+def test_held_a_forged_forwarded_address_buys_no_more_streams_than_none(setup):
+    """The hall behind Caddy (``--trust-proxy 127.0.0.1``), reached on its own port: 80 streams
+    from one address each naming another client in X-Forwarded-For, and 80 sent from the trusted
+    address as an appending proxy would (the forged entry first, the real client last), are held
+    to the same bound as 80 from an address that names none, whatever that bound is. (Through
+    Caddy itself a forged header never arrives: Caddy replaces it.)"""
+    port = _hall_port(setup)
+
+    def streams(ip: str, xff) -> tuple[int, list[socket.socket]]:
+        held, ok = [], 0
+        for k in range(80):
+            s = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(ip, 0))
+            held.append(s)
+            header = f"X-Forwarded-For: {xff(k)}\r\n" if xff else ""
+            device = device_id(0x9000 + 0x100 * int(ip.rsplit(".", 1)[1]) + k)
+            s.sendall(f"GET /_hall/events?device={device} HTTP/1.1\r\nHost: h\r\n{header}\r\n".encode())
+        for s in held:
+            ok += s.recv(64).startswith(b"HTTP/1.1 200")
+        return ok, held
+
+    held: list[socket.socket] = []
+    try:
+        counts = []
+        for ip, xff in (
+            (address(9, 0), None),
+            (address(9, 1), lambda k: f"10.{k}.0.1"),
+            ("127.0.0.1", lambda k: f"10.{k}.0.1, {address(9, 2)}"),
+        ):
+            ok, more = streams(ip, xff)
+            counts.append(ok)
+            held += more
+    finally:
+        for s in held:
+            s.close()
+    assert counts[1] == counts[0] and counts[2] == counts[0], counts
 
 
 # --- item 12: a disk that refuses writes -------------------------------------------------------
