@@ -5,7 +5,8 @@ Every route ``deckbuild/hall_wire.py`` declares, a deck file's path, and paths o
 any method, with random queries (the ``device`` field among them), headers (``Content-Type``,
 ``Origin``, ``Authorization``, ``Host``) and bodies (JSON objects shaped like the route's body
 with values of any type, other JSON, raw bytes), against the hall's real application on an
-in-process aiohttp server (loopback). Some bodies carry real admission tickets and the presenter's
+in-process aiohttp server (loopback), once over each store (SQLite, the session's real Redis:
+``hall_store``). Some bodies carry real admission tickets and the presenter's
 token, so the handlers past the checks run too. The rate limits are lifted for the fuzz, so every
 request reaches the code under them.
 
@@ -214,7 +215,7 @@ def wild(draw, tickets: list[str]):
     return method, target, headers, data
 
 
-def test_no_route_answers_500_nor_echoes_what_it_was_sent(tmp_path):
+def test_no_route_answers_500_nor_echoes_what_it_was_sent(tmp_path, hall_store):
     fuzzed = Fuzzed(tmp_path)
     own = fuzzed.origin.removeprefix("http://")
     seen: dict[int, int] = {}
