@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/live_load.py [--devices 500] [--moves 60] [--answers 500] [--seconds 10]
     .venv/bin/python bench/live_load.py --processes 4 --redis --devices 5000 --answers 5000
+    .venv/bin/python bench/live_load.py --hostile [--slowloris 2000] [--flood-rate 200] [--hall-nofile 1024]
 
 On 127.0.0.1 only, bounded in count and time: starts the hall in a subprocess over a small
 dist/ of its own (one yes/no poll), connects ``--devices`` simulated devices to the live channel
@@ -16,6 +17,17 @@ loopback port, an append-only file) and N hall processes sharing it (``--redis U
 the devices and the answers over them (the presenter moves on the first), and in the same
 invocation runs the single-process SQLite hall with ``--baseline-devices`` devices first, so the
 two are measured side by side; CPU and memory are then the sum over the hall processes and Redis.
+
+With ``--hostile`` (issue 46) one hall process, its limits the defaults, sits behind Caddy running
+``deploy/hall.caddy`` (``--trust-proxy 127.0.0.1``). One address, 127.0.0.2, holds ``--slowloris``
+connections whose request head never ends (on the hall's own port, or Caddy's) and floods
+answers through Caddy at ``--flood-rate`` per second (fresh tokens, made-up tickets), while the
+``--devices`` honest devices, each from a loopback address of its own (127.0.1.1, …), follow
+through Caddy, and ``--answers`` of them answer the poll and ``--solves`` solve an exercise, once
+each. It prints the targets as ``bench/startup.py`` prints its own, held or missed with the
+margin: the presenter's moves delivered p95 ≤ 250 ms (a move never delivered counts as late),
+100 % of the honest answers and solves acknowledged at the first try; and the rates they were
+measured under. ``--hall-nofile 1024`` gives the hall a laptop's default open-files limit.
 
 The simulated devices run in this one Python process, on the same cores as the server: their
 own scheduling is part of the latencies measured (a hall's devices have a CPU each). They run on
@@ -32,6 +44,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import socket
 import statistics
 import subprocess
@@ -44,13 +57,14 @@ from urllib.parse import urlsplit
 import aiohttp
 
 if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # deckbuild, and tests.support's Caddy
 
 from deckbuild.hall import eventloop  # noqa: E402 (after the path above)
 from deckbuild.hall.eventloop import EVENT_LOOPS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 POLL = "copia"
+EXERCISE = "ex-banco"  # the hostile mode's honest solves
 HARD_LIMIT = 600.0  # seconds: the whole invocation per event loop measured, whatever happens
 MARKER = b"event: state\ndata: "
 WAVE = 250  # devices that open their streams at once
@@ -61,7 +75,7 @@ def make_dist(folder: Path) -> Path:
     dist.mkdir()
     (dist / "index.html").write_text("<!doctype html><title>bench</title>", encoding="utf-8")
     (dist / "live.json").write_text(
-        json.dumps({"polls": {POLL: {"k": 2, "epsilon": 1.0986, "slide": 0}}, "exercises": []})
+        json.dumps({"polls": {POLL: {"k": 2, "epsilon": 1.0986, "slide": 0}}, "exercises": [EXERCISE]})
     )
     return dist
 
@@ -86,21 +100,29 @@ def start_redis(folder: Path) -> tuple[subprocess.Popen, str]:
     raise SystemExit("redis-server did not start")
 
 
-def start_hall(folder: Path, devices: int, *extra: str) -> tuple[subprocess.Popen, str, str]:
+def start_hall(
+    folder: Path, devices: int, *extra: str, caps: bool = True
+) -> tuple[subprocess.Popen, str, str]:
+    """A hall process over ``folder``'s dist/: its process, its own URL and the presenter's token.
+    ``caps``: its stream caps raised for ``devices`` all on 127.0.0.1; without, the defaults (the
+    hostile mode, whose devices each have an address of their own)."""
     dist = folder / "dist"
     if not dist.exists():
         make_dist(folder)
     args = [sys.executable, "-m", "deckbuild.hall", "--dist", str(dist), "--port", "0", "--quiet"]
-    args += ["--hall-db", str(folder / "hall.sqlite3"), "--max-streams", str(devices + 50)]
-    args += ["--max-streams-per-address", str(devices + 50)]  # every simulated device is 127.0.0.1
+    args += ["--hall-db", str(folder / "hall.sqlite3")]
+    if caps:  # every simulated device is 127.0.0.1
+        args += ["--max-streams", str(devices + 50), "--max-streams-per-address", str(devices + 50)]
     args += ["--hall-token-file", str(folder / "token"), *extra]  # one presenter for every process
     proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    deadline = time.monotonic() + 30
+    deadline, own = time.monotonic() + 30, None
     while time.monotonic() < deadline:
         line = proc.stdout.readline()
+        listens = re.search(r"listens on (http://127\.0\.0\.1:\d+/)", line)  # behind a proxy
+        own = listens.group(1) if listens else own
         match = re.search(r"(http://127\.0\.0\.1:\d+/)#presenter=(\S+)", line)
         if match:
-            return proc, match.group(1), match.group(2)
+            return proc, own or match.group(1), match.group(2)
         if not line and proc.poll() is not None:
             break
     proc.kill()
@@ -124,6 +146,7 @@ class Device:
         self.connected = asyncio.Event()
         self.admitted = asyncio.Event()  # the presenter's first move shows the poll: its ticket came
         self.ticket: str | None = None
+        self.tickets: dict[str, str] = {}  # every admit event's ticket, by its poll (or exercise)
         self.error: str | None = None
         self.pending = b""
 
@@ -135,8 +158,11 @@ class Device:
             if event.endswith(b"event: state"):
                 self.received.setdefault(json.loads(data)["seq"], now)
             elif event.endswith(b"event: admit"):
-                self.ticket = json.loads(data)["ticket"]
-                self.admitted.set()
+                admit = json.loads(data)
+                self.tickets[admit.get("poll") or admit.get("exercise") or "?"] = admit["ticket"]
+                if admit.get("poll", POLL) == POLL:
+                    self.ticket = admit["ticket"]
+                    self.admitted.set()
 
     async def follow(self, session: aiohttp.ClientSession, base: str, stop: asyncio.Event) -> None:
         """The stream through aiohttp's client (``--client aiohttp``): a task per device."""
@@ -159,17 +185,21 @@ class Device:
         finally:
             self.connected.set()
 
-    async def follow_raw(self, base: str, stop: asyncio.Event) -> None:
+    async def follow_raw(self, base: str, stop: asyncio.Event, local: str | None = None) -> None:
         """The stream over a bare asyncio protocol (``--client raw``, the default): an HTTP/1.0
         GET, so the body comes unchunked, and each read timed in the event loop's callback, with
         no task, no stream reader and no chunk decoding per device. A hall's devices each have a
         CPU of their own; here 5 000 share this process, and the lighter each read, the more of
-        the machine is left to the hall being measured."""
+        the machine is left to the hall being measured. ``local``: the loopback address the
+        device connects from (the hostile mode's devices each have their own)."""
         url = urlsplit(base)
         request = f"GET /_hall/events?device={self.id} HTTP/1.0\r\nHost: {url.netloc}\r\n\r\n".encode()
         try:
             transport, _ = await asyncio.get_running_loop().create_connection(
-                lambda: _RawStream(self, request, stop), url.hostname, url.port
+                lambda: _RawStream(self, request, stop),
+                url.hostname,
+                url.port,
+                local_addr=(local, 0) if local else None,
             )
         except OSError as exc:
             self.error = type(exc).__name__
@@ -213,14 +243,18 @@ class _RawStream(asyncio.Protocol):
 async def presenter(base: str, token: str, moves: int, seconds: float, sent: dict[int, float]) -> list[int]:
     statuses = []
     async with aiohttp.ClientSession(
-        headers={"Authorization": f"Bearer {token}", "Origin": base.rstrip("/")}
+        headers={"Authorization": f"Bearer {token}", "Origin": base.rstrip("/")},
+        timeout=aiohttp.ClientTimeout(total=10),
     ) as session:
         for i in range(moves):
             seq = 1_000 + i
             sent[seq] = time.perf_counter()
             body = {"seq": seq, "indexh": i % 60, "indexv": 0, "indexf": -1}
-            async with session.post(f"{base}_hall/state", json=body) as r:
-                statuses.append(r.status)
+            try:
+                async with session.post(f"{base}_hall/state", json=body) as r:
+                    statuses.append(r.status)
+            except (aiohttp.ClientError, TimeoutError):  # no answer (0): the move may be lost
+                statuses.append(0)
             await asyncio.sleep(max(0.0, sent[seq] + seconds / moves - time.perf_counter()))
     return statuses
 
@@ -373,7 +407,318 @@ async def measure(args, procs: list[subprocess.Popen], bases: list[str], token: 
     }
 
 
-def main(argv=None) -> int:
+# --- the hostile mode (issue 46): one address attacks while honest devices follow through Caddy ---
+
+ATTACKER = "127.0.0.2"  # the one address of the slowloris and the flood
+DELIVERY_P95_MS = 250.0  # target: presenter moves delivered p95 ≤ 250 ms, attack or not
+HOSTILE_TARGETS = {
+    "M": f"presenter moves delivered to every honest device, p95 ≤ {DELIVERY_P95_MS:.0f} ms (a move never delivered counts as late)",
+    "A": "honest answers acknowledged (201) at the first try: 100 %",
+    "S": "honest solves acknowledged (200/201) at the first try: 100 %",
+}
+SLOW_HEAD = b"GET /_hall/hello HTTP/1.1\r\nHost: hall\r\n"  # a request head never finished
+TRICKLE_S = 5.0  # seconds between two header lines of each slow connection
+
+
+def honest_address(i: int) -> str:
+    """Honest device ``i``'s own loopback address: 127.0.1.1, 127.0.1.2, … (250 per /24), never
+    the attacker's nor the presenter's (127.0.0.1)."""
+    return f"127.0.{1 + i // 250}.{1 + i % 250}"
+
+
+def p95_with_missing(latencies_ms: list[float], missing: int) -> float:
+    """The 95th percentile of delivery latencies, a delivery that never came counted as infinitely
+    late (so more than 5 % missing is a p95 of infinity)."""
+    values = latencies_ms + [float("inf")] * missing
+    return pct(values, 0.95) if values else float("inf")
+
+
+def share_target(acknowledged: int, sent: int, what: str) -> dict:
+    """All of ``sent`` acknowledged: held, with how many were not."""
+    if not sent:
+        return {"ok": None, "detail": f"not measured (no {what} sent)"}
+    missed = sent - acknowledged
+    return {
+        "ok": missed == 0,
+        "detail": f"{acknowledged} of {sent} = {100 * acknowledged / sent:.1f} % "
+        f"(target 100 %, {missed} not acknowledged)",
+    }
+
+
+def hostile_verdicts(result: dict) -> dict:
+    """The hostile mode's targets (``HOSTILE_TARGETS``) from a run's result: held, missed or not
+    measured, each with its margin."""
+    p95 = result["delivery_p95_ms"]
+    p95 = float("inf") if p95 is None else p95
+    if result["deliveries"] + result["missing"] == 0:
+        moves = {"ok": None, "detail": "not measured (no move)"}
+    else:
+        shown = "never (over 5 % not delivered)" if p95 == float("inf") else f"{p95:.1f} ms"
+        margin = "" if p95 == float("inf") else f", {p95 - DELIVERY_P95_MS:+.1f} ms"
+        moves = {
+            "ok": p95 <= DELIVERY_P95_MS,
+            "detail": f"p95 {shown} (limit {DELIVERY_P95_MS:.0f} ms{margin}); "
+            f"{result['missing']} of {result['deliveries'] + result['missing']} deliveries missing",
+        }
+    answers = result["honest_answers"]
+    solves = result["honest_solves"]
+    return {
+        "M": moves,
+        "A": share_target(answers.get("201", 0), sum(answers.values()), "honest answers"),
+        "S": share_target(solves.get("200", 0) + solves.get("201", 0), sum(solves.values()), "honest solves"),
+    }
+
+
+def target_lines(verdicts: dict) -> list[str]:
+    """The targets as bench/startup.py prints its own: HOLDS or MISSES (n/a), what, the margin."""
+    lines = []
+    for key, v in verdicts.items():
+        word = {True: "HOLDS", False: "MISSES"}.get(v["ok"], "n/a  ")
+        lines.append(f"  ({key}) {word}  {HOSTILE_TARGETS[key]}: {v['detail']}")
+    return lines
+
+
+def rates_line(result: dict) -> str:
+    """The load the targets were measured under, in one line."""
+    return (
+        f"  under: {result['moves']} moves in {result['seconds']:g} s ({result['move_rate']:.1f}/s); "
+        f"{sum(result['honest_answers'].values())} honest answers ({result['answer_rate']:.1f}/s) and "
+        f"{sum(result['honest_solves'].values())} solves ({result['solve_rate']:.1f}/s) from "
+        f"{result['devices']} devices through Caddy; one address {ATTACKER}: "
+        f"{result['slowloris_held']} of {result['slowloris']} slow connections still held at the end, "
+        f"{result['flood_sent']} flooded answers ({result['flood_rate']:.1f}/s)"
+    )
+
+
+class _Slow(asyncio.Protocol):
+    """One slowloris connection: a request head that never ends; ``closed`` once the peer drops it."""
+
+    def __init__(self):
+        self.transport = None
+        self.closed = False
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+        transport.write(SLOW_HEAD)
+
+    def data_received(self, data: bytes) -> None:
+        pass
+
+    def connection_lost(self, exc) -> None:
+        self.closed = True
+
+
+async def slowloris(host: str, port: int, count: int, stop: asyncio.Event) -> list[_Slow]:
+    """``count`` connections from ``ATTACKER`` to ``host:port`` (waves of ``WAVE``, each connect
+    given 5 s), each trickling one header line every ``TRICKLE_S`` until ``stop``; the ones
+    that opened (watch ``closed``)."""
+    loop = asyncio.get_running_loop()
+    held: list[_Slow] = []
+
+    async def one():
+        try:
+            _, protocol = await asyncio.wait_for(
+                loop.create_connection(_Slow, host, port, local_addr=(ATTACKER, 0)), 5
+            )
+            held.append(protocol)
+        except (OSError, TimeoutError):
+            pass
+
+    for start in range(0, count, WAVE):
+        await asyncio.gather(*(one() for _ in range(start, min(count, start + WAVE))))
+
+    async def trickle():
+        while not stop.is_set():
+            try:
+                await asyncio.wait_for(stop.wait(), TRICKLE_S)
+            except TimeoutError:
+                for slow in held:
+                    if not slow.closed:
+                        slow.transport.write(b"X-a: b\r\n")
+
+    asyncio.get_running_loop().create_task(trickle())
+    return held
+
+
+async def flood(base: str, rate: float, seconds: float) -> dict[str, int]:
+    """Answers from ``ATTACKER`` through ``base`` at ``rate`` per second for ``seconds`` (fresh
+    tokens, made-up tickets, on kept-alive connections, at most 50 in flight): their statuses."""
+    statuses: dict[str, int] = {}
+    count = int(rate * seconds)
+    gate = asyncio.Semaphore(50)
+    connector = aiohttp.TCPConnector(local_addr=(ATTACKER, 0), limit=50)
+    t0 = time.perf_counter()
+
+    async def one(session, i):
+        await asyncio.sleep(max(0.0, t0 + i / rate - time.perf_counter()))
+        body = {"token": f"{0xF0000000 + i:032x}", "poll": POLL, "answer": i % 2, "ticket": f"{i:032x}"}
+        async with gate:
+            try:
+                async with session.post(f"{base}_hall/answer", json=body) as r:
+                    key = str(r.status)
+            except (aiohttp.ClientError, TimeoutError):
+                key = "error"
+        statuses[key] = statuses.get(key, 0) + 1
+
+    timeout = aiohttp.ClientTimeout(total=10)
+    headers = {"Origin": base.rstrip("/")}
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout, headers=headers) as session:
+        await asyncio.gather(*(one(session, i) for i in range(count)))
+    return statuses
+
+
+async def honest_writes(base: str, devices: list[Device], count: int, seconds: float, kind: str) -> dict:
+    """``count`` devices each send one answer (``kind`` "answer", with its ticket) or one solve
+    ("solved", with a ticket if the hall sent one for the exercise), spread over ``seconds``,
+    each from its own address through ``base``, once: the statuses of the first try."""
+    statuses: dict[str, int] = {}
+
+    async def one(i: int):
+        device = devices[i]
+        await asyncio.sleep(i * seconds / max(1, count))
+        if kind == "answer":
+            try:
+                await asyncio.wait_for(device.admitted.wait(), seconds + 5)
+            except TimeoutError:  # its stream never brought a ticket: it cannot answer
+                statuses["no ticket"] = statuses.get("no ticket", 0) + 1
+                return
+            body = {"token": f"{0xA0000000 + i:032x}", "poll": POLL, "answer": i % 2, "ticket": device.ticket}
+        else:
+            body = {"token": f"{0xB0000000 + i:032x}", "exercise": EXERCISE}
+            if EXERCISE in device.tickets:
+                body["ticket"] = device.tickets[EXERCISE]
+        connector = aiohttp.TCPConnector(local_addr=(honest_address(i), 0), force_close=True)
+        timeout = aiohttp.ClientTimeout(total=10)
+        async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+            try:
+                async with session.post(
+                    f"{base}_hall/{kind}", json=body, headers={"Origin": base.rstrip("/")}
+                ) as r:
+                    key = str(r.status)
+            except (aiohttp.ClientError, TimeoutError):
+                key = "error"
+        statuses[key] = statuses.get(key, 0) + 1
+
+    await asyncio.gather(*(one(i) for i in range(count)))
+    return dict(sorted(statuses.items()))
+
+
+async def run_hostile(args) -> dict:
+    """The hostile mode: one hall process (SQLite, its default limits) behind Caddy running
+    deploy/hall.caddy with ``--trust-proxy 127.0.0.1``; every process started here is stopped by
+    its PID."""
+    from tests.support.caddy import Caddy
+
+    if shutil.which("caddy") is None:
+        raise SystemExit("the hostile mode needs caddy (Debian's package caddy)")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        caddy = Caddy.documented(folder / "caddy", [])
+        proc = None
+        try:
+            extra = (
+                "--trust-proxy",
+                "127.0.0.1",
+                "--audience-url",
+                caddy.url,
+                "--event-loop",
+                args.event_loop,
+            )
+            proc, own, token = start_hall(folder, args.devices, *extra, caps=False)
+            if args.hall_nofile:
+                resource.prlimit(proc.pid, resource.RLIMIT_NOFILE, (args.hall_nofile, args.hall_nofile))
+            caddy.env["HALL_UPSTREAMS"] = urlsplit(own).netloc
+            caddy.start()
+            result = await measure_hostile(args, proc, own, caddy.url, token)
+            return {"mode": "hostile", "event_loop": args.event_loop, **result}
+        finally:
+            caddy.stop()
+            if proc is not None:
+                proc.terminate()
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait(10)
+
+
+async def measure_hostile(args, proc: subprocess.Popen, own: str, base: str, token: str) -> dict:
+    stop = asyncio.Event()
+    hall = urlsplit(own)
+    target = (
+        (hall.hostname, hall.port)
+        if args.slowloris_target == "hall"
+        else (urlsplit(base).hostname, urlsplit(base).port)
+    )
+    t0 = time.perf_counter()
+    slow = await slowloris(*target, args.slowloris, stop)
+    slow_s = time.perf_counter() - t0
+    devices = [Device(i) for i in range(args.devices)]
+    tasks = []
+    t0 = time.perf_counter()
+    for start in range(0, len(devices), WAVE):  # the honest devices arrive in waves, as a hall fills in
+        wave = list(enumerate(devices))[start : start + WAVE]
+        tasks += [asyncio.create_task(d.follow_raw(base, stop, honest_address(i))) for i, d in wave]
+        await asyncio.wait_for(asyncio.gather(*(d.connected.wait() for _, d in wave)), 120)
+    connect_s = time.perf_counter() - t0
+    await asyncio.sleep(2.5)
+    cpu0, _ = proc_usage(proc.pid)
+    sent: dict[int, float] = {}
+    moved, answered, solved, flooded = await asyncio.gather(
+        presenter(base, token, args.moves, args.seconds, sent),
+        honest_writes(base, devices, args.answers, args.seconds, "answer"),
+        honest_writes(base, devices, args.solves, args.seconds, "solved"),
+        flood(base, args.flood_rate, args.seconds),
+    )
+    await asyncio.sleep(2.0)  # the last moves' delivery
+    cpu1, rss = proc_usage(proc.pid)
+    held = sum(1 for s in slow if not s.closed)
+    stop.set()
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for s in slow:
+        if not s.closed:
+            s.transport.close()
+    latencies = [(d.received[s] - sent[s]) * 1000 for d in devices for s in sent if s in d.received]
+    missing = sum(1 for d in devices for s in sent if s not in d.received)
+    p95 = p95_with_missing(latencies, missing)
+    flood_sent = sum(flooded.values())
+    return {
+        "devices": args.devices,
+        "connected": sum(1 for d in devices if d.error is None or d.received),
+        "stream_errors": sorted({d.error for d in devices if d.error}),
+        "connect_s": round(connect_s, 2),
+        "slowloris": args.slowloris,
+        "slowloris_target": args.slowloris_target,
+        "slowloris_opened": len(slow),
+        "slowloris_open_s": round(slow_s, 2),
+        "slowloris_held": held,
+        "seconds": args.seconds,
+        "moves": args.moves,
+        "move_rate": args.moves / args.seconds,
+        "move_statuses": sorted(set(moved)),
+        "deliveries": len(latencies),
+        "missing": missing,
+        "delivery_p95_ms": None if p95 == float("inf") else round(p95, 1),  # None: never delivered
+        "delivery_ms": {"p50": round(pct(latencies, 0.5), 1), "max": round(max(latencies), 1)}
+        if latencies
+        else None,
+        "honest_answers": answered,
+        "answer_rate": args.answers / args.seconds,
+        "honest_solves": solved,
+        "solve_rate": args.solves / args.seconds,
+        "flood": flooded,
+        "flood_sent": flood_sent,
+        "flood_rate": flood_sent / args.seconds,
+        "server_cpu_s": round(cpu1 - cpu0, 2),
+        "server_rss_mib": round(rss / 2**20, 1),
+        "cores": os.cpu_count(),
+    }
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    """The command line, checked: every count and time bounded (``parser.error`` otherwise)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--devices", type=int, default=500)
     parser.add_argument("--moves", type=int, default=60)
@@ -401,17 +746,70 @@ def main(argv=None) -> int:
         help="the halls' event loop (deckbuild.hall.eventloop); repeat it to measure each loop "
         "side by side in one invocation (default: auto, uvloop where installed)",
     )
+    hostile = parser.add_argument_group("the hostile mode (--hostile)")
+    hostile.add_argument(
+        "--hostile",
+        action="store_true",
+        help=f"one address ({ATTACKER}) holds a slowloris and floods answers while the devices, each "
+        "from its own loopback address, follow, answer and solve through Caddy (deploy/hall.caddy)",
+    )
+    hostile.add_argument("--slowloris", type=int, default=2000, help="slow connections held (default 2000)")
+    hostile.add_argument(
+        "--slowloris-target",
+        choices=("hall", "caddy"),
+        default="hall",
+        help="where the slow connections go: the hall's own port (default: a hall its devices reach "
+        "directly too) or Caddy's",
+    )
+    hostile.add_argument(
+        "--flood-rate", type=float, default=200.0, help="the attacker's answers per second (default 200)"
+    )
+    hostile.add_argument("--solves", type=int, help="honest solves (default: as many as --answers)")
+    hostile.add_argument(
+        "--hall-nofile",
+        type=int,
+        help="the hall process's open-files limit (1024 is a laptop's default; default: this process's)",
+    )
     args = parser.parse_args(argv)
     args.event_loops = args.event_loops or ["auto"]
+    args.solves = args.answers if args.solves is None else args.solves
     if not (1 <= args.devices <= 10_000 and 1 <= args.moves <= 1000 and 0 <= args.answers <= 10_000):
         parser.error("bounded: at most 10 000 devices, 1000 moves, 10 000 answers")
+    if not 0.5 <= args.seconds <= 120:
+        parser.error("--seconds: 0.5 to 120")
     if not 1 <= args.processes <= 8 or (args.processes > 1 and not args.redis):
         parser.error("1 to 8 processes; more than one share a hall only with --redis")
-    if args.answers > args.devices:
-        parser.error("one answer per device: --answers ≤ --devices")
+    if args.answers > args.devices or args.solves > args.devices:
+        parser.error("one answer and one solve per device: --answers and --solves ≤ --devices")
+    if args.hostile:
+        if args.redis or args.processes > 1 or len(args.event_loops) > 1:
+            parser.error(
+                "--hostile measures one hall process behind Caddy: no --redis, --processes, second --event-loop"
+            )
+        if args.devices > 2000 or not 0 <= args.slowloris <= 5000 or not 0 < args.flood_rate <= 2000:
+            parser.error(
+                "--hostile is bounded: at most 2000 devices (8 loopback /24s), 5000 slow connections, 2000 answers/s"
+            )
+        if args.hall_nofile is not None and not 64 <= args.hall_nofile <= 1_000_000:
+            parser.error("--hall-nofile: 64 to 1 000 000")
+    return args
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # a stream is an open file at each end
-    if soft < 2 * args.devices + 200:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 2 * args.devices + 1000), hard))
+    need = 2 * args.devices + (2 * args.slowloris if args.hostile else 0) + 1000
+    if soft < need:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, need), hard))
+    if args.hostile:
+        args.event_loop = args.event_loops[0]
+        result = eventloop.run(asyncio.wait_for(run_hostile(args), HARD_LIMIT), args.event_loop)
+        verdicts = hostile_verdicts(result)
+        print(json.dumps({**result, "verdicts": verdicts}, indent=2, ensure_ascii=False))
+        print("The hall under attack (bench/live_load.py --hostile):")
+        print("\n".join(target_lines(verdicts)))
+        print(rates_line(result))
+        return 0 if all(v["ok"] for v in verdicts.values()) else 1
     results = eventloop.run(asyncio.wait_for(run_all(args), HARD_LIMIT * len(args.event_loops)))
     print(json.dumps(results if len(results) > 1 else results[0], indent=2, ensure_ascii=False))
     return 0 if all(r["missing"] == 0 and not r["stream_errors"] for r in results) else 1

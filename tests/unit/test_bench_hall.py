@@ -1,8 +1,11 @@
-"""The hall's targets (bench/hall.py) from made-up per-profile documents."""
+"""The hall's targets (bench/hall.py) from made-up per-profile documents; bench/live_load.py's
+hostile mode: its targets, how it prints them, and its command line."""
 
 from __future__ import annotations
 
-from bench import hall, milestones, stats
+import pytest
+
+from bench import hall, live_load, milestones, stats
 from tests.support import bench_fakes as fakes
 
 
@@ -127,3 +130,86 @@ def test_cold_bytes_stop_at_the_last_cell_and_the_fill_is_counted_apart():
     s = stats.summarize(r)["summary"]
     assert s["bytes.deck.cold.total"]["median"] == (9 << 20) + 2048 + (3 << 20)
     assert s["bytes.deck.cold.with_fill"]["median"] == s["bytes.deck.cold.total"]["median"] + (5 << 20)
+
+
+# --- bench/live_load.py --hostile: its targets and its command line (no hall started) ----------
+
+
+def hostile_result(**changes) -> dict:
+    result = {
+        "devices": 500,
+        "seconds": 10.0,
+        "moves": 60,
+        "move_rate": 6.0,
+        "deliveries": 30_000,
+        "missing": 0,
+        "delivery_p95_ms": 120.0,
+        "honest_answers": {"201": 500},
+        "answer_rate": 50.0,
+        "honest_solves": {"200": 3, "201": 497},
+        "solve_rate": 50.0,
+        "slowloris": 2000,
+        "slowloris_held": 1990,
+        "flood_sent": 2000,
+        "flood_rate": 200.0,
+    }
+    return {**result, **changes}
+
+
+def test_hostile_targets_hold_with_their_margins():
+    v = live_load.hostile_verdicts(hostile_result())
+    assert [v[k]["ok"] for k in "MAS"] == [True, True, True]
+    assert "p95 120.0 ms (limit 250 ms, -130.0 ms)" in v["M"]["detail"]
+    assert "0 of 30000 deliveries missing" in v["M"]["detail"]
+    assert "500 of 500 = 100.0 %" in v["S"]["detail"]  # a solve counted already (200) is acknowledged
+    lines = live_load.target_lines(v)
+    assert lines[0].startswith("  (M) HOLDS  presenter moves delivered") and "-130.0 ms" in lines[0]
+
+
+def test_hostile_targets_miss_on_a_late_p95_and_on_one_refused_answer():
+    v = live_load.hostile_verdicts(
+        hostile_result(delivery_p95_ms=251.5, honest_answers={"201": 479, "429": 21}, honest_solves={})
+    )
+    assert v["M"]["ok"] is False and "+1.5 ms" in v["M"]["detail"]
+    assert (
+        v["A"]["ok"] is False and "479 of 500 = 95.8 %" in v["A"]["detail"] and "21 not" in v["A"]["detail"]
+    )
+    assert v["S"]["ok"] is None and "not measured" in v["S"]["detail"]
+    assert [line.split()[1] for line in live_load.target_lines(v)] == ["MISSES", "MISSES", "n/a"]
+
+
+def test_a_move_never_delivered_counts_as_late():
+    assert live_load.p95_with_missing([10.0] * 95, 5) == 10.0
+    assert live_load.p95_with_missing([10.0] * 90, 10) == float("inf")
+    v = live_load.hostile_verdicts(hostile_result(delivery_p95_ms=None, deliveries=100, missing=900))
+    assert v["M"]["ok"] is False and "never" in v["M"]["detail"] and "900 of 1000" in v["M"]["detail"]
+
+
+def test_the_rates_are_stated_with_the_result():
+    line = live_load.rates_line(hostile_result())
+    assert "60 moves in 10 s (6.0/s)" in line and "500 honest answers (50.0/s)" in line
+    assert "1990 of 2000 slow connections" in line and "2000 flooded answers (200.0/s)" in line
+
+
+def test_honest_devices_each_have_a_loopback_address_of_their_own():
+    addresses = [live_load.honest_address(i) for i in range(2000)]
+    assert len(set(addresses)) == 2000 and addresses[0] == "127.0.1.1" and addresses[250] == "127.0.2.1"
+    assert live_load.ATTACKER not in addresses and "127.0.0.1" not in addresses
+
+
+def test_the_hostile_command_line_is_bounded():
+    args = live_load.parse_args(["--hostile"])
+    assert (args.devices, args.slowloris, args.flood_rate, args.solves) == (500, 2000, 200.0, 500)
+    assert args.slowloris_target == "hall" and args.hall_nofile is None
+    assert live_load.parse_args(["--hostile", "--answers", "20", "--devices", "50"]).solves == 20
+    for bad in (
+        ["--hostile", "--redis"],
+        ["--hostile", "--slowloris", "5001"],
+        ["--hostile", "--devices", "2001", "--answers", "10"],
+        ["--hostile", "--flood-rate", "0"],
+        ["--hostile", "--hall-nofile", "10"],
+        ["--solves", "600"],
+        ["--seconds", "0"],
+    ):
+        with pytest.raises(SystemExit):
+            live_load.parse_args(bad)

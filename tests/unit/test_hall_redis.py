@@ -14,19 +14,17 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import shutil
-import subprocess
 import time
-import urllib.request
-from pathlib import Path
 
 import aiohttp
 import pytest
 
+from tests.support.caddy import Caddy
+from tests.support.hall_clients import Follower, until
 from tests.support.hall_fixtures import DEV, make_dist, run_async
 from tests.support.hall_process import HallProcess
-from tests.support.redis_server import RedisServer, free_port, stop_process
+from tests.support.redis_server import RedisServer
 
 pytestmark = pytest.mark.skipif(
     not (RedisServer.available() and shutil.which("caddy")), reason="needs redis-server and caddy"
@@ -50,88 +48,6 @@ http://127.0.0.1:{port} {{
 """
 
 
-class Caddy:
-    def __init__(self, folder: Path, upstreams: list[str]):
-        self.port = free_port()
-        self.folder = folder
-        folder.mkdir(parents=True, exist_ok=True)
-        self.config = folder / "Caddyfile"
-        self.config.write_text(CADDYFILE.format(port=self.port, upstreams=" ".join(upstreams)))
-        self.proc: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/"
-
-    def start(self) -> Caddy:
-        env = {**os.environ, "HOME": str(self.folder), "XDG_DATA_HOME": str(self.folder / "data")}
-        env["XDG_CONFIG_HOME"] = str(self.folder / "config")
-        args = ["caddy", "run", "--config", str(self.config), "--adapter", "caddyfile"]
-        log = (self.folder / "caddy.log").open("wb")
-        self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=self.folder)
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(self.url + "_hall/hello", timeout=1) as r:
-                    if r.status == 200:
-                        return self
-            except OSError:
-                time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("caddy did not start: " + (self.folder / "caddy.log").read_text()[-2000:])
-
-    def stop(self) -> None:
-        stop_process(self.proc)
-
-
-class Follower:
-    """A device's live channel as the page keeps it: on any end or error, open it again after
-    250 ms (then 0.5 s, 1 s…); every ``state`` seq it sees, and when each stream opened."""
-
-    def __init__(self, base: str, device: str):
-        self.base, self.device = base, device
-        self.seqs: list[int] = []
-        self.tickets: dict[str, str] = {}  # poll → this device's admission ticket
-        self.greeted: list[float] = []  # perf_counter of each stream's first event
-        self.ended: list[float] = []
-
-    async def run(self, session: aiohttp.ClientSession) -> None:
-        backoff = 0.25
-        while True:
-            try:
-                async with session.get(f"{self.base}_hall/events?device={self.device}") as response:
-                    if response.status != 200:
-                        raise aiohttp.ClientError(f"HTTP {response.status}")
-                    event, first = None, True
-                    async for raw in response.content:
-                        line = raw.decode().rstrip("\n")
-                        if line.startswith("event: "):
-                            event = line[7:]
-                        elif line.startswith("data: "):
-                            if first:
-                                self.greeted.append(time.perf_counter())
-                                first, backoff = False, 0.25
-                            if event == "state":
-                                self.seqs.append(json.loads(line[6:])["seq"])
-                            elif event == "admit":
-                                admit = json.loads(line[6:])
-                                self.tickets[admit["poll"]] = admit["ticket"]
-            except (aiohttp.ClientError, TimeoutError, ConnectionError):
-                pass
-            self.ended.append(time.perf_counter())
-            await asyncio.sleep(backoff)
-            backoff = min(3.0, backoff * 2)
-
-
-async def _until(predicate, timeout: float, what: str) -> float:
-    t0 = time.perf_counter()
-    while not predicate():
-        if time.perf_counter() - t0 > timeout:
-            raise AssertionError(f"not within {timeout} s: {what}")
-        await asyncio.sleep(0.02)
-    return time.perf_counter() - t0
-
-
 def test_three_processes_behind_caddy_share_one_hall_through_a_kill_and_a_redis_restart(tmp_path):
     redis = RedisServer(tmp_path / "redis").start()
     dist = make_dist(tmp_path)
@@ -144,7 +60,7 @@ def test_three_processes_behind_caddy_share_one_hall_through_a_kill_and_a_redis_
             halls.append(hall)  # stopped in the finally even if it fails to start
             hall.start(timeout=60)
         upstreams = [h.audience.removeprefix("http://").rstrip("/") for h in halls]
-        caddy = Caddy(tmp_path / "caddy", upstreams).start()
+        caddy = Caddy(tmp_path / "caddy", CADDYFILE, upstreams=" ".join(upstreams)).start()
         run_async(lambda: _scenario(redis, halls, caddy))
     finally:
         if caddy is not None:
@@ -197,7 +113,7 @@ async def _scenario(redis: RedisServer, halls: list[HallProcess], caddy: Caddy) 
         tasks = [asyncio.create_task(f.run(streams)) for f in proxied + direct]
         try:
             everyone = proxied + direct
-            await _until(lambda: all(f.greeted for f in everyone), 10, "every follower connected")
+            await until(lambda: all(f.greeted for f in everyone), 10, "every follower connected")
 
             async def move(seq: int) -> None:
                 body = {"seq": seq, "indexh": seq % 50, "indexv": 0, "indexf": -1}
@@ -207,7 +123,7 @@ async def _scenario(redis: RedisServer, halls: list[HallProcess], caddy: Caddy) 
             for seq in range(1, 11):  # the presenter on one process, every follower sees every move
                 await move(seq)
                 await asyncio.sleep(0.05)
-            await _until(lambda: all(f.seqs[-1:] == [10] for f in everyone), 5, "the 10th move everywhere")
+            await until(lambda: all(f.seqs[-1:] == [10] for f in everyone), 5, "the 10th move everywhere")
             for f in everyone:
                 assert [s for s in f.seqs if s >= 1] == list(range(1, 11)), f.seqs
 
@@ -215,29 +131,27 @@ async def _scenario(redis: RedisServer, halls: list[HallProcess], caddy: Caddy) 
             before = {f.device: len(f.greeted) for f in proxied}
             killed_at = time.perf_counter()
             victim.kill9()
-            await _until(
+            await until(
                 lambda: any(f.ended and f.ended[-1] >= killed_at for f in proxied),
                 5,
                 "the killed streams end",
             )
             orphans = [f for f in proxied if f.ended and f.ended[-1] >= killed_at]
             assert 1 <= len(orphans) <= 4, [len(f.ended) for f in proxied]
-            back = await _until(
+            back = await until(
                 lambda: all(len(f.greeted) > before[f.device] for f in orphans), 5, "the orphans back"
             )
             assert back < 5.0
             await move(11)
-            await _until(
-                lambda: all(f.seqs[-1:] == [11] for f in proxied), 3, "the next move, after the kill"
-            )
+            await until(lambda: all(f.seqs[-1:] == [11] for f in proxied), 3, "the next move, after the kill")
 
             # a poll through the proxy, Redis restarted in the middle of it: 26 devices connected
             # through the proxy (so on both living processes) when the poll is shown get a ticket
             voters = [Follower(caddy.url, DEV[20 + i]) for i in range(26)]
             tasks += [asyncio.create_task(f.run(streams)) for f in voters]
-            await _until(lambda: all(f.greeted for f in voters), 10, "every voter connected")
+            await until(lambda: all(f.greeted for f in voters), 10, "every voter connected")
             await move(20)  # the poll's slide: each process admits the devices it holds
-            await _until(lambda: all("copia" in f.tickets for f in voters), 5, "every voter's ticket")
+            await until(lambda: all("copia" in f.tickets for f in voters), 5, "every voter's ticket")
 
             await _answers_through_a_redis_restart(redis, devices, caddy.url, voters)
             async with streams.get(f"{caddy.url}_hall/events?device={DEV[49]}") as r:
@@ -255,7 +169,7 @@ async def _scenario(redis: RedisServer, halls: list[HallProcess], caddy: Caddy) 
             }
             assert tally["cluster"] >= held  # every device came from 127.0.0.1: one cluster
             await move(21)  # the channel came back with Redis: a move still reaches every follower
-            await _until(lambda: all(f.seqs[-1:] == [21] for f in proxied), 5, "a move after Redis's restart")
+            await until(lambda: all(f.seqs[-1:] == [21] for f in proxied), 5, "a move after Redis's restart")
         finally:
             for t in tasks:
                 t.cancel()
