@@ -118,7 +118,7 @@ def start_hall(
     deadline, own = time.monotonic() + 30, None
     while time.monotonic() < deadline:
         line = proc.stdout.readline()
-        listens = re.search(r"listens on (http://127\.0\.0\.1:\d+/)", line)  # behind a proxy
+        listens = re.search(r"escucha en (http://127\.0\.0\.1:\d+/)", line)  # behind a proxy
         own = listens.group(1) if listens else own
         match = re.search(r"(http://127\.0\.0\.1:\d+/)#presenter=(\S+)", line)
         if match:
@@ -157,6 +157,8 @@ class Device:
             event, _, data = block.partition(b"\ndata: ")
             if event.endswith(b"event: state"):
                 self.received.setdefault(json.loads(data)["seq"], now)
+            elif event.endswith(b"event: tickets"):  # the greeting's exercise tickets (a device of the pool)
+                self.tickets.update(json.loads(data)["exercises"])
             elif event.endswith(b"event: admit"):
                 admit = json.loads(data)
                 self.tickets[admit.get("poll") or admit.get("exercise") or "?"] = admit["ticket"]

@@ -18,7 +18,7 @@ class Follower:
     def __init__(self, base: str, device: str):
         self.base, self.device = base, device
         self.seqs: list[int] = []
-        self.tickets: dict[str, str] = {}  # poll → this device's admission ticket
+        self.tickets: dict[str, str] = {}  # poll or exercise → this device's admission ticket
         self.tallies: list[dict] = []  # every tally event's data, in order
         self.greeted: list[float] = []  # perf_counter of each stream's first event
         self.ended: list[float] = []
@@ -44,6 +44,8 @@ class Follower:
                                 self.seqs.append(data["seq"])
                             elif event == "admit":
                                 self.tickets[data["poll"]] = data["ticket"]
+                            elif event == "tickets":  # the greeting's: one per exercise
+                                self.tickets.update(data["exercises"])
                             elif event == "tally":
                                 self.tallies.append(data)
             except (aiohttp.ClientError, TimeoutError, ConnectionError):
