@@ -61,6 +61,7 @@ if __package__ in (None, ""):
 
 from deckbuild.hall import eventloop  # noqa: E402 (after the path above)
 from deckbuild.hall.eventloop import EVENT_LOOPS  # noqa: E402
+from deckbuild.rehearse import stop  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 POLL = "copia"
@@ -101,7 +102,7 @@ def start_redis(folder: Path) -> tuple[subprocess.Popen, str]:
 
 
 def start_hall(
-    folder: Path, devices: int, *extra: str, caps: bool = True
+    folder: Path, devices: int, *extra: str, caps: bool = True, nofile: int | None = None
 ) -> tuple[subprocess.Popen, str, str]:
     """A hall process over ``folder``'s dist/: its process, its own URL and the presenter's token.
     ``caps``: its stream caps raised for ``devices`` all on 127.0.0.1; without, the defaults (the
@@ -114,7 +115,12 @@ def start_hall(
     if caps:  # every simulated device is 127.0.0.1
         args += ["--max-streams", str(devices + 50), "--max-streams-per-address", str(devices + 50)]
     args += ["--hall-token-file", str(folder / "token"), *extra]  # one presenter for every process
-    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # ``nofile``: the hall starts under that open-files limit, soft and hard, as on a laptop whose
+    # default it is (set before it starts: the hall sizes its bounds from the limit it finds)
+    limit = None if nofile is None else (lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile)))
+    proc = subprocess.Popen(
+        args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, preexec_fn=limit
+    )
     deadline, own = time.monotonic() + 30, None
     while time.monotonic() < deadline:
         line = proc.stdout.readline()
@@ -626,22 +632,14 @@ async def run_hostile(args) -> dict:
                 "--event-loop",
                 args.event_loop,
             )
-            proc, own, token = start_hall(folder, args.devices, *extra, caps=False)
-            if args.hall_nofile:
-                resource.prlimit(proc.pid, resource.RLIMIT_NOFILE, (args.hall_nofile, args.hall_nofile))
+            proc, own, token = start_hall(folder, args.devices, *extra, caps=False, nofile=args.hall_nofile)
             caddy.env["HALL_UPSTREAMS"] = urlsplit(own).netloc
             caddy.start()
             result = await measure_hostile(args, proc, own, caddy.url, token)
             return {"mode": "hostile", "event_loop": args.event_loop, **result}
         finally:
             caddy.stop()
-            if proc is not None:
-                proc.terminate()
-                try:
-                    proc.wait(10)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait(10)
+            stop(proc)
 
 
 async def measure_hostile(args, proc: subprocess.Popen, own: str, base: str, token: str) -> dict:

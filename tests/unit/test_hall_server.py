@@ -725,27 +725,14 @@ def test_every_refusal_is_one_shape_plain_spanish_text_never_cached(tmp_path, mo
         raise Unavailable("redis restarting")
 
     async def scenario(client):
+        solve = {"token": DEV[1], "exercise": "ex-escala", "ticket": solve_ticket(hall, "ex-escala", DEV[1])}
         answers = [
             await client.post("/_hall/state", data="{}", headers=bearer()),  # 415: not JSON
             await client.post("/_hall/state", json=STATE),  # 403: no token
             await client.post("/_hall/state", json={"seq": "x"}, headers=bearer()),  # 400
             await client.post("/_hall/answer", json={"token": DEV[0], "poll": "copia", "answer": 0}),  # 403
-            await client.post(
-                "/_hall/solved",
-                json={
-                    "token": DEV[1],
-                    "exercise": "ex-escala",
-                    "ticket": solve_ticket(hall, "ex-escala", DEV[1]),
-                },
-            ),  # 201
-            await client.post(
-                "/_hall/solved",
-                json={
-                    "token": DEV[1],
-                    "exercise": "ex-escala",
-                    "ticket": solve_ticket(hall, "ex-escala", DEV[1]),
-                },
-            ),  # 429
+            await client.post("/_hall/solved", json=solve),  # 201
+            await client.post("/_hall/solved", json=solve),  # 429: the same token, rate limited
             await client.post("/_hall/answer", data=b"{" + b" " * 2000 + b"}", headers=as_json),  # 413
             await client.get("/_hall/events?device=no"),  # 400
         ]
