@@ -536,7 +536,8 @@ def make_app(hall: Hall) -> web.Application:
         return await static.send_file(request, hall.dist, hall.isolate)
 
     app.router.add_get("/_hall/hello", hello)
-    app.router.add_get("/_hall/events", events)
+    # no HEAD: a stream has no head without its body (a HEAD would get the events after it)
+    app.router.add_get("/_hall/events", events, allow_head=False)
     for path, post in POSTS.items():
         app.router.add_post(path, post.handler)
     app.router.add_get("/_hall/qr.svg", qr_svg)

@@ -27,14 +27,14 @@ from urllib.parse import quote
 
 from aiohttp import ClientSession, ClientTimeout
 from aiohttp.test_utils import TestServer
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from yarl import URL
 
 from deckbuild.hall.app import make_app
 from deckbuild.hall.limits import Limits, Rate
 from deckbuild.hall_wire import ROUTES
-from tests.support.hall_fixtures import DEV, LIVE, TOKEN, admit, make_hall, origin_of
+from tests.support.hall_fixtures import DEV, LIVE, TOKEN, admit, make_hall, origin_of, solve_ticket
 
 MARK = "ECHO"
 OPEN = Rate(burst=1e9, per_second=1e9)
@@ -64,7 +64,10 @@ class Fuzzed:
             tmp_path,
             limits=Limits(device=OPEN, connection=OPEN, address=OPEN, max_streams_per_address=10_000),
         )
-        self.tickets = admit(self.hall, "copia", DEV[:40])  # real tickets, for the answers' bodies
+        # real tickets, for the bodies: the answers' (a poll round's) and the solves' (an exercise's)
+        polls = admit(self.hall, "copia", DEV[:40])
+        solves = [solve_ticket(self.hall, "ex-escala", d) for d in DEV[:40]]
+        self.tickets = [t for pair in zip(polls, solves, strict=True) for t in pair]
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="fuzz-loop", daemon=True)
         self.thread.start()
@@ -221,6 +224,10 @@ def test_no_route_answers_500_nor_echoes_what_it_was_sent(tmp_path, hall_store):
     seen: dict[int, int] = {}
     unsent = itertools.cycle(fuzzed.tickets)
 
+    post = {"Origin": "@own", "Content-Type": "application/json"}
+    solve = {"token": "@fresh", "exercise": "ex-escala", "ticket": fuzzed.tickets[1]}  # a solve's ticket
+    answer = {"token": "@fresh", "poll": "copia", "answer": 1, "ticket": fuzzed.tickets[0]}  # a round's
+
     @settings(
         max_examples=300,
         deadline=None,
@@ -229,6 +236,10 @@ def test_no_route_answers_500_nor_echoes_what_it_was_sent(tmp_path, hall_store):
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
     )
     @given(st.one_of(proper(fuzzed.tickets), wild(fuzzed.tickets)))
+    # a well-formed answer and solve, each with its own kind of ticket, whatever the draws reach
+    @example(("POST", "/_hall/solved", post, json.dumps(solve).encode()))
+    @example(("POST", "/_hall/answer", post, json.dumps(answer).encode()))
+    @example(("HEAD", f"/_hall/events?device={DEV[0]}", {}, None))  # found: a stream's body after a HEAD
     def check(req):
         method, target, headers, data = req
         headers = {
