@@ -167,9 +167,9 @@ class Hall:
             self.channel.publish("state", position)
 
     async def tally(self, poll: str) -> dict:
-        """A poll's ``tally`` event: its randomized counts (none below ``HOLD_UNTIL`` answers), its round, how many devices the round
-        admitted and the most devices the hall's pool admitted from one address (both None
-        until the poll is shown)."""
+        """A poll's ``tally`` event: its randomized counts (none below ``HOLD_UNTIL`` answers),
+        its round, how many devices the round admitted and the most devices the hall's pool
+        admitted from one address (both None until the poll is shown)."""
         counts = await self.store.counts(poll, self.spec.polls[poll])
         n = sum(counts)
         if n < HOLD_UNTIL:  # held on the server too: no stream learns who just answered what
@@ -437,7 +437,10 @@ async def events(request: web.Request) -> web.StreamResponse:
     except TooManyForAddress:
         raise Refused(429, texts.TOO_MANY_STREAMS_FOR_ADDRESS) from None
     try:
-        sub.pooled = await hall.admission.join(device, client)
+        try:
+            sub.pooled = await hall.admission.join(device, client)
+        except StoreFull:  # the pool cannot be written (a full disk): it follows, without tickets
+            sub.pooled = False
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",

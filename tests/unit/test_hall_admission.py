@@ -339,3 +339,25 @@ def test_hello_names_the_hall_session_the_same_after_a_restart_new_for_a_new_hal
     else:
         fresh = run_with_client(make_hall(tmp_path / "b"), hello)
     assert first == again and len(first) == 16 and fresh != first
+
+
+def test_a_device_that_joins_while_the_disk_is_full_still_follows(tmp_path, monkeypatch):
+    """The pool is written as a device joins (one process: SQLite). A full disk must not cost a
+    device the lecture (issue 46, item 12): its channel opens, it follows, without tickets."""
+    from deckbuild.hall.store import StoreFull
+
+    hall = make_hall(tmp_path)
+
+    async def full(*args):
+        raise StoreFull("database or disk is full")
+
+    monkeypatch.setattr(hall.admission, "join", full)
+
+    async def scenario(client):
+        stream = await client.get(f"/_hall/events?device={DEV[0]}")
+        greeting = await _greeting(stream)
+        stream.close()
+        return stream.status, greeting
+
+    status, greeting = run_with_client(hall, scenario)
+    assert status == 200 and "devices" in greeting and "tickets" not in greeting
