@@ -20,34 +20,27 @@ most once per exercise. So a count never exceeds the devices admitted for it:
   round), and ``admitted`` says how many;
 - an exercise admits every device of the pool (its tickets go out on its stream's greeting).
 
-**What is kept, and where.** The pool (device ids, or their HMAC under the secret with Redis,
-and per address the number of devices), each round's admitted devices and its spent tickets. No
-ticket is ever stored beside a device: the ticket of a device is recomputed from the device id
-the device itself sends, which no store holds; an answer or a solve records its ticket (spent)
-and its own token, never the device. So from everything stored (SQLite's file, Redis's memory
-and append-only file) and the secret, nobody can tell which device sent which answer or solve.
-In one process the rounds live in memory (a restart forgets them: devices rejoin, their
-tickets are the same) and the pool in the SQLite file, as HMACs of ids and addresses; with Redis (``redis_store.RedisAdmission``) they are shared, so
-every bound holds across processes (a round's admission expires after 12 h; the pool lasts as
-the solves it bounds do).
+**What is kept, and where.** The pool (an HMAC under the secret of each device id and of its
+address), each round's admitted devices and its spent tickets. No ticket is ever stored beside
+a device: the ticket of a device is recomputed from the device id the device itself sends,
+which no store holds; an answer or a solve records its ticket (spent) and its own token, never
+the device. So from everything stored (SQLite's file, Redis's memory and append-only file) and
+the secret, nobody can tell which device sent which answer or solve. In one process the rounds
+live in memory (a restart forgets them: devices rejoin, their tickets are the same) and the
+pool in the SQLite file; with Redis (``redis_store.RedisAdmission``) both are shared, so every
+bound holds across processes (a round's admission expires after 12 h; the pool lasts as the
+solves it bounds do).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import secrets
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
 HALF = 8  # bytes: a ticket is its nonce (8) and its MAC (8), 32 hex digits in all
-
-
-def new_ticket() -> str:
-    """128 random bits in hex, the shape of every id the hall accepts."""
-    return secrets.token_hex(16)
 
 
 def secret_from_token(token: str) -> bytes:
@@ -176,39 +169,23 @@ class _Round:
 
 
 class MemoryAdmission:
-    """``Admission`` for one hall process: the rounds in its memory; the pool in ``store`` (the
-    hall's SQLite file, as HMACs) or, without one, in memory too (addresses then are keys of
-    this process's memory only, never written or logged)."""
+    """``Admission`` for one hall process: the rounds in its memory, the pool in ``store`` (the
+    hall's SQLite file, as HMACs), so that its bounds outlive a restart."""
 
     shared = False
 
-    def __init__(
-        self, secret: bytes | None = None, max_per_address: int = 300, store: PoolStore | None = None
-    ):
-        self.tickets = Tickets(secret if secret is not None else secrets.token_bytes(32))
+    def __init__(self, store: PoolStore, secret: bytes, max_per_address: int = 300):
+        self.tickets = Tickets(secret)
         self.max_per_address = max_per_address
-        self.store = store  # None: the pool in memory too (a restart forgets it)
+        self.store = store
         self._polls: dict[str, _Round] = {}
-        self._pool: set[str] = set()
-        self._per_address: Counter[str] = Counter()
 
     async def join(self, device: str, address: str) -> bool:
-        if self.store is not None:
-            keys = self.tickets.key("device", device), self.tickets.key("address", address)
-            return await self.store.join_pool(*keys, self.max_per_address)
-        if device in self._pool:
-            return True
-        if self._per_address[address] >= self.max_per_address:
-            return False
-        self._pool.add(device)
-        self._per_address[address] += 1
-        return True
+        keys = self.tickets.key("device", device), self.tickets.key("address", address)
+        return await self.store.join_pool(*keys, self.max_per_address)
 
     async def pool(self) -> Pool:
-        if self.store is not None:
-            return Pool(*await self.store.pool_size())
-        most = self._per_address.most_common(1)
-        return Pool(len(self._pool), most[0][1] if most else 0)
+        return Pool(*await self.store.pool_size())
 
     def _current(self, poll: str, round: int) -> _Round | None:
         state = self._polls.get(poll)

@@ -45,7 +45,7 @@ from aiohttp import web
 from ..hall_wire import HOLD_UNTIL, ROUTES, check_shape
 from ..sse import pump
 from . import addresses, cors, hosts, logs, messages, proxy, state, static, texts
-from .admission import Admission, MemoryAdmission, exercise_scope
+from .admission import Admission, exercise_scope
 from .channel import Channel, Full, TooManyForAddress, TooManyForDevice
 from .limits import Limits, RateLimiter
 from .messages import Invalid, LiveSpec
@@ -71,13 +71,13 @@ class Hall:
     token: str
     spec: LiveSpec
     audience: list[str]
+    admission: Admission  # who may contribute to a count (run.py: in memory and SQLite, or Redis)
     isolate: bool = True
     limits: Limits = field(default_factory=Limits)
     announce: bool = True  # False: no hall for the pages (serve --watch alone uses only the channel)
     allow_origins: frozenset[str] = frozenset()  # other origins whose pages may use the hall (cors.py)
     trusted_proxies: frozenset[str] = frozenset()  # peers whose X-Forwarded-For names the client (proxy.py)
     listening: list[str] = field(default_factory=list)  # where this process listens (audience may differ)
-    admission: Admission = field(default_factory=MemoryAdmission)  # run.py gives the limits' cap
     allow_hosts: frozenset[str] = frozenset()  # more names the hall answers to (--allow-host, hosts.py)
 
     def __post_init__(self):

@@ -186,7 +186,7 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
         admission = RedisAdmission(store, secret, per_address)
     else:
         store = SqliteStore(db)
-        admission = MemoryAdmission(secret, per_address, store)
+        admission = MemoryAdmission(store, secret, per_address)
     hall = Hall(
         dist=opts.dist,
         store=store,

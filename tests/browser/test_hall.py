@@ -6,7 +6,6 @@ run by the engines' drivers)."""
 
 from __future__ import annotations
 
-import socket
 import time
 
 import pytest
@@ -15,6 +14,7 @@ from deckbuild.browser import VIEWPORT
 from tests.browser.engines import drivers
 from tests.support.browser import hall_view, open_deck, wait_hall, wait_until
 from tests.support.hall_process import HallProcess
+from tests.support.redis_server import free_port
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 # Python left out of these pages (a Worker that never starts): seven Pyodides booting at once on a
@@ -23,15 +23,9 @@ IDLE_WORKER = "globalThis.Worker = class { postMessage() {} terminate() {} addEv
 HERE = "() => { const i = window.deck.reveal.getIndices(); return [i.h, i.v || 0, i.f ?? -1]; }"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def hall(built_deck, tmp_path):
-    server = HallProcess(built_deck, tmp_path / "hall.sqlite3", tmp_path / "token", port=_free_port()).start()
+    server = HallProcess(built_deck, tmp_path / "hall.sqlite3", tmp_path / "token", port=free_port()).start()
     yield server
     server.stop()
 
@@ -230,7 +224,7 @@ def test_a_restarted_hall_keeps_its_presenter_without_a_token_file(browser, buil
     link (kept 0600 beside the hall's database), so the presenter's tab moves the hall again; a
     page whose link is refused says so at the foot of the screen, not over the slide's title."""
     db = tmp_path / "hall.sqlite3"
-    hall = HallProcess(built_deck, db, None, port=_free_port()).start()
+    hall = HallProcess(built_deck, db, None, port=free_port()).start()
     try:
         kept = db.with_name("hall.token")
         assert kept.read_text().strip() == hall.token and kept.stat().st_mode & 0o077 == 0

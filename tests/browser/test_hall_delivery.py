@@ -17,13 +17,13 @@ left out of these pages (its Worker never starts): no step needs it.
 from __future__ import annotations
 
 import json
-import socket
 import sqlite3
 
 import pytest
 
 from tests.support.browser import go_to_slide, hall_view, open_deck, wait_hall, wait_until
 from tests.support.hall_process import HallProcess
+from tests.support.redis_server import free_port
 
 IDLE_WORKER = "globalThis.Worker = class { postMessage() {} terminate() {} addEventListener() {} };"
 POLL = "encuesta-copiar"
@@ -36,17 +36,9 @@ FAST = """const h = window.deck.hall;
 h.retry = {...h.retry, device: {baseMs: 100, capMs: 200, retries: 2, maxRetryAfterMs: 1500}};"""
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def hall(built_deck, tmp_path):
-    process = HallProcess(
-        built_deck, tmp_path / "hall.sqlite3", tmp_path / "token", port=_free_port()
-    ).start()
+    process = HallProcess(built_deck, tmp_path / "hall.sqlite3", tmp_path / "token", port=free_port()).start()
     yield process
     process.stop()
 
@@ -247,7 +239,7 @@ def test_an_answer_kept_from_an_earlier_hall_leaves_a_fresh_hall_open(browser, b
     """Item 18: a device answered in one hall; a fresh hall (a new session, the same address)
     shows the same poll: the device may answer it, and its answer there is kept apart. The
     page is reloaded, or stays open while the hall is replaced (its channel comes back)."""
-    port = _free_port()
+    port = free_port()
     first = HallProcess(built_deck, tmp_path / "one.sqlite3", tmp_path / "one.token", port=port).start()
     session = ["uno"]
     try:

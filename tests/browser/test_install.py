@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from deckbuild import frontend, resources
+from tests.support.checkout import copy_sources
 from tests.support.paths import ROOT
 
 SOURCES = ("pyproject.toml", "README.md", "deckbuild", "templates", "static", "pyodide_pkg")
@@ -80,14 +81,7 @@ def _run(args, cwd, env, timeout=600) -> subprocess.CompletedProcess:
 @pytest.mark.slow
 def test_pip_install_gives_a_dpdeck_that_builds_and_serves_a_lecture_elsewhere(tmp_path, browser):
     # the wheel, from a copy of the sources (no build/ or egg-info left in the work tree)
-    src = tmp_path / "src"
-    src.mkdir()
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for name in SOURCES:
-        path = ROOT / name
-        (shutil.copytree if path.is_dir() else shutil.copy2)(
-            path, src / name, **({"ignore": ignore} if path.is_dir() else {})
-        )
+    src = copy_sources(SOURCES, tmp_path / "src")
     (src / "node_modules").symlink_to((ROOT / "node_modules").resolve())
     _run(
         [

@@ -53,23 +53,26 @@ def make_dist(tmp_path: Path, live: dict | None = LIVE) -> Path:
     return dist
 
 
+def make_admission(store: Store, cap: int = Limits().max_devices_per_address) -> Admission:
+    """The admission ``store``'s hall has (run.py), as a new process makes it: the rounds in
+    memory and the pool in SQLite beside SQLite, all shared in Redis beside Redis; ``cap``
+    devices per address; its secret from ``TOKEN``."""
+    secret = secret_from_token(TOKEN)
+    if isinstance(store, RedisStore):
+        return RedisAdmission(store, secret, cap)
+    return MemoryAdmission(store, secret, cap)
+
+
 def make_hall(tmp_path: Path, live: dict | None = LIVE, limits: Limits | None = None) -> Hall:
-    """A Hall on the test's store, with the admission that store's hall has (run.py): in memory
-    beside SQLite, shared in Redis beside Redis; the pool's cap from ``limits``."""
+    """A Hall on the test's store, with that store's admission (``make_admission``), the pool's
+    cap from ``limits``."""
     dist = make_dist(tmp_path, live)
     limits = limits or Limits()
     store = make_store(tmp_path)
-    secret = secret_from_token(TOKEN)
-    cap = limits.max_devices_per_address
-    admission: Admission = (
-        RedisAdmission(store, secret, cap)
-        if isinstance(store, RedisStore)
-        else MemoryAdmission(secret, cap, store)
-    )
     return Hall(
         dist=dist,
         store=store,
-        admission=admission,
+        admission=make_admission(store, limits.max_devices_per_address),
         token=TOKEN,
         spec=LiveSpec.load(dist),
         audience=["http://192.0.2.7:8000/"],
@@ -151,8 +154,14 @@ def admit(hall: Hall, poll: str, devices: list[str], round_: int = 1) -> list[st
 
 
 def solve_ticket(hall: Hall, exercise: str, device: str) -> str:
-    """The ticket the hall gives ``device`` for ``exercise`` (its ``exercise-ticket`` event)."""
+    """The ticket the hall gives ``device`` for ``exercise`` (its stream's ``tickets`` event)."""
     return hall.admission.tickets.issue(exercise_scope(exercise), device)
+
+
+def solve_body(hall: Hall, device: str, exercise: str = "ex-escala") -> dict:
+    """A solve as ``device``'s page posts it: its token (here the device id itself: one token
+    per device) and the ticket the hall gave that device for ``exercise``."""
+    return {"token": device, "exercise": exercise, "ticket": solve_ticket(hall, exercise, device)}
 
 
 def origin_of(url: str) -> str:

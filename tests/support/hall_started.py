@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 
 from deckbuild.hall.run import HallOptions, start
 from tests.support.hall_fixtures import make_dist, run_async
@@ -60,3 +61,17 @@ async def answer(port: int, request: bytes, source: str = "127.0.0.1", timeout: 
             return await reader.read()
     finally:
         writer.close()
+
+
+def raw_request(ip: str, port: int, request: bytes, timeout: float = 5.0) -> bytes:
+    """Send ``request`` as bytes, as it is, from ``ip`` to 127.0.0.1:``port``, and read the
+    answer until the hall closes (or ``timeout`` s of silence)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout, source_address=(ip, 0)) as s:
+        s.sendall(request)
+        out = b""
+        try:
+            while chunk := s.recv(65536):
+                out += chunk
+        except (TimeoutError, ConnectionError):
+            pass
+        return out

@@ -3,30 +3,16 @@ file (``--appendonly yes --save ''``), stopped by its PID. Never a mock."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import signal
 import socket
 import subprocess
 import time
 from pathlib import Path
 
+from deckbuild import rehearse
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def stop_process(proc: subprocess.Popen | None) -> None:
-    """SIGTERM to a process this test started (by its PID), SIGKILL if it lingers past 10 s."""
-    if proc is not None and proc.poll() is None:
-        os.kill(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            os.kill(proc.pid, signal.SIGKILL)
-            proc.wait(10)
+# a free port, and a process stopped with SIGTERM then SIGKILL: the rehearsal's own (deckbuild)
+free_port, stop_process = rehearse.free_port, rehearse.stop
 
 
 class RedisServer:

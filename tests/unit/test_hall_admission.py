@@ -14,16 +14,16 @@ import aiohttp
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from deckbuild.hall.admission import MemoryAdmission, Tickets, exercise_scope, secret_from_token
+from deckbuild.hall.admission import Tickets, exercise_scope
 from deckbuild.hall.app import make_app
 from deckbuild.hall.channel import Channel, Full
 from deckbuild.hall.limits import Limits, Rate
-from deckbuild.hall.redis_store import RedisAdmission, RedisStore
+from deckbuild.hall.redis_store import RedisStore
 from tests.support.hall_fixtures import (
     DEV,
-    TOKEN,
     admit,
     bearer,
+    make_admission,
     make_hall,
     origin_of,
     read_events,
@@ -202,11 +202,17 @@ def test_a_full_hall_makes_room_for_a_new_address_but_never_below_a_fair_share()
     assert len(ended) == 5  # the hog's five oldest streams were ended
 
 
-def test_the_pool_in_memory_caps_each_address_and_keeps_a_device_in():
+def test_the_pool_caps_each_address_and_keeps_a_device_in(tmp_path):
+    hall = make_hall(tmp_path, limits=Limits(max_devices_per_address=2))
+
     async def main():
-        pool = MemoryAdmission(b"s" * 32, max_per_address=2)
-        joined = [await pool.join(d, "203.0.113.9") for d in DEV[:3]]
-        return joined, await pool.join(DEV[0], "198.51.100.4"), await pool.pool()
+        await hall.store.open(lambda event, data: None)
+        try:
+            pool = hall.admission
+            joined = [await pool.join(d, "203.0.113.9") for d in DEV[:3]]
+            return joined, await pool.join(DEV[0], "198.51.100.4"), await pool.pool()
+        finally:
+            await hall.store.close()
 
     joined, moved, pool = run_async(main)
     assert joined == [True, True, False] and moved  # a device already in stays in from anywhere
@@ -277,12 +283,7 @@ def test_the_pool_outlives_a_restart_so_the_count_keeps_its_bound(tmp_path):
             await hall.store.close()
 
     first = run_async(lambda: run(DEV[:5]))
-    # a new process: the store opened anew and a new admission, as after a kill -9
-    secret, cap = secret_from_token(TOKEN), 5
-    shared = isinstance(hall.store, RedisStore)
-    hall.admission = (
-        RedisAdmission(hall.store, secret, cap) if shared else MemoryAdmission(secret, cap, hall.store)
-    )
+    hall.admission = make_admission(hall.store, 5)  # a new process: a new admission, as after a kill -9
     after = run_async(lambda: run(DEV[5:7]))
     assert first[0] == [True] * 5 and after[0] == [False, False]
     assert (after[1].devices, after[1].cluster) == (5, 5)
@@ -333,7 +334,7 @@ def test_hello_names_the_hall_session_the_same_after_a_restart_new_for_a_new_hal
     again = run_with_client(hall, hello)  # the same store opened anew: a restart
     if isinstance(hall.store, RedisStore):  # a fresh hall: another prefix
         hall.store = RedisStore(hall.store.url, prefix="hall-other:")
-        hall.admission = RedisAdmission(hall.store, secret_from_token(TOKEN))
+        hall.admission = make_admission(hall.store)
         hall._session = None  # a new Hall would read it anew
         fresh = run_with_client(hall, hello)
     else:

@@ -11,7 +11,6 @@ import asyncio
 import logging
 import os
 import re
-import socket
 import sqlite3
 import stat
 import subprocess
@@ -29,10 +28,10 @@ from tests.support.hall_fixtures import (
     read_events,
     run_async,
     run_with_client,
-    solve_ticket,
+    solve_body,
     stored,
 )
-from tests.support.hall_started import hall_options, with_started_hall
+from tests.support.hall_started import hall_options, raw_request, with_started_hall
 
 
 def test_a_hex_id_with_a_trailing_newline_is_refused_everywhere(tmp_path):
@@ -76,19 +75,6 @@ def test_the_hall_file_and_its_wal_and_shm_are_the_owners_alone(tmp_path):
         assert set(modes.values()) == {0o600}, modes
 
 
-def _raw(port: int, data: bytes, timeout: float = 3.0) -> bytes:
-    """Send ``data`` as it is on a new connection to 127.0.0.1:``port``; what comes back until close."""
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
-        s.sendall(data)
-        out = b""
-        try:
-            while chunk := s.recv(65536):
-                out += chunk
-        except (TimeoutError, ConnectionResetError):
-            pass
-        return out
-
-
 def test_the_logs_escape_what_a_client_sent_and_never_name_its_address(tmp_path, caplog):
     """``%0a`` forged an access-log line, ESC reached the terminal, and ``GET *`` logged the
     client's address with a traceback (issue 46, item 8)."""
@@ -103,7 +89,7 @@ def test_the_logs_escape_what_a_client_sent_and_never_name_its_address(tmp_path,
 
     async def scenario(port, hall, runner):
         loop = asyncio.get_running_loop()
-        return [await loop.run_in_executor(None, _raw, port, r) for r in requests]
+        return [await loop.run_in_executor(None, raw_request, "127.0.0.1", port, r, 3.0) for r in requests]
 
     with caplog.at_level(logging.DEBUG):
         answers = with_started_hall(hall_options(tmp_path), scenario)
@@ -193,7 +179,7 @@ def test_a_full_disk_answers_503_in_spanish_and_the_position_is_still_relayed(tm
             ("/_hall/answer", {"token": DEV[0], "poll": "copia", "answer": 1, "ticket": ticket}, {}),
             (
                 "/_hall/solved",
-                {"token": DEV[2], "exercise": "ex-escala", "ticket": solve_ticket(hall, "ex-escala", DEV[2])},
+                solve_body(hall, DEV[2]),
                 {},
             ),
             ("/_hall/release", {"exercise": "ex-escala", "again": False}, bearer()),
@@ -230,11 +216,7 @@ def test_a_host_that_is_not_the_halls_is_refused_under_hall(tmp_path):
             headers = {"Host": host, "Origin": f"http://{host}"}
             solved = await client.post(
                 "/_hall/solved",
-                json={
-                    "token": DEV[len(out)],
-                    "exercise": "ex-escala",
-                    "ticket": solve_ticket(hall, "ex-escala", DEV[len(out)]),
-                },
+                json=solve_body(hall, DEV[len(out)]),
                 headers=headers,
             )
             events = await client.get("/_hall/events", params={"device": DEV[10 + len(out)]}, headers=headers)
@@ -262,21 +244,13 @@ def test_behind_a_trusted_proxy_the_host_is_the_proxys_to_check(tmp_path):
         headers["X-Forwarded-For"] = "198.51.100.9"
         solved = await client.post(
             "/_hall/solved",
-            json={
-                "token": DEV[0],
-                "exercise": "ex-escala",
-                "ticket": solve_ticket(hall, "ex-escala", DEV[0]),
-            },
+            json=solve_body(hall, DEV[0]),
             headers=headers,
         )
         headers["X-Forwarded-Proto"] = "http"  # the page was https, the proxy says http: not its own origin
         refused = await client.post(
             "/_hall/solved",
-            json={
-                "token": DEV[1],
-                "exercise": "ex-escala",
-                "ticket": solve_ticket(hall, "ex-escala", DEV[1]),
-            },
+            json=solve_body(hall, DEV[1]),
             headers=headers,
         )
         return solved.status, refused.status
@@ -292,11 +266,7 @@ def test_an_http_hall_refuses_an_https_origin_of_its_own_host(tmp_path):
         out = []
         for scheme in ("https", "http"):
             headers = {"Origin": f"{scheme}://{origin}"}
-            body = {
-                "token": DEV[len(out)],
-                "exercise": "ex-escala",
-                "ticket": solve_ticket(hall, "ex-escala", DEV[len(out)]),
-            }
+            body = solve_body(hall, DEV[len(out)])
             out.append((await client.post("/_hall/solved", json=body, headers=headers)).status)
             out.append((await client.get("/_hall/qr.svg", headers=headers)).status)
         return out

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -21,6 +20,7 @@ import urllib.request
 import pytest
 from packaging.requirements import Requirement
 
+from tests.support.checkout import copy_sources
 from tests.support.hall_fixtures import make_dist
 from tests.support.paths import ROOT
 
@@ -56,14 +56,7 @@ def _run(args, cwd, env, timeout=600) -> subprocess.CompletedProcess:
 
 @pytest.mark.slow
 def test_setup_hall_on_a_fresh_checkout_gives_a_hall_that_answers_and_releases(tmp_path):
-    src = tmp_path / "dpdeck"
-    src.mkdir()
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for name in SOURCES:
-        path = ROOT / name
-        (shutil.copytree if path.is_dir() else shutil.copy2)(
-            path, src / name, **({"ignore": ignore} if path.is_dir() else {})
-        )
+    src = copy_sources(SOURCES, tmp_path / "dpdeck")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env["PYTHON"] = sys.executable
     out = _run(["bash", "scripts/setup-hall.sh"], src, env).stdout

@@ -38,6 +38,7 @@ from tests.support.caddy import Caddy
 from tests.support.hall_clients import Follower, until
 from tests.support.hall_fixtures import make_dist, run_async
 from tests.support.hall_process import HallProcess
+from tests.support.hall_started import raw_request
 from tests.support.redis_server import RedisServer
 
 pytestmark = pytest.mark.skipif(
@@ -264,19 +265,6 @@ async def leave(held) -> None:
 def refused(status: int) -> bool:
     """A refusal: a 4xx (which one is the fix's choice), never a 2xx nor a 5xx."""
     return 400 <= status < 500
-
-
-def raw_request(ip: str, port: int, request: bytes, timeout: float = 5.0) -> bytes:
-    """Send ``request`` as bytes from ``ip`` and read the answer until the hall closes."""
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout, source_address=(ip, 0)) as s:
-        s.sendall(request)
-        out = b""
-        try:
-            while chunk := s.recv(65536):
-                out += chunk
-        except (TimeoutError, ConnectionError):
-            pass
-        return out
 
 
 # --- item 1: every count is of admitted devices -------------------------------------------------

@@ -23,7 +23,7 @@ from tests.support.hall_fixtures import (
     make_hall,
     read_events,
     run_with_client,
-    solve_ticket,
+    solve_body,
     stored,
 )
 
@@ -226,7 +226,7 @@ def test_solves_are_counted_once_per_token_and_their_true_count_reaches_no_one(t
             (
                 await client.post(
                     "/_hall/solved",
-                    json={"token": d, "exercise": "ex-escala", "ticket": solve_ticket(hall, "ex-escala", d)},
+                    json=solve_body(hall, d),
                 )
             ).status
             for d in (DEV[0], DEV[0], DEV[1])
@@ -254,11 +254,7 @@ def test_a_stream_without_the_token_learns_nothing_of_solves(tmp_path):
             status = (
                 await client.post(
                     "/_hall/solved",
-                    json={
-                        "token": DEV[i],
-                        "exercise": "ex-escala",
-                        "ticket": solve_ticket(hall, "ex-escala", DEV[i]),
-                    },
+                    json=solve_body(hall, DEV[i]),
                 )
             ).status
             assert status == 201
@@ -290,11 +286,7 @@ def test_the_server_keeps_the_halls_budget_across_tabs_and_restarts(tmp_path):
         for i in range(3):
             await client.post(
                 "/_hall/solved",
-                json={
-                    "token": DEV[i],
-                    "exercise": "ex-escala",
-                    "ticket": solve_ticket(hall, "ex-escala", DEV[i]),
-                },
+                json=solve_body(hall, DEV[i]),
             )
         first = await release(client, False)
         same = await release(client, False)  # another tab asking: the same release, nothing spent
@@ -337,11 +329,7 @@ def test_a_device_that_floods_is_rate_limited_and_others_are_not(tmp_path):
             (
                 await client.post(
                     "/_hall/solved",
-                    json={
-                        "token": DEV[0],
-                        "exercise": "ex-escala",
-                        "ticket": solve_ticket(hall, "ex-escala", DEV[0]),
-                    },
+                    json=solve_body(hall, DEV[0]),
                 )
             ).status
             for _ in range(6)
@@ -725,7 +713,7 @@ def test_every_refusal_is_one_shape_plain_spanish_text_never_cached(tmp_path, mo
         raise Unavailable("redis restarting")
 
     async def scenario(client):
-        solve = {"token": DEV[1], "exercise": "ex-escala", "ticket": solve_ticket(hall, "ex-escala", DEV[1])}
+        solve = solve_body(hall, DEV[1])
         answers = [
             await client.post("/_hall/state", data="{}", headers=bearer()),  # 415: not JSON
             await client.post("/_hall/state", json=STATE),  # 403: no token
@@ -740,11 +728,7 @@ def test_every_refusal_is_one_shape_plain_spanish_text_never_cached(tmp_path, mo
         answers.append(
             await client.post(
                 "/_hall/solved",
-                json={
-                    "token": DEV[2],
-                    "exercise": "ex-escala",
-                    "ticket": solve_ticket(hall, "ex-escala", DEV[2]),
-                },
+                json=solve_body(hall, DEV[2]),
             )
         )
         return [

@@ -18,12 +18,19 @@ from hypothesis import strategies as st
 
 from deckbuild.hall import app as hall_app
 from deckbuild.hall import state
-from deckbuild.hall.admission import MemoryAdmission
 from deckbuild.hall.messages import LiveSpec
 from deckbuild.hall.redis_store import RedisStore
 from deckbuild.hall.state import HallState, Route, Show
 from deckbuild.hall.store import Store
-from tests.support.hall_fixtures import LIVE, bearer, make_hall, make_store, run_async, run_with_client
+from tests.support.hall_fixtures import (
+    LIVE,
+    bearer,
+    make_admission,
+    make_hall,
+    make_store,
+    run_async,
+    run_with_client,
+)
 
 SPEC = LiveSpec(polls={"copia": 2, "color": 4}, slides={"copia": 20, "color": 21})
 SLIDES = [19, 20, 21, 22]  # around the two polls' slides (20 and 21)
@@ -262,16 +269,19 @@ def test_positions_posted_at_once_keep_the_greatest_seq_in_each_store(tmp_path, 
 # -- the real hall, over each store: posts, resets and restarts against the reference ----------
 
 
-class CountedAdmission(MemoryAdmission):
-    """The hall's admission, recording each round it is asked to admit devices to."""
+class CountedAdmission:
+    """A hall's admission (``inner``), recording each round it is asked to admit devices to."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, inner) -> None:
+        self.inner = inner
         self.admits: list[tuple[str, int]] = []
+
+    def __getattr__(self, name):  # everything else is the inner admission's
+        return getattr(self.inner, name)
 
     async def admit(self, poll, round, devices):
         self.admits.append((poll, round))
-        return await super().admit(poll, round, devices)
+        return await self.inner.admit(poll, round, devices)
 
 
 async def settle(hall, expected: set) -> None:
@@ -292,7 +302,8 @@ def test_positions_that_reach_a_poll_at_once_show_its_round_once(tmp_path, hall_
     poll's round, and the store answers late): the round is shown, and its devices admitted,
     once; the same for the devices count read at once by two callers. Fails where a decision
     reads the process's state before its await and writes it after (a lost update)."""
-    hall = replace(make_hall(tmp_path), admission=CountedAdmission())
+    hall = make_hall(tmp_path)
+    hall = replace(hall, admission=CountedAdmission(hall.admission))
     store_round, store_devices = hall.store.round, hall.store.devices
 
     async def late_round(poll):
@@ -372,7 +383,8 @@ def test_the_hall_shows_each_round_once_per_process_when_first_reached(tmp_path,
             assert await hall.store.state() == kept[0] == greatest(posted)
 
     for n in range(4):  # a first process, then three restarts over the same store (new memory)
-        hall = replace(first, store=make_store(tmp_path), admission=CountedAdmission())
+        store = make_store(tmp_path)
+        hall = replace(first, store=store, admission=CountedAdmission(make_admission(store)))
 
         async def scenario(client, hall=hall, restarted=n > 0):
             await life(client, hall, 25, restarted)
