@@ -196,3 +196,19 @@ async def read_events(
 
     await asyncio.wait_for(loop(), timeout)
     return out
+
+
+async def read_until(
+    response, names: tuple[str, ...], timeout: float = 3.0, skip: tuple[str, ...] = ("tickets", "devices")
+) -> dict[str, dict]:
+    """Events of an SSE response, read until every one of ``names`` has come, by name (the last
+    of each). For what comes at its own pace beside them, such as the ``devices`` count, sent at
+    most once a second: how many of those come first depends on timing, never on the hall."""
+    seen: dict[str, dict] = {}
+
+    async def loop():
+        while not set(names) <= seen.keys():
+            seen.update(await read_events(response, 1, timeout, skip))
+
+    await asyncio.wait_for(loop(), timeout)
+    return seen
