@@ -135,7 +135,7 @@ def test_two_hundred_honest_devices_behind_one_address_all_count(tmp_path):
             streams = [await client.get(f"/_hall/events?device={d}") for d in _devices(n)]
             tickets = [(await _greeting(s))["tickets"]["exercises"]["ex-escala"] for s in streams]
             await client.post("/_hall/state", json=SHOW, headers=bearer())
-            admits = [dict(await read_events(s, 3))["admit"]["ticket"] for s in streams]
+            admits = [(await read_until(s, ("admit",)))["admit"]["ticket"] for s in streams]
 
             async def contribute(i: int) -> tuple[int, int]:
                 answer = {"token": _devices(n)[i], "poll": "copia", "answer": i % 2, "ticket": admits[i]}
