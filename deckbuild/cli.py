@@ -31,7 +31,7 @@ from pathlib import Path
 
 from . import resources
 from .errors import BuildEnvironmentError, DeckError
-from .hall.options import add_deploy_arguments, origin_argument
+from .hall.options import add_hall_arguments, hall_options, origin_argument
 from .origin import parse_origin
 from .site import Project, build, check
 
@@ -43,13 +43,15 @@ HALL_HELP = (
 
 
 def default_project(cwd: Path | None = None) -> Project:
-    """The repository's project when deckbuild runs from a checkout; installed, the current
-    folder (its deck and its dist/) with the package's own templates, static files and the
-    sources of the page's wheels (deckbuild.resources)."""
+    """The repository's project when deckbuild runs from a checkout and the command from inside
+    it; otherwise the current folder (its deck and its dist/, so what is written is written
+    there, never into the checkout) with the assets of the package it runs from: the
+    checkout's, or the installed package's own (deckbuild.resources)."""
+    here = Path(cwd or Path.cwd()).resolve()
     root = resources.checkout()
-    if root is not None:
+    if root is not None and here.is_relative_to(root.resolve()):
         return Project(root)
-    return InstalledProject(Path(cwd or Path.cwd()).resolve(), assets=resources.SHARE)
+    return InstalledProject(here, assets=root or resources.SHARE)
 
 
 class InstalledProject(Project):
@@ -96,46 +98,10 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         "CPython, as the page would: the check to run the night before a lecture",
     )
     p_serve = sub.add_parser("serve", help="build if needed and serve on localhost")
-    p_serve.add_argument("--port", type=int, default=8000)
-    p_serve.add_argument("--host", default="127.0.0.1")
-    p_serve.add_argument(
-        "--no-isolation",
-        action="store_true",
-        help="omit COOP/COEP, as a static host would (Stop then restarts)",
-    )
-    p_serve.add_argument("--cert", type=Path, help="serve HTTPS with this certificate (PEM); needs --key")
-    p_serve.add_argument("--key", type=Path, help="the certificate's private key (PEM)")
     p_serve.add_argument("--hall", action="store_true", help="the live hall: devices follow the presenter")
     p_serve.add_argument("--watch", action="store_true", help="rebuild on every save; open pages follow")
     p_serve.add_argument("--deck", type=Path, help="another deck file (built into a dist/ beside it)")
-    p_serve.add_argument(
-        "--hall-token-file", type=Path, help="keep the presenter's token here across restarts"
-    )
-    p_serve.add_argument(
-        "--hall-session",
-        metavar="NAME",
-        help="the hall's session: answers, solves and counts kept in .hall/hall-NAME.sqlite3 (default: "
-        "today's date, so a restart continues; a new NAME is a clean start, e.g. after a rehearsal)",
-    )
-    p_serve.add_argument("--hall-db", type=Path, help="the hall's SQLite file itself (instead of a session)")
-    p_serve.add_argument(
-        "--hall-redis",
-        metavar="URL",
-        help="keep the hall in Redis (redis://host:port/db) so several processes serve one hall",
-    )
-    p_serve.add_argument(
-        "--hall-max-streams-per-address",
-        type=int,
-        metavar="N",
-        help="live channels one address may hold (default 400; raise it for a hall behind one NAT)",
-    )
-    p_serve.add_argument(
-        "--hall-max-devices-per-address",
-        type=int,
-        metavar="N",
-        help="device ids one address may bring into the hall's counts in a session (default 300)",
-    )
-    add_deploy_arguments(p_serve)
+    add_hall_arguments(p_serve)
     p_pdf = sub.add_parser("pdf", help="print the deck, with computed results, to a PDF")
     p_pdf.add_argument("--out", type=Path, default=Path("dist-pdf/privacidad-diferencial.pdf"))
     p_pdf.add_argument("--deck", type=Path, help="another deck file (built apart; default deck/deck.yaml)")
@@ -197,25 +163,20 @@ def _run_cells(project: Project, deck) -> int:
     return 0
 
 
-def _hall_limits(args):
-    from .hall.limits import Limits
-    from .hall.options import connection_limits
-
-    given = {
-        "max_streams_per_address": args.hall_max_streams_per_address,
-        "max_devices_per_address": args.hall_max_devices_per_address,
-    }
-    return connection_limits(args, Limits(**{name: n for name, n in given.items() if n is not None}))
-
-
-def _watcher(project: Project, deck_file: Path | None, dist: Path):
-    """What ``serve --watch`` watches (the deck's folder, templates/, static/, the Python
-    packages) and how it rebuilds (into the served ``dist``); deckbuild/watch.py."""
-    from .watch import Watcher
+def _watching(project: Project, deck_file: Path | None, dist: Path, isolate: bool):
+    """``serve --watch`` on the hall's server: what it watches (the deck's folder, templates/,
+    static/, the Python packages), how it rebuilds (into the served ``dist``), and the channel
+    that tells the open pages (deckbuild/watch.py)."""
+    from .hall.options import Extension
+    from .watch import Watcher, attach
 
     deck_file = (deck_file or project.deck_file).resolve()
     roots = [deck_file.parent, project.templates, project.static, project.package_src]
-    return Watcher(roots=roots, rebuild=lambda: build(project, deck_file=deck_file, dist=dist).files)
+    watcher = Watcher(roots=roots, rebuild=lambda: build(project, deck_file=deck_file, dist=dist).files)
+    return Extension(
+        attach=lambda app: attach(app, dist, watcher, isolate),  # its own channel: /_watch/events
+        note="watching the deck, templates/, static/ and the Python package: a save rebuilds, open pages follow",
+    )
 
 
 EXIT_PORT_TAKEN = 4
@@ -246,17 +207,10 @@ def _serve_on(project: Project, args) -> int:
     if args.deck or _dist_is_stale(project):
         build(project, deck_file=args.deck, dist=dist)
     if args.hall or args.watch:
-        from .hall.run import HallOptions, run
+        from .hall.run import run
 
-        opts = HallOptions(dist, args.host, args.port, not args.no_isolation, args.hall_token_file,
-                           args.hall_db, args.cert, args.key, announce=args.hall,
-                           limits=_hall_limits(args), allow_origins=frozenset(args.allow_origin),
-                           audience_url=args.audience_url, trusted_proxies=frozenset(args.trust_proxy),
-                           allow_hosts=frozenset(args.allow_host),
-                           redis=args.hall_redis,
-                           session=args.hall_session, event_loop=args.event_loop,
-                           watch=_watcher(project, args.deck, dist) if args.watch else None)  # fmt: skip
-        return run(opts, project.root)
+        watching = (_watching(project, args.deck, dist, not args.no_isolation),) if args.watch else ()
+        return run(hall_options(args, dist, announce=args.hall, extensions=watching), project.root)
     server = make_server(dist, host=args.host, port=args.port, isolate=not args.no_isolation, quiet=False)
     context = ssl_context(args.cert, args.key)
     if context:

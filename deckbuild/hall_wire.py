@@ -173,9 +173,9 @@ ROUTES = (
             "than this one would (otherwise the oldest stream of the address holding the most is "
             "ended to make room: every address keeps its fair share); `429` when one device id "
             "already holds 16 streams (tabs of one browser), or one address 400 "
-            "(`--max-streams-per-address` / `--hall-max-streams-per-address`); `400` bad device id. "
+            "(`--hall-max-streams-per-address` / `--hall-max-streams-per-address`); `400` bad device id. "
             "A device that opens a stream joins the hall's pool, which gives it its tickets, unless "
-            "its address brought `--max-devices-per-address` (300) other device ids already: then it "
+            "its address brought `--hall-max-devices-per-address` (300) other device ids already: then it "
             "follows, but no answer or solve of it is counted."
         ),
     ),

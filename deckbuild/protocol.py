@@ -162,7 +162,7 @@ EVENTS = (
         ),
         "sent on **this device's stream only**, last in its greeting: one ticket per exercise, when "
         "the device is in the hall's pool (its address brought fewer than "
-        "`--max-devices-per-address` device ids; otherwise none is sent, and its solves are not "
+        "`--hall-max-devices-per-address` device ids; otherwise none is sent, and its solves are not "
         "counted). The same device always gets the same tickets; a solve spends its exercise's "
         "(`POST /_hall/solved`), once per device and exercise.",
     ),

@@ -5,6 +5,14 @@ answer (hostile paths, limits, precompressed siblings, isolation and cache heade
 server and for the hall's alike. Hostile requests get an answer, never a dropped connection,
 and the server goes on serving; beyond the policy's own refusals, the stdlib's limits answer a
 request line over 64 KiB with 414, a header line over 64 KiB or more than 100 headers with 431.
+
+Why the plain ``serve`` is not the hall's aiohttp server without the hall (issue 48, item 9):
+the two already share every decision (``staticfiles``); what differs is what a hall is. A hall
+keeps a session (its SQLite file or Redis keys, the presenter's token, the admission secret) and
+answers ``/_hall/*``; the plain server keeps nothing and writes nothing, so ``serve`` in a
+lecture's folder leaves no ``.hall/`` behind, and a page opened from it meets what a static host
+gives it (no hall: ``/_hall/hello`` is a 404). It is also what the browser tests serve the deck
+with, in a thread of the test's process (``serve_in_thread``), with no event loop to share.
 """
 
 from __future__ import annotations

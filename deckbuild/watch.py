@@ -192,21 +192,18 @@ def attach(app, dist: Path, watcher: Watcher, isolate: bool = True) -> WatchChan
             return web.Response(text=html, content_type="text/html", headers=headers)
         return await handler(request)
 
-    tasks: list[asyncio.Task] = []
-
-    async def start(app) -> None:
-        tasks.append(asyncio.get_running_loop().create_task(watcher.run()))
+    async def watching(app):  # cleanup_ctx: the watcher runs as long as the app
+        task = asyncio.get_running_loop().create_task(watcher.run())
+        try:
+            yield
+        finally:
+            task.cancel()
 
     async def shutdown(app) -> None:
         channel.shutdown()  # streams end, so the server stops at once
 
-    async def stop(app) -> None:
-        for task in tasks:
-            task.cancel()
-
     watcher.publish = channel.publish
     app.middlewares.append(pages)
-    app.on_startup.append(start)
+    app.cleanup_ctx.append(watching)
     app.on_shutdown.append(shutdown)
-    app.on_cleanup.append(stop)
     return channel

@@ -33,7 +33,7 @@ import contextlib
 import io
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -548,20 +548,29 @@ def make_app(hall: Hall) -> web.Application:
     app.router.add_get("/{tail:(?s:.*)}", deck_file)
     app.on_response_prepare.append(_isolation_headers)
     app.on_response_prepare.append(cors.on_prepare)
-    app.on_startup.append(_startup)
-    app.on_shutdown.append(_shutdown)
-    app.on_cleanup.append(_cleanup)
+    app.cleanup_ctx.append(_lifetime)
+    app.on_shutdown.append(_shutdown)  # before the cleanup: the streams end, so the server stops
     return app
 
 
-async def _startup(app: web.Application) -> None:
-    """Connect the store; then ``state.restart_grace``: a hall (re)started on a poll's slide,
+async def _lifetime(app: web.Application) -> AsyncIterator[None]:
+    """The hall's lifetime with the app's (``cleanup_ctx``): the store opened before the first
+    request and closed after the last, also when a later start-up step fails."""
+    await app[HALL].open()
+    try:
+        await _regrace_after_restart(app)
+        yield
+    finally:
+        await app[HALL].close()
+
+
+async def _regrace_after_restart(app: web.Application) -> None:
+    """``state.restart_grace``: a hall (re)started on a poll's slide,
     when the round's tickets were in the old process's memory only (one process), admits the
     devices connected ``RESTART_GRACE`` s later (they reconnect within ~3 s) again; those that
     answered already are refused as duplicates (their poll token). With a shared admission
     (Redis) the tickets outlive a process."""
     hall = app[HALL]
-    await hall.open()
     grace = state.restart_grace(hall.spec, hall.admission.shared, await hall.store.state())
     if grace is not None:
 
@@ -576,7 +585,3 @@ async def _shutdown(app: web.Application) -> None:
     if hall._regrace is not None:
         hall._regrace.cancel()
     hall.channel.shutdown()  # streams end, so the server stops at once
-
-
-async def _cleanup(app: web.Application) -> None:
-    await app[HALL].close()

@@ -1,8 +1,13 @@
-"""The command-line options of a hall that is not the deck's own server (docs/deploy.md):
-the deck's other origins, the audience URL to print, the reverse proxy in front. Shared by
-``build.py serve`` and ``python -m deckbuild.hall``; every origin and URL is checked by
-:mod:`deckbuild.origin`, so a typo is a usage error naming the option, not a hall that refuses
-every page. (No aiohttp here: ``build.py build`` imports the command line too.)
+"""The hall's command-line options, declared once for both commands that start a hall:
+``dpdeck serve --hall`` (``build.py serve --hall``) and ``python -m deckbuild.hall``. One flag
+name per option (``--hall-redis``, ``--hall-max-devices-per-address``…), one place where the
+parsed arguments become a :class:`HallOptions` (:func:`hall_options`).
+
+Every origin and URL is checked by :mod:`deckbuild.origin`, so a typo is a usage error naming
+the option, not a hall that refuses every page. (No aiohttp here: ``build.py build`` imports the
+command line too.) The names the hall's own command used before (``--redis``,
+``--max-streams``…) still work, hidden, and say their new name on stderr: a deployed unit file
+keeps starting its hall.
 """
 
 from __future__ import annotations
@@ -10,9 +15,150 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import ipaddress
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..origin import parse_origin, parse_url
 from .eventloop import EVENT_LOOPS
+from .limits import Limits
+
+if TYPE_CHECKING:
+    from aiohttp import web
+
+
+@dataclasses.dataclass(frozen=True)
+class Extension:
+    """More on the hall's application than the hall itself (``serve --watch``: the rebuild
+    channel). ``attach`` adds its routes and its lifetime to the app; ``note`` is what the
+    terminal says of it. The hall knows no more of it than this: it never imports the build."""
+
+    attach: Callable[[web.Application], object]
+    note: str = ""
+
+
+@dataclasses.dataclass
+class HallOptions:
+    dist: Path | None  # None: a hall alone (``live`` names its live.json), the deck served elsewhere
+    host: str = "127.0.0.1"
+    port: int = 8000
+    isolate: bool = True
+    token_file: Path | None = None
+    db: Path | None = None
+    cert: Path | None = None
+    key: Path | None = None
+    limits: Limits = Limits()
+    extensions: tuple[Extension, ...] = ()  # e.g. serve --watch: rebuild on save, tell the pages
+    announce: bool = True  # /_hall/hello answers (a hall); False for --watch alone
+    allow_origins: frozenset[str] = frozenset()  # other origins whose pages may use the hall (--allow-origin)
+    audience_url: str | None = None  # the deck's URL when it is served elsewhere (--audience-url)
+    trusted_proxies: frozenset[str] = frozenset()  # --trust-proxy: whose X-Forwarded-For counts
+    allow_hosts: frozenset[str] = frozenset()  # --allow-host: more names the hall answers to (hosts.py)
+    live: Path | None = None  # the polls and exercises (live.json); default: dist/live.json
+    redis: str | None = None  # --hall-redis URL: the hall's memory in Redis, shared by several processes
+    session: str | None = None  # --hall-session NAME: the hall file .hall/hall-NAME.sqlite3
+    event_loop: str = "auto"  # --event-loop: uvloop where installed (deckbuild.hall.eventloop)
+
+
+def hall_options(args: argparse.Namespace, dist: Path | None, **more) -> HallOptions:
+    """The options a command line gave (:func:`add_hall_arguments`), as one :class:`HallOptions`;
+    ``more``: what the command itself decides (``announce``, ``live``, ``extensions``)."""
+    given = {name: getattr(args, f"hall_{name}") for name in LIMIT_NAMES}
+    limits = Limits(**{name: n for name, n in given.items() if n is not None})
+    return HallOptions(
+        dist=dist,
+        host=args.host,
+        port=args.port,
+        isolate=not args.no_isolation,
+        token_file=args.hall_token_file,
+        db=args.hall_db,
+        cert=args.cert,
+        key=args.key,
+        limits=connection_limits(args, limits),
+        allow_origins=frozenset(args.allow_origin),
+        audience_url=args.audience_url,
+        trusted_proxies=frozenset(args.trust_proxy),
+        allow_hosts=frozenset(args.allow_host),
+        redis=args.hall_redis,
+        session=args.hall_session,
+        event_loop=args.event_loop,
+        **more,
+    )
+
+
+LIMIT_NAMES = ("max_streams", "max_streams_per_address", "max_devices_per_address")
+
+
+class _Renamed(argparse.Action):
+    """An option's former name: it still sets the option, and says the new name on stderr."""
+
+    def __init__(self, option_strings, dest, new: str, **kw):
+        super().__init__(option_strings, dest, help=argparse.SUPPRESS, **kw)
+        self.new = new
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"{parser.prog}: {option_string} se llama ahora {self.new}", file=sys.stderr)
+        setattr(namespace, self.dest, values)
+
+
+def add_hall_arguments(parser: argparse.ArgumentParser, renamed: bool = False) -> None:
+    """Every option of a hall, under one name each: where it listens (``--host``, ``--port``,
+    ``--cert``/``--key``, ``--no-isolation``), where it keeps its session (``--hall-db``,
+    ``--hall-session``, ``--hall-redis``, ``--hall-token-file``), its bounds and its deployment.
+    ``renamed``: also accept the names ``python -m deckbuild.hall`` used before, hidden."""
+    parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (0.0.0.0: every one)")
+    parser.add_argument("--port", type=int, default=8000, help="the port (0: a free one, printed)")
+    parser.add_argument(
+        "--no-isolation",
+        action="store_true",
+        help="omit COOP/COEP, as a static host would (Stop then restarts)",
+    )
+    parser.add_argument("--cert", type=Path, help="serve HTTPS with this certificate (PEM); needs --key")
+    parser.add_argument("--key", type=Path, help="the certificate's private key (PEM)")
+    parser.add_argument(
+        "--hall-token-file", type=Path, help="keep the presenter's token here across restarts"
+    )
+    parser.add_argument(
+        "--hall-session",
+        metavar="NAME",
+        help="the hall's session: answers, solves and counts kept in .hall/hall-NAME.sqlite3 (default: "
+        "today's date, so a restart continues; a new NAME is a clean start, e.g. after a rehearsal)",
+    )
+    parser.add_argument("--hall-db", type=Path, help="the hall's SQLite file itself (instead of a session)")
+    parser.add_argument(
+        "--hall-redis",
+        metavar="URL",
+        help="keep the hall in Redis (redis://host:port/db) so several processes serve one hall",
+    )
+    default = Limits()
+    parser.add_argument(
+        "--hall-max-streams",
+        type=_positive(int),
+        metavar="N",
+        help=f"live channels at once (default {default.max_streams})",
+    )
+    parser.add_argument(
+        "--hall-max-streams-per-address",
+        type=_positive(int),
+        metavar="N",
+        help=f"live channels one address may hold (default {default.max_streams_per_address}; "
+        "raise it for a hall behind one NAT)",
+    )
+    parser.add_argument(
+        "--hall-max-devices-per-address",
+        type=_positive(int),
+        metavar="N",
+        help="device ids one address may bring into the hall's counts in a session (default "
+        f"{default.max_devices_per_address}: a hall of 200 devices behind one NAT fits)",
+    )
+    if renamed:
+        for old, new in (("--redis", "--hall-redis"), *[(f"--{n}", f"--hall-{n}") for n in ("max-streams",
+                         "max-streams-per-address", "max-devices-per-address")]):  # fmt: skip
+            dest = new.removeprefix("--").replace("-", "_")
+            kind = None if old == "--redis" else _positive(int)
+            parser.add_argument(old, dest=dest, action=_Renamed, new=new, type=kind)
+    add_deploy_arguments(parser)
 
 
 def origin_argument(parse, what: str):

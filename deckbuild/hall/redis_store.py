@@ -1,4 +1,4 @@
-"""The hall's memory in Redis (``redis.asyncio``): one hall shared by several processes (``--redis URL``).
+"""The hall's memory in Redis (``redis.asyncio``): one hall shared by several processes (``--hall-redis URL``).
 
 The same ``Store`` as ``store.SqliteStore``, with every step that must hold across processes made
 atomic in Redis itself:

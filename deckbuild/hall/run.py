@@ -7,7 +7,6 @@ import datetime
 import logging
 import re
 import signal
-from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -17,37 +16,14 @@ from . import eventloop
 from .admission import Admission, MemoryAdmission, secret_from_token
 from .app import Hall, make_app
 from .connections import GuardedRunner, GuardedSite
-from .limits import Limits
 from .logs import AccessLogger, ServerLog
 from .messages import LiveSpec
 from .net import INSECURE_NOTE, LOOPBACK, audience_urls, presenter_url, ssl_context
+from .options import HallOptions
 from .store import HallStore, SqliteStore
 from .token import load_or_create
 
 log = logging.getLogger("deckbuild.hall")
-
-
-@dataclass
-class HallOptions:
-    dist: Path | None  # None: a hall alone (``live`` names its live.json), the deck served elsewhere
-    host: str = "127.0.0.1"
-    port: int = 8000
-    isolate: bool = True
-    token_file: Path | None = None
-    db: Path | None = None
-    cert: Path | None = None
-    key: Path | None = None
-    limits: Limits = Limits()
-    watch: object | None = None  # a deckbuild.watch.Watcher: rebuild on save, tell the pages
-    announce: bool = True  # /_hall/hello answers (a hall); False for --watch alone
-    allow_origins: frozenset[str] = frozenset()  # other origins whose pages may use the hall (--allow-origin)
-    audience_url: str | None = None  # the deck's URL when it is served elsewhere (--audience-url)
-    trusted_proxies: frozenset[str] = frozenset()  # --trust-proxy: whose X-Forwarded-For counts
-    allow_hosts: frozenset[str] = frozenset()  # --allow-host: more names the hall answers to (hosts.py)
-    live: Path | None = None  # the polls and exercises (live.json); default: dist/live.json
-    redis: str | None = None  # --redis URL: the hall's memory in Redis, shared by several processes
-    session: str | None = None  # --hall-session NAME: the hall file .hall/hall-NAME.sqlite3
-    event_loop: str = "auto"  # --event-loop: uvloop where installed (deckbuild.hall.eventloop)
 
 
 SESSION_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # fullmatch: no trailing "\n"
@@ -68,12 +44,12 @@ def default_db(root: Path, session: str | None = None) -> Path:
 
 
 def hall_file(opts: HallOptions, root: Path) -> Path:
-    """The hall's SQLite file (with ``--redis``: where it would be, the token file's default
+    """The hall's SQLite file (with ``--hall-redis``: where it would be, the token file's default
     place): ``--hall-db`` as given, else the session's file under ``root/.hall/``.
 
     ``--hall-db`` and ``--hall-session`` both name that file, so a SQLite hall refuses the two
     together (SystemExit, saying which to keep) rather than silently continue a file the
-    professor meant to leave (issue 46, item 16). With ``--redis`` the session names the hall's
+    professor meant to leave (issue 46, item 16). With ``--hall-redis`` the session names the hall's
     prefix in Redis and ``--hall-db`` only the token file's place: both are kept."""
     if opts.db is not None and opts.session is not None and not opts.redis:
         raise SystemExit(
@@ -202,10 +178,8 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
         allow_hosts=opts.allow_hosts,
     )
     app = make_app(hall)
-    if opts.watch is not None:
-        from ..watch import attach
-
-        attach(app, opts.dist, opts.watch, opts.isolate)  # its own channel: /_watch/events
+    for extension in opts.extensions:
+        extension.attach(app)
     runner = GuardedRunner(
         app,
         opts.limits,
@@ -245,11 +219,9 @@ async def serve(opts: HallOptions, root: Path) -> None:
         )  # fmt: skip
     else:
         print(f"serving the deck at {' '.join(audience)} (Ctrl+C stops)", flush=True)
-    if opts.watch is not None:
-        print(
-            "watching the deck, templates/, static/ and the Python package: a save rebuilds, open pages follow",
-            flush=True,
-        )
+    for extension in opts.extensions:
+        if extension.note:
+            print(extension.note, flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -6,7 +6,8 @@ from __future__ import annotations
 import asyncio
 import socket
 
-from deckbuild.hall.run import HallOptions, start
+from deckbuild.hall.options import HallOptions
+from deckbuild.hall.run import start
 from tests.support.hall_fixtures import make_dist, run_async
 
 

@@ -1,7 +1,7 @@
 """Three hall processes sharing one real Redis behind Caddy (issue 30, item 3).
 
 Everything on loopback, bounded: a ``redis-server`` with an append-only file and three
-``python -m deckbuild.hall --redis URL`` processes, all started here and stopped by their PIDs;
+``python -m deckbuild.hall --hall-redis URL`` processes, all started here and stopped by their PIDs;
 Caddy (plain HTTP) proxies to the three with buffering off, skipping a dead one. The presenter
 moves on one process; followers, aiohttp SSE clients that reconnect as the page does, follow
 through the proxy and on the other processes directly. One process is killed with ``kill -9``:
@@ -56,7 +56,7 @@ def test_three_processes_behind_caddy_share_one_hall_through_a_kill_and_a_redis_
     caddy = None
     try:
         for i in range(3):  # one token file: every process knows the presenter
-            hall = HallProcess(dist, tmp_path / f"unused-{i}.sqlite3", token_file, "--redis", redis.url)
+            hall = HallProcess(dist, tmp_path / f"unused-{i}.sqlite3", token_file, "--hall-redis", redis.url)
             halls.append(hall)  # stopped in the finally even if it fails to start
             hall.start(timeout=60)
         upstreams = [h.audience.removeprefix("http://").rstrip("/") for h in halls]

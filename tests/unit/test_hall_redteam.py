@@ -141,7 +141,7 @@ def _start(name: str, folder: Path) -> Setup:
     try:
         for i in range(2 if redis else 1):  # one token file: every process knows the presenter
             extra = ["--trust-proxy", "127.0.0.1", "--audience-url", caddy.url]
-            extra += ["--redis", redis.url] if redis else []
+            extra += ["--hall-redis", redis.url] if redis else []
             hall = HallProcess(dist, folder / f"hall-{i}.sqlite3", token_file, *extra)
             setup.halls.append(hall)
             hall.start(timeout=60)

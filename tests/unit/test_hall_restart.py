@@ -1,7 +1,7 @@
 """Case 3 of docs/deploy.md (several processes on one Redis): one process killed and started
 again with the same arguments rejoins the hall (issue 46, item 17). It binds its port again,
 greets a device with the presenter's position moved while it was down, and a move posted to it
-reaches a device on another process. The arguments are the guide's: ``--live``, ``--redis``,
+reaches a device on another process. The arguments are the guide's: ``--live``, ``--hall-redis``,
 ``--hall-session`` (so that a restart after midnight joins the same hall, not the next day's),
 ``--hall-token-file`` and no ``--hall-db``."""
 
@@ -18,7 +18,7 @@ from tests.support.redis_server import RedisServer, free_port
 def _process(live, token_file, redis_url: str, port: int) -> HallProcess:
     """A hall process as the guide starts it (HallProcess adds --hall-db: taken out again)."""
     process = HallProcess.alone(
-        live, live.parent / "unused.sqlite3", token_file, "--redis", redis_url, "--hall-session", "clase",
+        live, live.parent / "unused.sqlite3", token_file, "--hall-redis", redis_url, "--hall-session", "clase",
         port=port,
     )  # fmt: skip
     where = process.args.index("--hall-db")

@@ -7,7 +7,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from deckbuild.hall.run import HallOptions, start
+from deckbuild.hall.options import HallOptions
+from deckbuild.hall.run import start
 from tests.support.hall_fixtures import DEV, make_dist, run_async
 from tests.support.paths import ROOT
 

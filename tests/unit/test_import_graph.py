@@ -155,3 +155,43 @@ def test_the_checks_see_a_cycle_and_a_private_import():
         ("deckbuild.watch", "")
     ]
     assert _violations("deckbuild.hall.app", False, "deckbuild._x", "")  # a parent's private module
+
+
+# What the hall may use of the rest of deckbuild: the wire's declarations (protocol, fields),
+# what serving files and events shares with the build's server (staticfiles, sse), origins, and
+# where dplab is (resources). Never the build itself (site, render, watch, cli…): ``serve
+# --watch`` hands the hall an ``options.Extension`` instead (issue 48, item 9).
+HALL_MAY_IMPORT = {
+    "deckbuild.fields",
+    "deckbuild.hall_wire",
+    "deckbuild.origin",
+    "deckbuild.protocol",
+    "deckbuild.resources",
+    "deckbuild.sse",
+    "deckbuild.staticfiles",
+}
+
+
+def test_the_hall_imports_nothing_of_the_build():
+    graph, _ = _graph(["deckbuild"])
+    outside = {
+        (module, target)
+        for module, targets in graph.items()
+        if module.startswith("deckbuild.hall")
+        for target in targets
+        if target.startswith("deckbuild") and not target.startswith("deckbuild.hall")
+    }
+    assert outside, "the hall was read"
+    assert {(m, t) for m, t in outside if t not in HALL_MAY_IMPORT} == set()
+
+
+def test_the_halls_docstring_names_every_module_of_the_hall_and_only_those():
+    """Issue 48, item 14: ``deckbuild/hall/__init__.py`` listed 13 of 22 modules, and said
+    «all kept in SQLite» after Redis came."""
+    import re
+
+    folder = PACKAGES["deckbuild"] / "hall"
+    doc = ast.get_docstring(ast.parse((folder / "__init__.py").read_text(encoding="utf-8"))) or ""
+    named = set(re.findall(r"``(\w+)`` \(", doc))
+    modules = {p.stem for p in folder.glob("*.py")} - {"__init__", "__main__"}
+    assert named == modules
