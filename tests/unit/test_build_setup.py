@@ -5,7 +5,9 @@ packages are declared)."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -209,3 +211,29 @@ def test_the_node_version_is_one_number_everywhere():
         said = re.findall(r"Node\.js ≥ (\d+)", (ROOT / doc).read_text())
         assert said and set(said) <= {minimum, "22"}, (doc, said)  # 22.12: what two packages ask for
     assert re.search(rf"Node\.js ≥ {minimum} with npm", (ROOT / "README.md").read_text())
+
+
+def test_every_front_end_dependency_is_pinned_exactly_as_contributing_says():
+    """Issue 48, item 14: docs/contributing.md says «Pinned exactly in package.json», and
+    axe-core was ``^4.14.1``. Every dependency, dev ones included, is one exact version, the
+    same in package-lock.json's root and in the package it locks."""
+    assert "Pinned exactly in `package.json`" in (ROOT / "docs" / "contributing.md").read_text()
+    spec = json.loads((ROOT / "package.json").read_text())
+    lock = json.loads((ROOT / "package-lock.json").read_text())["packages"]
+    pins = {**spec["dependencies"], **spec["devDependencies"]}
+    assert len(pins) >= 10
+    for name, version in pins.items():
+        assert re.fullmatch(r"\d+\.\d+\.\d+", version), f"{name}: {version!r} is a range"
+        assert (
+            lock[""]["dependencies" if name in spec["dependencies"] else "devDependencies"][name] == version
+        )
+        assert lock[f"node_modules/{name}"]["version"] == version, name
+
+
+def test_the_readme_is_at_most_160_lines_and_every_doc_it_links_exists():
+    """Issue 48, item 14: the README had grown to 204 lines, one table row naming eight JSON
+    files. It stays a first page; what it links is there."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 160
+    links = re.findall(r"\]\(((?:docs|bench)/[^)#]+)", readme)
+    assert len(links) >= 10 and [link for link in links if not (ROOT / link).exists()] == []
