@@ -861,7 +861,7 @@ def main(argv=None) -> int:
         print("\n".join(target_lines(verdicts)))
         print(rates_line(result))
         return 0 if all(v["ok"] for v in verdicts.values()) else 1
-    load_before = os.getloadavg()
+    load_before, commit = os.getloadavg(), git_commit()  # the tree measured: as it is when the run starts
     started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     runs = len(args.event_loops) * len(args.paces)
     results = eventloop.run(asyncio.wait_for(run_all(args), HARD_LIMIT * runs))
@@ -869,7 +869,7 @@ def main(argv=None) -> int:
     doc = {
         "meta": {
             "date": started,
-            "git": git_commit(),
+            "git": commit,
             "command": " ".join(sys.argv[1:] if argv is None else argv),
             "cores": os.cpu_count(),
             "load_average_before": [round(x, 2) for x in load_before],
