@@ -167,3 +167,12 @@ def test_every_simulated_device_fits_the_pool_of_its_one_address(tmp_path):
     assert args[args.index("--max-devices-per-address") + 1] == "5050"
     assert args[args.index("--max-streams-per-address") + 1] == "1300"
     assert "--max-devices-per-address" not in live_load.hall_args(tmp_path, 500, caps=False)
+
+
+def test_the_committed_load_results_still_reprint(capsys):
+    found = sorted((live_load.ROOT / "bench" / "results").glob("live-load-*.json"))
+    assert found, "bench/results holds the paces' runs (issue 49)"
+    for path in found:
+        assert live_load.main(["--report", str(path)]) == 0
+        out = capsys.readouterr().out
+        assert "(L-bench) " in out and "(L-presenter) " in out and "fragment steps" in out
