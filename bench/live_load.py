@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/live_load.py [--devices 500] [--moves 60] [--answers 500] [--seconds 10]
     .venv/bin/python bench/live_load.py --processes 4 --redis --devices 5000 --answers 5000
+    .venv/bin/python bench/live_load.py --processes 4 --redis --devices 5000 --answers 5000 --pace both --out F.json
     .venv/bin/python bench/live_load.py --hostile [--slowloris 2000] [--flood-rate 200] [--hall-nofile 1024]
 
 On 127.0.0.1 only, bounded in count and time: starts the hall in a subprocess over a small
@@ -11,6 +12,14 @@ dist/ of its own (one yes/no poll), connects ``--devices`` simulated devices to 
 separate devices would). Prints the delivery latency of the presenter's moves to every device
 (from just before the presenter's POST to the event read by the device: p50/p95/max), the moves
 that never arrived, the answers' statuses and latencies, and the server's CPU time and memory.
+
+Then the target, as ``bench/startup.py`` prints its own, held or missed with the margin: the
+presenter's moves delivered p95 ≤ 250 ms (a move never delivered counts as late), for each run.
+``--pace`` says at what pace the presenter moves: ``bench`` (the default, ``--moves`` over
+``--seconds``: 60 in 10 s, six a second, while ``--answers`` arrive), ``presenter`` (one move a
+second: the same moves over as many seconds), or ``both`` in turn. What a real presenter's burst
+is (the deck's fragments per slide, the keys a second; bench/pace.py) is printed with them, and
+``--out`` keeps it all as JSON (``--report`` prints it again).
 
 With ``--processes N --redis`` it starts a ``redis-server`` of its own (a temp dir, a free
 loopback port, an append-only file) and N hall processes sharing it (``--redis URL``), spreads
@@ -59,7 +68,8 @@ import aiohttp
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # deckbuild, and tests.support's Caddy
 
-from deckbuild.hall import eventloop  # noqa: E402 (after the path above)
+from bench import pace, targets  # noqa: E402 (after the path above)
+from deckbuild.hall import eventloop  # noqa: E402
 from deckbuild.hall.eventloop import EVENT_LOOPS  # noqa: E402
 from deckbuild.rehearse import stop  # noqa: E402
 
@@ -101,20 +111,35 @@ def start_redis(folder: Path) -> tuple[subprocess.Popen, str]:
     raise SystemExit("redis-server did not start")
 
 
-def start_hall(
-    folder: Path, devices: int, *extra: str, caps: bool = True, nofile: int | None = None
-) -> tuple[subprocess.Popen, str, str]:
-    """A hall process over ``folder``'s dist/: its process, its own URL and the presenter's token.
-    ``caps``: its stream caps raised for ``devices`` all on 127.0.0.1; without, the defaults (the
-    hostile mode, whose devices each have an address of their own)."""
-    dist = folder / "dist"
-    if not dist.exists():
-        make_dist(folder)
-    args = [sys.executable, "-m", "deckbuild.hall", "--dist", str(dist), "--port", "0", "--quiet"]
+def hall_args(
+    folder: Path, devices: int, *extra: str, caps: bool = True, pool: int | None = None
+) -> list[str]:
+    """The command line of a hall process over ``folder``'s dist/. ``caps``: its limits raised
+    for ``devices`` streams all from 127.0.0.1, and for ``pool`` devices (default ``devices``:
+    every process's, with a shared store) all from that address in the hall's pool, so that each
+    gets its tickets; without, the defaults (the hostile mode, whose devices each have an
+    address of their own)."""
+    args = [sys.executable, "-m", "deckbuild.hall", "--dist", str(folder / "dist"), "--port", "0", "--quiet"]
     args += ["--hall-db", str(folder / "hall.sqlite3")]
     if caps:  # every simulated device is 127.0.0.1
         args += ["--max-streams", str(devices + 50), "--max-streams-per-address", str(devices + 50)]
-    args += ["--hall-token-file", str(folder / "token"), *extra]  # one presenter for every process
+        args += ["--max-devices-per-address", str((devices if pool is None else pool) + 50)]
+    return args + ["--hall-token-file", str(folder / "token"), *extra]  # one presenter for every process
+
+
+def start_hall(
+    folder: Path,
+    devices: int,
+    *extra: str,
+    caps: bool = True,
+    nofile: int | None = None,
+    pool: int | None = None,
+) -> tuple[subprocess.Popen, str, str]:
+    """A hall process over ``folder``'s dist/ (``hall_args``): its process, its own URL and the
+    presenter's token."""
+    if not (folder / "dist").exists():
+        make_dist(folder)
+    args = hall_args(folder, devices, *extra, caps=caps, pool=pool)
     # ``nofile``: the hall starts under that open-files limit, soft and hard, as on a laptop whose
     # default it is (set before it starts: the hall sizes its bounds from the limit it finds)
     limit = None if nofile is None else (lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile)))
@@ -311,7 +336,7 @@ async def run(args, processes: int, redis: bool) -> dict:
             per_process = -(-args.devices // processes)
             extra += ("--event-loop", args.event_loop)
             for _ in range(processes):
-                proc, base, token = start_hall(folder, per_process, *extra)
+                proc, base, token = start_hall(folder, per_process, *extra, pool=args.devices)
                 procs.append(proc)
                 bases.append(base)
             result = await measure(args, procs, bases, token)
@@ -379,9 +404,13 @@ async def measure(args, procs: list[subprocess.Popen], bases: list[str], token: 
     latencies = [(d.received[s] - sent[s]) * 1000 for d in devices for s in sent if s in d.received]
     missing = sum(1 for d in devices for s in sent if s not in d.received)
     answer_ms = [dt * 1000 for _, dt in answered]
+    p95 = p95_with_missing(latencies, missing)
     return {
         "devices": args.devices,
         "client": args.client,
+        "pace": args.pace,
+        "seconds": args.seconds,
+        "move_rate": round(args.moves / args.seconds, 3),
         "connected": sum(1 for d in devices if d.error is None or d.received),
         "stream_errors": sorted({d.error for d in devices if d.error}),
         "connect_s": round(connect_s, 2),
@@ -389,6 +418,7 @@ async def measure(args, procs: list[subprocess.Popen], bases: list[str], token: 
         "move_statuses": sorted(set(moved)),
         "deliveries": len(latencies),
         "missing": missing,
+        "delivery_p95_ms": None if p95 == float("inf") else round(p95, 1),  # a move never delivered is late
         "latency_ms": {
             k: round(v, 1)
             for k, v in (("p50", pct(latencies, 0.5)), ("p95", pct(latencies, 0.95)), ("max", max(latencies)))
@@ -441,6 +471,23 @@ def p95_with_missing(latencies_ms: list[float], missing: int) -> float:
     return pct(values, 0.95) if values else float("inf")
 
 
+def delivery_target(result: dict) -> dict:
+    """The presenter's moves delivered p95 ≤ ``DELIVERY_P95_MS`` (a move never delivered counts
+    as late), from a run's ``delivery_p95_ms`` (None: more than 5 % never came), ``deliveries``
+    and ``missing``: held, missed or not measured, with the margin in ms."""
+    p95 = result["delivery_p95_ms"]
+    p95 = float("inf") if p95 is None else p95
+    if result["deliveries"] + result["missing"] == 0:
+        return {"ok": None, "detail": "not measured (no move)"}
+    shown = "never (over 5 % not delivered)" if p95 == float("inf") else f"{p95:.1f} ms"
+    margin = "" if p95 == float("inf") else f", {p95 - DELIVERY_P95_MS:+.1f} ms"
+    return {
+        "ok": p95 <= DELIVERY_P95_MS,
+        "detail": f"p95 {shown} (limit {DELIVERY_P95_MS:.0f} ms{margin}); "
+        f"{result['missing']} of {result['deliveries'] + result['missing']} deliveries missing",
+    }
+
+
 def share_target(acknowledged: int, sent: int, what: str) -> dict:
     """All of ``sent`` acknowledged: held, with how many were not."""
     if not sent:
@@ -456,34 +503,20 @@ def share_target(acknowledged: int, sent: int, what: str) -> dict:
 def hostile_verdicts(result: dict) -> dict:
     """The hostile mode's targets (``HOSTILE_TARGETS``) from a run's result: held, missed or not
     measured, each with its margin."""
-    p95 = result["delivery_p95_ms"]
-    p95 = float("inf") if p95 is None else p95
-    if result["deliveries"] + result["missing"] == 0:
-        moves = {"ok": None, "detail": "not measured (no move)"}
-    else:
-        shown = "never (over 5 % not delivered)" if p95 == float("inf") else f"{p95:.1f} ms"
-        margin = "" if p95 == float("inf") else f", {p95 - DELIVERY_P95_MS:+.1f} ms"
-        moves = {
-            "ok": p95 <= DELIVERY_P95_MS,
-            "detail": f"p95 {shown} (limit {DELIVERY_P95_MS:.0f} ms{margin}); "
-            f"{result['missing']} of {result['deliveries'] + result['missing']} deliveries missing",
-        }
     answers = result["honest_answers"]
     solves = result["honest_solves"]
     return {
-        "M": moves,
+        "M": delivery_target(result),
         "A": share_target(answers.get("201", 0), sum(answers.values()), "honest answers"),
         "S": share_target(solves.get("200", 0) + solves.get("201", 0), sum(solves.values()), "honest solves"),
     }
 
 
-def target_lines(verdicts: dict) -> list[str]:
-    """The targets as bench/startup.py prints its own: HOLDS or MISSES (n/a), what, the margin."""
-    lines = []
-    for key, v in verdicts.items():
-        word = {True: "HOLDS", False: "MISSES"}.get(v["ok"], "n/a  ")
-        lines.append(f"  ({key}) {word}  {HOSTILE_TARGETS[key]}: {v['detail']}")
-    return lines
+def target_lines(verdicts: dict, names: dict | None = None) -> list[str]:
+    """The targets as bench/startup.py prints its own (bench/targets.py): HOLDS or MISSES (n/a),
+    what (``names[key]``, or the verdict's own ``target``), the margin."""
+    names = HOSTILE_TARGETS if names is None else names
+    return [targets.line(key, v, v.get("target") or names[key]) for key, v in verdicts.items()]
 
 
 def rates_line(result: dict) -> str:
@@ -746,6 +779,18 @@ def parse_args(argv=None) -> argparse.Namespace:
         help="the halls' event loop (deckbuild.hall.eventloop); repeat it to measure each loop "
         "side by side in one invocation (default: auto, uvloop where installed)",
     )
+    parser.add_argument(
+        "--pace",
+        choices=("bench", "presenter", "both"),
+        default="bench",
+        help="bench: --moves over --seconds (default); presenter: one move a second (--moves "
+        "seconds); both: each in turn. The delivery target is printed for each run",
+    )
+    parser.add_argument("--out", type=Path, help="write the runs, their targets and the deck's pace as JSON")
+    parser.add_argument("--note", default="", help="a note kept with --out (the machine's state, say)")
+    parser.add_argument(
+        "--report", type=Path, metavar="RESULTS.json", help="print the targets of an earlier --out again"
+    )
     hostile = parser.add_argument_group("the hostile mode (--hostile)")
     hostile.add_argument(
         "--hostile",
@@ -773,6 +818,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     args.event_loops = args.event_loops or ["auto"]
     args.solves = args.answers if args.solves is None else args.solves
+    args.paces = ["bench", "presenter"] if args.pace == "both" else [args.pace]
+    if "presenter" in args.paces and args.moves > 120:
+        parser.error("--pace presenter is one move a second: at most 120 moves (120 s)")
     if not (1 <= args.devices <= 10_000 and 1 <= args.moves <= 1000 and 0 <= args.answers <= 10_000):
         parser.error("bounded: at most 10 000 devices, 1000 moves, 10 000 answers")
     if not 0.5 <= args.seconds <= 120:
@@ -797,6 +845,9 @@ def parse_args(argv=None) -> argparse.Namespace:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    if args.report:
+        print(pace_report(json.loads(args.report.read_text())))
+        return 0
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # a stream is an open file at each end
     need = 2 * args.devices + (2 * args.slowloris if args.hostile else 0) + 1000
     if soft < need:
@@ -810,25 +861,126 @@ def main(argv=None) -> int:
         print("\n".join(target_lines(verdicts)))
         print(rates_line(result))
         return 0 if all(v["ok"] for v in verdicts.values()) else 1
-    results = eventloop.run(asyncio.wait_for(run_all(args), HARD_LIMIT * len(args.event_loops)))
+    load_before, commit = os.getloadavg(), git_commit()  # the tree measured: as it is when the run starts
+    started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+    runs = len(args.event_loops) * len(args.paces)
+    results = eventloop.run(asyncio.wait_for(run_all(args), HARD_LIMIT * runs))
     print(json.dumps(results if len(results) > 1 else results[0], indent=2, ensure_ascii=False))
+    doc = {
+        "meta": {
+            "date": started,
+            "git": commit,
+            "command": " ".join(sys.argv[1:] if argv is None else argv),
+            "cores": os.cpu_count(),
+            "load_average_before": [round(x, 2) for x in load_before],
+            "load_average_after": [round(x, 2) for x in os.getloadavg()],
+            "note": args.note,
+        },
+        "runs": results,
+        "verdicts": pace_verdicts(results),
+        "deck_pace": deck_pace(),
+    }
+    print(pace_report(doc))
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
+        print(f"wrote {args.out}")
     return 0 if all(r["missing"] == 0 and not r["stream_errors"] for r in results) else 1
 
 
 async def run_all(args) -> list[dict]:
-    """The run asked for, once per event loop asked for; with ``--redis``, each preceded by the
-    single-process SQLite baseline on the same loop."""
+    """The run asked for, at each pace and on each event loop asked for; with ``--redis``, each
+    preceded by the single-process SQLite baseline at the same pace on the same loop."""
     results = []
-    for event_loop in args.event_loops:
-        this = argparse.Namespace(**{**vars(args), "event_loop": event_loop})
-        if args.redis:
-            n = min(args.baseline_devices, args.devices)
-            baseline = argparse.Namespace(**{**vars(this), "devices": n, "answers": min(args.answers, n)})
-            results.append(await run(baseline, 1, False))
-            print(json.dumps(results[-1], ensure_ascii=False), flush=True)  # kept if a later run overruns
-        results.append(await run(this, args.processes, args.redis))
-        print(json.dumps(results[-1], ensure_ascii=False), flush=True)
+    for which in args.paces:
+        for event_loop in args.event_loops:
+            this = argparse.Namespace(
+                **{
+                    **vars(args),
+                    "event_loop": event_loop,
+                    "pace": which,
+                    "seconds": pace_seconds(args, which),
+                }
+            )
+            if args.redis:
+                n = min(args.baseline_devices, args.devices)
+                baseline = argparse.Namespace(**{**vars(this), "devices": n, "answers": min(args.answers, n)})
+                results.append({**await run(baseline, 1, False), "baseline": True})
+                print(json.dumps(results[-1], ensure_ascii=False), flush=True)  # kept if a later run overruns
+            results.append({**await run(this, args.processes, args.redis), "baseline": False})
+            print(json.dumps(results[-1], ensure_ascii=False), flush=True)
     return results
+
+
+# --- the paces (issue 49): the bench's default, and a presenter's real one ---
+
+PACES = {
+    "bench": "the bench's default pace: --moves over --seconds (60 moves in 10 s, six a second)",
+    "presenter": "a presenter's real pace, one move a second: --moves over --moves seconds",
+}
+
+
+def pace_seconds(args, which: str) -> float:
+    """The seconds the presenter's ``--moves`` take at pace ``which`` (``PACES``)."""
+    return float(args.seconds) if which == "bench" else float(args.moves)
+
+
+def configuration(result: dict) -> str:
+    """A run's hall in words: its devices, processes and store."""
+    if result["store"] == "redis":
+        return f"{result['devices']} devices, {result['processes']} processes + Redis"
+    return f"{result['devices']} devices, {result['processes']} process (SQLite)"
+
+
+def pace_verdicts(results: list[dict]) -> dict:
+    """Per run, the moves delivered p95 ≤ ``DELIVERY_P95_MS`` at its pace, held or missed with
+    the margin (``delivery_target``), keyed ``L-<pace>`` (the configuration measured) or
+    ``L-<pace>-baseline`` (the single-process run before it), with an event loop's name when
+    several were measured. Each verdict names its run in ``target``."""
+    loops = {r["event_loop"] for r in results}
+    out = {}
+    for r in results:
+        key = f"L-{r['pace']}" + ("-baseline" if r.get("baseline") else "")
+        key += f"-{r['event_loop']}" if len(loops) > 1 else ""
+        out[key] = {
+            **delivery_target(r),
+            "target": f"{configuration(r)}, {r['moves']} moves in {r['seconds']:g} s "
+            f"({r['move_rate']:g}/s): moves delivered p95 ≤ {DELIVERY_P95_MS:.0f} ms",
+        }
+    return out
+
+
+def deck_pace() -> dict | str:
+    """The deck's own pace (bench/pace.py), or why it could not be counted."""
+    try:
+        return pace.pace(pace.count_slides(pace.render_deck(ROOT)))
+    except Exception as exc:  # the deck or its templates missing: said, not fatal to the bench
+        return f"not counted ({type(exc).__name__}: {exc})"
+
+
+def pace_report(doc: dict) -> str:
+    """The targets at each pace, and what a real presenter's burst is, from a results document."""
+    lines = ["The hall's delivery target at each pace (bench/live_load.py):"]
+    lines += target_lines(doc["verdicts"])
+    lines.append("What a presenter's burst is, from the deck (bench/pace.py):")
+    burst = doc.get("deck_pace")
+    lines += pace.describe(burst) if isinstance(burst, dict) else [f"  {burst}"]
+    meta = doc.get("meta", {})
+    if meta.get("note"):
+        lines.append(f"  note: {meta['note']}")
+    return "\n".join(lines)
+
+
+def git_commit() -> str:
+    """The tree measured: its short commit, ``+dirty`` with changes not committed."""
+
+    def git(*cmd: str) -> str:
+        return subprocess.run(["git", *cmd], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+
+    try:
+        return git("rev-parse", "--short", "HEAD") + ("+dirty" if git("status", "--porcelain") else "")
+    except OSError:
+        return "?"
 
 
 if __name__ == "__main__":

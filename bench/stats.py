@@ -11,6 +11,7 @@ import re
 import statistics
 
 from bench import milestones as ms
+from bench import targets
 
 VISITS = {"baseline": ("cold", "warm"), "deck": ("cold", "warm", "third", "offline")}
 BASELINE_KEYS = ("core", "numpy", "matplotlib", "figure")
@@ -353,8 +354,11 @@ def verdicts(doc: dict) -> dict:
     s = doc["summary"]
     return {
         1: target_first_figure(s),
-        2: target_warm(s),
+        2: targets.bounded(target_warm(s), targets.RUNTIME_BOUNDS["snapshot"]),  # hall's P4, per profile
         3: target_no_wait(doc["false_waits"]),
         4: target_wheels(doc["wheels"]),
-        5: target_cpython(doc["sums"], doc.get("sums_pyodide_libs"), doc.get("cpython_pyodide_libs")),
+        5: targets.bounded(
+            target_cpython(doc["sums"], doc.get("sums_pyodide_libs"), doc.get("cpython_pyodide_libs")),
+            targets.RUNTIME_BOUNDS["simd"],
+        ),
     }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bench import hall, stats
+from bench import targets as targets_  # ``targets`` is this module's printer of them
 from bench.milestones import FILE_TYPES
 
 README_ROWS = (
@@ -224,8 +225,7 @@ def cells(t: Table, doc: dict, cpython: dict) -> None:
 def targets(t: Table, doc: dict) -> None:
     t.title("Targets")
     for key, v in doc["verdicts"].items():
-        word = {True: "HOLDS", False: "MISSES"}.get(v["ok"], "n/a  ")
-        t.text(f"  ({key}) {word}  {TARGETS[int(key)]}: {v['detail']}")
+        t.text(targets_.line(str(key), v, TARGETS[int(key)]))
     for e in doc["errors"][:6]:
         t.text(f"  ! {e[:200]}")
 
@@ -236,11 +236,9 @@ def hall_targets(t: Table, verdicts: dict) -> None:
     for key, v in verdicts.items():
         if key not in hall.TARGETS:
             continue
-        word = {True: "HOLDS", False: "MISSES"}.get(v["ok"], "n/a  ")
-        t.text(f"  ({key}) {word}  {hall.TARGETS[key]}: {v['detail']}")
+        t.text(targets_.line(key, v, hall.TARGETS[key]))
         if key in before:
-            was = {True: "held", False: "missed"}.get(before[key]["ok"], "n/a")
-            t.text(f"        before: {was}: {before[key]['detail']}")
+            t.text(f"        before: {targets_.status(before[key])}: {before[key]['detail']}")
     for line in verdicts.get("next_pyodide", []):
         t.text(f"  bare Pyodide, newer release: {line}")
 
