@@ -122,8 +122,8 @@ def hall_args(
     args = [sys.executable, "-m", "deckbuild.hall", "--dist", str(folder / "dist"), "--port", "0", "--quiet"]
     args += ["--hall-db", str(folder / "hall.sqlite3")]
     if caps:  # every simulated device is 127.0.0.1
-        args += ["--max-streams", str(devices + 50), "--max-streams-per-address", str(devices + 50)]
-        args += ["--max-devices-per-address", str((devices if pool is None else pool) + 50)]
+        args += ["--hall-max-streams", str(devices + 50), "--hall-max-streams-per-address", str(devices + 50)]
+        args += ["--hall-max-devices-per-address", str((devices if pool is None else pool) + 50)]
     return args + ["--hall-token-file", str(folder / "token"), *extra]  # one presenter for every process
 
 
@@ -332,7 +332,7 @@ async def run(args, processes: int, redis: bool) -> dict:
                 (folder / "redis").mkdir()
                 redis_proc, url = start_redis(folder / "redis")
                 procs.append(redis_proc)
-                extra = ("--redis", url)
+                extra = ("--hall-redis", url)
             per_process = -(-args.devices // processes)
             extra += ("--event-loop", args.event_loop)
             for _ in range(processes):

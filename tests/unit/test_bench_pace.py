@@ -163,10 +163,10 @@ def test_a_report_is_printed_again_from_its_json(tmp_path, capsys):
 def test_every_simulated_device_fits_the_pool_of_its_one_address(tmp_path):
     """All simulated devices come from 127.0.0.1: the hall must pool every one (a ticket each),
     the whole hall's count with a shared store, not one process's share."""
-    args = live_load.hall_args(tmp_path, 1250, "--redis", "redis://x", pool=5000)
-    assert args[args.index("--max-devices-per-address") + 1] == "5050"
-    assert args[args.index("--max-streams-per-address") + 1] == "1300"
-    assert "--max-devices-per-address" not in live_load.hall_args(tmp_path, 500, caps=False)
+    args = live_load.hall_args(tmp_path, 1250, "--hall-redis", "redis://x", pool=5000)
+    assert args[args.index("--hall-max-devices-per-address") + 1] == "5050"
+    assert args[args.index("--hall-max-streams-per-address") + 1] == "1300"
+    assert "--hall-max-devices-per-address" not in live_load.hall_args(tmp_path, 500, caps=False)
 
 
 def test_the_committed_load_results_still_reprint(capsys):
