@@ -136,6 +136,29 @@ def test_restore_after_an_edited_run_marks_the_output(sized, deck_url):
     assert not page.errors, page.errors
 
 
+def test_the_speaker_view_marks_what_the_main_window_marks(context, page, deck_url):
+    """The speaker view's copy (``?receiver``) mirrors the mark: the presenter sees there too that
+    the output on the projector is another code's, and sees it go when the code goes back."""
+    cid = open_cell(page, deck_url)
+    authored = shown(page)["authored"]
+    page.evaluate(f"(code) => {{ {FIND}.code = code; }}", edited(authored, "3.71"))
+    run_and_wait(page, cid)
+    copy = instrument(context, context.new_page())
+    copy.goto(deck_url.rstrip("/") + "/?receiver")
+    wait_until(copy, "document.documentElement.dataset.deckReady === 'true'", 20)
+    marked = f"document.querySelector(\"{CELL.format(cid)} .cell-output\").dataset.stale === 'true'"
+    mark = f'document.querySelector("{CELL.format(cid)} .out-stale")?.textContent ?? null'
+    wait_until(copy, f'document.querySelector("{CELL.format(cid)} .cell-output img") !== null', 20)
+    assert not copy.evaluate(marked) and copy.evaluate(mark) is None
+    press(page, cid, "reset")
+    wait_until(copy, marked, 10)
+    assert copy.evaluate(mark) == MARK
+    page.evaluate(f"(code) => {{ {FIND}.code = code; }}", edited(authored, "3.71"))
+    wait_until(copy, f"!({marked})", 10)
+    assert copy.evaluate(mark) is None
+    assert not page.errors and not copy.errors, (page.errors, copy.errors)
+
+
 RESTART_DIALOG = "dialog[data-confirm='restart']"
 
 
