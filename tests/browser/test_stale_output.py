@@ -159,6 +159,33 @@ def test_the_speaker_view_marks_what_the_main_window_marks(context, page, deck_u
     assert not page.errors and not copy.errors, (page.errors, copy.errors)
 
 
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def test_a_marked_output_has_no_axe_violation(browser, deck_url):
+    """The mark, the dimmed output and the text beside the buttons stay readable: axe-core over
+    the cell's output and its meta, marked, finds nothing (contrast included: the output's text
+    is greyed, not faded)."""
+    ctx = browser.new_context(**SIZES["laptop"], bypass_csp=True)  # (axe is injected)
+    page = instrument(ctx, ctx.new_page())
+    cid = open_cell(page, deck_url)
+    page.evaluate(f"(code) => {{ {FIND}.code = code; }}", edited(shown(page)["authored"], "3.71") + "\n1 / 0")
+    run_and_wait(page, cid)  # prints, draws, then a traceback: every kind of text
+    press(page, cid, "reset")
+    page.wait_for_timeout(900)
+    now = shown(page)
+    assert now["stale"] and page.locator(f"{CELL.format(cid)} .out-error").count() == 1, now
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate(
+        """async (cell) => { const r = await axe.run({include: [[cell + ' .cell-output'], [cell + ' .cell-meta']]},
+            {resultTypes: ['violations']});
+        return r.violations.map(v => ({id: v.id, nodes: v.nodes.slice(0, 3).map(n => [n.target.join(' '), n.failureSummary])})); }""",
+        CELL.format(cid),
+    )
+    assert result == [], result
+    ctx.close()
+
+
 RESTART_DIALOG = "dialog[data-confirm='restart']"
 
 
