@@ -516,9 +516,10 @@ MESSAGES = (
         ("cell",),
         (F("snap", "CellSnapshot"),),
         (
-            "`snap`: `{id, code, items, state, edited}` (`CellSnapshot`): "
+            "`snap`: `{id, code, items, state, edited, stale?}` (`CellSnapshot`): "
             "a cell's code, output and state (`Cell.snapshot()`; `state`: see \"A cell's state\", from which "
-            "the copy derives its text and `data-state`), at most every 100 ms a cell."
+            "the copy derives its text and `data-state`; `stale`: the output is another code's, and the copy "
+            'marks it too: see "An output and its code"), at most every 100 ms a cell.'
         ),
         unions=("MainToCopies",),
     ),

@@ -27,6 +27,57 @@ function action(label, text, onClick, signal) {
   return b;
 }
 
+/**
+ * ⟲ asks first (issue 50, item 2): restarting Python loses every cell's variables, and one Enter
+ * on the focused button did it. A modal <dialog> (focus held in it, Escape cancels, the page's
+ * keys do not reach reveal.js meanwhile) whose «Cancelar» has the focus: Enter after Enter
+ * cancels; only «Reiniciar Python» restarts. Returns ``ask()``, which opens it.
+ * @param {() => void} onConfirm  what «Reiniciar Python» does
+ * @param {() => void} onCancel  what closing it otherwise does
+ * @param {AbortSignal} signal  its listeners go, and it too, when this aborts
+ * @returns {() => void}
+ */
+function restartDialog(onConfirm, onCancel, signal) {
+  const dialog = document.createElement("dialog");
+  dialog.className = "deck-confirm";
+  dialog.dataset.confirm = "restart";
+  const title = document.createElement("h2");
+  title.id = "restart-confirm-title";
+  title.textContent = say({ code: "restart-confirm-title" });
+  const text = document.createElement("p");
+  text.id = "restart-confirm-text";
+  text.textContent = say({ code: "restart-confirm-text" });
+  dialog.setAttribute("aria-labelledby", title.id);
+  dialog.setAttribute("aria-describedby", text.id);
+  const choice = (/** @type {string} */ label, /** @type {string} */ value) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    b.dataset.choice = value;
+    b.addEventListener("click", () => dialog.close(value), { signal });
+    return b;
+  };
+  const cancel = choice(say({ code: "restart-confirm-cancel" }), "cancel");
+  const ok = choice(say({ code: "restart-confirm-ok" }), "restart");
+  const buttons = document.createElement("div");
+  buttons.className = "deck-confirm-buttons";
+  buttons.append(cancel, ok);
+  dialog.append(title, text, buttons);
+  // the page's shortcuts (reveal.js: Escape opens the overview, keys move slides) wait
+  dialog.addEventListener("keydown", (e) => e.stopPropagation(), { signal });
+  dialog.addEventListener("close", () => {
+    if (dialog.returnValue === "restart") onConfirm(); else onCancel();
+  }, { signal });
+  document.body.append(dialog);
+  signal.addEventListener("abort", () => dialog.remove(), { once: true });
+  return () => {
+    if (dialog.open) return;
+    dialog.returnValue = "";   // Escape closes it with this: a cancel
+    dialog.showModal();
+    cancel.focus();
+  };
+}
+
 /** ▶▶: every cell, in order; the button says how far it got ("12/35") until the last ends. */
 async function runAll(button, cells, announce) {
   if (button.dataset.progress) return;   // already running all: the one under way goes on
@@ -67,7 +118,10 @@ export function installActions(ctx, { store }) {
   chrome?.setAttribute("role", "region");
   chrome?.setAttribute("aria-label", say({ code: "actions-region" }));
   const runAllBtn = makeButton(say({ code: "run-all-label" }), "▶▶", () => runAll(runAllBtn, cells, announce));
-  const restart = makeButton(say({ code: "restart-label" }), "⟲", () => runtime.restart(say({ code: "restart-manual" })));
+  const askRestart = restartDialog(() => runtime.restart(say({ code: "restart-manual" })),
+                                   () => announce(say({ code: "restart-cancelled" })), signal);
+  const restart = makeButton(say({ code: "restart-label" }), "⟲", askRestart);
+  restart.setAttribute("aria-haspopup", "dialog");
   const resetAll = makeButton(say({ code: "reset-all-label" }), "↺", () => {
     if (!confirm(say({ code: "reset-all-confirm" }))) return;
     store.clearAll();

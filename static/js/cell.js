@@ -6,6 +6,7 @@ import { IDLE, activeRun, afterRun, dataState } from "./cellstate.js";
 import { paintCode, staticCode } from "./static-code.js";
 import { label as lastVisitLabel } from "./lastrun.js";
 import { required } from "./dom.js";
+import { Provenance } from "./provenance.js";
 
 // While Python first loads (a cold deep link on a hall's Wi-Fi: docs/benchmark.md's start-up
 // table), a cell with nothing to show says what it waits for and for how long so far.
@@ -122,6 +123,12 @@ export class Cell extends EventTarget {
     this.lastRuns = lastRuns;
     this.fromLastVisit = false;   // the output shown is the last visit's, labelled, not a run's
     this.lastVisitCode = "";      // the code it was computed from
+    /** which code the output on screen belongs to (provenance.js); marked when not the code shown */
+    this.provenance = new Provenance();
+    /** @type {boolean | null} a speaker-view copy's mark, as the main window says (``restore``) */
+    this.mirroredStale = null;
+    /** @type {HTMLElement | null} «Salida de otra versión del código…», at the top of the output */
+    this.staleMark = null;
 
     const input = required(root, ".cell-input");
     /** @type {Editor | null} built when wanted (wantEditor) */
@@ -319,7 +326,37 @@ export class Cell extends EventTarget {
   }
 
   changed() {
+    this.showStale();
     this.dispatchEvent(new Event("change"));
+  }
+
+  /** Whether the output on screen is another code's (provenance.js): it shows something and
+   *  the code that produced it is not the code on screen. A speaker-view copy shows what the
+   *  main window says. */
+  get stale() {
+    if (this.readOnly) return Boolean(this.mirroredStale);
+    return this.provenance.stale(this.code, this.output.items.length > 0);
+  }
+
+  /** Mark the output when it is another code's (``stale``): a note at its top, in words a
+   *  screen reader reads before the output, the output dimmed (deck.css), and the text beside
+   *  the buttons says so; unmark it when it is this code's again. */
+  showStale() {
+    if (!this.meta) return;   // (the constructor's first markEdited: nothing is shown yet)
+    const stale = this.stale;
+    const el = this.output.el;
+    if (stale) {
+      if (!this.staleMark) {
+        this.staleMark = document.createElement("p");
+        this.staleMark.className = "out-note out-stale";
+        this.staleMark.textContent = say({ code: "output-stale" });
+      }
+      if (el.firstElementChild !== this.staleMark) el.prepend(this.staleMark);   // above a meter too
+    } else this.staleMark?.remove();
+    if (stale) el.dataset.stale = "true"; else delete el.dataset.stale;
+    this.root.classList.toggle("output-stale", stale);
+    const meta = cellMeta(this.state);
+    this.meta.textContent = stale && meta ? `${meta} ${say({ code: "output-stale-meta" })}` : meta;
   }
 
   /** The runtime's id of the run under way (what Stop stops), or null: from ``state``. A
@@ -333,8 +370,8 @@ export class Cell extends EventTarget {
    *  @param {import("./types.js").CellState} state */
   setState(state) {
     this.state = state;
-    this.meta.textContent = cellMeta(state);
     this.root.dataset.state = dataState(state);
+    this.showStale();   // the text beside the buttons, and whether the output is marked
   }
 
   /** After ⟲: the cell is edited, so it was not run again (deck.js, ``replay``); it says so. */
@@ -347,7 +384,8 @@ export class Cell extends EventTarget {
 
   /** @returns {import("./types.js").CellSnapshot} */
   snapshot() {
-    return { id: this.id, code: this.code, items: this.output.items, state: this.state, edited: this.edited };
+    return { id: this.id, code: this.code, items: this.output.items, state: this.state, edited: this.edited,
+             stale: this.stale };
   }
 
   /** Show what another window computed (the speaker view's mirror).
@@ -355,6 +393,7 @@ export class Cell extends EventTarget {
   restore(snap) {
     if (snap.code !== this.code) this.code = snap.code;
     this.output.replace(snap.items);
+    this.mirroredStale = Boolean(snap.stale);
     this.setState(snap.state);
     this.root.classList.toggle("edited", snap.edited);
     this.tryButtons.forEach((b, i) => b.setAttribute("aria-pressed", String(snap.code === this.triedCode(i))));
@@ -376,13 +415,15 @@ export class Cell extends EventTarget {
     this.root.classList.add("from-last-visit");
     this.fromLastVisit = true;
     this.lastVisitCode = this.code;
+    this.provenance.lastVisit(this.code);
+    this.showStale();
   }
 
   /** The live run's first output: the last visit's goes. */
   dropLastVisit() {
     if (!this.fromLastVisit) return;
     this.fromLastVisit = false;
-    this.output.clear();
+    this.output.clear();   // (nothing shown: nothing marked, whichever code the provenance names)
     this.root.classList.remove("from-last-visit");
   }
 
@@ -406,6 +447,8 @@ export class Cell extends EventTarget {
     };
     runtime.addEventListener("status", onStatus);
     this.lastCode = this.code;
+    this.provenance.started(this.lastCode);   // the output is this code's from now on
+    this.showStale();
     // an exercise (exercise.js) is judged when asked for: its check runs after the code, in this run
     const exercise = background || replay ? null : this.exercise;
     const judged = Boolean(exercise);

@@ -120,6 +120,11 @@ export const PHRASES = {
   "reset-all-label": "Deshacer todas las ediciones (volver al código original)",
   "reset-all-confirm": "¿Volver al código original en todas las celdas?",
   "reset-all-done": "Se restauró el código original de todas las celdas",
+  "restart-confirm-title": "¿Reiniciar Python?",
+  "restart-confirm-text": "Se pierden las variables de todas las celdas. Las celdas originales ya ejecutadas se vuelven a correr; las editadas, al pulsar ▶.",
+  "restart-confirm-cancel": "Cancelar",
+  "restart-confirm-ok": "Reiniciar Python",
+  "restart-cancelled": "Python no se reinició",
   "slide-of": ({ n, total }) => `Diapositiva ${n} de ${total}`,
   // the help overlay (help.js; its tables: HELP below)
   "help-title": "Atajos de teclado",
@@ -193,6 +198,9 @@ export const PHRASES = {
   "load-package": ({ name }) => `cargar ${name}`,
   // the last visit's output, labelled (lastrun.js); a value the runtime could not read back (runtime.js)
   "last-visit": ({ time }) => `calculado en su visita anterior, ${time}`,
+  // an output of other code than the code on screen (cell.js, provenance.js): marked, dimmed
+  "output-stale": "Salida de otra versión del código: ejecuta ▶ para actualizar",
+  "output-stale-meta": "(de otra versión del código)",
   "eval-no-detail": "sin detalle",
   "eval-unreadable": ({ reason }) => `valor ilegible: ${reason}`,
 };

@@ -143,7 +143,9 @@
  *   | "exercise-hint-label" | "exercise-solution" | "exercise-solution-label" | "exercise-load"
  *   | "exercise-load-label" | "exercise-solved" | "exercise-no-more-hints" | "exercise-loaded"
  *   | "actions-region" | "run-all-label" | "run-all-started" | "run-all-ended" | "restart-label"
- *   | "reset-all-label" | "reset-all-confirm" | "reset-all-done"
+ *   | "reset-all-label" | "reset-all-confirm" | "reset-all-done" | "restart-confirm-title"
+ *   | "restart-confirm-text" | "restart-confirm-cancel" | "restart-confirm-ok" | "restart-cancelled"
+ *   | "output-stale" | "output-stale-meta"
  *   | "help-title" | "help-resume" | "help-close" | "help-key" | "help-action" | "help-key-or-notice"
  *   | "help-meaning" | "help-button" | "help-deck" | "help-editor" | "help-hall" | "help-buttons"
  *   | "offline-ready" | "meter-label" | "param-python-literal"
@@ -202,6 +204,7 @@
  * @property {OutputItem[]} items
  * @property {CellState} state the cell's state: the copy derives its text and `data-state` from it
  * @property {boolean} edited
+ * @property {boolean} [stale] the output is another code's than `code` (provenance.js): the copy marks it too
  */
 
 /**

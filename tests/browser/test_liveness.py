@@ -15,6 +15,7 @@ from tests.support.browser import (
     cells,
     go_to_slide,
     open_deck,
+    restart_python,
     restarts,
     run_cell,
     run_count,
@@ -82,7 +83,7 @@ def test_sequence_2_restart_after_every_cell_ran(page, deck_url):
     assert ran == len(cell_ids(page))
     runs_before = [c["runs"] for c in cells(page)]
     t0 = time.monotonic()
-    page.locator("button[data-action='restart']").click()
+    restart_python(page)
     wait_until(
         page, "([before]) => window.deck.cells.every((c, i) => c.runs > before[i])", 120, arg=[runs_before]
     )
@@ -173,7 +174,7 @@ def test_restart_gives_a_working_deck_after_an_edit_broke_it(page, deck_url):
     broken = run_cell(page, "los-agregados-no-son-anonimos")
     assert broken["state"] == "error" and "NameError" in broken["error"], broken
     runs = [c["runs"] for c in cells(page)]
-    page.locator("button[data-action='restart']").click()
+    restart_python(page)
     second = _idx(page, "los-agregados-no-son-anonimos")
     wait_ran(page, second, runs[second], 90)
     fixed = cell_output(page, "los-agregados-no-son-anonimos")
@@ -184,7 +185,7 @@ def test_restart_gives_a_working_deck_after_an_edit_broke_it(page, deck_url):
     assert "no se volvió a correr" in cell_output(page, FIRST)["meta"]
     assert run_cell(page, NUMPY, code="print(len(census))")["stdout"] == "5000\n"
     # a later restart (here a Stop without interrupt would do the same) does not bring it back
-    page.locator("button[data-action='restart']").click()
+    restart_python(page)
     wait_ran(page, second, runs[second] + 1, 90)
     assert run_count(page, i) == runs[i]
     assert "Conteo con todos" in cell_output(page, "los-agregados-no-son-anonimos")["stdout"]

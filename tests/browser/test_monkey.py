@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import time
 
-from tests.support.browser import cell_ids, open_deck, set_code, wait_settled, wait_until
+from tests.support.browser import cell_ids, open_deck, restart_python, set_code, wait_settled, wait_until
 
 RUN_BOUND_S = 120.0
 FRAME_BOUND_S = 1.0
@@ -136,7 +136,7 @@ class Monkey:
             page.evaluate("(k) => window.deck.reveal.slide(k)", k)
             return f"navigate {k}"
         if name == "restart":
-            page.locator("button[data-action='restart']").click()
+            restart_python(page)
         elif name == "run_all":
             page.locator("button[data-action='run-all']").click()
         elif name == "reload":

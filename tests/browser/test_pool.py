@@ -12,6 +12,7 @@ from tests.support.browser import (
     cell_output,
     cells,
     open_deck,
+    restart_python,
     run_cell,
     wait_all_idle,
     wait_runtime_ready,
@@ -68,7 +69,7 @@ def test_two_workers_prerun_edit_stop_restart(page, deck_url):
 
     # ⟲ restarts both workers, once each, and the deck answers again
     before = page.evaluate("window.deck.runtime.runtimes.map(r => r.restarts)")
-    page.locator("button[data-action='restart']").click()
+    restart_python(page)
     after_restart = page.evaluate("window.deck.runtime.runtimes.map(r => r.restarts)")
     assert after_restart == [n + 1 for n in before], f"⟲ did not restart both: {before} → {after_restart}"
     wait_runtime_ready(page, 120)

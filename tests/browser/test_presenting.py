@@ -22,6 +22,7 @@ from tests.support.browser import (
     hold_requests,
     last_code,
     open_deck,
+    restart_python,
     restarts,
     run_cell,
     run_count,
@@ -309,7 +310,7 @@ def test_restart_replays_the_authored_cells_and_keeps_the_edited_ones(page, deck
     run_cell(page, FIRST_CELL, code="secreto = 41")
     run_cell(page, authored)
     runs = run_count(page, authored)
-    page.locator("button[data-action='restart']").click()
+    restart_python(page)
     wait_until(page, lambda: run_count(page, authored) > runs, 120)
     assert restarts(page) == 1
     assert cell_code(page, 0) == "secreto = 41"  # the edit is kept

@@ -208,6 +208,13 @@ def stop_deadline(page, cell_id: str) -> float:
     return 2.0 + 5 * (time.monotonic() - t0)
 
 
+def restart_python(page) -> None:
+    """Restart Python the way a student does: ⟲, then «Reiniciar Python» in the dialog that asks
+    first (static/js/actions.js, issue 50 item 2)."""
+    page.locator("button[data-action='restart']").click()
+    page.locator("dialog[data-confirm='restart'] button[data-choice='restart']").click()
+
+
 def restart_deadline(page) -> float:
     """Seconds a Stop may take on a page that cannot interrupt Python, so that Stop restarts
     it: 2 s, plus twice what a ⟲ restart takes on this page now (a new worker, the prelude and
@@ -215,7 +222,7 @@ def restart_deadline(page) -> float:
     round trip is no reference for that: it does not grow with what a restart does."""
     t0 = time.monotonic()
     before = restarts(page)
-    page.locator("button[data-action='restart']").click()
+    restart_python(page)
     wait_until(page, lambda: restarts(page) > before, 30)
     wait_runtime_ready(page)
     wait_all_idle(page, 120)
