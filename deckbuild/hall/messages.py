@@ -115,7 +115,7 @@ def _checked(field: Field, data: dict, spec: LiveSpec, poll: str | None):
             raise Invalid(texts.NOT_AN_INTEGER.format(key=field.name, low=rule.low, high=high))
     elif rule.kind == "hex128":
         if not isinstance(value, str) or not HEX128_RE.fullmatch(value):
-            raise Invalid(texts.NOT_HEX128[field.name])
+            raise Invalid(texts.NOT_HEX128.format(key=field.name))
     elif rule.kind == "listed":
         if not isinstance(value, str) or value not in getattr(spec, rule.table):
             raise Invalid(texts.NOT_LISTED[rule.table])
