@@ -15,7 +15,7 @@ import json
 import time
 from collections import Counter
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..protocol import check_event
 
@@ -118,10 +118,12 @@ class Channel:
         # event ids keep growing across restarts (milliseconds at start, then +1 per event)
         self.next_id = int(time.time() * 1000)
         self.devices_throttle = Throttle(DEVICES_INTERVAL, self._send_devices, clock)
-        self.on_devices = None  # set by the hall: the count to send may be more than this process's
+        self.on_devices: Callable[[], object] | None = (
+            None  # set by the hall: the count to send may be more than this process's
+        )
         self.tally_throttles: dict[str, Throttle] = {}
         self.relay_throttles: dict[str, Throttle] = {}
-        self.newest_tally: dict[str, dict] = {}
+        self.newest_tally: dict[str, dict[str, Any]] = {}
         self.dropped = 0
         self.evicted = 0  # streams ended to make room for another address (``_make_room``)
 
@@ -130,7 +132,7 @@ class Channel:
         """Distinct device ids with a stream open now."""
         return len(self.per_device)
 
-    def encode(self, event: str, data: dict) -> bytes:
+    def encode(self, event: str, data: dict[str, Any]) -> bytes:
         """One event as the stream writes it; only an event ``deckbuild/protocol.py`` declares,
         with its fields (``ValueError`` otherwise)."""
         check_event("hall", event, data)
@@ -182,7 +184,7 @@ class Channel:
             del self.per_device[sub.device]
             self.devices_throttle.poke()
 
-    def publish(self, event: str, data: dict) -> None:
+    def publish(self, event: str, data: dict[str, Any]) -> None:
         """Queue one event for every stream; a stream whose queue is full is ended."""
         message = self.encode(event, data)
         for sub in list(self.subscribers):
@@ -192,7 +194,7 @@ class Channel:
                 self.dropped += 1
                 self._end(sub)
 
-    def send(self, sub: Subscriber, event: str, data: dict) -> None:
+    def send(self, sub: Subscriber, event: str, data: dict[str, Any]) -> None:
         """Queue one event for one stream (a device's own admission ticket); a full queue ends it."""
         try:
             sub.queue.put_nowait(self.encode(event, data))
@@ -200,14 +202,14 @@ class Channel:
             self.dropped += 1
             self._end(sub)
 
-    def tally_changed(self, poll: str, announce) -> None:
+    def tally_changed(self, poll: str, announce: Callable[[], object]) -> None:
         """A poll's tally changed: ``announce()`` soon, at most once per ``TALLY_INTERVAL`` per poll."""
         throttle = self.tally_throttles.get(poll)
         if throttle is None:
             throttle = self.tally_throttles[poll] = Throttle(TALLY_INTERVAL, announce, self.clock)
         throttle.poke()
 
-    def relay_tally(self, data: dict) -> None:
+    def relay_tally(self, data: dict[str, Any]) -> None:
         """A ``tally`` event from any process: this process's streams get the newest tally of its
         poll (the greatest round, then the most answers), soon and at most once per
         ``TALLY_INTERVAL``. With several processes announcing, each stream still gets one tally

@@ -7,8 +7,10 @@ import datetime
 import logging
 import re
 import signal
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from aiohttp import web
@@ -21,7 +23,10 @@ from .limits import Limits
 from .logs import AccessLogger, ServerLog
 from .messages import LiveSpec
 from .net import INSECURE_NOTE, LOOPBACK, audience_urls, presenter_url, ssl_context
-from .store import HallStore, SqliteStore
+from .store import HallStore, SqliteStore, Store
+
+if TYPE_CHECKING:  # the build's watcher, imported only with --watch (below)
+    from ..watch import Watcher
 from .token import load_or_create
 
 log = logging.getLogger("deckbuild.hall")
@@ -38,7 +43,7 @@ class HallOptions:
     cert: Path | None = None
     key: Path | None = None
     limits: Limits = Limits()
-    watch: object | None = None  # a deckbuild.watch.Watcher: rebuild on save, tell the pages
+    watch: Watcher | None = None  # a deckbuild.watch.Watcher: rebuild on save, tell the pages
     announce: bool = True  # /_hall/hello answers (a hall); False for --watch alone
     allow_origins: frozenset[str] = frozenset()  # other origins whose pages may use the hall (--allow-origin)
     audience_url: str | None = None  # the deck's URL when it is served elsewhere (--audience-url)
@@ -128,14 +133,23 @@ def session_note(db: Path, existed: bool, name: str | None) -> list[str]:
     ]
 
 
+def _live_spec(opts: HallOptions) -> LiveSpec:
+    """The polls and exercises: ``--live``'s file, else the deck's ``dist/live.json``."""
+    if opts.live is not None:
+        return LiveSpec.read(opts.live)
+    if opts.dist is None:
+        raise ValueError("a hall without a deck (no --dist) needs its live.json (--live)")
+    return LiveSpec.load(opts.dist)
+
+
 def banner(
     audience: list[str],
     token: str,
     opts: HallOptions,
     kept_in: str,
     token_path: Path,
-    listening: list[str] = (),
-    session: list[str] = (),
+    listening: Sequence[str] = (),
+    session: Sequence[str] = (),
     event_loop: str | None = None,
 ) -> str:
     """The hall's start-up lines, in Spanish as the professor's guide (docs/despliegue.md): the
@@ -178,21 +192,23 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
     token = load_or_create(token_file(opts, db))
     secret = secret_from_token(token)
     per_address = opts.limits.max_devices_per_address
+    # annotated: mypy checks each back-end against the Store and Admission protocols here
+    store: Store
     admission: Admission
     if opts.redis:
         from .redis_store import RedisAdmission, RedisStore
 
-        store = RedisStore(opts.redis, redis_prefix(opts.session))
-        admission = RedisAdmission(store, secret, per_address)
+        redis = RedisStore(opts.redis, redis_prefix(opts.session))
+        store, admission = redis, RedisAdmission(redis, secret, per_address)
     else:
-        store = SqliteStore(db)
-        admission = MemoryAdmission(store, secret, per_address)
+        sqlite = SqliteStore(db)
+        store, admission = sqlite, MemoryAdmission(sqlite, secret, per_address)
     hall = Hall(
         dist=opts.dist,
         store=store,
         token=token,
         admission=admission,
-        spec=LiveSpec.load(opts.dist) if opts.live is None else LiveSpec.read(opts.live),
+        spec=_live_spec(opts),
         audience=[],
         isolate=opts.isolate,
         limits=opts.limits,
@@ -205,6 +221,8 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
     if opts.watch is not None:
         from ..watch import attach
 
+        if opts.dist is None:
+            raise ValueError("--watch rebuilds a deck: it needs the deck's dist/ (--dist)")
         attach(app, opts.dist, opts.watch, opts.isolate)  # its own channel: /_watch/events
     runner = GuardedRunner(
         app,

@@ -41,11 +41,11 @@ import os
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from ..protocol import event_fields
 from .limits import KeyedBuckets, Rate
@@ -85,10 +85,11 @@ CREATE TABLE IF NOT EXISTS releases (
 log = logging.getLogger("deckbuild.hall")
 STATE_FIELDS = event_fields("hall", "state")  # ("seq", "indexh", "indexv", "indexf")
 T = TypeVar("T")
+P = ParamSpec("P")
 
-OnEvent = Callable[[str, dict], None]  # an event for this process's streams
+OnEvent = Callable[[str, dict[str, Any]], None]  # an event for this process's streams
 # release.py's decision: (the releases so far, the true count) -> (its answer, the row to keep or None)
-Decide = Callable[[list[dict], int], tuple[object, dict | None]]
+Decide = Callable[[list[dict[str, Any]], int], tuple[T, dict[str, Any] | None]]
 
 
 class Unavailable(Exception):
@@ -114,12 +115,13 @@ def _cannot_write(exc: sqlite3.Error) -> bool:
     return "disk is full" in str(exc) or "disk I/O error" in str(exc)
 
 
-def _kept(method):
+def _kept(
+    method: Callable[Concatenate[SqliteStore, P], Awaitable[T]],
+) -> Callable[Concatenate[SqliteStore, P], Coroutine[Any, Any, T]]:
     """A ``SqliteStore`` method whose SQLite error for want of room or a failed write is a
     ``StoreFull`` (503, never a 500), with a warning in the terminal at most once a minute."""
 
-    @functools.wraps(method)
-    async def call(self, *args, **kwargs):
+    async def call(self: SqliteStore, /, *args: P.args, **kwargs: P.kwargs) -> T:
         try:
             return await method(self, *args, **kwargs)
         except sqlite3.OperationalError as exc:
@@ -131,6 +133,7 @@ def _kept(method):
                 log.warning("the hall cannot write %s (%s): nothing is kept until it can", self.path, exc)
             raise StoreFull(str(exc)) from None
 
+    functools.update_wrapper(call, method)
     return call
 
 
@@ -145,14 +148,14 @@ class Store(Protocol):
 
     async def close(self) -> None: ...
 
-    async def state(self) -> dict | None:
+    async def state(self) -> dict[str, Any] | None:
         """The presenter's last position ``{seq, indexh, indexv, indexf}``, or None before any."""
 
-    async def set_state(self, state: dict) -> bool:
+    async def set_state(self, state: dict[str, Any]) -> bool:
         """Keep ``state`` if the seq rule ``state.keeps`` says so over the kept one's ``seq``, read
         and written as one atomic step; True when kept."""
 
-    async def publish(self, event: str, data: dict) -> None:
+    async def publish(self, event: str, data: dict[str, Any]) -> None:
         """Send an event to the streams of every process that shares the store."""
 
     async def add_answer(self, poll: str, token: str, answer: int) -> bool:
@@ -181,10 +184,10 @@ class Store(Protocol):
     async def solved_count(self, exercise: str) -> int:
         """The true number of solve tokens of ``exercise`` (never sent anywhere)."""
 
-    async def releases(self) -> list[dict]:
+    async def releases(self) -> list[dict[str, Any]]:
         """Every released count, oldest first: ``{exercise, value, epsilon, label}``."""
 
-    async def release(self, exercise: str, decide: Decide):
+    async def release(self, exercise: str, decide: Decide[T]) -> T:
         """Run ``decide(releases, true count of exercise)`` and keep the row it returns, as one
         atomic step against every other process: the budget is spent once."""
 
@@ -240,14 +243,14 @@ class SqliteStore:
             thread.shutdown(wait=True)
 
     @_kept
-    async def state(self) -> dict | None:
+    async def state(self) -> dict[str, Any] | None:
         return await self._run(HallStore.state)
 
     @_kept
-    async def set_state(self, state: dict) -> bool:
+    async def set_state(self, state: dict[str, Any]) -> bool:
         return await self._run(lambda sql: sql.set_state(state))
 
-    async def publish(self, event: str, data: dict) -> None:
+    async def publish(self, event: str, data: dict[str, Any]) -> None:
         self.on_event(event, data)
 
     @_kept
@@ -303,15 +306,15 @@ class SqliteStore:
         return await self._run(lambda sql: sql.solved_count(exercise))
 
     @_kept
-    async def releases(self) -> list[dict]:
+    async def releases(self) -> list[dict[str, Any]]:
         return await self._run(HallStore.releases)
 
     @_kept
-    async def release(self, exercise: str, decide: Decide) -> object:
+    async def release(self, exercise: str, decide: Decide[T]) -> T:
         # synchronous=FULL: the commit is fsynced before the count is answered (a power cut
         # cannot lose a release the presenter saw); BEGIN IMMEDIATE: also against another
         # process. ``decide`` runs on the store's thread, inside the transaction.
-        def call(sql: HallStore) -> object:
+        def call(sql: HallStore) -> T:
             with sql.durable(), sql.transaction():
                 answer, row = decide(sql.releases(), sql.solved_count(exercise))
                 if row is not None:
@@ -413,12 +416,12 @@ class HallStore:
         self.db.execute("VACUUM")  # the dropped pages held the device ids
         self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
-    def state(self) -> dict | None:
+    def state(self) -> dict[str, Any] | None:
         """The presenter's last position ``{seq, indexh, indexv, indexf}``, or None before any."""
         row = self.db.execute("SELECT seq, indexh, indexv, indexf FROM state WHERE id = 1").fetchone()
         return dict(zip(STATE_FIELDS, row, strict=True)) if row else None
 
-    def set_state(self, state: dict) -> bool:
+    def set_state(self, state: dict[str, Any]) -> bool:
         """Keep ``state`` if the seq rule (``state.keeps``) says so over the kept one, read and
         written in one write transaction (also against another process on the file); True when kept."""
         with self.transaction():
@@ -491,7 +494,7 @@ class HallStore:
         for this hall by. Call it inside ``transaction``."""
         row = self.db.execute("SELECT value FROM meta WHERE key = 'session'").fetchone()
         if row is not None:
-            return row[0]
+            return str(row[0])
         made = secrets.token_hex(8)
         self.db.execute("INSERT INTO meta (key, value) VALUES ('session', ?)", (made,))
         return made
@@ -516,7 +519,9 @@ class HallStore:
 
     def solved_count(self, exercise: str) -> int:
         """The true number of solve tokens of ``exercise`` (the server's alone: released noised)."""
-        return self.db.execute("SELECT COUNT(*) FROM solves WHERE exercise = ?", (exercise,)).fetchone()[0]
+        return int(
+            self.db.execute("SELECT COUNT(*) FROM solves WHERE exercise = ?", (exercise,)).fetchone()[0]
+        )
 
     def totals(self) -> dict[str, int]:
         """How many answers, solves and released counts the file holds (what a start reports)."""
@@ -525,7 +530,7 @@ class HallStore:
             for table, name in (("answers", "poll_answers"), ("solves", "solves"), ("releases", "releases"))
         }
 
-    def releases(self) -> list[dict]:
+    def releases(self) -> list[dict[str, Any]]:
         """Every released count, oldest first: ``{exercise, value, epsilon, label}``."""
         rows = self.db.execute("SELECT exercise, value, epsilon, label FROM releases ORDER BY id")
         return [dict(zip(("exercise", "value", "epsilon", "label"), row, strict=True)) for row in rows]
