@@ -86,7 +86,11 @@ def test_a_hall_route_declared_once_is_typed_documented_and_its_body_checked(mon
     wave = Body(
         "WaveBody",
         "a test body",
-        (Field("exercise", EXERCISE), Field("hands", Int(1, 2), absent=1), Field("glove", HEX128, absent=None)),
+        (
+            Field("exercise", EXERCISE),
+            Field("hands", Int(1, 2), absent=1),
+            Field("glove", HEX128, absent=None),
+        ),
     )
     new = Route("POST", "/_hall/wave", "device", wave, "`204` a wave.")
     monkeypatch.setattr(hall_wire, "ROUTES", (*hall_wire.ROUTES, new))
