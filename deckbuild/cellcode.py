@@ -42,7 +42,8 @@ def _module_bindings(statement: ast.stmt) -> set[str]:
     """The names ``statement`` binds in the cell's (module) scope: assignments of every form,
     loop and ``with`` targets, imports, definitions; not the locals of a def, lambda, class
     or comprehension inside it."""
-    names, todo = set(), [statement]
+    names: set[str] = set()
+    todo: list[ast.AST] = [statement]
     while todo:
         node = todo.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):

@@ -18,6 +18,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from . import resources
 
@@ -96,7 +97,7 @@ class Session:
         self._after_prelude = dict(self.runner.namespace)
 
     def _run(self, code: str, cell_id: str) -> Run:
-        shown: list[tuple[str, object]] = []
+        shown: list[tuple[str, Any]] = []  # the runner's: text (stdout, stderr), a dict (figure, verdict)
         started = time.perf_counter()
         result = self.runner.run(code, cell_id, lambda kind, payload: shown.append((kind, payload)))
         return Run(

@@ -69,7 +69,7 @@ def _dist_is_stale(project: Project) -> bool:
     if not index.exists():
         return True
     built = index.stat().st_mtime
-    sources = [project.deck_file.parent, project.templates, project.static, project.package_src / "dplab"]
+    sources = [project.deck_file.parent, project.templates, project.static, project.dplab_src]
     dist = project.dist.resolve()
     for base in sources:
         for path in base.rglob("*"):

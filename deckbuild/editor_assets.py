@@ -91,7 +91,7 @@ def vendor_engine(cache: Path, static_out: Path, static_url: str) -> list[dict]:
     rule = inspect.getsource(trimmed)  # a new rule (or TRIMMED) is a new copy, never a kept one
     for path, digest in ensure_engine_wheels(cache):
         target = static_out / "wheels" / path.name
-        copy(derived(cache, path.name, [digest, rule, *TRIMMED], lambda out, p=path: trimmed(p, out)), target)
+        copy(derived(cache, path.name, [digest, rule, *TRIMMED], functools.partial(trimmed, path)), target)
         shipped.append(
             {
                 "url": f"{static_url}wheels/{path.name}",
@@ -127,7 +127,7 @@ def _signature(node: ast.FunctionDef) -> list[dict]:
 
 def definitions(tree: ast.Module) -> dict[str, ast.AST]:
     """The module's top-level names (functions, classes, assigned names) and their nodes."""
-    found = {}
+    found: dict[str, ast.AST] = {}
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             found[node.name] = node

@@ -41,14 +41,14 @@ def copy(src: Path, dst: Path) -> None:
         shutil.copy2(src, dst)
 
 
-def derived(cache: Path, name: str, key: list[bytes | str], make: Callable[[Path], None]) -> Path:
+def derived(cache: Path, name: str, key: list[bytes | str], make: Callable[[Path], object]) -> Path:
     """The file ``make`` writes, kept in ``cache/derived/`` under a digest of ``key`` (every input
     it depends on: a source's sha256, the rule's own parameters), so a build that would make it
     again copies the kept one instead. ``make(path)`` writes ``path``; a failure keeps nothing.
     The result is the same file either way: the key names everything it is made from."""
     digest = hashlib.sha256()
-    for part in key:
-        data = part.encode() if isinstance(part, str) else part
+    for item in key:
+        data = item.encode() if isinstance(item, str) else item
         digest.update(len(data).to_bytes(8, "big") + data)
     kept = cache / "derived" / f"{digest.hexdigest()[:20]}-{name}"
     if not kept.exists():

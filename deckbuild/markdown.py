@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from markdown_it import MarkdownIt
+from markdown_it.renderer import RendererHTML
 from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
@@ -68,7 +69,10 @@ class SlideMarkdown:
         self.root = Path(root) if root else None
         self.assets: set[Path] = set()
         self._md = make_markdown(self.math)
-        default_image = self._md.renderer.rules["image"]
+        renderer = self._md.renderer
+        if not isinstance(renderer, RendererHTML):  # make_markdown's is markdown-it's HTML renderer
+            raise TypeError(f"expected markdown-it's HTML renderer, got {type(renderer).__name__}")
+        default_image = renderer.rules["image"]
 
         def image(renderer, tokens, idx, options, env):
             token = tokens[idx]

@@ -9,12 +9,13 @@ the field or option it came from.
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
-def _split(value: object, what: str):
+def _split(value: object, what: str) -> tuple[str, SplitResult]:
+    """``value`` as text and its parts, if it is an absolute http(s) address; else ``ValueError``."""
     if not isinstance(value, str) or not value.strip():
         raise ValueError(f"{what}: expected text such as https://hall.example.edu, got {value!r}")
     if any(c.isspace() or ord(c) < 32 for c in value):
@@ -28,14 +29,14 @@ def _split(value: object, what: str):
         raise ValueError(f"{what}: must be an absolute http:// or https:// address, got {value!r}")
     if parts.username is not None or parts.password is not None:
         raise ValueError(f"{what}: no user name or password in the address, got {value!r}")
-    return parts
+    return value, parts
 
 
 def parse_origin(value: object, what: str = "origin") -> str:
     """``value`` as an origin, ``scheme://host[:port]`` in lower case, as a browser writes it in
     ``Origin`` (the scheme's default port left out): no path, query or fragment."""
-    parts = _split(value, what)
-    if parts.path not in ("", "/") or parts.query or parts.fragment or value.endswith(("?", "#")):
+    text, parts = _split(value, what)
+    if parts.path not in ("", "/") or parts.query or parts.fragment or text.endswith(("?", "#")):
         raise ValueError(
             f"{what}: an origin only (scheme://host[:port]), without a path, query or fragment: got {value!r}"
         )
@@ -47,7 +48,7 @@ def parse_origin(value: object, what: str = "origin") -> str:
 
 def parse_url(value: object, what: str = "URL") -> str:
     """``value`` as an absolute http(s) URL (a path allowed, no fragment), as given."""
-    parts = _split(value, what)
-    if parts.fragment or value.endswith("#"):
+    text, parts = _split(value, what)
+    if parts.fragment or text.endswith("#"):
         raise ValueError(f"{what}: no #fragment in the address, got {value!r}")
-    return value if parts.path else value + "/"
+    return text if parts.path else text + "/"

@@ -71,7 +71,7 @@ def precompile(src, dst, prefix, legacy, stored):
                 out.append((info, data))  # e.g. a template file: Python would not import it either
                 done["sourcesKept"] += 1
                 continue
-            pyc = _bootstrap._code_to_hash_pyc(code, importlib.util.source_hash(data), False)
+            pyc = _bootstrap._code_to_hash_pyc(code, importlib.util.source_hash(data), False)  # type: ignore[attr-defined]  # importlib's own, not in its stubs
             entry = zipfile.ZipInfo(name[:-3] + ".pyc", date_time=info.date_time)
             entry.external_attr = info.external_attr
             if KEEP_SOURCE.search(name):

@@ -243,7 +243,12 @@ def _with_font_list(wheel: Path, font_list: bytes, cache: Path) -> Path:
         shutil.copy2(wheel, out)
         _replace_member(out, FONT_LIST, font_list, bytecode.STORED)
 
-    key = [sha256(wheel), font_list, inspect.getsource(_replace_member), str(bytecode.STORED)]
+    key: list[bytes | str] = [
+        sha256(wheel),
+        font_list,
+        inspect.getsource(_replace_member),
+        str(bytecode.STORED),
+    ]
     return derived(cache, wheel.name, key, make)
 
 

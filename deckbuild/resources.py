@@ -8,7 +8,8 @@ Two layouts, one answer:
 - a checkout of the repository (``build.py``, or an editable install): the folders at the
   repository's root, beside ``deckbuild/``; ``node_modules/`` is what ``npm ci`` installed;
 - an installed wheel (``pip install .``, the ``dpdeck`` command): the same folders inside the
-  package, under ``deckbuild/share/``, where pyproject.toml's package data puts them; the wheel
+  package, under ``deckbuild/share/``, where pyproject.toml's package data puts them (dplab
+  aside: the wheel's top-level package, ``package_dir``); the wheel
   carries the front-end files the build reads from ``node_modules/`` (a trimmed copy, made from
   the checkout's ``node_modules/`` when the wheel is built), so an installed tool needs Node.js
   (>= 20) but no npm and no repository.
@@ -20,6 +21,7 @@ versions of package.json's ``dependencies``).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -47,6 +49,21 @@ def node_modules(base: Path) -> Path:
         if os.environ.get("DPDECK_NODE_MODULES")
         else base / "node_modules"
     )
+
+
+def package_dir(name: str, base: Path) -> Path:
+    """The sources of ``dplab`` or ``cellrunner``: ``base/name`` (``base`` a ``pyodide_pkg/``),
+    else the folder of the importable package of that name. An installed wheel carries dplab
+    once, as its top-level package (``import dplab``), not again under ``share/pyodide_pkg/``."""
+    here = base / name
+    if (here / "__init__.py").is_file():
+        return here
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.origin is None:
+        raise FileNotFoundError(
+            f"no {name} package in {base} nor installed: reinstall privacidad-diferencial-deck"
+        )
+    return Path(spec.origin).parent
 
 
 def project_module(name: str):

@@ -16,7 +16,7 @@ import math
 import re
 from dataclasses import dataclass, field, make_dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -126,7 +126,10 @@ def _slide_class():
     return cls
 
 
-Slide = _slide_class()
+if TYPE_CHECKING:  # made at import from fields.SLIDE_FIELDS: its attributes are Any to mypy
+    Slide = Any
+else:
+    Slide = _slide_class()
 
 
 @dataclass

@@ -130,4 +130,4 @@ def serve_in_thread(directory: Path, isolate: bool = True):
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     host, port = server.server_address[:2]
-    return server, f"http://{host}:{port}/"
+    return server, f"http://{host!s}:{port}/"

@@ -53,6 +53,11 @@ class Project:
         return (self.assets or self.root) / "pyodide_pkg"
 
     @property
+    def dplab_src(self) -> Path:
+        """dplab's sources: ``pyodide_pkg/dplab``, or an installed wheel's ``dplab`` package."""
+        return resources.package_dir("dplab", self.package_src)
+
+    @property
     def dist(self) -> Path:
         return self.root / "dist"
 
@@ -126,7 +131,7 @@ def build(
         (staging / "vendor" / "pyodide").rename(staging / pyodide_dir)
         # Our own code: one folder named after its content, so a new version never mixes
         # with an old one a browser cached.
-        package = deck.package or project.package_src / "dplab"
+        package = deck.package or project.dplab_src
         runner_src = project.package_src / "cellrunner"  # the cell runner, whichever package
         version = _tree_digest([project.static, package, runner_src])
         static_dir = f"static-{version}/"

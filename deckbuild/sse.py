@@ -23,6 +23,7 @@ async def pump(request, response, queue: asyncio.Queue, first: bytes, heartbeat:
     timer made and cancelled (bench/live_load.py measures it: thousands of streams per process)."""
     loop = asyncio.get_running_loop()
     wrote = False
+    timer: asyncio.TimerHandle  # made below, after tick, which makes the next
 
     def tick() -> None:
         nonlocal wrote, timer

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+from collections.abc import Sequence
 
 from .errors import ToolError
 
@@ -17,7 +19,7 @@ def which(name: str, purpose: str, hint: str = "") -> str:
 
 
 def run(
-    command: list[str], purpose: str, *, input: str | None = None, hint: str = ""
+    command: Sequence[str | os.PathLike[str]], purpose: str, *, input: str | None = None, hint: str = ""
 ) -> subprocess.CompletedProcess:
     """Run ``command`` capturing its output; a non-zero exit raises a ToolError."""
     try:
@@ -25,7 +27,7 @@ def run(
             [str(c) for c in command], input=input, capture_output=True, text=True, check=False
         )
     except FileNotFoundError:
-        raise ToolError(purpose, command, hint=hint) from None
+        raise ToolError(purpose, [str(c) for c in command], hint=hint) from None
     if proc.returncode != 0:
-        raise ToolError(purpose, command, proc.returncode, proc.stderr or proc.stdout, hint)
+        raise ToolError(purpose, [str(c) for c in command], proc.returncode, proc.stderr or proc.stdout, hint)
     return proc

@@ -43,7 +43,11 @@ def _classify(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, str]:
     """(which mark: "context" or "problem", the words) for a known error, else ("", "")."""
     context = exc.context or ""
     problem = exc.problem or ""
-    same_line = exc.context_mark is not None and exc.context_mark.line == exc.problem_mark.line
+    same_line = (
+        exc.context_mark is not None
+        and exc.problem_mark is not None
+        and exc.context_mark.line == exc.problem_mark.line
+    )
     if context.startswith("while scanning a quoted scalar"):
         quote = _char_at(text, exc.context_mark)
         escaped = "''" if quote == "'" else '\\"'
@@ -103,7 +107,7 @@ def explain(exc: yaml.YAMLError, text: str) -> tuple[str, int | None]:
         which = "context" if exc.context_mark is not None else "problem"
         detail = f"{exc.context}: {exc.problem}" if exc.context else exc.problem
         words = f"YAML cannot read this ({detail})"
-    mark = exc.context_mark if which == "context" else exc.problem_mark
+    mark = exc.context_mark if which == "context" and exc.context_mark is not None else exc.problem_mark
     line = mark.line + 1
     quoted = _line_text(text, line)
     return (f"{words}; the line reads: {quoted}" if quoted else words), line

@@ -53,7 +53,22 @@ if [[ $want_test == 1 ]]; then
   fc-list 2>/dev/null | grep -qi dejavu || need+=(fonts-dejavu-core)
   # the other two engines students use: Firefox (driven over WebDriver BiDi by puppeteer-core)
   # and WebKit (WebKitGTK's MiniBrowser over W3C WebDriver), which needs a virtual display
-  [[ -x /usr/bin/firefox-esr ]] || need+=(firefox-esr)
+  # puppeteer-core drives only a Firefox recent enough (FIREFOX_MIN, tests/browser/engines/drivers.py):
+  # an older firefox-esr is upgraded, as a missing one is installed
+  firefox=${DPDECK_FIREFOX:-/usr/bin/firefox-esr}
+  firefox_min=$(sed -n 's/^FIREFOX_MIN = \([0-9][0-9]*\).*/\1/p' tests/browser/engines/drivers.py)
+  firefox_major() {  # 0 when absent or unreadable
+    local v
+    v=$("$firefox" --version 2>/dev/null | grep -o '[0-9][0-9]*\.' | head -1 | tr -d .) || true
+    echo "${v:-0}"
+  }
+  if (( $(firefox_major) < firefox_min )); then
+    if [[ -n "${DPDECK_FIREFOX:-}" ]]; then
+      echo "setup: DPDECK_FIREFOX=$firefox is Firefox $(firefox_major); the pinned puppeteer-core needs ≥ $firefox_min" >&2
+      exit 1
+    fi
+    need+=(firefox-esr)  # apt-get install upgrades an older one
+  fi
   [[ -x /usr/bin/WebKitWebDriver ]] || need+=(webkit2gtk-driver)
   command -v xvfb-run >/dev/null || need+=(xvfb xauth)
   # the hall beyond one laptop (tests/browser/test_proxy.py, the Redis store's tests): Caddy as
@@ -67,6 +82,11 @@ if [[ $want_test == 1 ]]; then
       echo "setup: installing ${need[*]} with apt-get"
       apt-get update -qq
       DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+      if (( $(firefox_major) < firefox_min )); then
+        echo "setup: $firefox is Firefox $(firefox_major); the pinned puppeteer-core needs ≥ $firefox_min:" \
+          "add a source with a newer firefox-esr and run apt-get install firefox-esr, or set DPDECK_FIREFOX" >&2
+        exit 1
+      fi
     else
       echo "setup: please install ${need[*]} (Debian: sudo apt-get install ${need[*]}), or set DPDECK_CHROMIUM to a Chromium binary" >&2
       exit 1

@@ -23,7 +23,10 @@ def pytest_addoption(parser):
         help="how many random actions the browser monkey test takes (default 60)",
     )
     group.addoption(
-        "--monkey-seed", type=int, default=None, help="the monkey's seed (default: a fresh one, printed)"
+        "--monkey-seed",
+        type=int,
+        default=None,
+        help="the monkey's seed (default: $DPDECK_MONKEY_SEED, else a fixed one under CI, else a fresh one; printed)",
     )
 
 

@@ -273,7 +273,7 @@ class Post:
     presenter: bool  # True: the token holder only; False: any device, rate limited
 
 
-MESSAGE = web.RequestKey("message", object)
+MESSAGE = web.RequestKey[dict[str, Any]]("message", dict)
 
 
 @web.middleware
@@ -397,7 +397,9 @@ async def post_reset(request: web.Request) -> web.Response:
     hall, poll = _hall(request), request[MESSAGE]["poll"]
     await hall.store.reset_poll(poll)
     position = await hall.store.state()
-    if state.reshow_after_reset(hall.spec, poll, position):  # every process shows the new round
+    if position is not None and state.reshow_after_reset(
+        hall.spec, poll, position
+    ):  # every process shows the new round
         await hall.store.publish("state", position)
     await hall.publish_tally(poll)
     return web.Response(status=204, headers=NO_STORE)
@@ -415,7 +417,7 @@ HANDLERS = {
 POSTS = {
     r.path: Post(HANDLERS[r.path], partial(messages.parse, r.body), presenter=r.who == "presenter")
     for r in ROUTES
-    if r.method == "POST"
+    if r.method == "POST" and r.body is not None  # a POST route declares its body (hall_wire)
 }
 
 

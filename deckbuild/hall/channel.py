@@ -14,6 +14,8 @@ import asyncio
 import json
 import time
 from collections import Counter
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from ..protocol import check_event
 
@@ -44,24 +46,50 @@ class Subscriber:
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(QUEUE_SIZE)
 
 
-class Throttle:
-    """Call ``fn`` soon (never within the poke), and at most once per ``interval`` s."""
+class Handle(Protocol):
+    """A call a ``Clock`` will make, until it is cancelled (``asyncio.TimerHandle`` is one)."""
 
-    def __init__(self, interval: float, fn):
+    def cancel(self) -> None: ...
+
+
+class Clock(Protocol):
+    """What a ``Throttle`` reads the time from and schedules its calls on (seconds)."""
+
+    def now(self) -> float: ...
+
+    def call_later(self, delay: float, fn: Callable[[], object]) -> Handle: ...
+
+
+class LoopClock:
+    """The running event loop's clock (monotonic seconds) and its timers: the hall's."""
+
+    def now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    def call_later(self, delay: float, fn: Callable[[], object]) -> Handle:
+        return asyncio.get_running_loop().call_later(delay, fn)
+
+
+class Throttle:
+    """Call ``fn`` soon (never within the poke), and at most once per ``interval`` s of ``clock``
+    (the event loop's by default; a test's own clock moves the time without sleeping)."""
+
+    def __init__(self, interval: float, fn: Callable[[], object], clock: Clock | None = None):
         self.interval = interval
         self.fn = fn
+        self.clock: Clock = clock or LoopClock()
         self.last = -1e9
-        self.timer: asyncio.TimerHandle | None = None
+        self.timer: Handle | None = None
 
     def poke(self) -> None:
         if self.timer is not None:
             return
-        wait = max(0.0, self.last + self.interval - time.monotonic())
-        self.timer = asyncio.get_running_loop().call_later(wait, self._fire)
+        wait = max(0.0, self.last + self.interval - self.clock.now())
+        self.timer = self.clock.call_later(wait, self._fire)
 
     def _fire(self) -> None:
         self.timer = None
-        self.last = time.monotonic()
+        self.last = self.clock.now()
         self.fn()
 
     def cancel(self) -> None:
@@ -73,7 +101,14 @@ class Throttle:
 class Channel:
     """The set of open streams and the events they receive."""
 
-    def __init__(self, max_streams: int, max_per_device: int, max_per_address: int | None = None):
+    def __init__(
+        self,
+        max_streams: int,
+        max_per_device: int,
+        max_per_address: int | None = None,
+        clock: Clock | None = None,
+    ):
+        self.clock = clock  # the throttles' (None: the event loop's)
         self.max_streams = max_streams
         self.max_per_device = max_per_device
         self.max_per_address = max_per_address if max_per_address is not None else max_streams
@@ -82,11 +117,13 @@ class Channel:
         self.per_address: Counter[str] = Counter()  # in memory only, never logged
         # event ids keep growing across restarts (milliseconds at start, then +1 per event)
         self.next_id = int(time.time() * 1000)
-        self.devices_throttle = Throttle(DEVICES_INTERVAL, self._send_devices)
-        self.on_devices = None  # set by the hall: the count to send may be more than this process's
+        self.devices_throttle = Throttle(DEVICES_INTERVAL, self._send_devices, clock)
+        self.on_devices: Callable[[], object] | None = (
+            None  # set by the hall: the count to send may be more than this process's
+        )
         self.tally_throttles: dict[str, Throttle] = {}
         self.relay_throttles: dict[str, Throttle] = {}
-        self.newest_tally: dict[str, dict] = {}
+        self.newest_tally: dict[str, dict[str, Any]] = {}
         self.dropped = 0
         self.evicted = 0  # streams ended to make room for another address (``_make_room``)
 
@@ -95,7 +132,7 @@ class Channel:
         """Distinct device ids with a stream open now."""
         return len(self.per_device)
 
-    def encode(self, event: str, data: dict) -> bytes:
+    def encode(self, event: str, data: dict[str, Any]) -> bytes:
         """One event as the stream writes it; only an event ``deckbuild/protocol.py`` declares,
         with its fields (``ValueError`` otherwise)."""
         check_event("hall", event, data)
@@ -147,7 +184,7 @@ class Channel:
             del self.per_device[sub.device]
             self.devices_throttle.poke()
 
-    def publish(self, event: str, data: dict) -> None:
+    def publish(self, event: str, data: dict[str, Any]) -> None:
         """Queue one event for every stream; a stream whose queue is full is ended."""
         message = self.encode(event, data)
         for sub in list(self.subscribers):
@@ -157,7 +194,7 @@ class Channel:
                 self.dropped += 1
                 self._end(sub)
 
-    def send(self, sub: Subscriber, event: str, data: dict) -> None:
+    def send(self, sub: Subscriber, event: str, data: dict[str, Any]) -> None:
         """Queue one event for one stream (a device's own admission ticket); a full queue ends it."""
         try:
             sub.queue.put_nowait(self.encode(event, data))
@@ -165,14 +202,14 @@ class Channel:
             self.dropped += 1
             self._end(sub)
 
-    def tally_changed(self, poll: str, announce) -> None:
+    def tally_changed(self, poll: str, announce: Callable[[], object]) -> None:
         """A poll's tally changed: ``announce()`` soon, at most once per ``TALLY_INTERVAL`` per poll."""
         throttle = self.tally_throttles.get(poll)
         if throttle is None:
-            throttle = self.tally_throttles[poll] = Throttle(TALLY_INTERVAL, announce)
+            throttle = self.tally_throttles[poll] = Throttle(TALLY_INTERVAL, announce, self.clock)
         throttle.poke()
 
-    def relay_tally(self, data: dict) -> None:
+    def relay_tally(self, data: dict[str, Any]) -> None:
         """A ``tally`` event from any process: this process's streams get the newest tally of its
         poll (the greatest round, then the most answers), soon and at most once per
         ``TALLY_INTERVAL``. With several processes announcing, each stream still gets one tally
@@ -183,7 +220,9 @@ class Channel:
             self.newest_tally[poll] = data
         throttle = self.relay_throttles.get(poll)
         if throttle is None:
-            throttle = Throttle(TALLY_INTERVAL, lambda: self.publish("tally", self.newest_tally[poll]))
+            throttle = Throttle(
+                TALLY_INTERVAL, lambda: self.publish("tally", self.newest_tally[poll]), self.clock
+            )
             self.relay_throttles[poll] = throttle
         throttle.poke()
 

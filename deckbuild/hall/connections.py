@@ -261,8 +261,11 @@ class GuardedSite(web.TCPSite):
             return await super().start()
         self._runner._reg_site(self)  # what BaseSite.start does, then TCPSite.start's bind with the bound
         loop = asyncio.get_running_loop()
+        server = self._runner.server
+        if server is None:  # set up by the runner's setup(), before any site starts
+            raise RuntimeError("the hall's runner was not set up")
         self._server = await loop.create_server(
-            self._runner.server,
+            server,
             self._host,
             self._port,
             ssl=self._ssl_context,

@@ -34,7 +34,7 @@ def own_origin(origin: str, host: str | None, scheme: str | None = None) -> bool
     parts = urlsplit(origin)
     if parts.scheme not in ("http", "https") or (scheme is not None and parts.scheme != scheme):
         return False
-    return bool(host) and parts.netloc.lower() == host.lower()
+    return host is not None and host != "" and parts.netloc.lower() == host.lower()
 
 
 def origin_allowed(

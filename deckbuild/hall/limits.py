@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 import weakref
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from .addresses import group
@@ -72,13 +73,13 @@ class _Bucket:
 class KeyedBuckets:
     """One bucket per key, at most ``max_keys`` kept (least recently used forgotten first)."""
 
-    def __init__(self, rate: Rate, max_keys: int = 20_000, clock=time.monotonic):
+    def __init__(self, rate: Rate, max_keys: int = 20_000, clock: Callable[[], float] = time.monotonic):
         self.rate = rate
         self.max_keys = max_keys
         self.clock = clock
-        self._buckets: OrderedDict[object, _Bucket] = OrderedDict()
+        self._buckets: OrderedDict[Hashable, _Bucket] = OrderedDict()
 
-    def allow(self, key) -> bool:
+    def allow(self, key: Hashable) -> bool:
         now = self.clock()
         bucket = self._buckets.get(key)
         if bucket is None:
@@ -93,12 +94,12 @@ class KeyedBuckets:
 class ConnectionBuckets:
     """One bucket per live TCP connection object, gone with the connection (weak keys)."""
 
-    def __init__(self, rate: Rate, clock=time.monotonic):
+    def __init__(self, rate: Rate, clock: Callable[[], float] = time.monotonic):
         self.rate = rate
         self.clock = clock
-        self._buckets: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._buckets: weakref.WeakKeyDictionary[object, _Bucket] = weakref.WeakKeyDictionary()
 
-    def allow(self, connection) -> bool:
+    def allow(self, connection: object) -> bool:
         now = self.clock()
         bucket = self._buckets.get(connection)
         if bucket is None:
@@ -114,13 +115,13 @@ class RateLimiter:
     by the proxy's connection: a proxy sends every client's requests over a few upstream
     connections, and one bucket for all of them refused honest answers (issue 46, item 4)."""
 
-    def __init__(self, limits: Limits, clock=time.monotonic):
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic):
         self.devices = KeyedBuckets(limits.device, clock=clock)
         self.addresses = KeyedBuckets(limits.address, clock=clock)
         self.connections = ConnectionBuckets(limits.connection, clock=clock)
         self.forwarded = KeyedBuckets(limits.connection, clock=clock)  # per client behind a proxy
 
-    def allow_request(self, address: str | None, connection, forwarded: bool = False) -> bool:
+    def allow_request(self, address: str | None, connection: object, forwarded: bool = False) -> bool:
         key = group(address)
         if forwarded:
             ok = self.forwarded.allow(key)

@@ -38,7 +38,7 @@ def lan_addresses() -> list[str]:
             infos = socket.getaddrinfo(name, None, socket.AF_INET)
         except OSError:
             continue
-        found.extend(info[4][0] for info in infos)
+        found.extend(str(info[4][0]) for info in infos)
     out: list[str] = []
     for addr in found:
         ip = ipaddress.ip_address(addr)

@@ -153,11 +153,12 @@ def add_hall_arguments(parser: argparse.ArgumentParser, renamed: bool = False) -
         f"{default.max_devices_per_address}: a hall of 200 devices behind one NAT fits)",
     )
     if renamed:
-        for old, new in (("--redis", "--hall-redis"), *[(f"--{n}", f"--hall-{n}") for n in ("max-streams",
-                         "max-streams-per-address", "max-devices-per-address")]):  # fmt: skip
-            dest = new.removeprefix("--").replace("-", "_")
-            kind = None if old == "--redis" else _positive(int)
-            parser.add_argument(old, dest=dest, action=_Renamed, new=new, type=kind)
+        parser.add_argument("--redis", dest="hall_redis", action=_Renamed, new="--hall-redis")
+        for bound in ("max-streams", "max-streams-per-address", "max-devices-per-address"):
+            dest = "hall_" + bound.replace("-", "_")
+            parser.add_argument(
+                f"--{bound}", dest=dest, action=_Renamed, new=f"--hall-{bound}", type=_positive(int)
+            )
     add_deploy_arguments(parser)
 
 

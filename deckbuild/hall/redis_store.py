@@ -35,11 +35,14 @@ import functools
 import json
 import logging
 import secrets
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import redis.asyncio as aioredis
+from redis.asyncio.client import Pipeline
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
+from redis.commands.core import AsyncScript
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError, WatchError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -48,6 +51,12 @@ from .admission import Pool, Tickets, poll_scope
 from .limits import Rate
 from .state import keeps
 from .store import STATE_FIELDS, Decide, OnEvent, StoreFull, Unavailable
+
+S = TypeVar("S")
+T = TypeVar("T")
+P = ParamSpec("P")
+# what an atomic step writes, queued on the pipeline inside MULTI (``RedisStore._atomic``)
+Write = Callable[["Pipeline"], object]
 
 log = logging.getLogger("deckbuild.hall")
 LISTEN_WAIT = 2.0  # seconds the listener waits for a message before it looks again
@@ -99,13 +108,14 @@ return ok
 )
 
 
-def _guarded(method):
+def _guarded(
+    method: Callable[Concatenate[S, P], Awaitable[T]],
+) -> Callable[Concatenate[S, P], Coroutine[Any, Any, T]]:
     """Redis unreachable (a refused or broken connection, a timeout, loading): ``Unavailable``;
     Redis refusing writes (MISCONF: its append-only file or snapshot cannot be written; OOM):
     ``StoreFull``."""
 
-    @functools.wraps(method)
-    async def call(self, *args, **kwargs):
+    async def call(self: S, /, *args: P.args, **kwargs: P.kwargs) -> T:
         try:
             return await method(self, *args, **kwargs)
         except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
@@ -115,6 +125,7 @@ def _guarded(method):
                 raise StoreFull(str(exc).split(".")[0]) from None
             raise
 
+    functools.update_wrapper(call, method)
     return call
 
 
@@ -129,9 +140,17 @@ class RedisStore:
         self.process = secrets.token_hex(8)  # this process's devices entry: random, nothing else
         self.redis: aioredis.Redis | None = None
         self.on_event: OnEvent = lambda event, data: None
-        self.tasks: list[asyncio.Task] = []
+        self.tasks: list[asyncio.Task[None]] = []
+        self.scripts: dict[str, AsyncScript] = {}
         self.closing = False
         self.waitaof = False  # a release waits for Redis's fsync (set by open: _durability)
+
+    @property
+    def client(self) -> aioredis.Redis:
+        """The open client; ``Unavailable`` (503) when the store is closed or not open yet."""
+        if self.redis is None:
+            raise Unavailable("the hall's Redis store is not open")
+        return self.redis
 
     def key(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
@@ -170,8 +189,8 @@ class RedisStore:
         """Whether a release can wait for Redis's append-only file to be on disk (``WAITAOF``,
         Redis 7.2 and later, with ``appendonly yes``); when it cannot, the terminal says what
         a released count's durability rests on instead."""
-        server = await self.redis.info("server")
-        persistence = await self.redis.info("persistence")
+        server = await self.client.info("server")
+        persistence = await self.client.info("persistence")
         version = tuple(
             int(part) for part in str(server.get("redis_version", "0")).split(".")[:2] if part.isdigit()
         )
@@ -196,7 +215,7 @@ class RedisStore:
         at most ``WAITAOF_MS``; a wait that times out is said in the terminal."""
         if not self.waitaof:
             return
-        local, _ = await self.redis.execute_command("WAITAOF", 1, 0, WAITAOF_MS)
+        local, _ = await self.client.execute_command("WAITAOF", 1, 0, WAITAOF_MS)
         if int(local) < 1:
             log.warning("Redis had not fsynced a released count %d ms after it was kept", WAITAOF_MS)
 
@@ -209,7 +228,7 @@ class RedisStore:
         self.tasks = []
         if self.redis is not None:
             try:
-                await self.redis.hdel(self.key("devices"), self.process)
+                await self.client.hdel(self.key("devices"), self.process)
             except (RedisConnectionError, RedisTimeoutError, OSError):
                 pass
             await self.redis.aclose()
@@ -218,7 +237,7 @@ class RedisStore:
     async def _listen(self, subscribed: asyncio.Event) -> None:
         """Relay every event of the channel to ``on_event``; subscribe again after a broken link."""
         while not self.closing:
-            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            pubsub = self.client.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(self.key("events"))
                 subscribed.set()
@@ -249,15 +268,15 @@ class RedisStore:
             log.warning("dropped an event of the shared channel this process cannot relay: %s", exc)
 
     @_guarded
-    async def state(self) -> dict | None:
-        kept = await self.redis.hgetall(self.key("state"))
+    async def state(self) -> dict[str, Any] | None:
+        kept = await self.client.hgetall(self.key("state"))
         return {field: int(kept[field]) for field in STATE_FIELDS} if kept else None
 
-    async def _atomic(self, key: str, decide):
+    async def _atomic(self, key: str, decide: Callable[[Pipeline], Awaitable[tuple[T, Write | None]]]) -> T:
         """One atomic step on ``key``: ``await decide(pipe)`` reads under WATCH and returns its
         answer and the write to make (``write(pipe)`` queues it, None: nothing to write); the
         write goes in one MULTI, and all is done again if another process changed ``key`` meanwhile."""
-        async with self.redis.pipeline(transaction=True) as pipe:
+        async with self.client.pipeline(transaction=True) as pipe:
             while True:
                 try:
                     await pipe.watch(key)
@@ -273,10 +292,10 @@ class RedisStore:
                     continue
 
     @_guarded
-    async def set_state(self, state: dict) -> bool:
+    async def set_state(self, state: dict[str, Any]) -> bool:
         key = self.key("state")
 
-        async def decide(pipe):
+        async def decide(pipe: Pipeline) -> tuple[bool, Write | None]:
             kept = await pipe.hget(key, "seq")
             if not keeps(None if kept is None else int(kept), state["seq"]):
                 return False, None
@@ -285,22 +304,22 @@ class RedisStore:
         return await self._atomic(key, decide)
 
     @_guarded
-    async def publish(self, event: str, data: dict) -> None:
-        await self.redis.publish(self.key("events"), json.dumps({"event": event, "data": data}))
+    async def publish(self, event: str, data: dict[str, Any]) -> None:
+        await self.client.publish(self.key("events"), json.dumps({"event": event, "data": data}))
 
     @_guarded
     async def add_answer(self, poll: str, token: str, answer: int) -> bool:
         keys = [self.key("answers", poll), self.key("tally", poll)]
-        return await self.scripts["answer"](keys=keys, args=[token, answer]) == 1
+        return bool(await self.scripts["answer"](keys=keys, args=[token, answer]) == 1)
 
     @_guarded
     async def counts(self, poll: str, k: int) -> list[int]:
-        kept = await self.redis.hgetall(self.key("tally", poll))
+        kept = await self.client.hgetall(self.key("tally", poll))
         return [int(kept.get(str(option), 0)) for option in range(k)]
 
     @_guarded
     async def reset_poll(self, poll: str) -> int:
-        async with self.redis.pipeline(transaction=True) as pipe:
+        async with self.client.pipeline(transaction=True) as pipe:
             pipe.delete(self.key("answers", poll), self.key("tally", poll))
             pipe.incr(self.key("resets", poll))
             _, resets = await pipe.execute()
@@ -308,37 +327,37 @@ class RedisStore:
 
     @_guarded
     async def round(self, poll: str) -> int:
-        return int(await self.redis.get(self.key("resets", poll)) or 0) + 1
+        return int(await self.client.get(self.key("resets", poll)) or 0) + 1
 
     @_guarded
     async def has_answer(self, poll: str, token: str) -> bool:
-        return bool(await self.redis.sismember(self.key("answers", poll), token))
+        return bool(await self.client.sismember(self.key("answers", poll), token))
 
     @_guarded
     async def add_solved(self, exercise: str, token: str, ticket: str) -> bool:
         keys = [self.key("solves", exercise), self.key("solve-tickets", exercise)]
-        return await self.scripts["solved"](keys=keys, args=[token, ticket]) == 1
+        return bool(await self.scripts["solved"](keys=keys, args=[token, ticket]) == 1)
 
     @_guarded
     async def session_id(self) -> str:
-        await self.redis.set(self.key("session"), secrets.token_hex(8), nx=True)
-        return await self.redis.get(self.key("session"))
+        await self.client.set(self.key("session"), secrets.token_hex(8), nx=True)
+        return str(await self.client.get(self.key("session")))  # set above if it was not
 
     @_guarded
     async def solved_count(self, exercise: str) -> int:
-        return await self.redis.scard(self.key("solves", exercise))
+        return int(await self.client.scard(self.key("solves", exercise)))
 
     @_guarded
-    async def releases(self) -> list[dict]:
-        return [json.loads(row) for row in await self.redis.lrange(self.key("releases"), 0, -1)]
+    async def releases(self) -> list[dict[str, Any]]:
+        return [json.loads(row) for row in await self.client.lrange(self.key("releases"), 0, -1)]
 
     @_guarded
-    async def release(self, exercise: str, decide: Decide):
+    async def release(self, exercise: str, decide: Decide[T]) -> T:
         key = self.key("releases")
 
         wrote = False
 
-        async def decide_release(pipe):
+        async def decide_release(pipe: Pipeline) -> tuple[T, Write | None]:
             nonlocal wrote
             past = [json.loads(row) for row in await pipe.lrange(key, 0, -1)]
             answer, row = decide(past, await pipe.scard(self.key("solves", exercise)))
@@ -352,14 +371,13 @@ class RedisStore:
 
     @_guarded
     async def devices(self, local: int) -> int:
-        args = [self.process, local, DEVICE_TTL_MS]
+        args: list[str | int] = [self.process, local, DEVICE_TTL_MS]
         return int(await self.scripts["devices"](keys=[self.key("devices")], args=args))
 
     @_guarded
     async def take(self, key: str, rate: Rate) -> bool:
-        return (
-            await self.scripts["take"](keys=[self.key("rate", key)], args=[rate.burst, rate.per_second]) == 1
-        )
+        taken = await self.scripts["take"](keys=[self.key("rate", key)], args=[rate.burst, rate.per_second])
+        return bool(taken == 1)
 
 
 # Admission in Redis (admission.py's interface, for several processes). KEYS: the poll's round key,
@@ -429,13 +447,13 @@ class RedisAdmission:
         self.store = store
         self.tickets = Tickets(secret)
         self.max_per_address = max_per_address
-        self._scripts: dict = {}
+        self._scripts: dict[str, AsyncScript] = {}
 
-    def _script(self, name: str, source: str):
+    def _script(self, name: str, source: str) -> AsyncScript:
         """A Lua script registered with the store's current client (a reopened store has a new one)."""
         script = self._scripts.get(name)
         if script is None or script.registered_client is not self.store.redis:
-            script = self._scripts[name] = self.store.redis.register_script(source)
+            script = self._scripts[name] = self.store.client.register_script(source)
         return script
 
     def _keys(self, poll: str, round: int) -> list[str]:
@@ -453,12 +471,12 @@ class RedisAdmission:
     async def join(self, device: str, address: str) -> bool:
         address_key = self.tickets.key("address", address)
         keys = [self.store.key("pool"), self.store.key("pool", address_key), self.store.key("pool-clusters")]
-        args = [self._device(device), address_key, self.max_per_address]
-        return await self._script("join", JOIN)(keys=keys, args=args) == 1
+        args: list[str | int] = [self._device(device), address_key, self.max_per_address]
+        return bool(await self._script("join", JOIN)(keys=keys, args=args) == 1)
 
     @_guarded
     async def pool(self) -> Pool:
-        async with self.store.redis.pipeline(transaction=False) as pipe:
+        async with self.store.client.pipeline(transaction=False) as pipe:
             pipe.scard(self.store.key("pool"))
             pipe.zrevrange(self.store.key("pool-clusters"), 0, 0, withscores=True)
             devices, top = await pipe.execute()
@@ -467,31 +485,31 @@ class RedisAdmission:
     @_guarded
     async def admit(self, poll: str, round: int, devices: Iterable[str]) -> dict[str, str]:
         keyed = {self._device(d): d for d in devices}
-        args: list = [round, ROUND_TTL, int(ADMIT_WINDOW * 1000), *sorted(keyed)]
+        args: list[str | int] = [round, ROUND_TTL, int(ADMIT_WINDOW * 1000), *sorted(keyed)]
         admitted = await self._script("admit", ADMIT)(keys=self._keys(poll, round), args=args)
         scope = poll_scope(poll, round)
         return {keyed[k]: self.tickets.issue(scope, keyed[k]) for k in admitted}
 
     @_guarded
     async def ticket(self, poll: str, round: int, device: str) -> str | None:
-        if not await self.store.redis.sismember(self._keys(poll, round)[1], self._device(device)):
+        if not await self.store.client.sismember(self._keys(poll, round)[1], self._device(device)):
             return None
         return self.tickets.issue(poll_scope(poll, round), device)
 
     @_guarded
     async def redeem(self, poll: str, round: int, ticket: str | None) -> bool:
-        if not self.tickets.valid(poll_scope(poll, round), ticket):
+        if ticket is None or not self.tickets.valid(poll_scope(poll, round), ticket):
             return False
         keys = self._keys(poll, round)
-        return await self._script("redeem", REDEEM)(keys=[keys[0], keys[2]], args=[round, ticket]) == 1
+        return bool(await self._script("redeem", REDEEM)(keys=[keys[0], keys[2]], args=[round, ticket]) == 1)
 
     @_guarded
     async def give_back(self, poll: str, round: int, ticket: str) -> None:
-        await self.store.redis.srem(self._keys(poll, round)[2], ticket)
+        await self.store.client.srem(self._keys(poll, round)[2], ticket)
 
     @_guarded
     async def admitted(self, poll: str, round: int) -> int | None:
-        kept = await self.store.redis.hget(self._keys(poll, round)[0], "round")
+        kept = await self.store.client.hget(self._keys(poll, round)[0], "round")
         if kept is None or int(kept) != round:
             return None
-        return await self.store.redis.scard(self._keys(poll, round)[1])
+        return await self.store.client.scard(self._keys(poll, round)[1])

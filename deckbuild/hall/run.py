@@ -7,6 +7,7 @@ import datetime
 import logging
 import re
 import signal
+from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -20,7 +21,7 @@ from .logs import AccessLogger, ServerLog
 from .messages import LiveSpec
 from .net import INSECURE_NOTE, LOOPBACK, audience_urls, presenter_url, ssl_context
 from .options import HallOptions
-from .store import HallStore, SqliteStore
+from .store import HallStore, SqliteStore, Store
 from .token import load_or_create
 
 log = logging.getLogger("deckbuild.hall")
@@ -104,14 +105,23 @@ def session_note(db: Path, existed: bool, name: str | None) -> list[str]:
     ]
 
 
+def _live_spec(opts: HallOptions) -> LiveSpec:
+    """The polls and exercises: ``--live``'s file, else the deck's ``dist/live.json``."""
+    if opts.live is not None:
+        return LiveSpec.read(opts.live)
+    if opts.dist is None:
+        raise ValueError("a hall without a deck (no --dist) needs its live.json (--live)")
+    return LiveSpec.load(opts.dist)
+
+
 def banner(
     audience: list[str],
     token: str,
     opts: HallOptions,
     kept_in: str,
     token_path: Path,
-    listening: list[str] = (),
-    session: list[str] = (),
+    listening: Sequence[str] = (),
+    session: Sequence[str] = (),
     event_loop: str | None = None,
 ) -> str:
     """The hall's start-up lines, in Spanish as the professor's guide (docs/despliegue.md): the
@@ -154,21 +164,23 @@ async def start(opts: HallOptions, root: Path) -> tuple[web.AppRunner, Hall, lis
     token = load_or_create(token_file(opts, db))
     secret = secret_from_token(token)
     per_address = opts.limits.max_devices_per_address
+    # annotated: mypy checks each back-end against the Store and Admission protocols here
+    store: Store
     admission: Admission
     if opts.redis:
         from .redis_store import RedisAdmission, RedisStore
 
-        store = RedisStore(opts.redis, redis_prefix(opts.session))
-        admission = RedisAdmission(store, secret, per_address)
+        redis = RedisStore(opts.redis, redis_prefix(opts.session))
+        store, admission = redis, RedisAdmission(redis, secret, per_address)
     else:
-        store = SqliteStore(db)
-        admission = MemoryAdmission(store, secret, per_address)
+        sqlite = SqliteStore(db)
+        store, admission = sqlite, MemoryAdmission(sqlite, secret, per_address)
     hall = Hall(
         dist=opts.dist,
         store=store,
         token=token,
         admission=admission,
-        spec=LiveSpec.load(opts.dist) if opts.live is None else LiveSpec.read(opts.live),
+        spec=_live_spec(opts),
         audience=[],
         isolate=opts.isolate,
         limits=opts.limits,

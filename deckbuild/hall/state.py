@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Protocol
+from typing import Any, Protocol
 
 RESTART_GRACE = 5.0  # seconds after a start on a poll's slide before its devices are admitted again
 
@@ -51,12 +51,12 @@ def keeps(kept_seq: int | None, seq: int) -> bool:
     return kept_seq is None or seq > kept_seq
 
 
-def kept_after(kept: dict | None, posted: dict) -> dict | None:
+def kept_after(kept: dict[str, Any] | None, posted: dict[str, Any]) -> dict[str, Any] | None:
     """The position kept once ``posted`` was posted over ``kept`` (``keeps`` applied)."""
     return posted if keeps(None if kept is None else kept["seq"], posted["seq"]) else kept
 
 
-def poll_on(spec: PollSlides, position: dict | None) -> str | None:
+def poll_on(spec: PollSlides, position: dict[str, Any] | None) -> str | None:
     """The poll whose slide ``position`` is on, if any."""
     return spec.poll_at(position["indexh"], position["indexv"]) if position is not None else None
 
@@ -69,7 +69,7 @@ class Route(Enum):
     PUBLISH = "publish"  # to every stream of this process as it is
 
 
-def route(spec: PollSlides, event: str, data: dict) -> Route:
+def route(spec: PollSlides, event: str, data: dict[str, Any]) -> Route:
     """How an event from the store reaches this process's streams."""
     if event == "state" and poll_on(spec, data) is not None:
         return Route.SHOW_THEN_PUBLISH
@@ -115,18 +115,18 @@ class HallState:
         return self.devices_sent if shared else None
 
 
-def admit_event(poll: str, round_: int, ticket: str) -> tuple[str, dict]:
+def admit_event(poll: str, round_: int, ticket: str) -> tuple[str, dict[str, Any]]:
     """The ``admit`` event that gives one device its ticket for a poll's round."""
     return "admit", {"poll": poll, "round": round_, "ticket": ticket}
 
 
 def greeting(
     tickets: list[tuple[str, int, str | None]],
-    position: dict | None,
+    position: dict[str, Any] | None,
     devices: int,
-    tallies: list[dict],
+    tallies: list[dict[str, Any]],
     exercise_tickets: list[tuple[str, str]] = [],  # noqa: B006 (read only)
-) -> list[tuple[str, dict]]:
+) -> list[tuple[str, dict[str, Any]]]:
     """A new stream's first events: an ``admit`` for each ``(poll, round, ticket)`` the device
     holds (a reload or a reconnect gets it again), the kept position (none before any), the
     devices count, every poll's tally, then one ``tickets`` with every
@@ -141,13 +141,13 @@ def greeting(
     return events
 
 
-def reshow_after_reset(spec: PollSlides, poll: str, position: dict | None) -> bool:
+def reshow_after_reset(spec: PollSlides, poll: str, position: dict[str, Any] | None) -> bool:
     """After ``poll``'s reset: whether the kept position is published again (it is on the poll's
     slide, so every process shows the new round at once)."""
     return poll_on(spec, position) == poll
 
 
-def restart_grace(spec: PollSlides, admission_shared: bool, position: dict | None) -> float | None:
+def restart_grace(spec: PollSlides, admission_shared: bool, position: dict[str, Any] | None) -> float | None:
     """A process starting with ``position`` kept: the seconds after which it shows the poll there
     again (its devices reconnect meanwhile), when the tickets were in the old process's memory
     only; None when it is on no poll's slide or the tickets outlive a process (Redis)."""

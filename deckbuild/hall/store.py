@@ -34,16 +34,18 @@ device ids are gone from it and the tallies and counts are unchanged.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import os
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from ..protocol import event_fields
 from .limits import KeyedBuckets, Rate
@@ -82,10 +84,12 @@ CREATE TABLE IF NOT EXISTS releases (
 """
 log = logging.getLogger("deckbuild.hall")
 STATE_FIELDS = event_fields("hall", "state")  # ("seq", "indexh", "indexv", "indexf")
+T = TypeVar("T")
+P = ParamSpec("P")
 
-OnEvent = Callable[[str, dict], None]  # an event for this process's streams
+OnEvent = Callable[[str, dict[str, Any]], None]  # an event for this process's streams
 # release.py's decision: (the releases so far, the true count) -> (its answer, the row to keep or None)
-Decide = Callable[[list[dict], int], tuple[object, dict | None]]
+Decide = Callable[[list[dict[str, Any]], int], tuple[T, dict[str, Any] | None]]
 
 
 class Unavailable(Exception):
@@ -111,12 +115,13 @@ def _cannot_write(exc: sqlite3.Error) -> bool:
     return "disk is full" in str(exc) or "disk I/O error" in str(exc)
 
 
-def _kept(method):
+def _kept(
+    method: Callable[Concatenate[SqliteStore, P], Awaitable[T]],
+) -> Callable[Concatenate[SqliteStore, P], Coroutine[Any, Any, T]]:
     """A ``SqliteStore`` method whose SQLite error for want of room or a failed write is a
     ``StoreFull`` (503, never a 500), with a warning in the terminal at most once a minute."""
 
-    @functools.wraps(method)
-    async def call(self, *args, **kwargs):
+    async def call(self: SqliteStore, /, *args: P.args, **kwargs: P.kwargs) -> T:
         try:
             return await method(self, *args, **kwargs)
         except sqlite3.OperationalError as exc:
@@ -128,6 +133,7 @@ def _kept(method):
                 log.warning("the hall cannot write %s (%s): nothing is kept until it can", self.path, exc)
             raise StoreFull(str(exc)) from None
 
+    functools.update_wrapper(call, method)
     return call
 
 
@@ -142,14 +148,14 @@ class Store(Protocol):
 
     async def close(self) -> None: ...
 
-    async def state(self) -> dict | None:
+    async def state(self) -> dict[str, Any] | None:
         """The presenter's last position ``{seq, indexh, indexv, indexf}``, or None before any."""
 
-    async def set_state(self, state: dict) -> bool:
+    async def set_state(self, state: dict[str, Any]) -> bool:
         """Keep ``state`` if the seq rule ``state.keeps`` says so over the kept one's ``seq``, read
         and written as one atomic step; True when kept."""
 
-    async def publish(self, event: str, data: dict) -> None:
+    async def publish(self, event: str, data: dict[str, Any]) -> None:
         """Send an event to the streams of every process that shares the store."""
 
     async def add_answer(self, poll: str, token: str, answer: int) -> bool:
@@ -178,10 +184,10 @@ class Store(Protocol):
     async def solved_count(self, exercise: str) -> int:
         """The true number of solve tokens of ``exercise`` (never sent anywhere)."""
 
-    async def releases(self) -> list[dict]:
+    async def releases(self) -> list[dict[str, Any]]:
         """Every released count, oldest first: ``{exercise, value, epsilon, label}``."""
 
-    async def release(self, exercise: str, decide: Decide):
+    async def release(self, exercise: str, decide: Decide[T]) -> T:
         """Run ``decide(releases, true count of exercise)`` and keep the row it returns, as one
         atomic step against every other process: the budget is spent once."""
 
@@ -194,7 +200,16 @@ class Store(Protocol):
 
 class SqliteStore:
     """``Store`` over one SQLite file (``HallStore``), for a hall of one process: its events go
-    straight to this process's streams, the rate limits and the devices count are in memory."""
+    straight to this process's streams, the rate limits and the devices count are in memory.
+
+    Every SQLite call runs on one thread of its own (``hall-sqlite``), never on the event loop:
+    a write that waits for the file's lock (``busy_timeout``, up to 2 s) or an fsync (a release)
+    holds up only the requests that need the file, not every stream and every other request.
+    One thread, fed in the order the calls are made (a FIFO queue), keeps the writes serialized
+    and in that order, as on the loop before; each call is still one committed transaction, so the
+    durability above is unchanged: a method returns only after its commit (fsynced for a release).
+    A request cancelled while its call waits or runs does not undo it: once handed to the thread,
+    the call completes (and commits), as a commit that came just before a client went away."""
 
     def __init__(self, path: Path | str):
         self.path = Path(path)
@@ -204,83 +219,109 @@ class SqliteStore:
         self.on_event: OnEvent = lambda event, data: None
         self.buckets: dict[Rate, KeyedBuckets] = {}
         self.full_logged = -_FULL_LOGGED_EVERY  # when the terminal last heard the file cannot be written
+        self.thread: ThreadPoolExecutor | None = None
+
+    async def _run(self, call: Callable[[HallStore], T]) -> T:
+        """``call(the open HallStore)`` on the store's thread, after every call handed to it before."""
+        sql, thread = self.sql, self.thread
+        if sql is None or thread is None:
+            raise RuntimeError("the hall's SQLite store is not open")
+        return await asyncio.get_running_loop().run_in_executor(thread, call, sql)
 
     async def open(self, on_event: OnEvent) -> None:
-        self.sql = HallStore(self.path)  # opened on the thread and loop that use it
+        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hall-sqlite")
+        # made on the thread that uses it (opening may migrate and vacuum an older file)
+        self.sql = await asyncio.get_running_loop().run_in_executor(self.thread, HallStore, self.path)
         self.on_event = on_event
 
     async def close(self) -> None:
-        if self.sql is not None:
-            self.sql.close()
-            self.sql = None
+        sql, thread = self.sql, self.thread
+        self.sql = self.thread = None
+        if thread is not None:
+            if sql is not None:
+                await asyncio.get_running_loop().run_in_executor(thread, sql.close)
+            thread.shutdown(wait=True)
 
     @_kept
-    async def state(self) -> dict | None:
-        return self.sql.state()
+    async def state(self) -> dict[str, Any] | None:
+        return await self._run(HallStore.state)
 
     @_kept
-    async def set_state(self, state: dict) -> bool:
-        return self.sql.set_state(state)
+    async def set_state(self, state: dict[str, Any]) -> bool:
+        return await self._run(lambda sql: sql.set_state(state))
 
-    async def publish(self, event: str, data: dict) -> None:
+    async def publish(self, event: str, data: dict[str, Any]) -> None:
         self.on_event(event, data)
 
     @_kept
     async def add_answer(self, poll: str, token: str, answer: int) -> bool:
-        return self.sql.add_answer(poll, token, answer)
+        return await self._run(lambda sql: sql.add_answer(poll, token, answer))
 
     @_kept
     async def counts(self, poll: str, k: int) -> list[int]:
-        return self.sql.counts(poll, k)
+        return await self._run(lambda sql: sql.counts(poll, k))
 
     @_kept
     async def reset_poll(self, poll: str) -> int:
-        return self.sql.reset_poll(poll)
+        return await self._run(lambda sql: sql.reset_poll(poll))
 
     @_kept
     async def round(self, poll: str) -> int:
-        return self.sql.round(poll)
+        return await self._run(lambda sql: sql.round(poll))
 
     @_kept
     async def has_answer(self, poll: str, token: str) -> bool:
-        return self.sql.has_answer(poll, token)
+        return await self._run(lambda sql: sql.has_answer(poll, token))
 
     @_kept
     async def add_solved(self, exercise: str, token: str, ticket: str) -> bool:
-        with self.sql.transaction():
-            return self.sql.add_solved(exercise, token, ticket)
+        def call(sql: HallStore) -> bool:
+            with sql.transaction():
+                return sql.add_solved(exercise, token, ticket)
+
+        return await self._run(call)
 
     @_kept
     async def session_id(self) -> str:
-        with self.sql.transaction():
-            return self.sql.session_id()
+        def call(sql: HallStore) -> str:
+            with sql.transaction():
+                return sql.session_id()
+
+        return await self._run(call)
 
     @_kept
     async def join_pool(self, device_key: str, address_key: str, cap: int) -> bool:
-        with self.sql.transaction():
-            return self.sql.join_pool(device_key, address_key, cap)
+        def call(sql: HallStore) -> bool:
+            with sql.transaction():
+                return sql.join_pool(device_key, address_key, cap)
+
+        return await self._run(call)
 
     @_kept
     async def pool_size(self) -> tuple[int, int]:
-        return self.sql.pool_size()
+        return await self._run(HallStore.pool_size)
 
     @_kept
     async def solved_count(self, exercise: str) -> int:
-        return self.sql.solved_count(exercise)
+        return await self._run(lambda sql: sql.solved_count(exercise))
 
     @_kept
-    async def releases(self) -> list[dict]:
-        return self.sql.releases()
+    async def releases(self) -> list[dict[str, Any]]:
+        return await self._run(HallStore.releases)
 
     @_kept
-    async def release(self, exercise: str, decide: Decide):
+    async def release(self, exercise: str, decide: Decide[T]) -> T:
         # synchronous=FULL: the commit is fsynced before the count is answered (a power cut
-        # cannot lose a release the presenter saw); BEGIN IMMEDIATE: also against another process
-        with self.sql.durable(), self.sql.transaction():
-            answer, row = decide(self.sql.releases(), self.sql.solved_count(exercise))
-            if row is not None:
-                self.sql.add_release(**row)
-            return answer
+        # cannot lose a release the presenter saw); BEGIN IMMEDIATE: also against another
+        # process. ``decide`` runs on the store's thread, inside the transaction.
+        def call(sql: HallStore) -> T:
+            with sql.durable(), sql.transaction():
+                answer, row = decide(sql.releases(), sql.solved_count(exercise))
+                if row is not None:
+                    sql.add_release(**row)
+                return answer
+
+        return await self._run(call)
 
     async def devices(self, local: int) -> int:
         return local
@@ -315,7 +356,9 @@ class HallStore:
     def __init__(self, path: Path | str):
         self.path = str(path)
         _owner_only(self.path)
-        self.db = sqlite3.connect(self.path, isolation_level=None)  # autocommit: one statement, one commit
+        # autocommit: one statement, one commit. Made on SqliteStore's thread, which alone uses it
+        # (a test may read it from another thread while that one is idle: check_same_thread off)
+        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA busy_timeout=2000")
@@ -373,12 +416,12 @@ class HallStore:
         self.db.execute("VACUUM")  # the dropped pages held the device ids
         self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
-    def state(self) -> dict | None:
+    def state(self) -> dict[str, Any] | None:
         """The presenter's last position ``{seq, indexh, indexv, indexf}``, or None before any."""
         row = self.db.execute("SELECT seq, indexh, indexv, indexf FROM state WHERE id = 1").fetchone()
         return dict(zip(STATE_FIELDS, row, strict=True)) if row else None
 
-    def set_state(self, state: dict) -> bool:
+    def set_state(self, state: dict[str, Any]) -> bool:
         """Keep ``state`` if the seq rule (``state.keeps``) says so over the kept one, read and
         written in one write transaction (also against another process on the file); True when kept."""
         with self.transaction():
@@ -451,7 +494,7 @@ class HallStore:
         for this hall by. Call it inside ``transaction``."""
         row = self.db.execute("SELECT value FROM meta WHERE key = 'session'").fetchone()
         if row is not None:
-            return row[0]
+            return str(row[0])
         made = secrets.token_hex(8)
         self.db.execute("INSERT INTO meta (key, value) VALUES ('session', ?)", (made,))
         return made
@@ -476,7 +519,9 @@ class HallStore:
 
     def solved_count(self, exercise: str) -> int:
         """The true number of solve tokens of ``exercise`` (the server's alone: released noised)."""
-        return self.db.execute("SELECT COUNT(*) FROM solves WHERE exercise = ?", (exercise,)).fetchone()[0]
+        return int(
+            self.db.execute("SELECT COUNT(*) FROM solves WHERE exercise = ?", (exercise,)).fetchone()[0]
+        )
 
     def totals(self) -> dict[str, int]:
         """How many answers, solves and released counts the file holds (what a start reports)."""
@@ -485,7 +530,7 @@ class HallStore:
             for table, name in (("answers", "poll_answers"), ("solves", "solves"), ("releases", "releases"))
         }
 
-    def releases(self) -> list[dict]:
+    def releases(self) -> list[dict[str, Any]]:
         """Every released count, oldest first: ``{exercise, value, epsilon, label}``."""
         rows = self.db.execute("SELECT exercise, value, epsilon, label FROM releases ORDER BY id")
         return [dict(zip(("exercise", "value", "epsilon", "label"), row, strict=True)) for row in rows]

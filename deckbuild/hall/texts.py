@@ -8,11 +8,7 @@ NOT_JSON = "el cuerpo no es JSON válido"
 NOT_AN_OBJECT = "se esperaba un objeto JSON"
 NOT_AN_INTEGER = "«{key}» debe ser un entero entre {low} y {high}"
 NOT_A_FLAG = "«{key}» debe ser true o false"
-NOT_HEX128 = {  # field → why its 32 hex digits were refused
-    "token": "ficha no válida (32 cifras hexadecimales)",
-    "ticket": "ficha de admisión no válida (32 cifras hexadecimales)",
-    "device": "identificador de dispositivo no válido (32 cifras hexadecimales)",
-}
+NOT_HEX128 = "«{key}» debe tener 32 cifras hexadecimales en minúscula"  # a device id, a token, a ticket
 NOT_LISTED = {"polls": "encuesta desconocida", "exercises": "ejercicio desconocido"}  # live.json's table
 
 # a request the hall refuses before or besides its body's rules (app.py, cors.py)

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import sysconfig
 import tomllib
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,7 @@ from deckbuild import frontend, resources
 from tests.support.checkout import copy_sources
 from tests.support.paths import ROOT
 
-SOURCES = ("pyproject.toml", "README.md", "deckbuild", "templates", "static", "pyodide_pkg")
+SOURCES = ("pyproject.toml", "README.md", "deckbuild", "templates", "static", "pyodide_pkg", "scripts")
 
 
 def _package_data() -> dict[str, list[str]]:
@@ -54,7 +55,7 @@ def test_a_checkout_finds_its_own_folders():
 
 
 def _wheel_builder() -> str:
-    """An interpreter with setuptools (>= 64) and wheel: this venv's, else the system's."""
+    """An interpreter with setuptools >= 77 (pyproject.toml's build-system): this venv's, else the system's."""
     for python in (sys.executable, shutil.which("python3"), "/usr/bin/python3"):
         if (
             python
@@ -62,14 +63,14 @@ def _wheel_builder() -> str:
                 [
                     python,
                     "-c",
-                    "import setuptools, wheel; assert int(setuptools.__version__.split('.')[0]) >= 64",
+                    "import setuptools; assert int(setuptools.__version__.split('.')[0]) >= 77",
                 ],
                 capture_output=True,
             ).returncode
             == 0
         ):
             return python
-    pytest.fail("no Python here has setuptools >= 64 and wheel: pip install wheel")
+    pytest.fail("no Python here has setuptools >= 77: pip install -e '.[test]'")
 
 
 def _run(args, cwd, env, timeout=600) -> subprocess.CompletedProcess:
@@ -100,6 +101,11 @@ def test_pip_install_gives_a_dpdeck_that_builds_and_serves_a_lecture_elsewhere(t
         None,
     )
     (wheel,) = (tmp_path / "wheels").glob("*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    # dplab once: the top-level package, not again under share/ (issue 48, item 13)
+    assert "dplab/__init__.py" in names and not any(
+        n.startswith("deckbuild/share/pyodide_pkg/dplab/") for n in names
+    )
 
     # a fresh venv that borrows this one's third-party packages, and the wheel in it
     venv = tmp_path / "venv"

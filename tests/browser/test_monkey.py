@@ -8,16 +8,18 @@ deck's liveness invariants checked after every action:
 - at the end, once the clicks stop, every cell is idle and the status settles on "Python: listo"
   (never stuck on "cargando…").
 
-CI runs a short monkey (``--actions 60``); by hand: ``pytest tests/browser/test_monkey.py
+CI runs a short monkey (``--actions 60``) from a fixed seed (tests/support/monkey_seed.py); by hand: ``pytest tests/browser/test_monkey.py
 --actions 500 [--monkey-seed N] -s``. A failure prints the seed and the last actions to replay.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import time
 
 from tests.support.browser import cell_ids, open_deck, restart_python, set_code, wait_settled, wait_until
+from tests.support.monkey_seed import monkey_seed as chosen_seed
 
 RUN_BOUND_S = 120.0
 FRAME_BOUND_S = 1.0
@@ -193,14 +195,18 @@ class Monkey:
 
 
 def test_monkey(page, deck_url, monkey_actions, monkey_seed):
-    seed = monkey_seed if monkey_seed is not None else random.SystemRandom().randrange(10**6)
-    print(f"monkey seed {seed}, {monkey_actions} actions")
-    open_deck(page, deck_url)
-    # matplotlib may not be loaded when the first actions come: that is the point
-    monkey = Monkey(page, deck_url, seed)
-    t0 = time.monotonic()
-    monkey.play(monkey_actions)
-    settled = monkey.settle()
+    seed, source = chosen_seed(monkey_seed, os.environ)
+    print(f"monkey seed {seed} ({source}), {monkey_actions} actions")
+    try:
+        open_deck(page, deck_url)
+        # matplotlib may not be loaded when the first actions come: that is the point
+        monkey = Monkey(page, deck_url, seed)
+        t0 = time.monotonic()
+        monkey.play(monkey_actions)
+        settled = monkey.settle()
+    except BaseException as exc:  # whatever failed, the seed to replay it is in the report
+        exc.add_note(f"monkey seed {seed} ({source}): DPDECK_MONKEY_SEED={seed} replays it")
+        raise
     print(
         f"monkey seed {seed}: {monkey_actions} actions in {time.monotonic() - t0 - settled:.0f} s, "
         f"settled {settled:.1f} s after the last one"

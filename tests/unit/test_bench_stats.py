@@ -117,7 +117,13 @@ def test_target_4_names_an_unused_wheel():
 
 
 def test_the_document_is_json():
-    json.dumps(stats.summarize(fakes.results(2)))
+    # what the bench keeps is read back as it was written: only JSON's own kinds (no tuple, no
+    # numpy number, no non-text key) and no NaN or infinity, which strict JSON readers refuse
+    # (the verdicts are keyed by the target's number, which JSON keeps as text)
+    doc = stats.summarize(fakes.results(2))
+    kept = json.loads(json.dumps(doc, allow_nan=False))
+    assert kept == doc | {"verdicts": {str(n): v for n, v in doc["verdicts"].items()}}
+    assert doc["summary"] and doc["verdicts"] and doc["visits"]["deck"]
 
 
 def _with_pyodide_libs(cpython_seconds, same_seconds, reps=3) -> dict:

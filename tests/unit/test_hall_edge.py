@@ -296,6 +296,39 @@ def test_a_release_is_fsynced_before_it_is_answered(tmp_path):
     assert answer == "ok" and seen == [2] and after == 1  # FULL inside, NORMAL again after
 
 
+def test_a_write_waiting_for_the_sqlite_lock_leaves_the_event_loop_running(tmp_path):
+    """SqliteStore called sqlite3 on the event loop (issue 48, item 8): a write waiting for the
+    file's lock (busy_timeout, 2 s) froze every stream and request, here even the task that would
+    free the lock, so the write failed with "database is locked". On the store's own thread the
+    loop keeps running while it waits: the other connection commits, and the write goes through."""
+    path = tmp_path / "hall.sqlite3"
+    store = SqliteStore(path)
+
+    async def main():
+        await store.open(lambda event, data: None)
+        other = sqlite3.connect(path, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")  # another writer holds the file's lock
+            ticks = 0
+
+            async def free_the_lock():
+                nonlocal ticks
+                for _ in range(10):  # ~0.2 s of loop turns, then commit
+                    await asyncio.sleep(0.02)
+                    ticks += 1
+                other.execute("COMMIT")
+
+            freeing = asyncio.ensure_future(free_the_lock())
+            kept = await store.add_answer("copia", DEV[0], 1)
+            await freeing
+            return kept, ticks, await store.counts("copia", 2)
+        finally:
+            other.close()
+            await store.close()
+
+    assert run_async(main) == (True, 10, [0, 1])
+
+
 def test_redis_without_waitaof_says_what_a_release_rests_on(redis_server, caplog):
     """Redis before 7.2 has no WAITAOF: the terminal says so at start, and a release still works."""
     redis_server.command("FLUSHALL")

@@ -81,23 +81,38 @@ def test_a_servers_event_is_declared_once_typed_by_name_documented_and_checked(m
 def test_a_hall_route_declared_once_is_typed_documented_and_its_body_checked(monkeypatch):
     from deckbuild import hall_wire
     from deckbuild.hall import messages
-    from deckbuild.hall_wire import EXERCISE, Body, Field, Int, Route
+    from deckbuild.hall_wire import EXERCISE, HEX128, Body, Field, Int, Route
 
-    wave = Body("WaveBody", "a test body", (Field("exercise", EXERCISE), Field("hands", Int(1, 2), absent=1)))
+    wave = Body(
+        "WaveBody",
+        "a test body",
+        (
+            Field("exercise", EXERCISE),
+            Field("hands", Int(1, 2), absent=1),
+            Field("glove", HEX128, absent=None),
+        ),
+    )
     new = Route("POST", "/_hall/wave", "device", wave, "`204` a wave.")
     monkeypatch.setattr(hall_wire, "ROUTES", (*hall_wire.ROUTES, new))
     files = protocol.generated()
     types, doc = files[protocol.TYPES_JS], files[protocol.HALL_PROTOCOL_MD]
-    assert "@typedef {{exercise: string, hands?: number}} WaveBody  a test body: POST /_hall/wave" in types
-    assert '| `POST /_hall/wave` `{"exercise", "hands"?}` | a device | `204` a wave. |' in doc
+    assert (
+        "@typedef {{exercise: string, hands?: number, glove?: string | null}} WaveBody  a test body: POST /_hall/wave"
+        in types
+    )
+    assert '| `POST /_hall/wave` `{"exercise", "hands"?, "glove"?}` | a device | `204` a wave. |' in doc
     assert "| `WaveBody` (POST `/_hall/wave`) | `hands` | an integer 1…2 (absent or `null`: `1`) |" in doc
 
     spec = messages.LiveSpec(exercises=frozenset({"ex-escala"}))
     assert messages.parse(wave, b'{"exercise": "ex-escala", "x": 1}', spec) == {
         "exercise": "ex-escala",
         "hands": 1,
+        "glove": None,
     }
     for body, reason in [
+        # a 32-hex field no other body has: its reason names it (a 400, never a KeyError's 500)
+        (b'{"exercise": "ex-escala", "glove": "AB"}', "«glove» debe tener 32 cifras hexadecimales"),
+        (b'{"exercise": "ex-escala", "glove": 7}', "«glove» debe tener 32 cifras hexadecimales"),
         (b'{"exercise": "otro"}', "ejercicio desconocido"),
         (b'{"exercise": "ex-escala", "hands": 3}', "«hands» debe ser un entero entre 1 y 2"),
         (b'{"exercise": "ex-escala", "hands": true}', "«hands» debe ser un entero entre 1 y 2"),

@@ -36,6 +36,10 @@ from bench import procstat  # noqa: E402  (one /proc reader, shared with the ben
 XVFB_ARGS = ["-a", "-s", "-screen 0 1280x800x24"]  # MiniBrowser's --headless hung here
 
 FIREFOX = os.environ.get("DPDECK_FIREFOX", "/usr/bin/firefox-esr")
+# The oldest Firefox the pinned puppeteer-core (package.json) drives: 25.16 calls WebDriver BiDi's
+# emulation.setScreenOrientationOverride, which ESR 140.12 does not know (3 tests failed there);
+# 153.8 passes. scripts/setup.sh --test reads this line, and upgrades firefox-esr below it.
+FIREFOX_MIN = 153
 WEBKIT_DRIVER = os.environ.get("DPDECK_WEBKIT_DRIVER", "/usr/bin/WebKitWebDriver")
 MINIBROWSER = os.environ.get("DPDECK_MINIBROWSER", "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser")
 
@@ -68,6 +72,17 @@ def require(engine: str) -> None:
     pytest.skip(message)
 
 
+def firefox_major(binary: str) -> int | None:
+    """The major version ``binary --version`` prints ("Mozilla Firefox 153.8.0esr" → 153), or None."""
+    try:
+        said = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    words = [w for w in said.split() if w[:1].isdigit()]
+    head = words[0].split(".")[0] if words else ""
+    return int(head) if head.isdigit() else None
+
+
 def missing(engine: str) -> list[str]:
     """What this machine lacks to drive ``engine`` (empty when it can)."""
     lacks = []
@@ -83,6 +98,12 @@ def missing(engine: str) -> list[str]:
             lacks.append("node_modules/puppeteer-core (npm ci)")
         if not os.access(FIREFOX, os.X_OK):
             lacks.append(f"{FIREFOX} (apt-get install firefox-esr, or set DPDECK_FIREFOX)")
+        elif (major := firefox_major(FIREFOX)) is None or major < FIREFOX_MIN:
+            lacks.append(
+                f"Firefox ≥ {FIREFOX_MIN} for the pinned puppeteer-core: {FIREFOX} is "
+                f"{major or 'of an unknown version'} (bash scripts/setup.sh --test upgrades firefox-esr; "
+                "or set DPDECK_FIREFOX to a newer Firefox)"
+            )
     elif engine == "webkit":
         if not os.access(WEBKIT_DRIVER, os.X_OK):
             lacks.append(f"{WEBKIT_DRIVER} (apt-get install webkit2gtk-driver)")
