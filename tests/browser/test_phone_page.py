@@ -60,7 +60,9 @@ def _check(report: dict, size: str, engine: str) -> None:
     assert list(steps) == STEPS[size], f"{engine} {size} ran {list(steps)}: {report}"
     failed = {name: s.get("error") for name, s in steps.items() if not s["ok"]}
     assert not failed, f"{engine} {size}:\n" + json.dumps(failed, indent=1, ensure_ascii=False)
-    assert steps["targets"]["details"]["touch"] and steps["targets"]["details"]["measured"] > 100, steps["targets"]
+    assert steps["targets"]["details"]["touch"] and steps["targets"]["details"]["measured"] > 100, steps[
+        "targets"
+    ]
 
 
 @pytest.mark.parametrize("size", list(SIZES))
@@ -94,7 +96,9 @@ def test_a_students_phone_page_in_webkit(hall):
     options = {"token": hall.token, "driverTimeout": 500, "window": [390, 844]}
     result = drivers.run_webkit(hall.audience + QUERY, options, 560.0, scenario=SCENARIO)
     driver, report = result["driver"], result.get("report") or {}
-    assert "fatal" not in driver and report, f"the WebKit driver failed: {driver.get('fatal')} {driver.get('stderr')}"
+    assert "fatal" not in driver and report, (
+        f"the WebKit driver failed: {driver.get('fatal')} {driver.get('stderr')}"
+    )
     assert not report.get("fatal"), report["fatal"]
     assert report["view"]["scroll"] and report["view"]["width"] < 500, report["view"]
     _check(report, "phone", "webkit")
@@ -111,7 +115,10 @@ def _swipe(page, x: float, y: float, dy: float, steps: int = 10) -> None:
     cdp = page.context.new_cdp_session(page)
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
     for i in range(1, steps + 1):
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y + dy * i / steps}]})
+        cdp.send(
+            "Input.dispatchTouchEvent",
+            {"type": "touchMove", "touchPoints": [{"x": x, "y": y + dy * i / steps}]},
+        )
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     cdp.detach()
 
@@ -139,7 +146,9 @@ def test_reading_a_long_slide_to_its_end_on_a_phone_keeps_following(browser, hal
             time.sleep(0.8)
             at = phone.evaluate(HERE)
             assert at[0] == longest[1] and hall_view(phone)["following"], (i, at, longest)
-        assert phone.evaluate("window.deck.reveal.getCurrentSlide().scrollTop") >= longest[0] - 2  # read to its end
+        assert (
+            phone.evaluate("window.deck.reveal.getCurrentSlide().scrollTop") >= longest[0] - 2
+        )  # read to its end
         RESULTS.mkdir(exist_ok=True)
         phone.screenshot(path=str(RESULTS / "phone-page-long-slide-end.png"))
         # a slide that fits: a swipe reads ahead, and the way back shows over none of the slide
@@ -155,7 +164,9 @@ def test_reading_a_long_slide_to_its_end_on_a_phone_keeps_following(browser, hal
         assert back.is_visible()
         phone.screenshot(path=str(RESULTS / "phone-page-way-back.png"))
         box = back.bounding_box()
-        slide = phone.evaluate("(() => { const r = window.deck.reveal.getCurrentSlide().getBoundingClientRect(); return [r.top, r.bottom]; })()")
+        slide = phone.evaluate(
+            "(() => { const r = window.deck.reveal.getCurrentSlide().getBoundingClientRect(); return [r.top, r.bottom]; })()"
+        )
         assert slide[1] <= box["y"] + 1, (slide, box)  # the slide ends above the button
         assert not phone.errors, phone.errors
     finally:

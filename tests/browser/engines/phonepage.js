@@ -108,7 +108,8 @@ async (options = {}, { now, sleep, waitFor }) => {
       try {
         await waitFor(`fragment ${f} of slide ${h}`, () => same(here(), [h, 0, f]) && shown(h) === want, opt.followTimeout);
       } catch (e) {
-        throw new Error(`presenter at [${h}, 0, ${f}] shows ${want}; this page at ${JSON.stringify(here())} shows ${shown(h)}`);
+        throw new Error(`presenter at [${h}, 0, ${f}] shows ${want}; this page at ${JSON.stringify(here())} shows ${shown(h)}`,
+                        { cause: e });
       }
       d.seen.push(`${f}:${shown(h)}`);
     }
