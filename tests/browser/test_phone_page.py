@@ -93,7 +93,9 @@ def test_a_students_phone_page_in_webkit(hall):
     drivers.require("webkit")
     # MiniBrowser keeps its window at least 447 px wide here: still reveal.js's scroll view, the
     # phone's layout (phone.css keys every phone rule to it, not to a width)
-    options = {"token": hall.token, "driverTimeout": 500, "window": [390, 844]}
+    RESULTS.mkdir(exist_ok=True)
+    shot = str(RESULTS / "phone-page-webkit-census.png")
+    options = {"token": hall.token, "driverTimeout": 500, "window": [390, 844], "screenshot": shot}
     result = drivers.run_webkit(hall.audience + QUERY, options, 560.0, scenario=SCENARIO)
     driver, report = result["driver"], result.get("report") or {}
     assert "fatal" not in driver and report, (

@@ -61,6 +61,8 @@ def run_webkit(url: str, options: dict, scenario_path: Path) -> dict:
         driver.get(url)
         info["gotoSeconds"] = round(time.monotonic() - t1, 3)
         report = json.loads(driver.execute_async_script(ASYNC_WRAPPER.format(scenario=scenario), options))
+        if options.get("screenshot"):  # the page as the scenario left it, for a person to look at
+            driver.save_screenshot(options["screenshot"])
         info["idle"] = rest_use(lambda: cpu_use(_group()))  # the page at rest: nothing should still compute
         info["totalSeconds"] = round(time.monotonic() - t0, 3)
         return {"driver": info, "report": report}
