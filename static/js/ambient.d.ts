@@ -19,6 +19,7 @@ declare module "reveal" {
     getSlide(h: number, v?: number): HTMLElement | undefined;
     getSlides(): HTMLElement[];
     getRevealElement(): HTMLElement;
+    getViewportElement(): HTMLElement;
     toggleHelp(show?: boolean): void;
     addKeyBinding(binding: { keyCode: number; key: string; description: string }, callback: () => void): void;
     /** reveal.js's scroll-view controller (its internals, patched by deck.js) */

@@ -75,6 +75,27 @@ function installJoinOverlay(hall) {
   return overlay;
 }
 
+/** Mark each slide that is longer than its page (``data-long``: it scrolls within its page, as
+ *  phone.css lays slides out on a phone), kept up to date as its content grows or shrinks (an
+ *  output drawn, a figure loaded): hall.css keeps a follower's scrolling inside such a slide.
+ *  A slide that fits its page is not marked: a swipe on it still moves the page to the next.
+ *  @param {Element | undefined} root reveal.js's element */
+function markLongSlides(root) {
+  if (!root || typeof ResizeObserver !== "function") return;
+  const measure = (/** @type {HTMLElement} */ slide) => {
+    const long = slide.scrollHeight > slide.clientHeight + 1;
+    if (long !== (slide.dataset.long === "true")) slide.dataset.long = String(long);
+  };
+  const observer = new ResizeObserver((entries) => {
+    const slides = new Set(entries.map((e) => /** @type {HTMLElement | null} */ (e.target.closest("section"))));
+    for (const slide of slides) if (slide) measure(slide);
+  });
+  for (const slide of root.querySelectorAll(".slides section")) {
+    observer.observe(slide);   // its page's size (a phone turned, the way back's strip)
+    for (const part of slide.children) observer.observe(part);   // its content's
+  }
+}
+
 /** @param {Hall} hall */
 export function installHallView(hall) {
   const box = el("div", "hall-status");
@@ -117,6 +138,8 @@ export function installHallView(hall) {
   title?.append(joinFigure(hall, "hall-join"));
   const overlay = installJoinOverlay(hall);
 
+  markLongSlides(hall.reveal.getRevealElement?.());
+
   let noteTimer = 0;
   const view = {
     overlay,
@@ -136,6 +159,14 @@ export function installHallView(hall) {
       const t = hall.target;
       back.hidden = hall.presenter || hall.following || !t;
       if (t) back.textContent = returnText(hall.reveal, t);
+      // for hall.css, on the viewport: a follower's long slide keeps its scrolling to itself
+      // (reading to its end does not scroll on to the next slide, which would stop following),
+      // and a phone keeps the strip at the foot of its slides free for the way back
+      const viewport = hall.reveal.getViewportElement?.();
+      if (viewport) {
+        viewport.dataset.hallFollowing = String(!hall.presenter && hall.following);
+        viewport.dataset.hallBack = String(!back.hidden);
+      }
     },
     notice(text) {
       note.textContent = text;

@@ -300,8 +300,9 @@ export class Hall extends EventTarget {
     this.follow.startApply();
     try {
       this.reveal.slide(s.indexh, s.indexv, s.indexf);
-      // the phones' scroll view shows fragments by scroll position: go to the presenter's one
-      if (this.reveal.isScrollView() && s.indexf >= 0) {
+      // the phones' scroll view shows fragments by scroll position: go to the presenter's one,
+      // or to none (-1): a fragment the presenter hid again by stepping back is hidden here too
+      if (this.reveal.isScrollView()) {
         scrollToFragment(this.reveal.getRevealElement(), s.indexh, s.indexv, s.indexf);
       }
     } finally { this.follow.endApply(); }

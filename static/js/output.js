@@ -33,9 +33,12 @@ const PIECE_LINES = 400;
 
 /**
  * Say on a text block whether it hides lines above or below (``data-more``: "above", "below",
- * "both"): deck.css then says «↑ más arriba» / «↓ más abajo» over it, since a scrollbar may not
- * show (overlay scrollbars, a projector's browser). Measured once the layout has settled (a
- * later block, an error, may take the room after this one was drawn).
+ * "both"), and columns to the left or right (``data-wide``: "left", "right", "both": a phone's
+ * printed table keeps its columns and scrolls sideways): deck.css then says «↑ más arriba» /
+ * «↓ más abajo» / «desliza →» over it and shades the hidden edge, since a scrollbar may not
+ * show (overlay scrollbars: a phone's, a projector's browser). Only where something is hidden:
+ * a block that fits has neither. Measured once the layout has settled (a later block, an error,
+ * may take the room after this one was drawn).
  */
 function markHidden(pre) {
   requestAnimationFrame(() => {
@@ -43,8 +46,19 @@ function markHidden(pre) {
     const below = pre.scrollTop + pre.clientHeight < pre.scrollHeight - 1;
     if (above || below) pre.dataset.more = above && below ? "both" : above ? "above" : "below";
     else delete pre.dataset.more;
+    const left = pre.scrollLeft > 1;
+    const right = pre.scrollLeft + pre.clientWidth < pre.scrollWidth - 1;
+    if (left || right) pre.dataset.wide = left && right ? "both" : left ? "left" : "right";
+    else delete pre.dataset.wide;
   });
 }
+
+/** Text blocks measured again when their box changes size: one drawn while its slide was not laid
+ *  out (a phone lays out a page once it is near) has no width to measure until it is; a phone
+ *  turned sideways may now show the whole line. */
+const resized = typeof ResizeObserver === "function"
+  ? new ResizeObserver((entries) => { for (const e of entries) markHidden(e.target); })
+  : null;
 
 export class Output {
   constructor(el) {
@@ -69,6 +83,7 @@ export class Output {
     this.urls.clear();
     this.items = [];
     this.queue = [];
+    for (const pre of this.el.querySelectorAll("pre")) resized?.unobserve(pre);
     this.el.replaceChildren();
     this.textBlock = null;
     this.meter = null;
@@ -150,6 +165,7 @@ export class Output {
       this.textBlock.dataset.kind = item.kind;
       const pre = this.textBlock;
       pre.addEventListener("scroll", () => markHidden(pre), { passive: true });
+      resized?.observe(pre);
       this.el.append(pre);
     }
     this.appendText(item.text);

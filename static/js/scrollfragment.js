@@ -33,8 +33,10 @@ function groupsOf(/** @type {Element} */ slide) {
 /**
  * Scroll the scroll view to slide (``h``, ``v``) showing its fragment group ``fragment`` (reveal.js
  * then shows the fragments). In the scroll view every slide is wrapped in a `.scroll-page` and
- * carries `data-index-h`/`data-index-v` (reveal.js's own `getSlide` no longer finds it). Returns
- * false (and does nothing) when ``root`` is not in the scroll view or has no such slide.
+ * carries `data-index-h`/`data-index-v` (reveal.js's own `getSlide` no longer finds it). Group -1
+ * (none shown) is the slide's own first part: a follower whose presenter stepped back hides the
+ * fragments again. Returns false (and does nothing) when ``root`` is not in the scroll view, has
+ * no such slide, or the slide has no fragments (reveal.js's move to the slide is all it takes).
  * @param {Element} root reveal.js's element (`.reveal`)
  * @param {number} h
  * @param {number} v
@@ -47,6 +49,7 @@ export function scrollToFragment(root, h, v, fragment) {
   const page = pages.findIndex((p) => p.querySelector(here));
   if (!viewport || page < 0) return false;
   const groups = pages.map((p) => groupsOf(p.querySelector("section") ?? p));
+  if (!groups[page]) return false;   // no fragments: reveal.js's own move shows the slide whole
   const progress = fragmentProgress(groups, page, fragment);
   viewport.scrollTop = progress * (viewport.scrollHeight - viewport.clientHeight);
   return true;

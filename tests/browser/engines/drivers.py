@@ -121,11 +121,20 @@ def missing(engine: str) -> list[str]:
 # ---- Chromium --------------------------------------------------------------------------------
 
 
-def run_chromium(browser, url: str, options: dict, scenario: Path = SCENARIO) -> dict:
-    """Playwright: a fresh context (empty cache and storage: a cold load) on the shared browser."""
+def run_chromium(
+    browser,
+    url: str,
+    options: dict,
+    scenario: Path = SCENARIO,
+    context_options: dict | None = None,
+    after=None,
+) -> dict:
+    """Playwright: a fresh context (empty cache and storage: a cold load) on the shared browser;
+    ``context_options`` (Playwright's: viewport, touch, scale) where not the laptop's viewport;
+    ``after(page)``, if given, once the scenario is over (e.g. a screenshot)."""
     from deckbuild.browser import VIEWPORT
 
-    context = browser.new_context(viewport=VIEWPORT)
+    context = browser.new_context(**(context_options or {"viewport": VIEWPORT}))
     try:
         page = context.new_page()
         errors: list[str] = []
@@ -135,6 +144,8 @@ def run_chromium(browser, url: str, options: dict, scenario: Path = SCENARIO) ->
         driver = {"browser": f"chromium/{browser.version}", "gotoSeconds": round(time.monotonic() - t0, 3)}
         # evaluate is not subject to the page's CSP; the source is a function: it is called with options
         report = page.evaluate(source(scenario), options)
+        if after:
+            after(page)
         driver["idle"] = rest_use(idle_tree)  # the page at rest, all done: nothing should still compute
         driver["pageErrors"] = errors
         driver["totalSeconds"] = round(time.monotonic() - t0, 3)

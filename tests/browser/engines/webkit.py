@@ -52,7 +52,8 @@ def run_webkit(url: str, options: dict, scenario_path: Path) -> dict:
             f"{driver.capabilities.get('browserVersion')}",
             "launchSeconds": round(time.monotonic() - t0, 3),
         }
-        driver.set_window_size(1280, 800)
+        # ``window``: [width, height] of the window (a phone's 390 px shows reveal.js's scroll view)
+        driver.set_window_size(*options.get("window", (1280, 800)))
         # the scenario's own deadlines end it; this is only the backstop
         driver.set_script_timeout(options.get("driverTimeout", 900))
         driver.set_page_load_timeout(60)
@@ -60,6 +61,8 @@ def run_webkit(url: str, options: dict, scenario_path: Path) -> dict:
         driver.get(url)
         info["gotoSeconds"] = round(time.monotonic() - t1, 3)
         report = json.loads(driver.execute_async_script(ASYNC_WRAPPER.format(scenario=scenario), options))
+        if options.get("screenshot"):  # the page as the scenario left it, for a person to look at
+            driver.save_screenshot(options["screenshot"])
         info["idle"] = rest_use(lambda: cpu_use(_group()))  # the page at rest: nothing should still compute
         info["totalSeconds"] = round(time.monotonic() - t0, 3)
         return {"driver": info, "report": report}
