@@ -750,6 +750,34 @@ async def measure_hostile(args, proc: subprocess.Popen, own: str, base: str, tok
     }
 
 
+def _add_hostile_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of the hostile mode (``--hostile``): the attacker's slow connections and flood."""
+    hostile = parser.add_argument_group("the hostile mode (--hostile)")
+    hostile.add_argument(
+        "--hostile",
+        action="store_true",
+        help=f"one address ({ATTACKER}) holds a slowloris and floods answers while the devices, each "
+        "from its own loopback address, follow, answer and solve through Caddy (deploy/hall.caddy)",
+    )
+    hostile.add_argument("--slowloris", type=int, default=2000, help="slow connections held (default 2000)")
+    hostile.add_argument(
+        "--slowloris-target",
+        choices=("hall", "caddy"),
+        default="hall",
+        help="where the slow connections go: the hall's own port (default: a hall its devices reach "
+        "directly too) or Caddy's",
+    )
+    hostile.add_argument(
+        "--flood-rate", type=float, default=200.0, help="the attacker's answers per second (default 200)"
+    )
+    hostile.add_argument("--solves", type=int, help="honest solves (default: as many as --answers)")
+    hostile.add_argument(
+        "--hall-nofile",
+        type=int,
+        help="the hall process's open-files limit (1024 is a laptop's default; default: this process's)",
+    )
+
+
 def parse_args(argv=None) -> argparse.Namespace:
     """The command line, checked: every count and time bounded (``parser.error`` otherwise)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -791,30 +819,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument(
         "--report", type=Path, metavar="RESULTS.json", help="print the targets of an earlier --out again"
     )
-    hostile = parser.add_argument_group("the hostile mode (--hostile)")
-    hostile.add_argument(
-        "--hostile",
-        action="store_true",
-        help=f"one address ({ATTACKER}) holds a slowloris and floods answers while the devices, each "
-        "from its own loopback address, follow, answer and solve through Caddy (deploy/hall.caddy)",
-    )
-    hostile.add_argument("--slowloris", type=int, default=2000, help="slow connections held (default 2000)")
-    hostile.add_argument(
-        "--slowloris-target",
-        choices=("hall", "caddy"),
-        default="hall",
-        help="where the slow connections go: the hall's own port (default: a hall its devices reach "
-        "directly too) or Caddy's",
-    )
-    hostile.add_argument(
-        "--flood-rate", type=float, default=200.0, help="the attacker's answers per second (default 200)"
-    )
-    hostile.add_argument("--solves", type=int, help="honest solves (default: as many as --answers)")
-    hostile.add_argument(
-        "--hall-nofile",
-        type=int,
-        help="the hall process's open-files limit (1024 is a laptop's default; default: this process's)",
-    )
+    _add_hostile_arguments(parser)
     args = parser.parse_args(argv)
     args.event_loops = args.event_loops or ["auto"]
     args.solves = args.answers if args.solves is None else args.solves
