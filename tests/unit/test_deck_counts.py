@@ -89,7 +89,9 @@ def test_every_announced_count_is_the_count_of_the_list(deck):
                     continue
                 checked += 1
                 if numbers != {items}:
-                    wrong.append(f"{slide.id} ({where}): «{paragraph}» announces {sorted(numbers)}, lists {items}")
+                    wrong.append(
+                        f"{slide.id} ({where}): «{paragraph}» announces {sorted(numbers)}, lists {items}"
+                    )
     assert not wrong, "\n".join(wrong)
     assert checked >= 2  # «con dos piezas:» (la intuición), «Tres…/Cuatro lecturas…:» (la definición)
 
