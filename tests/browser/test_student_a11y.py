@@ -25,10 +25,12 @@ import re
 import pytest
 
 from deckbuild.schema import load_deck
+from tests.browser.engines import drivers
 from tests.support.browser import go_to_slide, instrument, no_transitions, open_deck, wait_settled
 from tests.support.paths import LECTURE, ROOT
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+ENGINES = ROOT / "tests" / "browser" / "engines"
 SIZES = {
     "laptop": {"viewport": {"width": 1366, "height": 768}},
     "phone": {
@@ -254,3 +256,22 @@ def test_axe_finds_nothing_on_any_kind_of_slide(student):
     assert found == {}, found
     assert mismatched == {}, mismatched
     assert not page.errors, page.errors
+
+
+def test_axe_finds_nothing_in_webkit(deck_url, tmp_path):
+    """The same slides in WebKitGTK (MiniBrowser over WebDriver, a 1280×800 window: the engine
+    of Safari, which a phone's every browser is on iOS): engines/axe.js, after every cell ran."""
+    drivers.require("webkit")
+    scenario = tmp_path / "axe.js"
+    body = (ENGINES / "axe.js").read_text(encoding="utf-8").strip()
+    # one function: axe-core's source defines window.axe, then the scenario runs
+    scenario.write_text(
+        f"async (options, helpers) => {{\n{AXE.read_text(encoding='utf-8')}\n;return ({body})(options, helpers);\n}}",
+        encoding="utf-8",
+    )
+    run = drivers.run_webkit(
+        deck_url, {"slides": kind_slides(), "driverTimeout": 900}, 1000, scenario=scenario
+    )
+    report = run.get("report") or {}
+    assert "violations" in report, run
+    assert report["violations"] == {}, report
