@@ -88,6 +88,7 @@ export const PHRASES = {
   "nav-down": "Diapositiva de abajo",
   "result-ready": ({ alts }) => `Resultado listo. ${alts}`,
   "result-error": ({ type }) => `Error: ${type}`,
+  "result-stopped": "Ejecución detenida: la celda no terminó",
   // a pool of two workers (workers.js): a name bound by a cell that lives in the other interpreter
   "pool-name-elsewhere": ({ name, cell }) =>
     `«${name}» lo define la celda ${cell}, que corre en el otro intérprete de Python de esta página `

@@ -152,7 +152,7 @@
  *   | "prelude-failed" | "prelude-failed-traceback" | "cancelled-type" | "cancelled-message"
  *   | "cancelled-traceback" | "died-type" | "died-message" | "interrupted-message"
  *   | "load-cell-packages" | "start-python"
- *   | "eval-no-detail" | "nav-left" | "nav-right" | "nav-up" | "nav-down"
+ *   | "eval-no-detail" | "nav-left" | "nav-right" | "nav-up" | "nav-down" | "result-stopped"
  *   | "wide-formula" | "wide-table"}} UiLabel
  * @typedef {{code: "boot-wait", what: string, seconds: number, usual: number}
  *   | {code: "cell-code-label", id: string} | {code: "cell-try-label", label: string}

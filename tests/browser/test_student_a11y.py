@@ -26,7 +26,19 @@ import pytest
 
 from deckbuild.schema import load_deck
 from tests.browser.engines import drivers
-from tests.support.browser import go_to_slide, instrument, no_transitions, open_deck, wait_settled
+from tests.support.browser import (
+    CELL,
+    cell_output,
+    go_to_slide,
+    instrument,
+    no_transitions,
+    open_deck,
+    start_run,
+    wait_idle,
+    wait_running,
+    wait_runtime_ready,
+    wait_settled,
+)
 from tests.support.paths import LECTURE, ROOT
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -275,3 +287,30 @@ def test_axe_finds_nothing_in_webkit(deck_url, tmp_path):
     report = run.get("report") or {}
     assert "violations" in report, run
     assert report["violations"] == {}, report
+
+
+def test_a_stop_is_said_in_spanish(context, deck_url):
+    """■ Detener on ``while True: pass``: under Python's «KeyboardInterrupt» the cell says what
+    happened in Spanish, and the screen reader hears «Ejecución detenida…», not «Error:
+    KeyboardInterrupt»."""
+    context.add_init_script(LIVE)
+    page = instrument(context, context.new_page())
+    open_deck(page, deck_url + "?noprerun")
+    wait_runtime_ready(page)
+    slide = "el-mecanismo-de-laplace"
+    go_to_slide(page, slide)
+    start_run(page, slide, "while True:\n    pass")
+    wait_running(page, slide)
+    page.locator(CELL.format(slide) + " button.stop").click()
+    wait_idle(page, slide, 30)
+    out = cell_output(page, slide)
+    lines = out["error"].strip().splitlines()
+    assert lines[-2:] == [
+        "KeyboardInterrupt",
+        "En español: ejecución detenida con ■ Detener (o Escape): la celda no terminó",
+    ], out
+    assert page.evaluate("document.getElementById('announcer').textContent") == (
+        "Ejecución detenida: la celda no terminó"
+    )
+    assert english([(t,) for t in page.evaluate("window.__announced")]) == []
+    assert not page.errors, page.errors
