@@ -28,12 +28,13 @@ from .run import Run, Watcher
 from .session import WATCHERS, Session
 from .sleep import install_sleep
 from .source import PAGE_SNIPPET
-from .tracebacks import format_error
+from .tracebacks import INTERRUPTED_TRACEBACK, format_error
 from .verdict import Verdict
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "INTERRUPTED_TRACEBACK",
     "MATPLOTLIB_STEPS",
     "PAGE_SNIPPET",
     "WATCHERS",

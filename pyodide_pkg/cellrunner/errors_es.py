@@ -178,10 +178,16 @@ _MESSAGES_ES = {  # by the exception's class (the most specific of its classes t
 _DID_YOU_MEAN = re.compile(r"Did you mean: '?([\w.]+)'?\?")
 
 
+# a Stop (■ Detener, or Escape in the editor) raises KeyboardInterrupt in the cell
+INTERRUPTED_ES = "ejecución detenida con ■ Detener (o Escape): la celda no terminó"
+
+
 def python_error_es(exc: BaseException, formatted: str) -> str | None:
     """The Spanish line for Python's own error ``exc`` (``formatted``: its traceback as Python
-    writes it, which carries the «Did you mean» hint), or None (a KeyboardInterrupt, an error
-    Python's own message says well enough, or one this table does not know)."""
+    writes it, which carries the «Did you mean» hint), or None (an error Python's own message
+    says well enough, or one this table does not know). A KeyboardInterrupt is a Stop."""
+    if isinstance(exc, KeyboardInterrupt):
+        return INTERRUPTED_ES
     message = str(exc.msg if isinstance(exc, SyntaxError) else exc)
     hint = _DID_YOU_MEAN.search(formatted)
     guess = f": ¿quiso decir «{hint.group(1)}»?" if hint else ""

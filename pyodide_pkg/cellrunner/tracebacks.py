@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import traceback
 
-from .errors_es import dplab_error, python_error_es
+from .errors_es import INTERRUPTED_ES, dplab_error, python_error_es
 
 MAX_TRACEBACK_CHARS = 12_000  # a runaway recursion keeps its start and its end
 SPANISH_LINE = "En español: "  # starts the Spanish line under Python's own error
+# the traceback of a Stop that came before the cell's first line (the worker's own record of it)
+INTERRUPTED_TRACEBACK = f"KeyboardInterrupt\n{SPANISH_LINE}{INTERRUPTED_ES}\n"
 
 
 def format_error(exc: BaseException, filename: str) -> dict:
@@ -25,7 +27,7 @@ def format_error(exc: BaseException, filename: str) -> dict:
         return spanish
     te = traceback.TracebackException(type(exc), exc, tb, compact=True)
     text = "".join(te.format())
-    spanish = None if isinstance(exc, KeyboardInterrupt) else python_error_es(exc, text)
+    spanish = python_error_es(exc, text)
     if spanish:  # under Python's last line, as dplab's errors are said (errors_es)
         text += f"{SPANISH_LINE}{spanish}\n"
     if len(text) > MAX_TRACEBACK_CHARS:

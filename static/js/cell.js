@@ -498,7 +498,9 @@ export class Cell extends EventTarget {
     this.changed();
     if (!background && !replay) {
       const alts = this.output.items.filter((i) => i.kind === "figure").map((i) => i.alt).join(". ");
-      this.announce?.(error ? say({ code: "result-error", type: error.type }) : say({ code: "result-ready", alts }));
+      this.announce?.(!error ? say({ code: "result-ready", alts })
+        : error.type === "KeyboardInterrupt" ? say({ code: "result-stopped" })   // ■ Detener: not "Error: KeyboardInterrupt"
+          : say({ code: "result-error", type: error.type }));
     }
     this.dispatchEvent(new CustomEvent("ran", { detail: result }));
     if (this.rerun) { this.rerun = false; return this.run(); }

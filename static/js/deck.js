@@ -2,6 +2,7 @@
 // Python starts first: this module's static imports are only what starting the worker needs,
 // so the worker boots while reveal.js and CodeMirror (most of the page's JS) still load.
 import { Runtime } from "./runtime.js";
+import { say } from "./phrases.js";
 import { poolSize } from "./pool.js";
 import { isReceiver, styleSpeakerNotes } from "./mirror.js";
 import { ensureIsolation, keepOffline } from "./isolation.js";
@@ -180,6 +181,47 @@ function buildNearEditors(ctx) {
   return { ready: near(), unbind() { reveal.off("slidechanged", near); } };
 }
 
+/** reveal.js names its arrows in English for screen readers ("previous slide", "next slide",
+ *  "above slide", "below slide"; 6.0.2 writes them once, as it builds its controls): in Spanish.
+ *  @param {HTMLElement} revealEl */
+function spanishArrows(revealEl) {
+  for (const side of /** @type {const} */ (["left", "right", "up", "down"])) {
+    const label = say({ code: `nav-${side}` });
+    for (const b of revealEl.querySelectorAll(`.controls .navigate-${side}`)) {
+      b.setAttribute("aria-label", label);
+      b.setAttribute("title", label);
+    }
+  }
+}
+
+/** On a phone (reveal.js's scroll view) a formula or a table wider than the screen scrolls
+ *  sideways (phone.css): such a one is made reachable by the keyboard and named for a screen
+ *  reader (axe-core's scrollable-region-focusable); one that fits is left out of the tab order.
+ *  Checked now, when reveal.js lays the slides out again, and once the fonts are in (KaTeX's
+ *  widen formulas).
+ *  @param {any} reveal  @returns {import("./context.js").Bound} */
+function focusableWhenWide(reveal) {
+  const check = () => {
+    if (!reveal.isScrollView()) return;
+    for (const el of reveal.getRevealElement().querySelectorAll(".slides .katex-display, .slides table.deck-table")) {
+      const wide = el.scrollWidth > el.clientWidth + 1;
+      if (wide === (el.dataset.wide === "true")) continue;
+      el.dataset.wide = String(wide);
+      if (wide) {
+        el.tabIndex = 0;
+        if (el.tagName !== "TABLE") el.setAttribute("role", "group");   // a table keeps its role
+        el.setAttribute("aria-label", say({ code: el.tagName === "TABLE" ? "wide-table" : "wide-formula" }));
+      } else {
+        for (const attr of ["tabindex", "role", "aria-label"]) el.removeAttribute(attr);
+      }
+    }
+  };
+  reveal.on("resize", check);
+  check();
+  document.fonts?.ready.then(check);
+  return { unbind() { reveal.off("resize", check); } };
+}
+
 /** A visible notice beside the status indicator (what the announcer reads aloud), for a while. */
 let noticeTimer = 0;
 function notify(text) {
@@ -267,6 +309,8 @@ const deck = new Reveal({
 });
 await deck.initialize();
 context.reveal = deck;
+spanishArrows(deck.getRevealElement());
+bound.push(focusableWhenWide(deck));
 bound.push(showWhere(context));
 if (/print-pdf/.test(location.search)) (await import("./print.js")).preparePrint();   // build.py pdf
 bound.push(installSpanishHelp(context));

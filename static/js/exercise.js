@@ -120,7 +120,7 @@ export class Exercise extends EventTarget {
 
     const bar = document.createElement("div");
     bar.className = "exercise-actions";
-    this.hintBtn = button(say({ code: "exercise-hint-label" }), "", "hint", () => this.nextHint(), signal);
+    this.hintBtn = button("", "", "hint", () => this.nextHint(), signal);
     this.solutionBtn = button(say({ code: "exercise-solution-label" }), say({ code: "exercise-solution" }),
                               "show-solution", () => this.showSolution(), signal);
     this.loadBtn = button(say({ code: "exercise-load-label" }), say({ code: "exercise-load" }), "load-solution",
@@ -256,6 +256,9 @@ export class Exercise extends EventTarget {
     const n = this.hintsShown, total = this.hints.length;
     this.hintBtn.hidden = total === 0;
     this.hintBtn.textContent = n < total ? say({ code: "exercise-hint", n: n + 1, total }) : say({ code: "exercise-no-more-hints" });
+    const label = n < total ? say({ code: "exercise-hint-label", n: n + 1, total }) : this.hintBtn.textContent;
+    this.hintBtn.setAttribute("aria-label", label);
+    this.hintBtn.title = label;
     this.hintBtn.disabled = this.readOnly || n >= total;
   }
 

@@ -164,6 +164,11 @@ export class Output {
       this.textBlock.className = `out-${item.kind}`;
       this.textBlock.dataset.kind = item.kind;
       const pre = this.textBlock;
+      // it may scroll (a long print; a wide table on a phone): the keyboard reaches it, and a
+      // screen reader names it (axe-core's scrollable-region-focusable)
+      pre.tabIndex = 0;
+      pre.setAttribute("role", "group");
+      pre.setAttribute("aria-label", say({ code: "output-label", kind: item.kind }));
       pre.addEventListener("scroll", () => markHidden(pre), { passive: true });
       resized?.observe(pre);
       this.el.append(pre);

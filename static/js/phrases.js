@@ -75,8 +75,20 @@ export const PHRASES = {
   "cell-try-label": ({ label }) => `Probar en la ventana principal: ${label}`,
   "cell-try-restore-label": "Volver al código original y ejecutarlo en la ventana principal",
   "cell-code-label": ({ id }) => `Código de la celda ${id}`,
+  // a block of a cell's output, focusable (a wide one scrolls sideways with the arrow keys)
+  "output-label": ({ kind }) => ({ stdout: "Salida de la celda", stderr: "Avisos de la celda",
+    value: "Valor de la celda", error: "Error de la celda" })[kind] ?? "Salida de la celda",
+  // on a phone, a formula or a table wider than the screen (deck.js)
+  "wide-formula": "Fórmula: se desplaza de lado",
+  "wide-table": "Tabla: se desplaza de lado",
+  // reveal.js's arrows (deck.js): it labels them in English
+  "nav-left": "Diapositiva anterior",
+  "nav-right": "Diapositiva siguiente",
+  "nav-up": "Diapositiva de arriba",
+  "nav-down": "Diapositiva de abajo",
   "result-ready": ({ alts }) => `Resultado listo. ${alts}`,
   "result-error": ({ type }) => `Error: ${type}`,
+  "result-stopped": "Ejecución detenida: la celda no terminó",
   // a pool of two workers (workers.js): a name bound by a cell that lives in the other interpreter
   "pool-name-elsewhere": ({ name, cell }) =>
     `«${name}» lo define la celda ${cell}, que corre en el otro intérprete de Python de esta página `
@@ -92,13 +104,15 @@ export const PHRASES = {
   "exercise-copied": "La solución cargada pasa la comprobación. No cuenta como "
     + "resuelto: ↺ Restaurar trae el ejercicio de nuevo para resolverlo con sus palabras.",
   "exercise-verdict": ({ ok, message }) => `${ok ? "Correcto" : "Todavía no"}: ${message}`,
-  "exercise-hint-label": "Mostrar la siguiente pista",
+  // a button's accessible name starts with its text (what a voice user says to press it;
+  // tests/browser/test_student_a11y.py): «Pista 1 de 2» is not read as something else
+  "exercise-hint-label": ({ n, total }) => `Pista ${n} de ${total}: mostrar la siguiente pista`,
   "exercise-hint": ({ n, total }) => `Pista ${n} de ${total}`,
   "exercise-no-more-hints": "Sin más pistas",
   "exercise-solution": "Ver solución",
-  "exercise-solution-label": "Mostrar una solución",
+  "exercise-solution-label": "Ver solución: mostrar una solución del ejercicio",
   "exercise-load": "Cargar en el editor",
-  "exercise-load-label": "Cargar la solución en el editor",
+  "exercise-load-label": "Cargar en el editor la solución, en lugar del código de la celda",
   "exercise-loaded": "Solución cargada en el editor: ejecútela para comprobarla",
   "exercise-solved": "✓ resuelto",
   "exercise-count": ({ solved, total }) => `Ejercicios resueltos: ${solved} de ${total}`,
@@ -117,7 +131,9 @@ export const PHRASES = {
   "run-all-progress": ({ n, total }) => `Ejecutando la celda ${n} de ${total}`,
   "run-all-ended": "Todas las celdas terminaron",
   "restart-label": "Reiniciar Python (se vuelven a correr las celdas originales ya ejecutadas; las editadas, al pulsar ▶)",
-  "reset-all-label": "Deshacer todas las ediciones (volver al código original)",
+  // ↺ and ⤓ show «código» and «llevar» under them on a phone (CAPTIONS): their labels say those
+  // words, outside parentheses (axe-core's label-content-name-mismatch)
+  "reset-all-label": "Deshacer todas las ediciones: volver al código original",
   "reset-all-confirm": "¿Volver al código original en todas las celdas?",
   "reset-all-done": "Se restauró el código original de todas las celdas",
   "restart-confirm-title": "¿Reiniciar Python?",
@@ -173,7 +189,7 @@ export const PHRASES = {
     "comprobación automática; mientras queden `...`, la celda puede fallar).",
   "notebook-prelude": "Preludio",
   "notebook-figures": "Las figuras: fuera de Jupyter, matplotlib las muestra al final",
-  "notebook-action-label": ({ packageName }) => "Llevarse el trabajo: descargar las celdas (con sus ediciones) como " +
+  "notebook-action-label": ({ packageName }) => "Llevar el trabajo: descargar las celdas (con sus ediciones) como " +
     `cuaderno Jupyter o script de Python, y el paquete ${packageName}`,
   "notebook-menu": "Descargas",
   "notebook-ipynb": "Cuaderno Jupyter",

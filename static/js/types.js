@@ -140,7 +140,7 @@
  *   | "cell-reset" | "cell-reset-label" | "cell-noise" | "cell-noise-label" | "cell-lock" | "cell-lock-label"
  *   | "cell-locked" | "cell-tries-label" | "cell-try-restore-label" | "no-doc"
  *   | "exercise-stopped" | "exercise-crashed" | "exercise-unchecked" | "exercise-copied"
- *   | "exercise-hint-label" | "exercise-solution" | "exercise-solution-label" | "exercise-load"
+ *   | "exercise-solution" | "exercise-solution-label" | "exercise-load"
  *   | "exercise-load-label" | "exercise-solved" | "exercise-no-more-hints" | "exercise-loaded"
  *   | "actions-region" | "run-all-label" | "run-all-started" | "run-all-ended" | "restart-label"
  *   | "reset-all-label" | "reset-all-confirm" | "reset-all-done" | "restart-confirm-title"
@@ -154,12 +154,15 @@
  *   | "prelude-failed" | "prelude-failed-traceback" | "cancelled-type" | "cancelled-message"
  *   | "cancelled-traceback" | "died-type" | "died-message" | "interrupted-message"
  *   | "load-cell-packages" | "start-python"
- *   | "eval-no-detail"}} UiLabel
+ *   | "eval-no-detail" | "nav-left" | "nav-right" | "nav-up" | "nav-down" | "result-stopped"
+ *   | "wide-formula" | "wide-table"}} UiLabel
  * @typedef {{code: "boot-wait", what: string, seconds: number, usual: number}
  *   | {code: "cell-code-label", id: string} | {code: "cell-try-label", label: string}
  *   | {code: "cell-locked-label", seed: string} | {code: "result-ready", alts: string}
  *   | {code: "result-error", type: string}
  *   | {code: "exercise-raised", type: string} | {code: "exercise-hint", n: number, total: number}
+ *   | {code: "exercise-hint-label", n: number, total: number}
+ *   | {code: "output-label", kind: "stdout" | "stderr" | "value" | "error"}
  *   | {code: "exercise-verdict", ok: boolean, message: string}
  *   | {code: "exercise-count", solved: number, total: number}
  *   | {code: "name-undefined", name: string, hint: string | null}

@@ -31,6 +31,9 @@ let pyodide = null;
 let runner = null;           // the cellrunner package (a PyProxy; pyodide_pkg/cellrunner)
 /** @type {any} */
 let session = null;          // its Session: the cells' namespace, and run()
+/** a Stop's traceback when it came before the cell's first line: cellrunner's (with its Spanish
+ *  line) once Python is up */
+let interruptedTraceback = "KeyboardInterrupt\n";
 /** @type {any} */
 let namespace = null;        // session.namespace, for the editor's completion
 /** @type {Int32Array | null} */
@@ -118,6 +121,7 @@ async function boot(config, base) {
   const wheels = [config.wheel, config.runner].map((path) => new URL(path, base).href);
   await python.loadPackage([...config.packages, ...wheels], quiet);
   runner = python.pyimport("cellrunner");
+  interruptedTraceback = String(runner.INTERRUPTED_TRACEBACK);
   session = runner.Session();
   namespace = session.namespace;
   if (interruptBuffer) runner.install_sleep(sleepUntilStop);   // time.sleep: no CPU, Stop wakes it
@@ -163,7 +167,7 @@ function runCell(cellId, code, id, seed = null) {
     // in session.run's first lines, before its own handling: it stopped this cell, not Python
     if (/** @type {{type?: string}} */ (e)?.type !== "KeyboardInterrupt") throw e;
     return { ok: false, seconds: null,
-             error: errorRecord("KeyboardInterrupt", say({ code: "interrupted-message" }), "KeyboardInterrupt\n") };
+             error: errorRecord("KeyboardInterrupt", say({ code: "interrupted-message" }), interruptedTraceback) };
   } finally {
     python.setInterruptBuffer(idleBuffer);
   }

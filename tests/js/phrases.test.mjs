@@ -110,6 +110,7 @@ const SAMPLES = [
   { code: "cell-try-label", label: "ε = 1" }, { code: "cell-locked-label", seed: "123456789" },
   { code: "result-ready", alts: "Un histograma" }, { code: "result-error", type: "ValueError" },
   { code: "exercise-raised", type: "NameError" }, { code: "exercise-hint", n: 1, total: 3 },
+  { code: "exercise-hint-label", n: 1, total: 3 }, { code: "output-label", kind: "stderr" },
   { code: "exercise-verdict", ok: true, message: "bien" }, { code: "exercise-count", solved: 2, total: 5 },
   { code: "name-undefined", name: "x", hint: null },
   { code: "keyword-unknown", fn: "f", word: "eps", hint: "epsilon", params: ["epsilon"] },

@@ -131,3 +131,17 @@ def test_pythons_own_errors_get_a_spanish_line_under_them(runner, code, spanish)
     python_line, spanish_line = tb.rstrip().splitlines()[-2:]
     assert re.match(r"\w+Error: ", python_line), tb
     assert spanish_line.startswith("En español: " + spanish), tb
+
+
+def test_a_stop_gets_a_spanish_line_under_keyboardinterrupt(runner):
+    """■ Detener (or Escape) raises KeyboardInterrupt in the cell (issue 50, item 8): under
+    Python's «KeyboardInterrupt» the student reads what happened, in Spanish; a Stop that came
+    before the cell's first line gets the same two lines from the worker (INTERRUPTED_TRACEBACK)."""
+    from cellrunner import INTERRUPTED_TRACEBACK
+
+    error = error_of(runner, "x = 1\nraise KeyboardInterrupt")
+    assert error["type"] == "KeyboardInterrupt" and error["message"] == "ejecución interrumpida", error
+    python_line, spanish_line = error["traceback"].rstrip().splitlines()[-2:]
+    assert python_line == "KeyboardInterrupt", error["traceback"]
+    assert spanish_line == "En español: ejecución detenida con ■ Detener (o Escape): la celda no terminó"
+    assert INTERRUPTED_TRACEBACK == f"{python_line}\n{spanish_line}\n"
