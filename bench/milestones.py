@@ -169,11 +169,7 @@ def deck_milestones(v: dict) -> dict:
         "cells": deck_cells(v, first),
         "error": v.get("error") or v.get("fatal"),
         "foreign_cores": v.get("foreign_cores"),
-        "js_heap_peak": (v.get("memory") or {}).get("js_heap_peak"),
-        "renderer_peak": (v.get("memory") or {}).get("renderer_peak"),
-        "uasm": (v.get("memory") or {}).get("uasm"),
-        "uasm_workers": (v.get("memory") or {}).get("uasm_workers"),
-    }
+    } | (v.get("memory") or {})  # the phone profile's (bench/browser.py's MemoryWatch)
 
 
 def parse_modules(diag: dict | None) -> list[str] | None:
