@@ -155,12 +155,9 @@ def act(page, slide: dict) -> str | None:
         if not wait(page, offered, 15):
             return "poll not offered: " + page.evaluate(POLL_STATE)
         page.locator(f"#{POLL} .poll .poll-option").first.click()
-        sent = wait(
-            page,
-            f"() => [...document.querySelectorAll('#{POLL} .poll .poll-option input')].every((i) => i.disabled)",
-            15,
-        )
-        return "answered" if sent else "clicked, not sent"
+        with page.expect_response(lambda r: "/_hall/answer" in r.url, timeout=60000) as answer:
+            page.locator(f"#{POLL} .poll .poll-send").click()  # randomized on the phone (Python), then sent
+        return f"answered: {answer.value.status}"
     if slide["id"] == EXERCISE:
         solution = page.evaluate(
             f"() => document.querySelector('#{EXERCISE} .exercise-solution-code').textContent"
