@@ -43,6 +43,59 @@ def wait_for_quiet(max_wait: float, threshold: float = 0.3) -> float | None:
             return load
 
 
+class MemoryWatch:
+    """The page's memory while a visit runs (the ``phone`` profile), sampled every
+    ``every`` s until the page's report is in:
+
+    - ``js_heap_peak``: the largest ``usedSize`` of CDP ``Runtime.getHeapUsage`` on the page's
+      session: the main thread's JavaScript heap (not the workers');
+    - ``renderer_peak``: the largest ``VmHWM`` (the kernel's high-water mark of the resident
+      set, so no peak between samples is missed) of this process's Chromium renderers, read at
+      the end: the page's renderer holds the main thread's and the workers' JavaScript heaps,
+      the Python worker's WebAssembly memory (Pyodide's heap: it never shrinks), the compiled
+      code, and Blink's own (layout, images). An upper bound of "JS heap + wasm".
+    """
+
+    UASM = """async () => {
+      if (!self.crossOriginIsolated || !performance.measureUserAgentSpecificMemory) return null;
+      const m = await performance.measureUserAgentSpecificMemory();
+      const workers = m.breakdown.filter((e) => e.attribution.some((a) => a.scope === "DedicatedWorkerGlobalScope"));
+      return {uasm: m.bytes, uasm_workers: workers.reduce((n, e) => n + e.bytes, 0)};
+    }"""
+    START = "() => { window.__bench.done.then((r) => { window.__benchReport = r; }); return true; }"
+
+    def __init__(self, page, every: float = 0.5):
+        self.page, self.every, self.js_heap_peak = page, every, 0
+        self.cdp = getattr(page, "_bench_cdp", None) or page.context.new_cdp_session(page)
+
+    def sample(self) -> None:
+        try:
+            used = self.cdp.send("Runtime.getHeapUsage")["usedSize"]
+        except PlaywrightError:  # the page is navigating
+            return
+        self.js_heap_peak = max(self.js_heap_peak, int(used))
+
+    def wait(self, timeout: float) -> dict:
+        """Sample until the page's report is in (at most ``timeout`` s); the report, with
+        ``memory`` added."""
+        self.page.wait_for_function("() => !!window.__bench", timeout=timeout * 1000)
+        self.page.evaluate(self.START)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.sample()
+            if self.page.evaluate("() => window.__benchReport !== undefined"):
+                break
+            time.sleep(self.every)
+        data = self.page.evaluate("() => window.__benchReport") or failed_report("no report")
+        peaks = [procstat.status_bytes(pid, "VmHWM") or 0 for pid in procstat.renderers()]
+        data["memory"] = {"js_heap_peak": self.js_heap_peak, "renderer_peak": max(peaks, default=None)}
+        try:
+            data["memory"] |= self.page.evaluate(self.UASM) or {}
+        except PlaywrightError:
+            pass
+        return data
+
+
 class Browser:
     """Visits under one profile; ``watch`` (optional) is started at navigation and its
     ``finish(report)`` adds what it saw to the report (bench/diagnose/threads.py)."""
@@ -71,7 +124,11 @@ class Browser:
         emulation: nothing reaches the server, the profile's throttling is moot)."""
         load_before = wait_for_quiet(self.quiet_wait)
         ctx = self.pw.chromium.launch_persistent_context(
-            str(folder), executable_path=self.executable, args=LAUNCH_ARGS, headless=True, viewport=VIEWPORT
+            str(folder),
+            executable_path=self.executable,
+            args=[*LAUNCH_ARGS, *self.profile.launch_args],
+            headless=True,
+            **self.profile.options(VIEWPORT),
         )
         try:
             page = self._page(ctx, deck_cfg, throttle=not offline)
@@ -87,6 +144,8 @@ class Browser:
             ctx.close()
 
     def _page(self, ctx, deck_cfg: dict | None, throttle: bool = True):
+        if self.profile.init_script:
+            ctx.add_init_script(script=self.profile.init_script)
         if deck_cfg is not None:
             ctx.add_init_script(script="window.__BENCH_CFG = " + json.dumps(deck_cfg) + ";")
             ctx.add_init_script(path=str(INSTRUMENT))
@@ -111,7 +170,8 @@ class Browser:
             watch.start()
         try:
             page.goto(url, wait_until="commit", timeout=self.timeout_ms)
-            data = page.evaluate(WAIT_FOR_REPORT)
+            memory = MemoryWatch(page) if self.profile.sample_memory else None
+            data = memory.wait(self.timeout_ms / 1000) if memory else page.evaluate(WAIT_FOR_REPORT)
         except PlaywrightError as exc:  # e.g. offline with nothing cached: the page never came
             data = failed_report(str(exc).splitlines()[0])
         finally:

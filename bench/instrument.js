@@ -139,9 +139,20 @@
   async function drive(deck) {
     const cells = deck.cells || [];
     B.cellIds = cells.map((c) => c.id);
+    B.currentCellIds = currentCells(deck, cells).map((c) => c.id);
     if (cfg.mode === "presenter") await presenter(deck, cells);
     else if (cfg.mode === "probe") await probe(deck, cells);
     else if (cfg.mode !== "page") await ready;
+  }
+
+  /** The cells of the slide the page opened on, or, when it has none, of the first slide after
+   *  it that has any (the code slide a student reaches first): "the current slide's cells". */
+  function currentCells(deck, cells) {
+    const slides = deck.reveal?.getSlides?.() ?? [];
+    const here = slides.indexOf(deck.reveal?.getCurrentSlide?.());
+    const at = (c) => slides.indexOf(c.slide);
+    const first = cells.find((c) => at(c) >= here);
+    return first ? cells.filter((c) => c.slide === first.slide) : [];
   }
 
   async function presenter(deck, cells) {

@@ -125,6 +125,15 @@ def blocking(long_tasks: list, start: float | None, end: float | None) -> tuple[
     return sum(max(0.0, d - LONG_TASK_MS) for d in inside), max(inside, default=0.0)
 
 
+def current_done(v: dict, first: dict[str, dict]) -> float | None:
+    """When the last of the opening slide's cells (instrument.js ``currentCellIds``: the first
+    code slide at or after it) had its first result; None if one never had."""
+    ids = v.get("currentCellIds") or []
+    if not ids or not set(ids) <= set(first):
+        return None
+    return max(first[i]["result"] for i in ids)
+
+
 def deck_milestones(v: dict) -> dict:
     """A deck visit's milestones (ms since navigation) and its cells' first results."""
     ids, first = v.get("cellIds") or [], first_results(v)
@@ -153,13 +162,14 @@ def deck_milestones(v: dict) -> dict:
         "first_figure": first_fig.get("t"),
         "first_figure_cell": first_fig.get("cellId"),
         "all_done": all_done,
+        "current_done": current_done(v, first),
         "tbt": tbt,
         "longest_task": longest,
         "mpl_ready": mpl_ready_time(v["runs"], v["figures"], ready),
         "cells": deck_cells(v, first),
         "error": v.get("error") or v.get("fatal"),
         "foreign_cores": v.get("foreign_cores"),
-    }
+    } | (v.get("memory") or {})  # the phone profile's (bench/browser.py's MemoryWatch)
 
 
 def parse_modules(diag: dict | None) -> list[str] | None:

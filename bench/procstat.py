@@ -111,3 +111,28 @@ def foreign_cores(
         s.cpu - (before[pid].cpu if pid in before else 0.0) for pid, s in after.items() if pid not in mine
     )
     return max(0.0, used / wall)
+
+
+def renderers(root: int | None = None) -> list[int]:
+    """Chromium's renderer processes below ``root`` (default: this process): the processes
+    whose command line has ``--type=renderer`` (a page and its workers live in one)."""
+    found = []
+    for pid in sorted(descendants(os.getpid() if root is None else root)):
+        try:
+            if b"--type=renderer" in (PROC / str(pid) / "cmdline").read_bytes():
+                found.append(pid)
+        except OSError:  # it ended meanwhile
+            continue
+    return found
+
+
+def status_bytes(pid: int, field: str) -> int | None:
+    """A ``kB`` field of /proc/<pid>/status in bytes (``VmHWM``: the peak resident set so far,
+    ``VmRSS``: now), or None when the process is gone."""
+    try:
+        for line in (PROC / str(pid) / "status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None

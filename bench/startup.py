@@ -65,7 +65,7 @@ def require_extras() -> None:
 if __name__ == "__main__":
     require_extras()
 
-from bench import hall, milestones, prepare, stats, table  # noqa: E402
+from bench import hall, milestones, phone, prepare, stats, table  # noqa: E402
 from bench.cpython import pyodide_libs_python, run_cpython  # noqa: E402
 from bench.profiles import PROFILES  # noqa: E402
 from bench.session import (  # noqa: E402
@@ -272,13 +272,16 @@ def report(runs: dict, out: Path | None, compare_with: Path | None) -> None:
         {p: (docs[p], r["meta"], r["cpython"][0] if r["cpython"] else {}) for p, r in runs.items()},
         hall_verdicts,
     )
+    phone_verdicts = phone.verdicts(docs.get("phone"))
+    if phone_verdicts:
+        text += "\n" + phone.measures(docs.get("phone")) + "\n" + phone.render(phone_verdicts)
     elapsed = max(r["meta"].get("elapsed_s", 0) for r in runs.values())
     text += f"\n\n(benchmark ran {elapsed:.0f} s)"
     payload = {
         "meta": next(iter(runs.values()))["meta"],
         "profiles": {p: {"meta": runs[p]["meta"]} | {k: docs[p][k] for k in KEPT} for p in runs},
         "hall": hall_verdicts,
-    }
+    } | ({"phone": phone_verdicts} if phone_verdicts else {})
     if compare_with:
         text += "\n" + comparisons(payload, compare_with)
     print(text)

@@ -26,6 +26,7 @@ DECK_KEYS = (
     "last_visit_all",
     "first_figure",
     "all_done",
+    "current_done",
     "mpl_ready",
     "tbt",
     "longest_task",
@@ -67,6 +68,23 @@ def time_summary(base: dict, deck: dict) -> dict:
         for dk, bk in RATIOS
     }
     return s
+
+
+MEMORY_KEYS = (
+    "js_heap_peak",
+    "renderer_peak",
+    "uasm",
+    "uasm_workers",
+)  # bench/browser.py's MemoryWatch (the phone profile)
+
+
+def memory_summary(deck: dict) -> dict:
+    """The sampled memory peaks per visit kind, in MB (10⁶ bytes): ``deck.<kind>.<key>_mb``."""
+    return {
+        f"deck.{kind}.{key}_mb": stats([None if r.get(key) is None else r[key] / 1e6 for r in rows])
+        for kind, rows in deck.items()
+        for key in MEMORY_KEYS
+    }
 
 
 def lecture_requests(v: dict) -> list[dict]:
@@ -222,6 +240,7 @@ def summarize(results: dict) -> dict:
     same_libs = results.get("cpython_pyodide_libs") or []
     sums_same = cell_sums(cell_rows(deck, same_libs)) if same_libs else None
     summary = {"foreign_cores": foreign_load(results)} | time_summary(base, deck) | s | cells_summary(sums)
+    summary |= memory_summary(deck)
     if sums_same:
         summary |= cells_summary(sums_same, "cells.pyodide_libs")
     for kind, visits in results.get("next", {}).items():  # a newer bare Pyodide: its core ready

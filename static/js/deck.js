@@ -46,7 +46,7 @@ runtime?.addEventListener("status", (/** @type {CustomEvent} */ e) => showStatus
 runtime?.addEventListener("status", (/** @type {CustomEvent} */ e) => { if (e.detail.state === "ready") keepOffline(statusEl); });
 
 const [{ default: Reveal }, { default: RevealNotes }, { Cell }, { EditStore, ProgressStore },
-       { publish, subscribe }, { startPrerun }, { installActions, showWhere }, { installExercises },
+       { publish, subscribe }, { startPrerun, prerunPolicy, deviceSignals }, { installActions, showWhere }, { installExercises },
        { installSpanishHelp }, { installZoom, remeasure }, { takeToken, listenForPresenterLinks, startHall },
        { LastRunStore, runKey }, { HallHolder }, { installPolls }, { installHallCounts },
        { openingSlide, showLastVisits }] = await Promise.all([
@@ -321,8 +321,23 @@ await nearEditors.ready;   // a link to a code slide: its editor is there when t
 // live.js: the live hall, if a server is here (or at config.hall, the origin the build named)
 startHall(context.hall, deck, { base, token: hallToken, receiver, origin: config.hall });
 
-// ``?noprerun``: cells run only when asked (for tests, and to watch a cold cell compute)
-if (runtime && !new URLSearchParams(location.search).has("noprerun")) bound.push(startPrerun(context));
+// ``?noprerun``: cells run only when asked (for tests, and to watch a cold cell compute);
+// ``?prerun=all|near`` chooses the pre-run, else the device does (prerun.js, prerunPolicy)
+if (runtime && !new URLSearchParams(location.search).has("noprerun")) {
+  const asked = new URLSearchParams(location.search).get("prerun");
+  /** @type {"near" | "all"} the policy now: the device's form and memory at once, its battery once it answers */
+  let policy = prerunPolicy({ touchOnly: !matchMedia("(any-pointer: fine)").matches,
+                              shortSide: Math.min(innerWidth, innerHeight),
+                              deviceMemory: /** @type {{deviceMemory?: number}} */ (navigator).deviceMemory }, asked);
+  document.documentElement.dataset.prerun = policy;
+  const prerun = startPrerun(context, { policy: () => policy });
+  bound.push(prerun);
+  deviceSignals().then((device) => {
+    policy = prerunPolicy(device, asked);
+    document.documentElement.dataset.prerun = policy;
+    prerun.wake();
+  });
+}
 
 // the live hall's polls and exercise counts: each follows the context's hall until unbound
 const polls = installPolls(context), hallCounts = installHallCounts(context);

@@ -42,18 +42,20 @@ export async function ensureIsolation() {
 
 let asked = false;
 
-/** Resolves once the deck's background pre-run of every cell is done (prerun.js), or at once
- *  under ``?noprerun``: until then the page's own work (matplotlib, the cells) has the link,
+/** Resolves once the deck's background pre-run of every cell is done, or has nothing to run
+ *  near the current slide (a phone's: ``data-prerun-idle``; prerun.js), or at once under
+ *  ``?noprerun``: until then the page's own work (matplotlib, the cells) has the link,
  *  the CPU and the disk. At most ``limit`` ms. */
 function settled(limit = 120_000) {
   const done = () => document.documentElement.dataset.prerunDone === "true"
+                     || document.documentElement.dataset.prerunIdle === "true"
                      || new URLSearchParams(location.search).has("noprerun");
   return new Promise((resolve) => {
     if (done()) return resolve(undefined);
     const observer = new MutationObserver(() => { if (done()) finish(); });
     const timer = setTimeout(() => finish(), limit);
     const finish = () => { observer.disconnect(); clearTimeout(timer); resolve(undefined); };
-    observer.observe(document.documentElement, { attributes: true, attributeFilter: ["data-prerun-done"] });
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ["data-prerun-done", "data-prerun-idle"] });
   });
 }
 

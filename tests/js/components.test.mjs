@@ -137,7 +137,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 test("prerun: runs the current slide's cell first once Python is ready; unbound, it stops", async (t) => {
   const root = fakeRoot();
-  stub(t, { document: { documentElement: root } });
+  stub(t, { document: Object.assign(new EventTarget(), { documentElement: root }) });
   const ran = [];
   const slides = ["s1", "s2", "s3"];
   const cells = slides.map((s, i) => fakeCell(`c${i + 1}`, s, ran));
@@ -160,7 +160,7 @@ test("prerun: runs the current slide's cell first once Python is ready; unbound,
 });
 
 test("prerun: unbound after a cell, the next one never starts", async (t) => {
-  stub(t, { document: { documentElement: fakeRoot() } });
+  stub(t, { document: Object.assign(new EventTarget(), { documentElement: fakeRoot() }) });
   const ran = [];
   const cells = ["s1", "s2"].map((s, i) => fakeCell(`c${i + 1}`, s, ran));
   /** @type {{unbind(): void}} */
@@ -173,7 +173,7 @@ test("prerun: unbound after a cell, the next one never starts", async (t) => {
 
 test("prerun: unbound with two cells in flight, both finish and no third is asked for", async (t) => {
   const root = fakeRoot();
-  stub(t, { document: { documentElement: root } });
+  stub(t, { document: Object.assign(new EventTarget(), { documentElement: root }) });
   const { cells, ran, finish, flight } = heldCells(["s1", "s2", "s3"]);
   const bound = startPrerun(context({ runtime: fakeRuntime("ready"), cells, reveal: fakeReveal({ current: "s1" }) }));
   await settle();
@@ -210,7 +210,7 @@ function heldCells(slides) {
 for (const workers of [1, 2]) {
   test(`prerun: ${workers} worker(s), two background cells each in flight, never the same one twice`, async (t) => {
     const root = fakeRoot();
-    stub(t, { document: { documentElement: root } });
+    stub(t, { document: Object.assign(new EventTarget(), { documentElement: root }) });
     const { cells, ran, finish, flight } = heldCells(["s1", "s2", "s3", "s4", "s5", "s6"]);
     const runtime = Object.assign(fakeRuntime("ready"), { workers });
     startPrerun(context({ runtime, cells, reveal: fakeReveal({ current: "s3" }) }));
@@ -229,7 +229,7 @@ for (const workers of [1, 2]) {
 }
 
 test("prerun: while wheels download, the cells that do not draw go next; then deck order", async (t) => {
-  stub(t, { document: { documentElement: fakeRoot() } });
+  stub(t, { document: Object.assign(new EventTarget(), { documentElement: fakeRoot() }) });
   const { cells, ran, finish } = heldCells(["s1", "s2", "s3", "s4", "s5", "s6"]);
   const code = ["fig, ax = plt.subplots()", "plt.hist(x)", "x = laplace_mech(1, 1, 0.5)",
                 "plt.plot(x)", "print(len(census))", "y = x + 1"];
@@ -255,6 +255,54 @@ function listen(version) {
 }
 
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test("prerun near: up to the 2nd slide with cells ahead, none while hidden; a move widens it; unbound, no listener left", async (t) => {
+  const root = fakeRoot();
+  const doc = Object.assign(new EventTarget(), { documentElement: root, hidden: false });
+  stub(t, { document: doc });
+  const ran = [];
+  const slides = ["t", "s1", "x", "s2", "s3", "s4", "s5"];   // "t", "x": slides without cells
+  const cells = ["s1", "s2", "s3", "s4", "s5"].map((s, i) => fakeCell(`c${i + 1}`, s, ran));
+  const reveal = Object.assign(fakeReveal({ current: "t" }), { getSlides: () => slides });
+  const bound = startPrerun(context({ runtime: fakeRuntime("ready"), cells, reveal }), { policy: () => "near" });
+  await settle();
+  assert.deepEqual(ran, ["c1", "c2"]);                       // s1 and s2 ahead; s3–s5 wait
+  assert.equal(root.dataset.prerunIdle, "true");
+  assert.equal(root.dataset.prerunDone, undefined);
+  doc.hidden = true;
+  reveal.current = "s2";
+  reveal.emit("slidechanged");
+  await settle();
+  assert.deepEqual(ran, ["c1", "c2"]);                       // hidden: nothing new
+  doc.hidden = false;
+  doc.dispatchEvent(new Event("visibilitychange"));
+  await settle();
+  assert.deepEqual(ran, ["c1", "c2", "c3", "c4"]);           // shown again: up to s4
+  reveal.current = "s5";                                     // a jump to the last slide
+  reveal.emit("slidechanged");
+  await settle();
+  assert.deepEqual(ran, ["c1", "c2", "c3", "c4", "c5"]);
+  assert.equal(root.dataset.prerunDone, "true");
+  bound.unbind();
+});
+
+test("prerun near: unbound while it waits for the slide, a move runs nothing", async (t) => {
+  const doc = Object.assign(new EventTarget(), { documentElement: fakeRoot(), hidden: false });
+  stub(t, { document: doc });
+  const ran = [];
+  const slides = ["s1", "s2", "s3", "s4"];
+  const cells = slides.map((s, i) => fakeCell(`c${i + 1}`, s, ran));
+  const reveal = Object.assign(fakeReveal({ current: "s1" }), { getSlides: () => slides });
+  const bound = startPrerun(context({ runtime: fakeRuntime("ready"), cells, reveal }), { policy: () => "near" });
+  await settle();
+  assert.deepEqual(ran, ["c1", "c2", "c3"]);
+  bound.unbind();
+  reveal.current = "s4";
+  reveal.emit("slidechanged");
+  doc.dispatchEvent(new Event("visibilitychange"));
+  await settle();
+  assert.deepEqual(ran, ["c1", "c2", "c3"]);
+});
 
 test("mirror: publish sends the runtime's status and a cell's change while bound, nothing after unbind()", async (t) => {
   stub(t, { self: globalThis });               // mirror.js asks ``"BroadcastChannel" in self``

@@ -1,0 +1,109 @@
+"""The phone's targets (issue 49), printed as the hall's are: HOLDS or MISSES with the margin.
+
+Pure functions of what ``stats.summarize`` makes of the ``phone`` profile's visits
+(``bench/startup.py --profile phone``) and of what ``bench/lecture.py`` measured:
+
+- F1: cold, the deck's first figure ≤ 0.6× bare Pyodide's first figure, both under the phone
+  profile in the same run (the median of the per-repetition ratios);
+- F2: cold, the main thread's total blocking time from page ready to all cells done (each long
+  task's excess over 50 ms, as P6) ≤ 200 ms;
+- F3: cold, peak memory ≤ 200 MB (10⁶ bytes): the page's renderer process's peak resident set
+  (``VmHWM``; bench/browser.py's ``MemoryWatch``): the main thread's and the workers' JS heaps and
+  the Python worker's WebAssembly memory, and also Blink's and the compiled code's, so an upper
+  bound of "JS heap + wasm";
+- F4 (bench/lecture.py): a followed 10-minute lecture costs the phone ≤ 0.5× the CPU seconds of
+  pre-running every cell (the policy before issue 49: ``?prerun=all``), in the same run, and
+  every slide the phone reaches in the scenario has its cells' results on screen when it gets
+  there.
+"""
+
+from __future__ import annotations
+
+from bench.hall import limit_target, median, ratio_target, verdict
+
+FIGURE_RATIO = 0.6  # F1
+TBT_LIMIT_MS = 200.0  # F2
+MEMORY_LIMIT_MB = 200.0  # F3
+LECTURE_CPU_RATIO = 0.5  # F4
+TARGETS = {
+    "F1": f"phone: cold first figure ≤ {FIGURE_RATIO}× bare Pyodide's (same profile, same run)",
+    "F2": f"phone: cold total blocking time, page ready to all cells done ≤ {TBT_LIMIT_MS:.0f} ms",
+    "F3": f"phone: cold peak memory (renderer's VmHWM: JS heaps + wasm + Blink) ≤ {MEMORY_LIMIT_MB:.0f} MB",
+    "F4": f"phone: a followed lecture's CPU ≤ {LECTURE_CPU_RATIO}× pre-running every cell, every slide's "
+    "results on screen when reached",
+}
+
+
+def verdicts(doc: dict | None) -> dict:
+    """F1–F3 of the phone profile's document (None: the run had no phone profile)."""
+    if doc is None:
+        return {}
+    tbt, longest = median(doc, "deck.cold.tbt"), median(doc, "deck.cold.longest_task")
+    f2 = limit_target(None if tbt is None else tbt * 1000, TBT_LIMIT_MS, "cold TBT", "ms")
+    if longest is not None:
+        f2["detail"] += f"; longest task {longest * 1000:.0f} ms"
+    return {
+        "F1": ratio_target(
+            median(doc, "deck.cold.first_figure"),
+            median(doc, "baseline.cold.figure"),
+            FIGURE_RATIO,
+            "deck vs bare Pyodide, cold first figure",
+        ),
+        "F2": f2,
+        "F3": limit_target(median(doc, "deck.cold.renderer_peak_mb"), MEMORY_LIMIT_MB, "cold peak", "MB"),
+    }
+
+
+def lecture_verdict(after_cpu: float | None, before_cpu: float | None, missing: list[str]) -> dict:
+    """F4: the lecture's CPU seconds under the phone policy against pre-running every cell (the
+    medians of the same run), and the slides reached without their results (``missing``)."""
+    if after_cpu is None or not before_cpu:
+        return verdict(None, "not measured")
+    ratio = after_cpu / before_cpu
+    detail = (
+        f"{after_cpu:.1f} CPU s vs {before_cpu:.1f} CPU s = {ratio:.2f}× "
+        f"(limit {LECTURE_CPU_RATIO}×, {ratio - LECTURE_CPU_RATIO:+.2f}); "
+        + (
+            f"reached without results: {', '.join(missing)}"
+            if missing
+            else "every slide's results there when reached"
+        )
+    )
+    return verdict(ratio <= LECTURE_CPU_RATIO and not missing, detail)
+
+
+MEASURES = (  # (label, summary key, unit: s or MB)
+    ("page ready (window.deck set), cold", "deck.cold.deck_ready", "s"),
+    ("first output shown, warm (the last visit's)", "deck.warm.first_output", "s"),
+    ("first figure, cold", "deck.cold.first_figure", "s"),
+    ("bare Pyodide's first figure, cold", "baseline.cold.figure", "s"),
+    ("the opening code slide's cells done, cold", "deck.cold.current_done", "s"),
+    ("all cells done, cold", "deck.cold.all_done", "s"),
+    ("longest task, cold (page ready → all done)", "deck.cold.longest_task", "s"),
+    ("total blocking time, cold (page ready → all done)", "deck.cold.tbt", "s"),
+    ("peak memory, cold: renderer's VmHWM", "deck.cold.renderer_peak_mb", "MB"),
+    ("peak memory, cold: main thread's JS heap (sampled)", "deck.cold.js_heap_peak_mb", "MB"),
+    ("memory at the end, cold: measureUserAgentSpecificMemory", "deck.cold.uasm_mb", "MB"),
+    ("  of which the workers'", "deck.cold.uasm_workers_mb", "MB"),
+)
+
+
+def measures(doc: dict | None) -> str:
+    """The phone profile's measures, medians with their range over the repetitions."""
+    if doc is None:
+        return ""
+    lines = ["", "## The phone profile's measures (medians; min–max)"]
+    for label, key, unit in MEASURES:
+        st = doc.get("summary", {}).get(key)
+        value = "–" if not st else f"{st['median']:.2f} {unit} ({st['min']:.2f}–{st['max']:.2f}, n={st['n']})"
+        lines.append(f"  {label}: {value}")
+    return "\n".join(lines)
+
+
+def render(verdicts_: dict) -> str:
+    """The verdicts as lines, as table.hall_targets prints the hall's."""
+    lines = ["", "## The phone's targets (issue 49)"]
+    for key, v in verdicts_.items():
+        word = {True: "HOLDS", False: "MISSES"}.get(v["ok"], "n/a  ")
+        lines.append(f"  ({key}) {word}  {TARGETS[key]}: {v['detail']}")
+    return "\n".join(lines)

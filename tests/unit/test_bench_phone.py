@@ -1,0 +1,64 @@
+"""The phone's targets (bench/phone.py) from made-up documents, the opening slide's cells done
+(bench/milestones.py), the memory peaks' summary (bench/stats.py) and the phone profile."""
+
+from __future__ import annotations
+
+from bench import milestones, phone, stats
+from bench.profiles import PROFILES
+
+
+def doc(**medians) -> dict:
+    """A document whose summary has these medians (dots in keys written as __)."""
+    return {"summary": {k.replace("__", "."): {"median": v} for k, v in medians.items()}}
+
+
+def test_phone_targets_held_and_missed_with_the_margin():
+    v = phone.verdicts(
+        doc(
+            deck__cold__first_figure=12.0,
+            baseline__cold__figure=30.0,
+            deck__cold__tbt=0.25,
+            deck__cold__longest_task=0.3,
+            deck__cold__renderer_peak_mb=180.0,
+        )
+    )
+    assert v["F1"]["ok"] is True and "0.40×" in v["F1"]["detail"]
+    assert v["F2"]["ok"] is False and "250.00 ms" in v["F2"]["detail"] and "+50.00 ms" in v["F2"]["detail"]
+    assert "longest task 300 ms" in v["F2"]["detail"]
+    assert v["F3"]["ok"] is True and "-20.00 MB" in v["F3"]["detail"]
+    assert phone.verdicts(None) == {}
+    assert phone.verdicts(doc())["F1"]["ok"] is None
+
+
+def test_the_lecture_target_needs_half_the_cpu_and_every_slide_s_results():
+    assert phone.lecture_verdict(40.0, 100.0, [])["ok"] is True
+    assert phone.lecture_verdict(60.0, 100.0, [])["ok"] is False
+    late = phone.lecture_verdict(40.0, 100.0, ["near/active:el-dato-de-partida"])
+    assert late["ok"] is False and "el-dato-de-partida" in late["detail"]
+    assert phone.lecture_verdict(None, 100.0, [])["ok"] is None
+    assert "(F4)" in phone.render({"F4": late}) and "MISSES" in phone.render({"F4": late})
+
+
+def test_the_opening_slide_s_cells_done_is_their_last_first_result():
+    first = {"a": {"result": 5.0}, "b": {"result": 7.0}, "c": {"result": 9.0}}
+    assert milestones.current_done({"currentCellIds": ["a", "b"]}, first) == 7.0
+    assert milestones.current_done({"currentCellIds": ["a", "x"]}, first) is None
+    assert milestones.current_done({}, first) is None
+
+
+def test_memory_peaks_are_summarized_in_megabytes():
+    rows = {"cold": [{"renderer_peak": 150e6, "js_heap_peak": 20e6}, {"renderer_peak": 170e6}]}
+    s = stats.memory_summary(rows)
+    assert s["deck.cold.renderer_peak_mb"]["median"] == 160.0
+    assert s["deck.cold.js_heap_peak_mb"]["n"] == 1
+
+
+def test_the_phone_profile_emulates_a_phone():
+    p = PROFILES["phone"]
+    options = p.options({"width": 1280, "height": 720})
+    assert options["viewport"] == {"width": 390, "height": 844}
+    assert options["device_scale_factor"] == 3 and options["is_mobile"] and options["has_touch"]
+    assert p.cpu_slowdown == 6 and "deviceMemory" in p.init_script and p.sample_memory
+    assert PROFILES["aula"].options({"width": 1280, "height": 720}) == {
+        "viewport": {"width": 1280, "height": 720}
+    }
