@@ -210,9 +210,20 @@ def stop_deadline(page, cell_id: str) -> float:
 
 def restart_python(page) -> None:
     """Restart Python the way a student does: ⟲, then «Reiniciar Python» in the dialog that asks
-    first (static/js/actions.js, issue 50 item 2)."""
+    first (static/js/actions.js, issue 50 item 2). Returns once the page has acted on the choice:
+    a dialog's ``close`` event comes in a task after the click, and the page's own listener (added
+    when the dialog was made) runs before the one added here, so the restart has begun, as it
+    had when ⟲ restarted at once."""
     page.locator("button[data-action='restart']").click()
-    page.locator("dialog[data-confirm='restart'] button[data-choice='restart']").click()
+    dialog = "dialog[data-confirm='restart']"
+    page.evaluate(
+        """(sel) => { window.__restartChosen = false;
+        document.querySelector(sel).addEventListener("close", () => { window.__restartChosen = true; },
+                                                     { once: true }); }""",
+        dialog,
+    )
+    page.locator(f"{dialog} button[data-choice='restart']").click()
+    page.wait_for_function("window.__restartChosen === true", timeout=10_000)
 
 
 def restart_deadline(page) -> float:
