@@ -80,7 +80,10 @@ def test_signature_of_gaussian_mech_highlights_the_current_parameter(live):
     wait_until(page, "document.querySelector('.cm-signature')", 30)
     text = page.locator(".cm-signature code").text_content()
     assert text.startswith("gaussian_mech(v, sensitivity, epsilon, delta"), text
-    assert page.locator(".cm-signature strong").text_content() == "epsilon"
+    # the signature is asked as each key is typed: its answer for the last key (the cursor on
+    # epsilon) may come after the popup showed an earlier one (sensitivity); it must come
+    highlighted = "document.querySelector('.cm-signature strong')?.textContent"
+    assert wait_until(page, f"{highlighted} === 'epsilon' && {highlighted}", 10) == "epsilon"
 
 
 def test_hover_shows_a_spanish_doc(live):
