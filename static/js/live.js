@@ -125,6 +125,11 @@ export class Hall extends EventTarget {
     /** @type {Map<string, string>} exercise id → this device's ticket for it (the hall sends
      *  them on every new stream; none when the hall did not admit this device to its counts) */
     this.exerciseTickets = new Map();
+    /** the number of the stream that brought each ticket, by poll and by exercise: a fresh hall
+     *  (a new session) drops what earlier streams brought */
+    this.ticketStreams = { polls: new Map(), exercises: new Map() };
+    /** how many streams this page has opened */
+    this.streams = 0;
     this.audience = [];
     /** ms from the presenter's publish (its seq is its clock) to this page applying it: a
      *  measure on one machine (tests, bench), only rough between two */
@@ -188,9 +193,11 @@ export class Hall extends EventTarget {
   }
 
   /** The channel is back after an error: the hall may be another one now (a fresh session on
-   *  the same address). Ask `hello` again; a new session is said with a `status` (poll.js then
-   *  reads what it kept for this hall). */
-  async reidentify() {
+   *  the same address). Ask `hello` again; a new session drops the tickets that streams before
+   *  ``stream`` brought (the earlier hall's: this one refuses them) and is said with a `status`
+   *  (poll.js then reads what it kept for this hall).
+   *  @param {number} stream the number of the stream that is back */
+  async reidentify(stream) {
     let hello;
     try {
       const response = await fetch(this.url("hello"), { cache: "no-store" });
@@ -199,6 +206,13 @@ export class Hall extends EventTarget {
     if (hello?.hall !== 1) return;
     const session = this.sessionOf(hello);
     if (session === this.session) return;
+    for (const [tickets, streams] of /** @type {const} */ ([
+      [this.tickets, this.ticketStreams.polls], [this.exerciseTickets, this.ticketStreams.exercises],
+    ])) {
+      for (const [id, from] of [...streams]) {
+        if (from < stream) { streams.delete(id); tickets.delete(id); }
+      }
+    }
     this.session = session;
     this.emitStatus();
   }
@@ -206,11 +220,12 @@ export class Hall extends EventTarget {
   connect() {
     this.setState(this.attempt ? "offline" : "connecting");
     const source = this.source = new EventSource(this.url(`events?device=${this.deviceId}`));
+    const stream = ++this.streams;
     source.onopen = () => {
       const back = this.attempt > 0;
       this.attempt = 0;
       this.setState("live");
-      if (back) this.reidentify();
+      if (back) this.reidentify(stream);
     };
     source.onerror = () => {
       source.close();
@@ -242,11 +257,14 @@ export class Hall extends EventTarget {
     on("admit", (a) => {
       if (typeof a.poll !== "string" || typeof a.ticket !== "string") return;
       this.tickets.set(a.poll, { poll: a.poll, round: Number(a.round) || 1, ticket: a.ticket });
+      this.ticketStreams.polls.set(a.poll, stream);
       this.dispatchEvent(new CustomEvent("admit", { detail: this.tickets.get(a.poll) }));
     });
     on("tickets", (e) => {
       for (const [exercise, ticket] of Object.entries(e.exercises ?? {})) {
-        if (typeof ticket === "string") this.exerciseTickets.set(exercise, ticket);
+        if (typeof ticket !== "string") continue;
+        this.exerciseTickets.set(exercise, ticket);
+        this.ticketStreams.exercises.set(exercise, stream);
       }
     });
     on("tally", (t) => {

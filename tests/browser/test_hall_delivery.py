@@ -273,6 +273,9 @@ def test_an_answer_kept_from_an_earlier_hall_leaves_a_fresh_hall_open(browser, b
         page.errors.clear()  # what failed to load while no hall served the deck
         wait_hall(page, "live", 30)
         wait_until(page, "window.deck.hall.session === 'session:dos'", 10)
+        # the first hall's ticket is gone: this hall would refuse it, and waiting for a ticket
+        # below must wait for this hall's own (the presenter is not on the poll yet)
+        assert page.evaluate("(id) => window.deck.hall.ticket(id)", POLL) is None
         go_to_slide(presenter, POLL)
         wait_until(page, "(id) => window.deck.hall.ticket(id) !== null", 30, arg=POLL)
         wait_until(page, f"document.querySelector('{BOARD}').dataset.mode === 'student'", 10)
