@@ -6,6 +6,7 @@ import { say } from "../shared/phrases.js";
 import { poolSize } from "./pool.js";
 import { isReceiver, styleSpeakerNotes } from "./mirror.js";
 import { ensureIsolation, keepOffline } from "./isolation.js";
+import { loadAll, registerPlugins } from "./plugins.js";
 
 /** An element the page's template always has (templates/index.html.j2): a missing one is a
  *  broken build, said at once. @param {string} id @returns {HTMLElement} */
@@ -45,15 +46,25 @@ if (runtime) document.documentElement.dataset.workers = String(runtime.workers);
 runtime?.addEventListener("status", (/** @type {CustomEvent} */ e) => showStatus(e.detail));
 runtime?.addEventListener("status", (/** @type {CustomEvent} */ e) => { if (e.detail.state === "ready") keepOffline(statusEl); });
 
-const [{ default: Reveal }, { default: RevealNotes }, { Cell }, { EditStore, ProgressStore },
-       { publish, subscribe }, { startPrerun, prerunPolicy, deviceSignals }, { installActions, showWhere }, { installExercises },
-       { installSpanishHelp }, { installZoom, remeasure }, { takeToken, listenForPresenterLinks, startHall },
-       { LastRunStore, runKey }, { HallHolder }, { installPolls }, { installHallCounts },
-       { openingSlide, showLastVisits }] = await Promise.all([
-  import("reveal"), import("reveal-notes"), import("./cell.js"), import("./storage.js"),
-  import("./mirror.js"), import("./prerun.js"), import("./actions.js"), import("./exercise.js"),
-  import("./help.js"), import("./zoom.js"), import("./live.js"), import("./lastrun.js"),
-  import("./context.js"), import("./poll.js"), import("./hallcount.js"), import("./lastvisits.js")]);
+// The features started once reveal.js is ready, as reveal.js's plugins: by id, each module's
+// `plugin = {id, init(deck)}` (plugins.js), in this order; they load now, with the core below. A
+// missing or failing one is reported by its id (window.deck.plugins) and the others still start.
+const features = registerPlugins([
+  { id: "help", load: () => import("./help.js") },
+  { id: "zoom", load: () => import("./zoom.js") },
+  { id: "prerun", load: () => import("./prerun.js") },
+  { id: "polls", load: () => import("./poll.js") },
+  { id: "hallcounts", load: () => import("./hallcount.js") },
+]);
+// the core: what the page cannot start without, each module by name
+const { reveal: { default: Reveal }, notes: { default: RevealNotes }, cell: { Cell }, storage: { EditStore, ProgressStore },
+        mirror: { publish, subscribe }, actions: { installActions, showWhere }, exercise: { installExercises },
+        live: { takeToken, listenForPresenterLinks, startHall }, lastrun: { LastRunStore, runKey },
+        context: { HallHolder }, lastvisits: { openingSlide, showLastVisits } } = await loadAll({
+  reveal: import("reveal"), notes: import("reveal-notes"), cell: import("./cell.js"), storage: import("./storage.js"),
+  mirror: import("./mirror.js"), actions: import("./actions.js"), exercise: import("./exercise.js"),
+  live: import("./live.js"), lastrun: import("./lastrun.js"), context: import("./context.js"),
+  lastvisits: import("./lastvisits.js") });
 let hallToken = receiver ? null : takeToken();   // before reveal.js reads the URL's fragment
 // a presenter's link opened later in this tab (only the fragment changes): before reveal.js
 // listens, so that it never reads the token as a slide; the hall presents from then on
@@ -313,41 +324,28 @@ spanishArrows(deck.getRevealElement());
 bound.push(focusableWhenWide(deck));
 bound.push(showWhere(context));
 if (/print-pdf/.test(location.search)) (await import("./print.js")).preparePrint();   // build.py pdf
-bound.push(installSpanishHelp(context));
-bound.push(installZoom(context, { changed: () => { for (const c of cells) if (c.editor) remeasure(c.editor.view); } }));
 const nearEditors = buildNearEditors(context);
 bound.push(nearEditors);
 await nearEditors.ready;   // a link to a code slide: its editor is there when the page is ready
 // live.js: the live hall, if a server is here (or at config.hall, the origin the build named)
 startHall(context.hall, deck, { base, token: hallToken, receiver, origin: config.hall });
 
-// ``?noprerun``: cells run only when asked (for tests, and to watch a cold cell compute);
-// ``?prerun=all|near`` chooses the pre-run, else the device does (prerun.js, prerunPolicy)
-if (runtime && !new URLSearchParams(location.search).has("noprerun")) {
-  const asked = new URLSearchParams(location.search).get("prerun");
-  /** @type {"near" | "all"} the policy now: the device's form and memory at once, its battery once it answers */
-  let policy = prerunPolicy({ touchOnly: !matchMedia("(any-pointer: fine)").matches,
-                              shortSide: Math.min(innerWidth, innerHeight),
-                              deviceMemory: /** @type {{deviceMemory?: number}} */ (navigator).deviceMemory }, asked);
-  document.documentElement.dataset.prerun = policy;
-  const prerun = startPrerun(context, { policy: () => policy });
-  bound.push(prerun);
-  deviceSignals().then((device) => {
-    policy = prerunPolicy(device, asked);
-    document.documentElement.dataset.prerun = policy;
-    prerun.wake();
-  });
-}
-
-// the live hall's polls and exercise counts: each follows the context's hall until unbound
-const polls = installPolls(context), hallCounts = installHallCounts(context);
-bound.push(polls, hallCounts);
+// the plugins (above): the Spanish help, the code's zoom, the pre-run, and the live hall's
+// polls and exercise counts, each following the context's hall until unbound
+const plugins = await features.start(context);
+bound.push(...plugins.started.values());
+const polls = /** @type {ReturnType<typeof import("./poll.js").installPolls> | undefined} */ (plugins.started.get("polls"));
+const hallCounts = /** @type {ReturnType<typeof import("./hallcount.js").installHallCounts> | undefined} */ (
+  plugins.started.get("hallcounts"));
+if (plugins.failed.size) document.documentElement.dataset.pluginsFailed = [...plugins.failed.keys()].join(" ");
 // for the tests and for curious students (no component reads it): window.deck.cells[0].run();
 // `hall` is the one held now (a test puts its own with window.deck.context.hall.set(fake))
 window.deck = {
   reveal: deck, runtime, cells, config, receiver, exercises: exercises.exercises, context,
   get hall() { return context.hall.get(); },
-  polls: polls.polls, hallCounts: hallCounts.boxes,
+  polls: polls?.polls ?? new Map(), hallCounts: hallCounts?.boxes ?? [],
+  /** which plugins started, and each failed one's error, by id (plugins.js) */
+  plugins: { started: [...plugins.started.keys()], failed: Object.fromEntries(plugins.failed) },
   /** unbind every component (context.js): they follow nothing after (tests/browser/test_polls.py) */
   unbind() { for (const b of bound) b.unbind(); },
 };

@@ -174,3 +174,7 @@ export function installHallCounts(ctx) {
   };
   return { boxes, unbind: ctx.hall.subscribe(update) };
 }
+
+/** The hall counts as the page's plugin (plugins.js); deck.js shows its ``boxes`` as
+ *  window.deck.hallCounts. @type {import("./plugins.js").DeckPlugin<ReturnType<typeof installHallCounts>>} */
+export const plugin = { id: "hallcounts", init: installHallCounts };

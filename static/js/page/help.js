@@ -85,3 +85,6 @@ export function installSpanishHelp(ctx) {
     },
   };
 }
+
+/** The Spanish help as the page's plugin (plugins.js). @type {import("./plugins.js").DeckPlugin} */
+export const plugin = { id: "help", init: installSpanishHelp };

@@ -656,3 +656,7 @@ export function installPolls(ctx) {
     },
   };
 }
+
+/** The polls as the page's plugin (plugins.js); deck.js shows its ``polls`` as window.deck.polls.
+ *  @type {import("./plugins.js").DeckPlugin<ReturnType<typeof installPolls>>} */
+export const plugin = { id: "polls", init: installPolls };

@@ -183,3 +183,29 @@ export function startPrerun(ctx, { policy = () => "all" } = {}) {
     },
   };
 }
+
+/** The pre-run as the page's plugin (plugins.js). None on a speaker-view copy, nor with
+ *  ``?noprerun`` (cells run only when asked: for tests, and to watch a cold cell compute).
+ *  ``?prerun=all|near`` chooses the policy, else the device does (``prerunPolicy``): its form and
+ *  memory at once, its battery once it answers (then ``wake()``); `data-prerun` on <html> says
+ *  the policy now.
+ *  @type {import("./plugins.js").DeckPlugin<import("./context.js").Bound & {wake(): void}>} */
+export const plugin = {
+  id: "prerun",
+  init(ctx) {
+    const search = new URLSearchParams(location.search);
+    if (!ctx.runtime || search.has("noprerun")) return { unbind() {}, wake() {} };
+    const asked = search.get("prerun");
+    let policy = prerunPolicy({ touchOnly: !matchMedia("(any-pointer: fine)").matches,
+                                shortSide: Math.min(innerWidth, innerHeight),
+                                deviceMemory: /** @type {{deviceMemory?: number}} */ (navigator).deviceMemory }, asked);
+    document.documentElement.dataset.prerun = policy;
+    const prerun = startPrerun(ctx, { policy: () => policy });
+    deviceSignals().then((device) => {
+      policy = prerunPolicy(device, asked);
+      document.documentElement.dataset.prerun = policy;
+      prerun.wake();
+    });
+    return prerun;
+  },
+};

@@ -86,3 +86,10 @@ export function remeasure(view) {
   if (v.viewState) v.viewState.mustMeasureContent = "refresh";
   v.requestMeasure();
 }
+
+/** The code's zoom as the page's plugin (plugins.js): the built editors measure again after
+ *  each change. @type {import("./plugins.js").DeckPlugin} */
+export const plugin = {
+  id: "zoom",
+  init: (ctx) => installZoom(ctx, { changed: () => { for (const c of ctx.cells) if (c.editor) remeasure(c.editor.view); } }),
+};
