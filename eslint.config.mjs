@@ -7,15 +7,17 @@ export default [
   { ignores: ["node_modules/", "dist/", "dist-pdf/", "test-results/", "bench/results/", ".venv/"] },
   js.configs.recommended,
   {
-    files: ["static/js/**/*.js", "deckbuild/watch_client.js"],
+    // the folder says which globals apply: page/ (and shared/, which the worker imports too:
+    // tsconfig.worker.json checks it against the worker's globals), worker/, serviceworker/
+    files: ["static/js/page/**/*.js", "static/js/shared/**/*.js", "deckbuild/watch_client.js"],
     languageOptions: { globals: { ...globals.browser } },
   },
   {
-    files: ["static/js/worker.js"],
+    files: ["static/js/worker/**/*.js"],
     languageOptions: { globals: { ...globals.worker } },
   },
   {
-    files: ["static/sw.js"],
+    files: ["static/js/serviceworker/**/*.js"],
     languageOptions: { sourceType: "script", globals: { ...globals.serviceworker } },
   },
   {

@@ -1,4 +1,4 @@
-// The baseline: bare Pyodide in a module worker (like the deck's static/js/worker.js), no deck.
+// The baseline: bare Pyodide in a module worker (like the deck's static/js/worker/worker.js), no deck.
 //   loadPyodide -> loadPackage(numpy) -> loadPackage(matplotlib) -> one small figure as SVG.
 // Every step posts a mark {name, t} to the page; t is epoch ms (timeOrigin + now), which the
 // page converts to its own clock (ms since navigation).

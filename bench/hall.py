@@ -17,7 +17,7 @@ whether the target held and by how much, from medians of the run:
   follows is shown beside it);
 - H4: offline after the visits before it: every cell runs with the network off;
 - W1: under "local", warm, the first output on screen (the last visit's, lastrun.js) ≤ 1 s, and
-  every cell's last visit's output shown ≤ 1 s (static/js/lastvisits.js draws the opening slide's
+  every cell's last visit's output shown ≤ 1 s (static/js/page/lastvisits.js draws the opening slide's
   at once and the others when the page is idle);
 - W0: under "aula", warm, the deck's core ready ≤ bare Pyodide's warm core ready, and its runtime
   ready (prelude and numpy) ≤ bare Pyodide's warm numpy ready. Both sides on their worker's clock:

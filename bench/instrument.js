@@ -113,7 +113,7 @@
       deckValue = value;
       if (B.marks.deckReady == null) {
         B.marks.deckReady = now();
-        // the last visit's outputs (static/js/lastvisits.js): the opening slide's before this,
+        // the last visit's outputs (static/js/page/lastvisits.js): the opening slide's before this,
         // the others when the page is idle after it: when the first and the last came
         // (watched until the page says every cell had its turn, data-last-visits: no observer
         // left to run on every class change of the visit's runs)

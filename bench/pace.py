@@ -3,7 +3,7 @@
     .venv/bin/python bench/pace.py [--wpm 150] [--json]
 
 Every key the presenter presses (a slide forward, a fragment shown) is one move the hall relays
-to every device: ``static/js/live.js`` posts on each ``slidechanged`` and ``fragmentshown``, with
+to every device: ``static/js/page/live.js`` posts on each ``slidechanged`` and ``fragmentshown``, with
 nothing coalesced. So the deck's fragments say how many moves a lecture makes and how close
 together they can come.
 

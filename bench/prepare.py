@@ -148,7 +148,7 @@ def install_baseline(
 
 def worker_regex(site: Path, config: dict) -> str | None:
     """The deck worker's NEEDS_MATPLOTLIB test (a regex source), if it still has one."""
-    path = site / config["assets"]["static"] / "js" / "worker.js"
+    path = site / config["assets"]["static"] / "js" / "worker" / "worker.js"
     try:
         m = re.search(r"NEEDS_MATPLOTLIB\s*=\s*/(.+?)/([a-z]*);", path.read_text(encoding="utf-8"))
     except OSError:

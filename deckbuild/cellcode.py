@@ -2,7 +2,7 @@
 
 - :func:`check_python`: the code is Python, or a DeckError with the line inside the cell;
 - :func:`binding`: where a live control bound to a name writes (its one top-level
-  ``name = <literal>`` line), or why it cannot (ValueError); the page (``static/js/params.js``)
+  ``name = <literal>`` line), or why it cannot (ValueError); the page (``static/js/page/params.js``)
   replaces exactly the literal this finds;
 - :func:`blanks`: the names an exercise's starter assigns ``...`` (the blanks to fill).
 - :func:`edit_syntax_error`: whether a suggested edit (``try:``) leaves the cell Python.

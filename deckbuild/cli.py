@@ -70,9 +70,10 @@ def _dist_is_stale(project: Project) -> bool:
         return True
     built = index.stat().st_mtime
     sources = [project.deck_file.parent, project.templates, project.static, project.dplab_src]
+    sources += [project.completion_src]  # a file: the editor's engine, in pyodide_pkg/
     dist = project.dist.resolve()
     for base in sources:
-        for path in base.rglob("*"):
+        for path in [base] if base.is_file() else base.rglob("*"):
             # an installed lecture's folder holds its dist/ (and .hall/): what was built is no source
             if path.is_relative_to(dist) or ".hall" in path.parts:
                 continue

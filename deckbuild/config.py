@@ -3,7 +3,7 @@ and the Python worker (``worker.js``), written once.
 
 ``site.build`` fills a :class:`DeckConfig` and embeds ``dataclasses.asdict`` of it as JSON in
 ``<script id="deck-config">``. The JS side's mirror is the ``DeckConfig`` typedef in
-``static/js/types.js``, checked by ``tsc``; ``tests/unit/test_contract.py`` checks that the
+``static/js/shared/types.js``, checked by ``tsc``; ``tests/unit/test_contract.py`` checks that the
 embedded JSON has exactly these fields and that the typedef names the same ones. The field
 names are the JSON keys (camelCase, as the JS reads them).
 """
@@ -45,9 +45,9 @@ class NotebookInfo:
 
 @dataclass(frozen=True)
 class EditorInfo:
-    """The editor's completion (``completion.js``, ``static/py/completion.py``): loaded lazily."""
+    """The editor's completion (``completion.js``, ``pyodide_pkg/completion.py``): loaded lazily."""
 
-    engine: str  # static/py/completion.py, relative to the page: jedi over the cells' namespace
+    engine: str  # pyodide_pkg/completion.py, relative to the page: jedi over the cells' namespace
     index: str  # api-index.json: the package's public API with Spanish summaries (editor_assets.py)
     wheels: list[dict]  # jedi's and parso's wheels, [{url, sha256, bytes}]: checked before unpacking
 

@@ -3,7 +3,7 @@
 * **The engine**: jedi and parso, pure-Python wheels from the package registry, downloaded
   once with pip into the wheel cache and verified against the sha256 pinned here, then copied
   into ``static-…/wheels/`` without what the page never needs (:data:`TRIMMED`). The worker
-  loads them only on the first completion request (``static/py/completion.py``), never during
+  loads them only on the first completion request (``pyodide_pkg/completion.py``), never during
   a cold visit's boot; it checks each copy's sha256 (in the page's config) before unpacking it.
 * **The index** (``api-index.json``): the deck package's public names with their signature,
   kind and a short Spanish summary, read from the package's source (``ast``, nothing is

@@ -21,7 +21,7 @@ any other error of the check fails with its Spanish description, never a crash.
 
 :func:`program` turns a check into the Python appended to the student's code. The run's last
 value is a ``cellrunner.Verdict(ok, message)``, which the cell runner sends as a ``verdict``
-message, never as a value (PROTOCOL.md): the page (``static/js/exercise.js``) shows it under the
+message, never as a value (PROTOCOL.md): the page (``static/js/page/exercise.js``) shows it under the
 exercise. The same text runs under CPython in the tests (``tests/unit/test_exercises.py``) and in
 ``build.py check --run``, which read the verdict from the runner's messages too.
 """

@@ -3,7 +3,7 @@ fields of its body with the rule each must meet, what it answers), and the JSON 
 and the build hand the page besides the events (:data:`SHAPES`: the replies, ``live.json``, a
 poll slide's ``data-poll``, the privacy-budget payload).
 
-From it, ``python -m deckbuild.protocol`` generates the typedefs of ``static/js/types.js`` and the
+From it, ``python -m deckbuild.protocol`` generates the typedefs of ``static/js/shared/types.js`` and the
 route and body tables of ``docs/live-hall-protocol.md`` (``tests/unit/test_protocol.py`` fails
 when they are stale); the hall routes its POSTs from :data:`ROUTES` (who may send each), checks
 every body and query with ``deckbuild/hall/messages.py``'s ``parse``, which reads the rules here
@@ -11,7 +11,7 @@ and nothing else, and checks its replies with :func:`check_shape`, as the build 
 ``live.json`` and ``data-poll``.
 
 A new hall message: a :class:`Route` (and its :class:`Body`) here, its handler in
-``deckbuild/hall/app.py``'s ``HANDLERS``, the page's call (``static/js/live.js``); then
+``deckbuild/hall/app.py``'s ``HANDLERS``, the page's call (``static/js/page/live.js``); then
 ``python -m deckbuild.protocol``. The server's events are in ``deckbuild/protocol.py``.
 """
 

@@ -53,7 +53,7 @@ def truth_text(epsilon: float, k: int) -> str:
     """How often randomized response with ``k`` options tells the truth, e^ε / (e^ε + k − 1)
     (dplab.rr_probabilities), as the poll's rule says it: ``75 %`` at ε = ln 3 with two options;
     ``1 − 2,1·10⁻⁹`` once the percentage would round to 100,0 % (ε = 20: never certain, and the
-    page says so, static/js/phrases.js «poll-sent»)."""
+    page says so, static/js/shared/phrases.js «poll-sent»)."""
     lie = (k - 1) / (math.exp(epsilon) + k - 1)  # 1 − truth, without the cancellation
     if 100 * lie >= 0.05:
         return f"{_spanish(100 * (1 - lie), 1)} %"

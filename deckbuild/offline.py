@@ -19,7 +19,7 @@ from pathlib import Path
 
 MANIFEST = "offline.json"
 SW = "sw.js"
-# in static/sw.js; replaced in the deck's copy by the version
+# in static/js/serviceworker/sw.js; replaced in the deck's copy by the version
 VERSION_PLACEHOLDER = "__DPDECK_OFFLINE_VERSION__"
 _ROOTS = ("vendor", "assets")
 _SKIP_SUFFIXES = (".br", ".gz")

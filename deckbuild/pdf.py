@@ -2,7 +2,7 @@
 
 Opens the built deck headless in Chromium in reveal.js's print mode, waits until every cell has
 run (the page runs them all in the background), and prints one PDF page per slide: results, not
-controls (a poll prints its question and a simulated hall's result, static/js/print.js; no run
+controls (a poll prints its question and a simulated hall's result, static/js/page/print.js; no run
 carries its time). ``solutions``: each exercise's solution loaded into its editor and run, judged,
 so its page shows the solution and its verdict. ``notes``: the speaker notes, each on a page of
 its own after its slide.

@@ -1,6 +1,6 @@
 """Every message of the page's wires, declared once: who sends it, its fields and their types,
-what it means. The JS typedefs and unions of ``static/js/types.js`` (between its ``protocol.py``
-markers) and the message tables of ``static/js/PROTOCOL.md`` (between its ``messages:`` markers)
+what it means. The JS typedefs and unions of ``static/js/shared/types.js`` (between its ``protocol.py``
+markers) and the message tables of ``static/js/shared/PROTOCOL.md`` (between its ``messages:`` markers)
 are generated from :data:`MESSAGES`: ``python -m deckbuild.protocol`` rewrites them, and
 ``tests/unit/test_protocol.py`` fails when either is stale. ``tsc`` then proves that the page
 sends only these and handles each one (``test_js_types.py``).
@@ -38,8 +38,8 @@ from . import hall_wire
 from .hall_wire import F, Shape
 
 ROOT = Path(__file__).resolve().parents[1]
-TYPES_JS = ROOT / "static" / "js" / "types.js"
-PROTOCOL_MD = ROOT / "static" / "js" / "PROTOCOL.md"
+TYPES_JS = ROOT / "static" / "js" / "shared" / "types.js"
+PROTOCOL_MD = ROOT / "static" / "js" / "shared" / "PROTOCOL.md"
 HALL_PROTOCOL_MD = ROOT / "docs" / "live-hall-protocol.md"
 GENERATOR = "`python -m deckbuild.protocol` from deckbuild/protocol.py"
 

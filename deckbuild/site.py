@@ -53,6 +53,16 @@ class Project:
         return (self.assets or self.root) / "pyodide_pkg"
 
     @property
+    def completion_src(self) -> Path:
+        """The editor's completion engine, Pyodide-side Python loaded as a source file."""
+        return self.package_src / "completion.py"
+
+    @property
+    def service_worker(self) -> Path:
+        """The Service Worker's source; the build writes it to the deck's root (its scope)."""
+        return self.static / "js" / "serviceworker" / "sw.js"
+
+    @property
     def dplab_src(self) -> Path:
         """dplab's sources: ``pyodide_pkg/dplab``, or an installed wheel's ``dplab`` package."""
         return resources.package_dir("dplab", self.package_src)
@@ -67,6 +77,15 @@ def check(project: Project, deck_file: Path | None = None) -> Deck:
     deck = load_deck(deck_file or project.deck_file)
     render_slides(deck, project.node_modules)
     return deck
+
+
+def _copy_own_code(project: Project, folder: Path) -> None:
+    """``static/`` into ``folder``, but the Service Worker (the build writes it to the deck's
+    root: offline.py), and the editor's engine (``pyodide_pkg/completion.py``) as
+    ``folder/py/completion.py``, the page's ``config.editor.engine``."""
+    shutil.copytree(project.static, folder, ignore=shutil.ignore_patterns("__pycache__", "serviceworker"))
+    (folder / "py").mkdir()
+    shutil.copy2(project.completion_src, folder / "py" / "completion.py")
 
 
 def _tree_digest(paths: list[Path]) -> str:
@@ -133,11 +152,9 @@ def build(
         # with an old one a browser cached.
         package = deck.package or project.dplab_src
         runner_src = project.package_src / "cellrunner"  # the cell runner, whichever package
-        version = _tree_digest([project.static, package, runner_src])
+        version = _tree_digest([project.static, package, runner_src, project.completion_src])
         static_dir = f"static-{version}/"
-        shutil.copytree(
-            project.static, staging / static_dir, ignore=shutil.ignore_patterns("__pycache__", "sw.js")
-        )
+        _copy_own_code(project, staging / static_dir)
         wheel = build_wheel(package.parent, package.name, staging / static_dir / "wheels")
         runner = build_wheel(runner_src.parent, runner_src.name, staging / static_dir / "wheels", requires=())
         assets["static"] = static_dir
@@ -157,7 +174,7 @@ def build(
             editor=editor,
         )
         speaker = (frontend.speaker_view_script(nm),)
-        preload = tuple(frontend.static_imports(project.static / "js", "deck.js"))
+        preload = tuple(frontend.static_imports(project.static / "js", "page/deck.js"))
         html = render_page(
             deck, views, project.templates, asdict(config), import_map, speaker, deck.hall, preload
         )
@@ -167,7 +184,7 @@ def build(
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(image, target)
         # offline.json, and the Service Worker at the deck's root (its scope: the whole deck)
-        write_offline_manifest(staging, version, project.static / "sw.js")
+        write_offline_manifest(staging, version, project.service_worker)
         write_schemas(staging)  # for authors' editors (jsonschema.py): not part of the deck
         apiref.write_reference(package, staging)  # for authors too: <package>-api.html
         compress.precompress(staging, pyodide_dist.cache_dir())

@@ -1,4 +1,4 @@
-// The worker's boot (static/js/worker.js, boot) step by step, in Node on this machine's CPU:
+// The worker's boot (static/js/worker/worker.js, boot) step by step, in Node on this machine's CPU:
 // no network, no page beside it. What is left between core ready and the first cell when every
 // byte is already there (P2 allows 0,5 s).
 //

@@ -1,7 +1,7 @@
 """The live hall's decisions, as pure code: no clock, no event loop, no SQL, no aiohttp.
 
 ``app.Hall`` is the edge that performs them (it reads the store, spawns tasks, arms the restart
-timer and sends events); this module only says what to do, as ``static/js/scheduler.js`` does
+timer and sends events); this module only says what to do, as ``static/js/shared/scheduler.js`` does
 for the worker, so that tests can drive it through any interleaving (tests/unit/test_hall_state.py).
 A time, when a rule needs one, is a number of seconds the edge waits, never a read clock.
 The edge awaits what a decision needs (the store's round, the devices count) first, then reads

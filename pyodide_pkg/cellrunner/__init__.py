@@ -1,7 +1,7 @@
 """The deck's cell runner: runs one cell at a time in the interpreter's shared namespace and
 reports what it shows.
 
-Loaded by the worker (static/js/worker.js) into Pyodide from its wheel, as dplab is; also
+Loaded by the worker (static/js/worker/worker.js) into Pyodide from its wheel, as dplab is; also
 imported under CPython, where the tests and ``build.py check --run`` run the deck's cells
 through it. A :class:`Session` owns the namespace; ``Session.run(code, cell_id, emit, seed)``
 runs a cell, and ``emit(kind, payload)`` is the only way out (each kind is a message to the

@@ -1,6 +1,6 @@
 """The page's own calls into Python by name: ``call(name, args_json)``.
 
-The page (``Runtime.call`` in static/js/runtime.js) asks for one of :data:`CALLS` with its
+The page (``Runtime.call`` in static/js/page/runtime.js) asks for one of :data:`CALLS` with its
 arguments as a JSON text, instead of building Python source: a poll's answer or a hall's counts
 reach Python as JSON values, checked by the function called, never as code. A name not listed is
 a ``KeyError``; arguments that are not a JSON object are a ``TypeError``.

@@ -1,4 +1,4 @@
-"""The last visit's results at once, then live (issue 32, item 2; static/js/lastrun.js): after a
+"""The last visit's results at once, then live (issue 32, item 2; static/js/page/lastrun.js): after a
 reload a cell shows what this browser computed for the same code last time, labelled
 «calculado en su visita anterior, hh:mm», until its live run replaces it; an edited cell or a
 new deck version never shows the old output as current."""
@@ -29,7 +29,7 @@ SHOWN = """(s) => {
 
 def reopen(page, url: str) -> None:
     """Open the deck and wait until every cell has had its turn to show the last visit's output
-    (static/js/lastvisits.js: the opening slide's at once, the others when the page is idle)."""
+    (static/js/page/lastvisits.js: the opening slide's at once, the others when the page is idle)."""
     open_deck(page, url)
     wait_until(page, "document.documentElement.dataset.lastVisits === 'shown'", 30)
 

@@ -1,9 +1,9 @@
-"""The deck without a network, after one visit: the Service Worker (static/sw.js) keeps every
+"""The deck without a network, after one visit: the Service Worker (static/js/serviceworker/sw.js) keeps every
 file of offline.json (deckbuild/offline.py), and with the browser offline the reloaded deck runs
 every cell, draws its figures, and loads a wheel on demand; a new deploy replaces the cache.
 
 Opened without ``?nosw`` so the Service Worker runs; the server is the isolated one, so the page
-registers it once Python is ready and the cells pre-ran (static/js/isolation.js, keepOffline) and
+registers it once Python is ready and the cells pre-ran (static/js/page/isolation.js, keepOffline) and
 asks it for the rest. The worker's logic alone, without a browser: tests/js/sw.test.mjs.
 """
 
@@ -138,7 +138,9 @@ def test_a_new_deploy_replaces_the_cache(context, page, built_deck, tmp_path):
         index.write_text(index.read_text(encoding="utf-8").replace("</body>", "<!-- v2 --></body>"), "utf-8")
         for stale in [*site.glob("*.br"), *site.glob("*.gz")]:  # the compressed copies of the old
             stale.unlink()
-        new = write_offline_manifest(site, old.split("-")[0], ROOT / "static" / "sw.js")
+        new = write_offline_manifest(
+            site, old.split("-")[0], ROOT / "static" / "js" / "serviceworker" / "sw.js"
+        )
         assert new != old
         page.reload()
         wait_until(page, "document.documentElement.dataset.deckReady === 'true'", 30)

@@ -1,4 +1,4 @@
-"""The phone's pre-run (issue 49; static/js/prerun.js, docs/benchmark.md "The phone's pre-run"):
+"""The phone's pre-run (issue 49; static/js/page/prerun.js, docs/benchmark.md "The phone's pre-run"):
 on a phone the deck pre-runs only the cells up to the second slide with cells after the current
 one; the far ones wait, nothing new runs while the page is hidden, and a slide the phone reaches
 gets its cells' results, computed on the phone. A laptop pre-runs every cell, as before.

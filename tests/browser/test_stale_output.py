@@ -1,6 +1,6 @@
 """An output on screen belongs to the code on screen, or it is marked as another's (issue 50,
-item 1; static/js/provenance.js, cell.js), and ⟲ asks before it restarts Python (item 2;
-static/js/actions.js).
+item 1; static/js/page/provenance.js, cell.js), and ⟲ asks before it restarts Python (item 2;
+static/js/page/actions.js).
 
 The issue's cell is «ε determina la dispersión» (a slider on ``epsilon = 2.0``, a figure, new
 noise): a student edited ε to 3.71 and ran it, then ↺ Restaurar brought back 2.0 while the

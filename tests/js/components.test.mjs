@@ -1,16 +1,16 @@
-// The page's components take the context (static/js/context.js) and hand back `unbind()`, as
+// The page's components take the context (static/js/page/context.js) and hand back `unbind()`, as
 // reveal.js's controllers bind and unbind: bound, each reacts to the keyboard, reveal.js's
 // events, the runtime or the speaker view's channel; unbound, the same event does nothing.
 // Stand-ins: a reveal.js deck exposing on/off, a document and a window as bare EventTargets.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { stub } from "./stub.mjs";
-import { HallHolder } from "../../static/js/context.js";
-import { installZoom } from "../../static/js/zoom.js";
-import { installSpanishHelp } from "../../static/js/help.js";
-import { AHEAD_PER_WORKER, startPrerun } from "../../static/js/prerun.js";
-import { publish, subscribe } from "../../static/js/mirror.js";
-import { installExercises } from "../../static/js/exercise.js";
+import { HallHolder } from "../../static/js/page/context.js";
+import { installZoom } from "../../static/js/page/zoom.js";
+import { installSpanishHelp } from "../../static/js/page/help.js";
+import { AHEAD_PER_WORKER, startPrerun } from "../../static/js/page/prerun.js";
+import { publish, subscribe } from "../../static/js/page/mirror.js";
+import { installExercises } from "../../static/js/page/exercise.js";
 
 /** reveal.js's deck, reduced to its events (on/off) and what the components read. */
 function fakeReveal({ current = null } = {}) {

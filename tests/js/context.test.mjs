@@ -1,10 +1,10 @@
-// The components' context (static/js/context.js): the hall's holder tells its subscribers when
+// The components' context (static/js/page/context.js): the hall's holder tells its subscribers when
 // the hall is set or replaced and when the hall held reports its status, and a component that
 // was unbound (hallcount.js's installer here, on a stand-in DOM) no longer reacts.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { HallHolder } from "../../static/js/context.js";
-import { installHallCounts } from "../../static/js/hallcount.js";
+import { HallHolder } from "../../static/js/page/context.js";
+import { installHallCounts } from "../../static/js/page/hallcount.js";
 
 /** A hall as live.js makes it, reduced to what the holder and hallcount.js read. */
 function fakeHall({ present = true, presenter = false } = {}) {

@@ -1,8 +1,8 @@
-// The editor's diagnostics (static/js/diagnostics.js): the failing line of a cell and the
+// The editor's diagnostics (static/js/page/diagnostics.js): the failing line of a cell and the
 // Spanish message a student reads there. Run: node --test tests/js/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { closest, errorLine, explain } from "../../static/js/diagnostics.js";
+import { closest, errorLine, explain } from "../../static/js/page/diagnostics.js";
 
 const traceback = (cell, line, last) =>
   `Traceback (most recent call last):\n  File "<celda ${cell}>", line ${line}, in <module>\n    x\n${last}\n`;

@@ -1,4 +1,4 @@
-// Model-based tests of following in the live hall (static/js/follow.js) under node's test runner:
+// Model-based tests of following in the live hall (static/js/page/follow.js) under node's test runner:
 // a model of the hall server (it keeps the state with the greatest seq it was sent, pushes each
 // one it keeps to every stream, greets a new stream with its state) and of each page (reveal.js's
 // events as it fires them, live.js's wiring of follow.js), driven through thousands of seeded
@@ -19,7 +19,7 @@
 // them until the presenter moves: nothing tells the presenter's page, and the check skips it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Follow, hallState } from "../../static/js/follow.js";
+import { Follow, hallState } from "../../static/js/page/follow.js";
 import { rng } from "./mulberry32.mjs";
 
 const SEEDS = Number(process.env.FOLLOW_SEEDS ?? 3000);

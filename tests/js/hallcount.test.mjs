@@ -1,10 +1,10 @@
-// The exercise count as the presenter's slide shows it (static/js/hallcount.js): the interval of
+// The exercise count as the presenter's slide shows it (static/js/page/hallcount.js): the interval of
 // discrete Laplace noise, its coverage from the noise's law, and the clipping to what is public
 // and true (post-processing that never makes the interval miss a true count).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { countFailure, countSaid, countShown, noiseCover, noiseReach } from "../../static/js/hallcount.js";
-import { sayHall } from "../../static/js/phrases.js";
+import { countFailure, countSaid, countShown, noiseCover, noiseReach } from "../../static/js/page/hallcount.js";
+import { sayHall } from "../../static/js/shared/phrases.js";
 
 /** Discrete Laplace of sensitivity 1 at ε: P(k) = (1 - a)/(1 + a) a^|k|, a = e^-ε (what
  *  dplab.discrete_laplace_mech draws, deckbuild/hall/release.py). */

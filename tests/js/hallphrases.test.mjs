@@ -1,10 +1,10 @@
-// The live hall page's Spanish (static/js/phrases.js, `HALL_PHRASES`): every code says something,
+// The live hall page's Spanish (static/js/shared/phrases.js, `HALL_PHRASES`): every code says something,
 // and the sentences built from parameters read as the page showed them before they moved there
 // (the browser tests and the screenshots read these words).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { HALL_PHRASES, sayHall } from "../../static/js/phrases.js";
-import { heldText, studentsAdmitted } from "../../static/js/poll.js";
+import { HALL_PHRASES, sayHall } from "../../static/js/shared/phrases.js";
+import { heldText, studentsAdmitted } from "../../static/js/page/poll.js";
 
 test("every code of the hall's page has a non-empty text", () => {
   for (const [code, entry] of Object.entries(HALL_PHRASES)) {

@@ -1,8 +1,8 @@
-// The last visit's results (static/js/lastrun.js): found only for the same inputs and deck
+// The last visit's results (static/js/page/lastrun.js): found only for the same inputs and deck
 // version, bounded, oldest evicted first, and nothing at all from a browser that refuses storage.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LastRunStore, label, runKey } from "../../static/js/lastrun.js";
+import { LastRunStore, label, runKey } from "../../static/js/page/lastrun.js";
 
 /** localStorage's calls over a Map; `quota` chars in all, as a browser refuses past its quota. */
 function memoryStorage(quota = Infinity) {

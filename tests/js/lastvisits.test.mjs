@@ -1,10 +1,10 @@
-// When the last visit's outputs are drawn (static/js/lastvisits.js): the opening slide's at once,
+// When the last visit's outputs are drawn (static/js/page/lastvisits.js): the opening slide's at once,
 // the others one idle moment at a time in deck order, all at once for a print; and which slide
 // a URL's fragment opens, before reveal.js has started.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { stub } from "./stub.mjs";
-import { openingSlide, showLastVisits } from "../../static/js/lastvisits.js";
+import { openingSlide, showLastVisits } from "../../static/js/page/lastvisits.js";
 
 /** Idle callbacks held until the test runs them; a clock that each drawn output moves on. */
 function page(t, msPerOutput = 1) {

@@ -2,7 +2,7 @@
 // binding ships the line and the text around the literal), or nowhere.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { assignedValue, bindingLine, replaceAssignment } from "../../static/js/params.js";
+import { assignedValue, bindingLine, replaceAssignment } from "../../static/js/page/params.js";
 
 const P = { name: "epsilon", line: 2, prefix: "epsilon = ", suffix: "   # presupuesto" };
 const CODE = "import numpy as np\nepsilon = 1.0   # presupuesto\nprint(epsilon)";

@@ -1,12 +1,12 @@
-// The Spanish of the codes the pure modules return (static/js/phrases.js) is the Spanish the page
+// The Spanish of the codes the pure modules return (static/js/shared/phrases.js) is the Spanish the page
 // showed before they returned codes, word for word (the browser tests read it); and a cell's
-// state (static/js/cellstate.js) gives the `data-state` and the text it gave before.
+// state (static/js/page/cellstate.js) gives the `data-state` and the text it gave before.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { CAPTIONS, EDITOR_PHRASES, HELP, PHRASES, PRIVACY_PARAMS, cellMeta, say } from "../../static/js/phrases.js";
+import { CAPTIONS, EDITOR_PHRASES, HELP, PHRASES, PRIVACY_PARAMS, cellMeta, say } from "../../static/js/shared/phrases.js";
 import { readFileSync, readdirSync } from "node:fs";
-import { IDLE, activeRun, afterRun, dataState } from "../../static/js/cellstate.js";
-import { Scheduler } from "../../static/js/scheduler.js";
+import { IDLE, activeRun, afterRun, dataState } from "../../static/js/page/cellstate.js";
+import { Scheduler } from "../../static/js/shared/scheduler.js";
 
 test("the scheduler's status, said in Spanish", () => {
   const s = new Scheduler();

@@ -1,4 +1,4 @@
-// Model-based tests of the pool's routing (static/js/pool.js) under node's test runner: fake
+// Model-based tests of the pool's routing (static/js/page/pool.js) under node's test runner: fake
 // workers (a queue, a running job, booting, down) driven the way workers.js drives the real
 // ones, through thousands of seeded random interleavings of runs (foreground, background, the
 // same cell again, the page's own snippets), Stop, results, a worker's crash or silence (it
@@ -7,7 +7,7 @@
 // Run: node --test tests/js/   (a failure prints its seed; POOL_SEED=n replays one)
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Router, poolSize } from "../../static/js/pool.js";
+import { Router, poolSize } from "../../static/js/page/pool.js";
 import { rng } from "./mulberry32.mjs";
 
 const SEEDS = Number(process.env.POOL_SEEDS ?? 3000);

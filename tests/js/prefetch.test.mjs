@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { closure, dropKept, fetchKept, hasIntegrity, prefetch, waves } from "../../static/js/prefetch.js";
+import { closure, dropKept, fetchKept, hasIntegrity, prefetch, waves } from "../../static/js/worker/prefetch.js";
 
 const lock = {
   packages: {

@@ -1,10 +1,10 @@
-// The phone's pre-run policy (static/js/prerun.js) under node's test runner: which devices get
+// The phone's pre-run policy (static/js/page/prerun.js) under node's test runner: which devices get
 // the "near" pre-run, each signal read on its own, and how far ahead of the current slide it
 // runs (issue 49; docs/benchmark.md, "The phone's pre-run").
 // Run: node --test tests/js/prerun.test.mjs
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { AHEAD_SLIDES, horizon, prerunPolicy } from "../../static/js/prerun.js";
+import { AHEAD_SLIDES, horizon, prerunPolicy } from "../../static/js/page/prerun.js";
 
 const PHONE = { touchOnly: true, shortSide: 390 };
 const LAPTOP = { touchOnly: false, shortSide: 720, deviceMemory: 8 };

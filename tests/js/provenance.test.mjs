@@ -1,5 +1,5 @@
 // Model-based test of the rule «an output on screen belongs to the code on screen, or it is
-// marked as another's» (issue 50, item 1; static/js/provenance.js) under node's test runner.
+// marked as another's» (issue 50, item 1; static/js/page/provenance.js) under node's test runner.
 // A model of one cell as cell.js and deck.js drive provenance.js (runs that start, print and end
 // as separate steps, so that edits land while one runs; the last visit's output on reload; ⟲ and
 // the watchdog's restarts with deck.js's replay rule; a slider that rewrites its line through
@@ -11,8 +11,8 @@
 // Run: node --test tests/js/   (a failure prints its seed; PROVENANCE_SEED=n replays one)
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Provenance } from "../../static/js/provenance.js";
-import { replaceAssignment } from "../../static/js/params.js";
+import { Provenance } from "../../static/js/page/provenance.js";
+import { replaceAssignment } from "../../static/js/page/params.js";
 import { rng } from "./mulberry32.mjs";
 
 const SEEDS = Number(process.env.PROVENANCE_SEEDS ?? 1000);

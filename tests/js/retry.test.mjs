@@ -1,10 +1,10 @@
-// The hall writes' retry schedule (static/js/retry.js): the waits double from the base up to the
+// The hall writes' retry schedule (static/js/page/retry.js): the waits double from the base up to the
 // cap, with a jitter in [0.5, 1), never below a Retry-After (itself capped), and stop after the
 // schedule's retries; which replies are worth a resend; how a Retry-After header reads.
 // Run: node --test tests/js/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DEVICE_RETRY, PRESENTER_RETRY, mayRetry, retriable, retryAfterMs, retryDelay } from "../../static/js/retry.js";
+import { DEVICE_RETRY, PRESENTER_RETRY, mayRetry, retriable, retryAfterMs, retryDelay } from "../../static/js/page/retry.js";
 import { rng } from "./mulberry32.mjs";
 
 test("a device's waits: 1, 2, 4, 8, 16, 30, 30, 30 s at most, half that at least", () => {

@@ -1,4 +1,4 @@
-// One Python worker's runtime (static/js/runtime.js) over a fake Web Worker: what a `crashed`
+// One Python worker's runtime (static/js/page/runtime.js) over a fake Web Worker: what a `crashed`
 // message does to the runs. A run that had started ends with the crash; the runs that had not
 // go to the new worker. An interpreter that died between runs (`outsideRun`: a wasm trap while
 // importing matplotlib) answers no run `crashed`, and its restarts are capped as silence's are.
@@ -14,7 +14,7 @@ const ready = () => worker().reply({ type: "status", state: "ready", detail: "Py
 /** A runtime over a fake worker, its worker ready. */
 async function readyRuntime(t) {
   stubRuntimeGlobals(t);
-  const { Runtime } = await import("../../static/js/runtime.js");
+  const { Runtime } = await import("../../static/js/page/runtime.js");
   const runtime = new Runtime({ assets: { static: "static/" } }, "http://127.0.0.1/");
   ready();
   return runtime;
@@ -63,7 +63,7 @@ test("runtime: a run that had started ends with its crash; the restart is not ca
 
 test("runtime: deaths between runs, again and again, end in «pulse ⟲», not a loop", async (t) => {
   const runtime = await readyRuntime(t);
-  const { MAX_RESTARTS } = await import("../../static/js/watchdog.js");
+  const { MAX_RESTARTS } = await import("../../static/js/page/watchdog.js");
   const waiting = runtime.run("dibuja", "plt.plot([1])");
   for (let i = 0; i < MAX_RESTARTS; i += 1) {
     worker().reply({ type: "crashed", error: ERROR, outsideRun: true });

@@ -1,4 +1,4 @@
-// Model-based tests of the worker's scheduler (static/js/scheduler.js) under node's test runner:
+// Model-based tests of the worker's scheduler (static/js/shared/scheduler.js) under node's test runner:
 // a fake Python whose every step takes simulated time, driven the way worker.js drives the real
 // one, through thousands of seeded random interleavings of what a presenter and a hall can do
 // (run, stop, cancel, restart, matplotlib ready or failed, drawing and numpy-only cells, the
@@ -6,7 +6,7 @@
 // Run: node --test tests/js/   (a failure prints its seed; SCHED_SEED=n replays one)
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Scheduler, boundNames, needsMatplotlib } from "../../static/js/scheduler.js";
+import { Scheduler, boundNames, needsMatplotlib } from "../../static/js/shared/scheduler.js";
 import { rng } from "./mulberry32.mjs";
 
 const SEEDS = Number(process.env.SCHED_SEEDS ?? 3000);

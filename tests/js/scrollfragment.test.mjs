@@ -1,7 +1,7 @@
-// The scroll position of a fragment in reveal.js's scroll view (static/js/scrollfragment.js).
+// The scroll position of a fragment in reveal.js's scroll view (static/js/page/scrollfragment.js).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { fragmentProgress } from "../../static/js/scrollfragment.js";
+import { fragmentProgress } from "../../static/js/page/scrollfragment.js";
 
 test("a page without fragments is one part; with g groups, g + 1 parts", () => {
   // pages: none, 2 groups, none  → parts 1 + 3 + 1 = 5

@@ -1,4 +1,4 @@
-// The page's Spanish lives in static/js/phrases.js alone (types.js, `UiLabel` and `UiPhrase`):
+// The page's Spanish lives in static/js/shared/phrases.js alone (types.js, `UiLabel` and `UiPhrase`):
 // a string or template literal with Spanish in it (an accented letter, «ñ», «¿», «¡») anywhere
 // else in static/js fails here. Comments may say what they like. Parsed with ESLint's parser,
 // so a regular expression or a comment is never taken for a string.
@@ -34,8 +34,9 @@ test("the guard finds Spanish in strings and templates, not in comments or regul
 });
 
 test("no Spanish literal in static/js but phrases.js", () => {
-  const files = readdirSync(JS).filter((f) => f.endsWith(".js") && f !== "phrases.js");
-  assert.ok(files.includes("cell.js") && files.includes("worker.js"), "reads static/js");
+  const files = readdirSync(JS, { recursive: true }).map(String)
+    .filter((f) => f.endsWith(".js") && f !== "shared/phrases.js");
+  assert.ok(files.includes("page/cell.js") && files.includes("worker/worker.js"), "reads static/js");
   const found = files.flatMap((f) => spanishLiterals(readFileSync(new URL(f, JS), "utf8")).map((m) => `${f}:${m}`));
   assert.deepEqual(found, [], "move these to phrases.js (types.js: UiLabel, UiPhrase, HallPhrase)");
 });

@@ -1,4 +1,4 @@
-// The deck's Service Worker (static/sw.js) in a sandbox with a fake Cache Storage and network:
+// The deck's Service Worker (static/js/serviceworker/sw.js) in a sandbox with a fake Cache Storage and network:
 // a new deploy's worker deletes the caches of other versions (and the old names) on activate,
 // copies the versioned files it shares with the old cache on install, keeps what the page
 // fetches, serves the cached index.html offline, and fills in the rest of offline.json on request.
@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import vm from "node:vm";
 
-const SOURCE = readFileSync(new URL("../../static/sw.js", import.meta.url), "utf-8");
+const SOURCE = readFileSync(new URL("../../static/js/serviceworker/sw.js", import.meta.url), "utf-8");
 const ROOT = "https://deck.example/curso/";
 
 /** What a same-origin fetch answers in a browser: type "basic" (node's Response says "default"). */

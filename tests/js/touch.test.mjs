@@ -2,8 +2,8 @@
 // a tap) applies; a mouse applies at once (params.js guardSwipe, driven with plain events).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { guardSwipe } from "../../static/js/params.js";
-import { stepZoom } from "../../static/js/zoom.js";
+import { guardSwipe } from "../../static/js/page/params.js";
+import { stepZoom } from "../../static/js/page/zoom.js";
 
 function slider(value = "500") {
   const input = new EventTarget();

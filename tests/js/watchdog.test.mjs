@@ -1,9 +1,9 @@
-// The page's watchdog (static/js/watchdog.js) on simulated time: a silent worker is noticed
+// The page's watchdog (static/js/page/watchdog.js) on simulated time: a silent worker is noticed
 // within a few seconds while a run is pending; a running cell, an idle page or a slow boot is not
 // taken for a dead worker; a cell that kills Python at every replay does not restart it forever.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BOOT_SILENT_MS, MAX_RESTARTS, PING_MS, SILENT_MS, Watchdog } from "../../static/js/watchdog.js";
+import { BOOT_SILENT_MS, MAX_RESTARTS, PING_MS, SILENT_MS, Watchdog } from "../../static/js/page/watchdog.js";
 
 /** Tick every PING_MS until a verdict of death; the worker answers pings while ``alive(t)``. */
 function timeToDeath(alive, state, limit = 120_000) {

@@ -1,4 +1,4 @@
-// The page's pool of Python workers (static/js/workers.js) over fake Web Workers: it does what
+// The page's pool of Python workers (static/js/page/workers.js) over fake Web Workers: it does what
 // the router (pool.js, tests/js/pool.test.mjs) says with real Runtimes (runtime.js): the second
 // worker starts once the primary is ready, each run's messages go to the worker the router
 // picked, Stop and its cancel reach that worker with that worker's own run id, ⟲ terminates and
@@ -11,7 +11,7 @@ import { FakeWorker, stubRuntimeGlobals } from "./stub.mjs";
 /** A pool of two over fake workers, just made. */
 async function newPool(t) {
   stubRuntimeGlobals(t);
-  const { RuntimePool } = await import("../../static/js/workers.js");
+  const { RuntimePool } = await import("../../static/js/page/workers.js");
   return new RuntimePool({ assets: { static: "static/" } }, "http://127.0.0.1/", 2);
 }
 

@@ -1,7 +1,7 @@
 """The page test API: how the browser tests open, drive and read the built deck.
 
 Tests reach the page through these functions rather than through its internals: this module
-reads ``window.deck`` (static/js/deck.js), only the fields docs/contributing.md lists ("The
+reads ``window.deck`` (static/js/page/deck.js), only the fields docs/contributing.md lists ("The
 page test API"), so a change to them changes this module, not the tests. A cell is named by
 ``ref``: its id (the slide's id, a str) or its index in the page's cells (an int).
 
@@ -210,7 +210,7 @@ def stop_deadline(page, cell_id: str) -> float:
 
 def restart_python(page) -> None:
     """Restart Python the way a student does: ⟲, then «Reiniciar Python» in the dialog that asks
-    first (static/js/actions.js, issue 50 item 2). Returns once the page has acted on the choice:
+    first (static/js/page/actions.js, issue 50 item 2). Returns once the page has acted on the choice:
     a dialog's ``close`` event comes in a task after the click, and the page's own listener (added
     when the dialog was made) runs before the one added here, so the restart has begun, as it
     had when ⟲ restarted at once."""
@@ -307,7 +307,7 @@ def wait_hall(page, state: str, timeout: float = 30.0) -> None:
 
 
 def deck_config(page) -> dict:
-    """The deck's configuration as the page read it (deckbuild/config.py, static/js/types.js)."""
+    """The deck's configuration as the page read it (deckbuild/config.py, static/js/shared/types.js)."""
     return page.evaluate("window.deck.config")
 
 

@@ -1,4 +1,4 @@
-"""static/py/completion.py under CPython: jedi over the cells' shared namespace."""
+"""pyodide_pkg/completion.py under CPython: jedi over the cells' shared namespace."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from tests.support.paths import ROOT
 
 
 def _load(name: str, patch: pytest.MonkeyPatch):
-    """static/py/<name>.py as the top-level module ``name``, as the worker imports it (the folder
-    is not a package), in ``sys.modules`` until ``patch`` is undone."""
-    spec = importlib.util.spec_from_file_location(name, ROOT / "static" / "py" / f"{name}.py")
+    """pyodide_pkg/<name>.py as the top-level module ``name``, as the worker imports it (a source
+    file, not a wheel), in ``sys.modules`` until ``patch`` is undone."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "pyodide_pkg" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     patch.setitem(sys.modules, name, module)
     spec.loader.exec_module(module)

@@ -1,9 +1,9 @@
 """The build → page → worker contract is written once, and the copies cannot drift:
 
 - the JSON the build embeds in the page has exactly the fields of ``deckbuild.config.DeckConfig``
-  (and its nested dataclasses), and ``static/js/types.js``'s typedefs name the same fields;
+  (and its nested dataclasses), and ``static/js/shared/types.js``'s typedefs name the same fields;
 - every message type of ``types.js``'s unions (page ⇄ worker, main window ⇄ speaker view, page ⇄
-  service worker) is in ``static/js/PROTOCOL.md``'s tables, and every documented one is typed; that
+  service worker) is in ``static/js/shared/PROTOCOL.md``'s tables, and every documented one is typed; that
   the JS sends only these and handles each one is proved by ``tsc`` (test_js_types.py).
 """
 
@@ -23,8 +23,8 @@ from deckbuild.site import Project, build
 from tests.support.paths import ROOT
 
 JS = ROOT / "static" / "js"
-PROTOCOL = JS / "PROTOCOL.md"
-TYPES = JS / "types.js"
+PROTOCOL = JS / "shared" / "PROTOCOL.md"
+TYPES = JS / "shared" / "types.js"
 RUNNER = ROOT / "pyodide_pkg" / "cellrunner"  # the cell runner: what it emits, the worker sends
 
 
@@ -188,7 +188,7 @@ def test_every_output_cellrunner_emits_is_a_message_of_the_worker():
 def test_the_dispatch_is_a_switch_that_tsc_checks():
     # the exhaustiveness proof is tsc's (test_js_types.py); this checks that it applies: every
     # handler of a union is a switch whose default is assertNever, not an if chain tsc cannot check
-    for name in ("worker.js", "runtime.js", "mirror.js"):
+    for name in ("worker/worker.js", "page/runtime.js", "page/mirror.js"):
         text = (JS / name).read_text(encoding="utf-8")
         assert not re.search(r'\bmsg\??\.type === "', text), f"{name}: an if chain over msg.type"
         assert re.search(r"switch \(msg\??\.type\)", text) and "assertNever(msg" in text, name

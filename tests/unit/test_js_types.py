@@ -1,8 +1,8 @@
 """static/js type-checks: `tsc` (checkJs, noEmit) over the page's modules (tsconfig.json, DOM)
-and the worker's (tsconfig.worker.json, WebWorker), against the typedefs of static/js/types.js
-and the minimal ambient types of static/js/ambient.d.ts, both with strictNullChecks (a value
+and the worker's (tsconfig.worker.json, WebWorker), against the typedefs of static/js/shared/types.js
+and the minimal ambient types of static/js/page/ambient.d.ts, both with strictNullChecks (a value
 that may be missing is checked before use). Each `switch` over a message union ends in
-`assertNever` (static/js/never.js), so these checks also prove that runtime.js and worker.js
+`assertNever` (static/js/shared/never.js), so these checks also prove that runtime.js and worker.js
 handle every message type of `FromWorker` and `ToWorker`. TypeScript is a devDependency
 (package.json), installed by `npm ci` (scripts/setup.sh)."""
 
@@ -44,7 +44,7 @@ def test_tsc_refuses_a_hall_post_that_the_wire_does_not_declare(tmp_path):
         pytest.skip("needs node and typescript (scripts/setup.sh installs them)")
     probe = tmp_path / "probe.js"
     probe.write_text(
-        f'import {{ Hall }} from "{ROOT / "static/js/live.js"}";\n'
+        f'import {{ Hall }} from "{ROOT / "static/js/page/live.js"}";\n'
         "/** @param {Hall} hall */\n"
         "export async function probe(hall) {\n"
         '  await hall.post("answer", { token: "t", poll: "p", answer: 1 });\n'
@@ -56,7 +56,7 @@ def test_tsc_refuses_a_hall_post_that_the_wire_does_not_declare(tmp_path):
     )
     config = tmp_path / "tsconfig.json"
     config.write_text(
-        f'{{"extends": "{ROOT / "tsconfig.json"}", "include": ["{probe}", "{ROOT / "static/js/ambient.d.ts"}"]}}'
+        f'{{"extends": "{ROOT / "tsconfig.json"}", "include": ["{probe}", "{ROOT / "static/js/page/ambient.d.ts"}"]}}'
     )
     done = subprocess.run(
         [shutil.which("node"), str(TSC), "-p", str(config), "--pretty", "false"],

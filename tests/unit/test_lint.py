@@ -22,7 +22,6 @@ from tests.support.paths import ROOT
 ESLINT = ROOT / "node_modules" / "eslint" / "bin" / "eslint.js"
 ESLINT_PATHS = [
     "static/js",
-    "static/sw.js",
     "tests/js",
     "deckbuild",
     "tests/browser/engines",

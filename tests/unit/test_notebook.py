@@ -1,4 +1,4 @@
-"""static/js/notebook.js's pure functions under node, fed the real deck: the notebook is valid
+"""static/js/page/notebook.js's pure functions under node, fed the real deck: the notebook is valid
 nbformat 4, the script compiles, and both hold the prelude first, then each code slide's title,
 text and code, in order."""
 
@@ -57,7 +57,7 @@ def _run(doc: dict) -> dict:
     node = shutil.which("node")
     if node is None:
         pytest.fail("node (Node.js >= 18) is needed")
-    module = json.dumps((ROOT / "static" / "js" / "notebook.js").as_uri())
+    module = json.dumps((ROOT / "static" / "js" / "page" / "notebook.js").as_uri())
     done = subprocess.run(
         [node, "--input-type=module", "-e", DRIVER % module],
         input=json.dumps(doc),

@@ -1,6 +1,6 @@
 """Every message of the page's wires, and every event of the servers' streams, is declared once
-(``deckbuild/protocol.py``): the typedefs and unions of ``static/js/types.js``, the tables of
-``static/js/PROTOCOL.md`` and of ``docs/live-hall-protocol.md`` are generated from it, and stay
+(``deckbuild/protocol.py``): the typedefs and unions of ``static/js/shared/types.js``, the tables of
+``static/js/shared/PROTOCOL.md`` and of ``docs/live-hall-protocol.md`` are generated from it, and stay
 so; the servers encode no event it does not declare."""
 
 from __future__ import annotations
