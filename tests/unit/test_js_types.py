@@ -38,7 +38,7 @@ def test_static_js_type_checks(project: str):
 
 def test_tsc_refuses_a_hall_post_that_the_wire_does_not_declare(tmp_path):
     """live.js's ``post`` takes the route's name and its body as ``HallPosts`` (generated from
-    deckbuild/hall_wire.py) says: a body without a declared field, with a field of another type,
+    deckbuild/wire/hall.py) says: a body without a declared field, with a field of another type,
     or to a route the hall does not have, is a type error, found before the page runs."""
     if not TSC.exists() or shutil.which("node") is None:
         pytest.skip("needs node and typescript (scripts/setup.sh installs them)")
