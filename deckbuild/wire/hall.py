@@ -12,9 +12,12 @@ A presenter's broadcast (a position-like message every device gets, replayed to 
 and kept across restarts) is one :class:`Event` with ``kept=True`` and one POST :class:`Route`
 with ``broadcast=`` its name: the hall keeps its last body in the store (SQLite or Redis, one
 generic table or hash: ``Store.keep``), publishes it, and replays it in every new stream's
-greeting; no handler or store code is written for it. A new message is then this file, the
-page's handling (``live.js`` dispatches every broadcast event as a DOM event of its name), and
-its test (docs/architecture.md, "A new hall message").
+greeting; no handler or store code is written for it. Such a message touches five files besides
+the generated ones: this one, the page's handling (``live.js`` dispatches every broadcast as a
+DOM event of its name and sends one with ``broadcast``; the module that shows it listens, as
+``live-view.js``), its Spanish (``phrases.js``, and its phrase's type in ``types.js``), and its
+test; a «pausa para todos» was added so on a scratch branch (docs/architecture.md, "A new hall
+message"). A message that is not a broadcast also needs its handler in ``app.py``'s ``HANDLERS``.
 """
 
 from __future__ import annotations
