@@ -57,6 +57,7 @@ from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 from bench import phone, prepare, procstat  # noqa: E402
 from bench.profiles import MBIT, PHONE_CONTEXT, PHONE_MEMORY  # noqa: E402
 from deckbuild.browser import LAUNCH_ARGS, chromium_path  # noqa: E402
+from deckbuild.wire.hall import route as hall_route  # noqa: E402
 from tests.support.browser import own_solution  # noqa: E402
 from tests.support.hall_process import HallProcess  # noqa: E402
 from tests.support.redis_server import free_port  # noqa: E402
@@ -98,7 +99,7 @@ def post_state(hall: HallProcess, seq: int, slide: dict) -> None:
 def presenter_post(hall: HallProcess, route: str, payload: dict) -> None:
     """``POST /_hall/<route>`` as the presenter's page sends it (its token, the hall's origin)."""
     req = urllib.request.Request(
-        urllib.parse.urljoin(hall.audience, "_hall/" + route),
+        urllib.parse.urljoin(hall.audience, hall_route(route).path.lstrip("/")),
         data=json.dumps(payload).encode(),
         headers={
             "Content-Type": "application/json",
@@ -155,7 +156,7 @@ def act(page, slide: dict) -> str | None:
         if not wait(page, offered, 15):
             return "poll not offered: " + page.evaluate(POLL_STATE)
         page.locator(f"#{POLL} .poll .poll-option").first.click()
-        with page.expect_response(lambda r: "/_hall/answer" in r.url, timeout=60000) as answer:
+        with page.expect_response(lambda r: hall_route("answer").path in r.url, timeout=60000) as answer:
             page.locator(f"#{POLL} .poll .poll-send").click()  # randomized on the phone (Python), then sent
         return f"answered: {answer.value.status}"
     if slide["id"] == EXERCISE:

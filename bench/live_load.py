@@ -61,7 +61,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import aiohttp
 
@@ -72,6 +72,7 @@ from bench import pace, targets  # noqa: E402 (after the path above)
 from deckbuild.hall import eventloop  # noqa: E402
 from deckbuild.hall.eventloop import EVENT_LOOPS  # noqa: E402
 from deckbuild.rehearse import stop  # noqa: E402
+from deckbuild.wire.hall import route  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 POLL = "copia"
@@ -125,6 +126,12 @@ def hall_args(
         args += ["--hall-max-streams", str(devices + 50), "--hall-max-streams-per-address", str(devices + 50)]
         args += ["--hall-max-devices-per-address", str((devices if pool is None else pool) + 50)]
     return args + ["--hall-token-file", str(folder / "token"), *extra]  # one presenter for every process
+
+
+def hall_url(base: str, name: str, **query: str) -> str:
+    """The URL of the hall's route ``name`` under ``base``, with its query: the path as
+    deckbuild/wire/hall.py declares it, never written here."""
+    return base + route(name).path.lstrip("/") + (f"?{urlencode(query)}" if query else "")
 
 
 def start_hall(
@@ -200,7 +207,7 @@ class Device:
     async def follow(self, session: aiohttp.ClientSession, base: str, stop: asyncio.Event) -> None:
         """The stream through aiohttp's client (``--client aiohttp``): a task per device."""
         try:
-            async with session.get(f"{base}_hall/events?device={self.id}") as response:
+            async with session.get(hall_url(base, "events", device=self.id)) as response:
                 if response.status != 200:
                     self.error = f"HTTP {response.status}"
                     return
@@ -226,7 +233,9 @@ class Device:
         the machine is left to the hall being measured. ``local``: the loopback address the
         device connects from (the hostile mode's devices each have their own)."""
         url = urlsplit(base)
-        request = f"GET /_hall/events?device={self.id} HTTP/1.0\r\nHost: {url.netloc}\r\n\r\n".encode()
+        request = (
+            f"GET {route('events').path}?device={self.id} HTTP/1.0\r\nHost: {url.netloc}\r\n\r\n".encode()
+        )
         try:
             transport, _ = await asyncio.get_running_loop().create_connection(
                 lambda: _RawStream(self, request, stop),
@@ -284,7 +293,7 @@ async def presenter(base: str, token: str, moves: int, seconds: float, sent: dic
             sent[seq] = time.perf_counter()
             body = {"seq": seq, "indexh": i % 60, "indexv": 0, "indexf": -1}
             try:
-                async with session.post(f"{base}_hall/state", json=body) as r:
+                async with session.post(hall_url(base, "state"), json=body) as r:
                     statuses.append(r.status)
             except (aiohttp.ClientError, TimeoutError):  # no answer (0): the move may be lost
                 statuses.append(0)
@@ -306,7 +315,7 @@ async def answers(
         base = bases[i % len(bases)]
         try:
             async with session.post(
-                f"{base}_hall/answer", json=body, headers={"Origin": base.rstrip("/")}
+                hall_url(base, "answer"), json=body, headers={"Origin": base.rstrip("/")}
             ) as r:
                 out.append((r.status, time.perf_counter() - t0))
         except aiohttp.ClientError:
@@ -454,7 +463,7 @@ HOSTILE_TARGETS = {
     "A": "honest answers acknowledged (201) at the first try: 100 %",
     "S": "honest solves acknowledged (200/201) at the first try: 100 %",
 }
-SLOW_HEAD = b"GET /_hall/hello HTTP/1.1\r\nHost: hall\r\n"  # a request head never finished
+SLOW_HEAD = f"GET {route('hello').path} HTTP/1.1\r\nHost: hall\r\n".encode()  # a request head never finished
 TRICKLE_S = 5.0  # seconds between two header lines of each slow connection
 
 
@@ -595,7 +604,7 @@ async def flood(base: str, rate: float, seconds: float) -> dict[str, int]:
         body = {"token": f"{0xF0000000 + i:032x}", "poll": POLL, "answer": i % 2, "ticket": f"{i:032x}"}
         async with gate:
             try:
-                async with session.post(f"{base}_hall/answer", json=body) as r:
+                async with session.post(hall_url(base, "answer"), json=body) as r:
                     key = str(r.status)
             except (aiohttp.ClientError, TimeoutError):
                 key = "error"
@@ -633,7 +642,7 @@ async def honest_writes(base: str, devices: list[Device], count: int, seconds: f
         async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
             try:
                 async with session.post(
-                    f"{base}_hall/{kind}", json=body, headers={"Origin": base.rstrip("/")}
+                    hall_url(base, kind), json=body, headers={"Origin": base.rstrip("/")}
                 ) as r:
                     key = str(r.status)
             except (aiohttp.ClientError, TimeoutError):

@@ -17,9 +17,10 @@ import json
 import math
 from pathlib import Path
 
-from .hall_wire import HOLD_UNTIL, check_shape
 from .resources import project_module
 from .schema import Deck, Slide
+from .wire import check_shape
+from .wire.rules import HOLD_UNTIL
 
 LIVE_MANIFEST = "live.json"
 

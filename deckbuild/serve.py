@@ -34,8 +34,9 @@ from .staticfiles import (  # noqa: F401 - the names this module has always offe
     choose_encoding,
     refusal,
 )
+from .wire.hall import route
 
-NO_HALL_PROBE = "/_hall/hello"
+NO_HALL_PROBE = route("hello").path
 
 
 class DeckHandler(http.server.BaseHTTPRequestHandler):

@@ -29,8 +29,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .protocol import check_event
 from .sse import pump
+from .wire import check_event
 
 POLL_SECONDS = 0.25
 SETTLE_SECONDS = 0.1  # an editor's save is several writes: wait for the last
@@ -133,7 +133,7 @@ class WatchChannel:
         self.queues: set[asyncio.Queue] = set()
 
     def publish(self, event: str, data: dict) -> None:
-        check_event("watch", event, data)  # only what deckbuild/protocol.py declares
+        check_event("watch", event, data)  # only what deckbuild/wire declares
         message = f"event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
         for queue in list(self.queues):
             if queue.full():  # a page that stopped reading: ended, it reconnects

@@ -4,7 +4,7 @@ Only the token holder moves anyone or asks for an exercise's count (``Authorizat
 compared in constant time; a refused attempt is logged with its method and path, never the token
 or the address); that count is drawn noised by ``release`` and no true count ever leaves the
 server. Every POST needs a JSON body from an allowed ``Origin`` (``_post_guard``); each route's
-access is declared once in ``POSTS`` and applied by ``_access``: every body is checked by
+access is declared once (``deckbuild/wire/hall.py``), bound by ``posts`` and applied by ``_access``: every body is checked by
 ``messages`` (≤ 1 KiB, known poll, answer in range), every device POST passes the rate limits of
 ``limits``; streams beyond the bounds (the hall's, an address's, a device's) get a 503 or 429.
 Every refusal is a ``Refused`` (or ``Invalid``, ``Unavailable``) answered by ``_refusals``, as a
@@ -42,8 +42,11 @@ from typing import Any
 import segno
 from aiohttp import web
 
-from ..hall_wire import HOLD_UNTIL, ROUTES, check_shape
 from ..sse import pump
+from ..wire import check_shape
+from ..wire import hall as wire_hall
+from ..wire.hall import PREFIX
+from ..wire.rules import HOLD_UNTIL
 from . import addresses, cors, hosts, logs, messages, proxy, state, static, texts
 from .admission import Admission, exercise_scope
 from .channel import Channel, Full, TooManyForAddress, TooManyForDevice
@@ -223,7 +226,7 @@ class Refused(Exception):
 
 
 def _json(shape: str, data: dict, status: int = 200) -> web.Response:
-    """A JSON answer, of a shape ``hall_wire.SHAPES`` declares (``ValueError`` otherwise)."""
+    """A JSON answer, of a shape ``deckbuild/wire`` declares (``ValueError`` otherwise)."""
     return web.json_response(check_shape(shape, data), status=status, headers=NO_STORE, dumps=json.dumps)
 
 
@@ -262,7 +265,7 @@ def _require_presenter(request: web.Request) -> None:
 
 @dataclass(frozen=True)
 class Post:
-    """A POST route of the hall, declared once (``POSTS``): its handler, who may send it and how
+    """A POST route of the hall, as ``posts`` binds it: its handler, who may send it and how
     its body is read. ``_access`` applies it before the handler runs: the presenter's token, or
     a device's rate limits (the request's, then the device's own once the body names it); the
     body checked by ``parse(body, spec)`` (400 with the reason) and handed to the handler as
@@ -278,8 +281,8 @@ MESSAGE = web.RequestKey[dict[str, Any]]("message", dict)
 
 @web.middleware
 async def _access(request: web.Request, handler):
-    """Every POST of ``POSTS``, before its handler: who may send it, its rate limits, its body."""
-    post = POSTS.get(request.path) if request.method == "POST" else None
+    """Every POST of ``posts()``, before its handler: who may send it, its rate limits, its body."""
+    post = request.app[POSTS].get(request.path) if request.method == "POST" else None
     if post is not None:
         hall = _hall(request)
         if post.presenter:
@@ -405,20 +408,20 @@ async def post_reset(request: web.Request) -> web.Response:
     return web.Response(status=204, headers=NO_STORE)
 
 
-# the handler of every POST route of the hall (deckbuild/hall_wire.py declares who may send it
-# and its body's rules)
-HANDLERS = {
-    "/_hall/state": post_state,
-    "/_hall/answer": post_answer,
-    "/_hall/solved": post_solved,
-    "/_hall/release": post_release,
-    "/_hall/reset": post_reset,
-}
-POSTS = {
-    r.path: Post(HANDLERS[r.path], partial(messages.parse, r.body), presenter=r.who == "presenter")
-    for r in ROUTES
-    if r.method == "POST" and r.body is not None  # a POST route declares its body (hall_wire)
-}
+async def post_broadcast(request: web.Request) -> web.Response:
+    """A presenter's broadcast (a route declared with ``broadcast=``, deckbuild/wire/hall.py): its
+    body, the event's data, kept in the store as that event's last (``Store.keep``), then
+    published; every new stream's greeting replays it (``_greeting``). A store that cannot
+    write still relays it, then answers ``503``, as a position does."""
+    hall, data = _hall(request), request[MESSAGE]
+    event = wire_hall.route(request.path).broadcast
+    try:
+        await hall.store.keep(event, data)
+    except StoreFull:
+        await hall.store.publish(event, data)
+        raise
+    await hall.store.publish(event, data)
+    return web.Response(status=204, headers=NO_STORE)
 
 
 async def qr_svg(request: web.Request) -> web.Response:
@@ -473,8 +476,42 @@ async def _greeting(hall: Hall, device: str, pooled: bool) -> bytes:
     if devices is None:
         devices = await hall.devices()
     tallies = [await hall.tally(poll) for poll in hall.spec.polls]
-    events = state.greeting(tickets, position, devices, tallies, exercise_tickets)
+    kept = await hall.store.kept()
+    broadcasts = [(e.name, kept[e.name]) for e in wire_hall.EVENTS if e.kept and e.name in kept]
+    events = state.greeting(tickets, position, devices, tallies, exercise_tickets, broadcasts)
     return f"retry: {RETRY_MS}\n\n".encode() + b"".join(hall.channel.encode(*event) for event in events)
+
+
+# the handler of every route of the hall, by the name deckbuild/wire/hall.py declares it under
+# (with its path, who may send it, its body's or query's rules and its answers); a broadcast's
+# is ``post_broadcast``
+HANDLERS: dict[str, Callable[[web.Request], Awaitable[web.StreamResponse]]] = {
+    "hello": hello,
+    "events": events,
+    "qr.svg": qr_svg,
+    "state": post_state,
+    "answer": post_answer,
+    "solved": post_solved,
+    "release": post_release,
+    "reset": post_reset,
+}
+
+
+def posts() -> dict[str, Post]:
+    """Every POST route of the declaration (``wire.hall.ROUTES``, read now), by path: its handler,
+    its body's check and who may send it."""
+    return {
+        r.path: Post(
+            post_broadcast if r.broadcast else HANDLERS[r.name],
+            partial(messages.parse, r.body),
+            presenter=r.who == "presenter",
+        )
+        for r in wire_hall.ROUTES
+        if r.method == "POST" and r.body is not None  # a POST route declares its body (deckbuild/wire)
+    }
+
+
+POSTS = web.AppKey("posts", dict[str, Post])
 
 
 @web.middleware
@@ -501,7 +538,7 @@ async def _post_guard(request: web.Request, handler):
     """Every POST under ``/_hall/``: a JSON body (``Content-Type: application/json``, which a
     page of another site cannot send without a CORS preflight the hall never grants) from an
     allowed ``Origin``; else ``415`` or ``403``, before the body is read."""
-    if request.method == "POST" and request.path.startswith("/_hall/"):
+    if request.method == "POST" and request.path.startswith(PREFIX):
         if request.content_type != "application/json":
             raise Refused(415, texts.JSON_EXPECTED)
         if not cors.origin_allowed(
@@ -513,7 +550,7 @@ async def _post_guard(request: web.Request, handler):
 
 async def _isolation_headers(request: web.Request, response: web.StreamResponse) -> None:
     """Isolation headers on every ``/_hall/`` answer too (streams and errors included)."""
-    if request.app[HALL].isolate and request.path.startswith("/_hall/"):
+    if request.app[HALL].isolate and request.path.startswith(PREFIX):
         for key, value in static.ISOLATION_HEADERS.items():
             response.headers.setdefault(key, value)
 
@@ -534,18 +571,18 @@ def make_app(hall: Hall) -> web.Application:
         ],
     )
     app[HALL] = hall
+    app[POSTS] = posts()
 
     async def deck_file(request: web.Request) -> web.StreamResponse:
         if hall.dist is None:  # a hall alone (--live): the deck is served elsewhere
             return _text(404, texts.HALL_ONLY)
         return await static.send_file(request, hall.dist, hall.isolate)
 
-    app.router.add_get("/_hall/hello", hello)
-    # no HEAD: a stream has no head without its body (a HEAD would get the events after it)
-    app.router.add_get("/_hall/events", events, allow_head=False)
-    for path, post in POSTS.items():
-        app.router.add_post(path, post.handler)
-    app.router.add_get("/_hall/qr.svg", qr_svg)
+    for r in wire_hall.ROUTES:  # each route as deckbuild/wire/hall.py declares it (a stream: no HEAD)
+        if r.method == "GET":
+            app.router.add_get(r.path, HANDLERS[r.name], allow_head=r.head)
+        else:
+            app.router.add_post(r.path, app[POSTS][r.path].handler)
     # HEAD too; (?s): a path whose decoded form holds a line break is the policy's 400 as well
     app.router.add_get("/{tail:(?s:.*)}", deck_file)
     app.on_response_prepare.append(_isolation_headers)

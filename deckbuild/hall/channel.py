@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from ..protocol import check_event
+from ..wire import check_event
 
 QUEUE_SIZE = 256
 DEVICES_INTERVAL = 1.0  # seconds between two ``devices`` events
@@ -133,7 +133,7 @@ class Channel:
         return len(self.per_device)
 
     def encode(self, event: str, data: dict[str, Any]) -> bytes:
-        """One event as the stream writes it; only an event ``deckbuild/protocol.py`` declares,
+        """One event as the stream writes it; only an event ``deckbuild/wire`` declares,
         with its fields (``ValueError`` otherwise)."""
         check_event("hall", event, data)
         self.next_id += 1

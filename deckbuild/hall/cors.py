@@ -19,12 +19,12 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
+from ..wire.hall import PREFIX
 from . import proxy, texts
 
 ALLOWED_METHODS = ("GET", "POST")
 ALLOWED_HEADERS = ("content-type", "authorization")
 MAX_AGE = "600"  # seconds a browser may keep a granted preflight
-PREFIX = "/_hall/"
 
 
 def own_origin(origin: str, host: str | None, scheme: str | None = None) -> bool:

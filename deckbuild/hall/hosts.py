@@ -26,10 +26,10 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
+from ..wire.hall import PREFIX
 from . import texts
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
-PREFIX = "/_hall/"
 
 
 def host_name(value: str) -> str:

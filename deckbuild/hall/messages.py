@@ -3,7 +3,7 @@
 ``parse(path, raw, spec)`` takes the raw bytes of a POST's body and returns a clean dict, or
 raises ``Invalid`` with a short Spanish reason (sent back as plain text, never as HTML). Bodies
 are JSON objects of at most ``MAX_BODY`` bytes whose fields meet the rules that
-``deckbuild/hall_wire.py`` declares for the route, and no others: integers are real integers
+``deckbuild/wire/hall.py`` declares for the route, and no others: integers are real integers
 (``true`` is refused), tokens 32 hex digits, polls and exercises the ones ``live.json`` lists.
 """
 
@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import TypeGuard
 
 from ..fields import SLIDE_FIELDS, field_named
-from ..hall_wire import MAX_INDEX, Body, Field, route
+from ..wire.hall import route
+from ..wire.rules import HEX128_PATTERN, MAX_INDEX, Body, Field
 from . import texts
 
 MAX_BODY = 1024  # bytes, every POST body (docs/live-hall-protocol.md)
 # the patterns below are used with fullmatch only: "$" would accept a trailing "\n"
-HEX128_RE = re.compile(r"[0-9a-f]{32}")  # 128 random bits in hex: a device id, a token, a ticket
+HEX128_RE = re.compile(HEX128_PATTERN)  # 128 random bits in hex: a device id, a token, a ticket
 ID_RE = re.compile(r"[A-Za-z0-9_.:-]{1,100}")  # poll and exercise ids (slide ids)
 
 
@@ -123,12 +124,12 @@ def _high(field: Field, spec: LiveSpec, poll: str | None) -> int:
         return high
     if high == "k-1" and poll is not None:
         return spec.polls[poll] - 1
-    # a declaration's fault (hall_wire.py), not the request's: found by the protocol's tests
+    # a declaration's fault (deckbuild/wire), not the request's: found by the protocol's tests
     raise ValueError(f"{field.name}: high {high!r} needs a poll field declared before it")
 
 
 def _checked(field: Field, data: dict, spec: LiveSpec, poll: str | None):
-    """``data[field.name]`` if it meets the field's rule (hall_wire.Rule), else ``Invalid``."""
+    """``data[field.name]`` if it meets the field's rule (wire.rules.Rule), else ``Invalid``."""
     if data.get(field.name) is None and not field.required:  # absent or null
         return field.absent
     value, rule = data.get(field.name), field.rule
@@ -157,12 +158,12 @@ def parse_fields(body: Body, data: dict, spec: LiveSpec) -> dict:
 
 
 def parse(body: Body, raw: bytes, spec: LiveSpec) -> dict:
-    """A POST's ``body`` as its route declares it (``hall_wire.ROUTES``): at most ``MAX_BODY``
+    """A POST's ``body`` as its route declares it (``wire.hall.ROUTES``): at most ``MAX_BODY``
     bytes of a JSON object whose fields meet their rules; else ``Invalid`` with the reason."""
     return parse_fields(body, _object(raw), spec)
 
 
-_STREAM_QUERY = route("/_hall/events").body
+_STREAM_QUERY = route("events").body
 _NO_SPEC = LiveSpec()  # a device id's rule reads nothing of live.json
 
 

@@ -22,7 +22,8 @@ atomic in Redis itself:
 
 Nothing identifying goes in: no device id (it opens a stream and is counted in the process's
 memory), no address (the per-address and per-connection limits stay in each process's memory),
-no user agent. Keys are ``<prefix>state``, ``<prefix>answers:<poll>``, ``<prefix>tally:<poll>``,
+no user agent. Keys are ``<prefix>state``, ``<prefix>kept`` (the presenter's last broadcast of each
+kept event, JSON by event name), ``<prefix>answers:<poll>``, ``<prefix>tally:<poll>``,
 ``<prefix>solves:<exercise>``, ``<prefix>releases``, ``<prefix>devices``, ``<prefix>rate:<token>``
 and the channel ``<prefix>events``. Redis unreachable (restarting, loading its append-only file)
 is ``Unavailable``: the request gets a 503 and the page may send it again.
@@ -304,6 +305,17 @@ class RedisStore:
         return await self._atomic(key, decide)
 
     @_guarded
+    async def keep(self, event: str, data: dict[str, Any]) -> None:
+        await self.client.hset(self.key("kept"), event, json.dumps(data))
+
+    @_guarded
+    async def kept(self) -> dict[str, dict[str, Any]]:
+        return {
+            _text(event): json.loads(data)
+            for event, data in (await self.client.hgetall(self.key("kept"))).items()
+        }
+
+    @_guarded
     async def publish(self, event: str, data: dict[str, Any]) -> None:
         await self.client.publish(self.key("events"), json.dumps({"event": event, "data": data}))
 
@@ -513,3 +525,8 @@ class RedisAdmission:
         if kept is None or int(kept) != round:
             return None
         return await self.store.client.scard(self._keys(poll, round)[1])
+
+
+def _text(value: bytes | str) -> str:
+    """A hash field as Redis hands it back (bytes unless the client decodes)."""
+    return value.decode() if isinstance(value, bytes) else value

@@ -24,7 +24,7 @@ The rules:
   a new stream's greeting carries, with a shared store, the count last sent
   (``HallState.greeting_devices``) instead of one more round trip per stream.
 - **A new stream's greeting** (``greeting``): the device's tickets for the rounds being answered,
-  the kept position, the devices count, every tally, in that order.
+  the kept position, the presenter's kept broadcasts, the devices count, every tally, in that order.
 - **Events from the store** (``route``): a position on a poll's slide first shows the poll (the
   tickets go out before the state that shows it), a tally is relayed through the channel's
   throttle, anything else goes out as it is.
@@ -126,14 +126,17 @@ def greeting(
     devices: int,
     tallies: list[dict[str, Any]],
     exercise_tickets: list[tuple[str, str]] = [],  # noqa: B006 (read only)
+    broadcasts: list[tuple[str, dict[str, Any]]] = [],  # noqa: B006 (read only)
 ) -> list[tuple[str, dict[str, Any]]]:
     """A new stream's first events: an ``admit`` for each ``(poll, round, ticket)`` the device
     holds (a reload or a reconnect gets it again), the kept position (none before any), the
+    presenter's kept broadcasts ``(event, data)`` (deckbuild/wire/hall.py: ``kept``), the
     devices count, every poll's tally, then one ``tickets`` with every
     ``(exercise, ticket)`` (a device of the hall's pool; none otherwise)."""
     events = [admit_event(poll, round_, ticket) for poll, round_, ticket in tickets if ticket is not None]
     if position is not None:
         events.append(("state", position))
+    events.extend(broadcasts)
     events.append(("devices", {"n": devices}))
     events.extend(("tally", tally) for tally in tallies)
     if exercise_tickets:

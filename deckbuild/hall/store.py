@@ -9,7 +9,8 @@ the SQLite file's (``HallStore``, the synchronous SQL under ``SqliteStore``).
 
 SQLite (stdlib ``sqlite3``, WAL), so a server killed mid-poll loses nothing.
 
-Eight tables: ``state`` (the presenter's last position, one row), ``poll_answers`` (one randomized
+Nine tables: ``state`` (the presenter's last position, one row), ``kept`` (the presenter's last
+broadcast of each kept event, JSON by event name: deckbuild/wire/hall.py), ``poll_answers`` (one randomized
 answer per poll and answer token: the true answer never reaches the server), ``poll_rounds``
 (each poll's round number, once a new round was started: a number, nothing about anyone),
 ``solves`` (one row per exercise and solve token), ``pool`` (the hall's pool:
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
 import os
 import secrets
@@ -47,7 +49,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
-from ..protocol import event_fields
+from ..wire.hall import STATE_FIELDS as STATE
 from .limits import KeyedBuckets, Rate
 from .state import keeps
 
@@ -77,13 +79,16 @@ CREATE TABLE IF NOT EXISTS pool (
 CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY, value TEXT NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS kept (
+    event TEXT PRIMARY KEY, data TEXT NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS releases (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     exercise TEXT NOT NULL, value INTEGER NOT NULL, epsilon REAL NOT NULL, label TEXT NOT NULL
 );
 """
 log = logging.getLogger("deckbuild.hall")
-STATE_FIELDS = event_fields("hall", "state")  # ("seq", "indexh", "indexv", "indexf")
+STATE_FIELDS = tuple(f.name for f in STATE)  # ("seq", "indexh", "indexv", "indexf")
 T = TypeVar("T")
 P = ParamSpec("P")
 
@@ -154,6 +159,14 @@ class Store(Protocol):
     async def set_state(self, state: dict[str, Any]) -> bool:
         """Keep ``state`` if the seq rule ``state.keeps`` says so over the kept one's ``seq``, read
         and written as one atomic step; True when kept."""
+
+    async def keep(self, event: str, data: dict[str, Any]) -> None:
+        """Keep ``data`` as the last of the presenter's broadcast ``event`` (deckbuild/wire/hall.py:
+        a ``kept`` event), over the one kept before, for every new stream's greeting."""
+
+    async def kept(self) -> dict[str, dict[str, Any]]:
+        """The last data of each broadcast event kept (``keep``), by event name."""
+        ...
 
     async def publish(self, event: str, data: dict[str, Any]) -> None:
         """Send an event to the streams of every process that shares the store."""
@@ -249,6 +262,14 @@ class SqliteStore:
     @_kept
     async def set_state(self, state: dict[str, Any]) -> bool:
         return await self._run(lambda sql: sql.set_state(state))
+
+    @_kept
+    async def keep(self, event: str, data: dict[str, Any]) -> None:
+        await self._run(lambda sql: sql.keep(event, data))
+
+    @_kept
+    async def kept(self) -> dict[str, dict[str, Any]]:
+        return await self._run(HallStore.kept)
 
     async def publish(self, event: str, data: dict[str, Any]) -> None:
         self.on_event(event, data)
@@ -434,6 +455,17 @@ class HallStore:
                 state,
             )
             return True
+
+    def keep(self, event: str, data: dict[str, Any]) -> None:
+        """Keep ``data`` (JSON) as the last of the broadcast ``event``, over the one kept before."""
+        self.db.execute(
+            "INSERT INTO kept (event, data) VALUES (?, ?) ON CONFLICT (event) DO UPDATE SET data = excluded.data",
+            (event, json.dumps(data)),
+        )
+
+    def kept(self) -> dict[str, dict[str, Any]]:
+        """The last data of each broadcast event kept, by event name."""
+        return {event: json.loads(data) for event, data in self.db.execute("SELECT event, data FROM kept")}
 
     def add_answer(self, poll: str, token: str, answer: int) -> bool:
         """Record a (randomized) answer under its poll's token; False if that token answered already."""

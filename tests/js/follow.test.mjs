@@ -388,7 +388,10 @@ function presenter() {
 test("a state is checked and completed; a duplicate or an older one changes nothing", () => {
   assert.equal(hallState({ seq: 1.5, indexh: 1 }), null);
   assert.equal(hallState(null), null);
-  assert.deepEqual(hallState({ seq: 7, indexh: "3", indexf: 2.5 }), { seq: 7, indexh: 3, indexv: 0, indexf: -1 });
+  assert.deepEqual(hallState({ seq: 7, indexh: 3, indexf: 2.5 }), { seq: 7, indexh: 3, indexv: 0, indexf: -1 });
+  // a field outside its declared rule (deckbuild/wire/hall.py) is its rule's lowest value
+  assert.deepEqual(hallState({ seq: 7, indexh: "3", indexv: -2, indexf: -5 }), { seq: 7, indexh: 0, indexv: 0, indexf: -1 });
+  assert.equal(hallState({ seq: -1 }), null);
   const f = student();
   const s = { seq: 10, indexh: 2, indexv: 0, indexf: 1 };
   assert.deepEqual(f.state(s, at(0), 10_050), [{ kind: "apply", state: s, timed: true }, { kind: "status" }]);

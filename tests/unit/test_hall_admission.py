@@ -296,7 +296,7 @@ def test_the_hall_holds_a_polls_counts_until_ten_answers(tmp_path, monkeypatch):
     learnt each classmate's randomized answer as it came. The hall now sends only ``n`` below
     ``HOLD_UNTIL``, and the counts from then on."""
     from deckbuild.hall import channel
-    from deckbuild.hall_wire import HOLD_UNTIL
+    from deckbuild.wire.rules import HOLD_UNTIL
 
     monkeypatch.setattr(channel, "TALLY_INTERVAL", 0.02)
     hall = make_hall(tmp_path, limits=Limits(device=OPEN, connection=OPEN, address=OPEN))

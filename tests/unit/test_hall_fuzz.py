@@ -1,7 +1,7 @@
 """A property-based fuzz of every route of the hall (issue 46: "a fuzz of every route and query
 finds no 500").
 
-Every route ``deckbuild/hall_wire.py`` declares, a deck file's path, and paths of no route, under
+Every route ``deckbuild/wire/hall.py`` declares, a deck file's path, and paths of no route, under
 any method, with random queries (the ``device`` field among them), headers (``Content-Type``,
 ``Origin``, ``Authorization``, ``Host``) and bodies (JSON objects shaped like the route's body
 with values of any type, other JSON, raw bytes), against the hall's real application on an
@@ -33,7 +33,7 @@ from yarl import URL
 
 from deckbuild.hall.app import make_app
 from deckbuild.hall.limits import Limits, Rate
-from deckbuild.hall_wire import ROUTES
+from deckbuild.wire.hall import ROUTES
 from tests.support.hall_fixtures import DEV, LIVE, TOKEN, admit, make_hall, origin_of, solve_ticket
 
 MARK = "ECHO"
@@ -120,7 +120,7 @@ def json_values(fuzzed_tokens):
 
 
 def valid(field, tickets: list[str]):
-    """Values that meet ``field``'s rule (hall_wire.Rule), so that bodies get past the checks."""
+    """Values that meet ``field``'s rule (wire.rules.Rule), so that bodies get past the checks."""
     rule = field.rule
     if rule.kind == "int":
         return st.integers(rule.low, rule.high if isinstance(rule.high, int) else 3)

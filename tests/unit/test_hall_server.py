@@ -756,7 +756,7 @@ def test_an_event_another_process_sent_that_this_one_cannot_relay_is_dropped_and
     tmp_path, hall_store, caplog
 ):
     """Over Redis, a process relays what every process publishes. An event it cannot read, or one
-    ``deckbuild/protocol.py`` does not declare (another version's, mid-deploy), is logged and
+    ``deckbuild/wire`` does not declare (another version's, mid-deploy), is logged and
     dropped; the next event still reaches the streams."""
     if hall_store == "sqlite":
         pytest.skip("one process: nothing is relayed from another")

@@ -157,15 +157,16 @@ def test_the_checks_see_a_cycle_and_a_private_import():
     assert _violations("deckbuild.hall.app", False, "deckbuild._x", "")  # a parent's private module
 
 
-# What the hall may use of the rest of deckbuild: the wire's declarations (protocol, fields),
+# What the hall may use of the rest of deckbuild: the wire's declaration (wire, never its generator; fields),
 # what serving files and events shares with the build's server (staticfiles, sse), origins, and
 # where dplab is (resources). Never the build itself (site, render, watch, cli…): ``serve
 # --watch`` hands the hall an ``options.Extension`` instead (issue 48, item 9).
 HALL_MAY_IMPORT = {
     "deckbuild.fields",
-    "deckbuild.hall_wire",
+    "deckbuild.wire",
+    "deckbuild.wire.hall",
+    "deckbuild.wire.rules",
     "deckbuild.origin",
-    "deckbuild.protocol",
     "deckbuild.resources",
     "deckbuild.sse",
     "deckbuild.staticfiles",

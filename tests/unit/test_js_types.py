@@ -38,7 +38,7 @@ def test_static_js_type_checks(project: str):
 
 def test_tsc_refuses_a_hall_post_that_the_wire_does_not_declare(tmp_path):
     """live.js's ``post`` takes the route's name and its body as ``HallPosts`` (generated from
-    deckbuild/hall_wire.py) says: a body without a declared field, with a field of another type,
+    deckbuild/wire/hall.py) says: a body without a declared field, with a field of another type,
     or to a route the hall does not have, is a type error, found before the page runs."""
     if not TSC.exists() or shutil.which("node") is None:
         pytest.skip("needs node and typescript (scripts/setup.sh installs them)")
@@ -66,3 +66,34 @@ def test_tsc_refuses_a_hall_post_that_the_wire_does_not_declare(tmp_path):
     )
     errors = [line for line in done.stdout.splitlines() if "probe.js" in line and "error TS" in line]
     assert [line.split("(")[1].split(",")[0] for line in errors] == ["5", "6", "7"], done.stdout
+
+
+def test_tsc_refuses_a_hall_url_or_result_that_the_wire_does_not_declare(tmp_path):
+    """wire.js (generated from deckbuild/wire/hall.py) types the page's every call of the hall:
+    a route it does not declare, a query field of another route, or a result the route never
+    answers is a type error (issue 48, item 4)."""
+    if not TSC.exists() or shutil.which("node") is None:
+        pytest.skip("needs node and typescript (scripts/setup.sh installs them)")
+    probe = tmp_path / "probe.js"
+    probe.write_text(
+        f'import {{ hallUrl, resultOf }} from "{ROOT / "static/js/page/wire.js"}";\n'
+        "export function probe() {\n"
+        '  hallUrl("/", "events", { device: "d" });\n'
+        '  hallUrl("/", "vote");\n'
+        '  hallUrl("/", "events", { poll: "p" });\n'
+        '  return resultOf("answer", 201) === "duplicate" || resultOf("reset", 204) === "duplicate";\n'
+        "}\n",
+        encoding="utf-8",
+    )
+    config = tmp_path / "tsconfig.json"
+    config.write_text(
+        f'{{"extends": "{ROOT / "tsconfig.json"}", "include": ["{probe}", "{ROOT / "static/js/page/ambient.d.ts"}"]}}'
+    )
+    done = subprocess.run(
+        [shutil.which("node"), str(TSC), "-p", str(config), "--pretty", "false"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    errors = [line for line in done.stdout.splitlines() if "probe.js" in line and "error TS" in line]
+    assert [line.split("(")[1].split(",")[0] for line in errors] == ["4", "5", "6"], done.stdout

@@ -11,6 +11,7 @@
 // each release, not ε. Students on an exercise slide are told so in one line.
 import { Output } from "./output.js";
 import { sayHall } from "../shared/phrases.js";
+import { resultOf } from "./wire.js";
 
 /** @typedef {import("./context.js").DeckContext} DeckContext */
 /** @typedef {import("./context.js").Hall} Hall */
@@ -128,7 +129,8 @@ class HallCount {
     this.text.textContent = sayHall({ code: "count-counting" });
     try {
       const answer = await hall.releaseCount(this.id, this.released);
-      if (!answer || (answer.status !== 200 && answer.status !== 409)) {
+      const result = resultOf("release", answer?.status);   // a count, or the budget's refusal
+      if (!answer || (result !== "released" && result !== "spent")) {
         const failure = countFailure(answer);
         // the release may have been kept: the next ask, without ``again``, shows the kept one free
         if (failure.code === "count-no-answer") { this.released = false; this.label(); }

@@ -17,6 +17,7 @@ import { assertNever } from "../shared/never.js";
 import { scrollToFragment } from "./scrollfragment.js";
 import { sayDelivery, sayHall } from "../shared/phrases.js";
 import { DEVICE_RETRY, PRESENTER_RETRY, mayRetry, retriable, retryAfterMs, retryDelay } from "./retry.js";
+import { BROADCASTS, HEX128, hallUrl, resultOf } from "./wire.js";
 
 const TOKEN_KEY = "dpdeck-hall-token";
 const DEVICE_KEY = "dpdeck-hall-device";
@@ -34,8 +35,11 @@ const TICKET_WAIT_MS = 3000;   // a ✓ before the greeting's tickets waits this
 /** @typedef {import("../shared/types.js").HallPosts} HallPosts */
 /** @typedef {import("../shared/types.js").HelloReply} HelloReply */
 /** @typedef {import("../shared/types.js").Released} Released */
-/** @typedef {"ok" | "duplicate" | "invalid" | "refused" | "rate" | "busy" | "absent" | "network"} AnswerResult */
-/** @typedef {"ok" | "invalid" | "refused" | "rate" | "busy" | "absent" | "network"} SolveResult */
+/** @typedef {import("../shared/types.js").HallResults} HallResults */
+/** @typedef {import("../shared/types.js").HallRoute} HallRoute */
+/** @typedef {import("../shared/types.js").HallBroadcasts} HallBroadcasts */
+/** @typedef {HallResults["answer"] | "absent" | "network"} AnswerResult */
+/** @typedef {HallResults["solved"] | "absent" | "network"} SolveResult */
 /** @typedef {import("./retry.js").RetrySchedule} RetrySchedule */
 
 /** Before reveal.js reads the URL: take the presenter's token out of `#presenter=<token>` (kept
@@ -80,7 +84,7 @@ export function randomId() {
 function keptId(key) {
   try {
     const kept = localStorage.getItem(key);
-    if (kept && /^[0-9a-f]{32}$/.test(kept)) return kept;
+    if (kept && HEX128.test(kept)) return kept;
   } catch { /* storage refused: a new id for this page */ }
   const id = randomId();
   try { localStorage.setItem(key, id); } catch { /* kept for this page only */ }
@@ -156,7 +160,9 @@ export class Hall extends EventTarget {
   /** the presenter's last published seq */
   get seq() { return this.follow.seq; }
 
-  url(path) { return new URL(`_hall/${path}`, this.base).href; }
+  /** The URL of one of the hall's routes (wire.js, from deckbuild/wire/hall.py).
+   *  @param {Exclude<HallRoute, "events">} name */
+  url(name) { return hallUrl(this.base, name); }
 
   /** Ask once whether a hall server is here; if so, connect and show the hall's parts. */
   async start() {
@@ -168,7 +174,7 @@ export class Hall extends EventTarget {
     let hello;
     try {
       const response = await fetch(this.url("hello"), { cache: "no-store" });
-      hello = response.ok ? await response.json() : null;
+      hello = resultOf("hello", response.status) === "hall" ? await response.json() : null;
     } catch { hello = null; }
     if (hello?.hall !== 1) return this;
     this.present = true;
@@ -201,7 +207,7 @@ export class Hall extends EventTarget {
     let hello;
     try {
       const response = await fetch(this.url("hello"), { cache: "no-store" });
-      hello = response.ok ? await response.json() : null;
+      hello = resultOf("hello", response.status) === "hall" ? await response.json() : null;
     } catch { return; }
     if (hello?.hall !== 1) return;
     const session = this.sessionOf(hello);
@@ -219,7 +225,7 @@ export class Hall extends EventTarget {
 
   connect() {
     this.setState(this.attempt ? "offline" : "connecting");
-    const source = this.source = new EventSource(this.url(`events?device=${this.deviceId}`));
+    const source = this.source = new EventSource(hallUrl(this.base, "events", { device: this.deviceId }));
     const stream = ++this.streams;
     source.onopen = () => {
       const back = this.attempt > 0;
@@ -235,7 +241,7 @@ export class Hall extends EventTarget {
       this.setState("offline");
       setTimeout(() => this.connect(), delay);
     };
-    /** Listen to one of the stream's events (deckbuild/protocol.py declares each, and its data).
+    /** Listen to one of the stream's events (deckbuild/wire/hall.py declares each, and its data).
      *  @template {keyof HallEvents} K @param {K} type @param {(data: HallEvents[K]) => void} fn */
     const on = (type, fn) => source.addEventListener(type, (/** @type {MessageEvent} */ e) => {
       let data;
@@ -271,6 +277,11 @@ export class Hall extends EventTarget {
       this.tallies.set(t.poll, t);
       this.dispatchEvent(new CustomEvent("tally", { detail: t }));
     });
+    // the presenter's broadcasts (wire.js: kept by the hall, replayed to a new stream): each
+    // goes on as a DOM event of its name, whose handler is the page's part that shows it
+    for (const name of BROADCASTS) {
+      on(name, (data) => { this.dispatchEvent(new CustomEvent(name, { detail: data })); });
+    }
   }
 
   setState(state) { this.state = state; this.emitStatus(); }
@@ -339,7 +350,19 @@ export class Hall extends EventTarget {
     if (superseded()) return;
     this.pending = null;
     if (this.unsent) { this.unsent = false; this.emitStatus(); }
-    if (response?.status === 403) this.dropToken();
+    if (resultOf("state", response?.status) === "refused") this.dropToken();
+  }
+
+  /** The presenter's page: broadcast ``body`` to every device (a route wire.js lists in
+   *  ``BROADCASTS``; the hall keeps it for late joiners), sent again until acknowledged.
+   *  @template {keyof HallBroadcasts} R @param {R} name @param {HallBroadcasts[R]} body
+   *  @returns {Promise<boolean>} whether the hall took it */
+  async broadcast(name, body) {
+    if (!this.present || !this.presenter) return false;
+    const response = await this.deliver(name, body, { auth: true, schedule: this.retry.presenter });
+    const result = resultOf(name, response?.status);
+    if (result === "refused") this.dropToken();
+    return result === "ok";
   }
 
   /** A presenter's link opened in this tab (listenForPresenterLinks): this page presents from
@@ -383,7 +406,7 @@ export class Hall extends EventTarget {
     }
   }
 
-  /** POST a body the hall declares for this route (deckbuild/hall_wire.py: ``HallPosts``).
+  /** POST a body the hall declares for this route (deckbuild/wire/hall.py: ``HallPosts``).
    *  @template {keyof HallPosts} R @param {R} path @param {HallPosts[R]} body
    *  @returns {Promise<Response | null>} null: no network */
   async post(path, body, auth = false) {
@@ -414,15 +437,14 @@ export class Hall extends EventTarget {
     let retried = false;
     const body = { token, poll: pollId, answer, ...(ticket ? { ticket } : {}) };
     const response = await this.deliver("answer", body, { onRetry: () => { retried = true; } });
-    const status = response?.status;
-    return status === 201 || (status === 409 && retried) ? "ok" : status === 409 ? "duplicate" : status === 400 ? "invalid"
-      : status === 403 ? "refused" : status === 429 ? "rate" : status === 503 ? "busy" : "network";
+    const result = resultOf("answer", response?.status);
+    return result === "duplicate" && retried ? "ok" : result;
   }
 
   /** An exercise was solved on this device: tell the hall (counted once per exercise token, a
    *  random id drawn for this exercise alone, so no id links two exercises or a poll, with the
    *  exercise's ticket the hall sent this device: one count per device; "refused": none), sent
-   *  again until the hall acknowledges it (deliver: 201, or 200/409 for a solve it kept
+   *  again until the hall acknowledges it (deliver: 201, or 200 for a solve it kept
    *  already). ``onRetry``: the first send failed, it is being sent again.
    *  @param {string} exerciseId @param {{onRetry?: (() => void) | null}} [options]
    *  @returns {Promise<SolveResult>} */
@@ -432,9 +454,7 @@ export class Hall extends EventTarget {
     this.solveTokens.set(exerciseId, token);   // a second ✓ on this page is the same solve
     const ticket = await this.exerciseTicket(exerciseId);
     const body = { token, exercise: exerciseId, ...(ticket ? { ticket } : {}) };
-    const status = (await this.deliver("solved", body, { onRetry }))?.status;
-    return status === 201 || status === 200 || status === 409 ? "ok" : status === 400 ? "invalid"
-      : status === 403 ? "refused" : status === 429 ? "rate" : status === 503 ? "busy" : "network";
+    return resultOf("solved", (await this.deliver("solved", body, { onRetry }))?.status);
   }
 
   /** This device's ticket for an exercise: at once once the stream's greeting brought it; a ✓
@@ -456,14 +476,14 @@ export class Hall extends EventTarget {
     if (!this.present || !this.presenter) return null;
     const response = await this.post("release", { exercise: exerciseId, again }, true);
     if (!response) return null;
-    if (response.status === 403) { this.dropToken(); return null; }
+    if (resultOf("release", response.status) === "refused") { this.dropToken(); return null; }
     try { return { status: response.status, body: await response.json() }; } catch { return null; }
   }
 
   /** The presenter's page: delete a poll's answers (a new round). */
   async reset(pollId) {
     if (!this.present || !this.presenter) return false;
-    return (await this.post("reset", { poll: pollId }, true))?.status === 204;
+    return resultOf("reset", (await this.post("reset", { poll: pollId }, true))?.status) === "ok";
   }
 }
 

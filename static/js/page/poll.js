@@ -35,7 +35,7 @@ const SIMULATED_STEP_MS = 400;       // every this long
  *  missing, and why: each change on the projector would point at whoever just answered);
  *  ``heldSpan``: the narrowest and widest 95 % interval one answer short of it.
  * @typedef {import("../shared/types.js").PollData} PollData */
-/** The hall's tally (deckbuild/protocol.py), or a simulated hall's: its counts alone.
+/** The hall's tally (deckbuild/wire/hall.py), or a simulated hall's: its counts alone.
  *  @typedef {Pick<import("../shared/types.js").Tally, "n" | "counts"> & Partial<import("../shared/types.js").Tally>} Tally */
 /** What a device keeps of a poll: its randomized answer, whether the hall has it, the poll's
  *  token, the round it answered, and the admission ticket it answered with (a retry sends the

@@ -1,127 +1,98 @@
-"""The live hall's HTTP wire, declared once: every route under ``/_hall/`` (who may call it, the
-fields of its body with the rule each must meet, what it answers), and the JSON objects the hall
-and the build hand the page besides the events (:data:`SHAPES`: the replies, ``live.json``, a
-poll slide's ``data-poll``, the privacy-budget payload).
+"""The live hall's wire, declared once: the events of its stream (:data:`EVENTS`), its routes
+under ``/_hall/`` (:data:`ROUTES`: who may call each, its body's or query's fields with the rule
+each must meet, each answer's status with what it means), and the JSON objects it answers
+(:data:`SHAPES`). The hall imports this at run time: ``app.py`` registers every route from
+:data:`ROUTES`, ``messages.py`` checks every body and query by its rules, ``channel.py`` encodes
+only the events declared here (``deckbuild.wire.check_event``). ``python -m
+deckbuild.wire.generate`` writes from it the page's typedefs (``static/js/shared/types.js``), its client
+(``static/js/page/wire.js``: URLs, queries, status → result, the hex-id pattern, the state's check),
+the retry-safe routes of ``deploy/hall.caddy`` and the tables of ``docs/live-hall-protocol.md``.
 
-From it, ``python -m deckbuild.protocol`` generates the typedefs of ``static/js/shared/types.js`` and the
-route and body tables of ``docs/live-hall-protocol.md`` (``tests/unit/test_protocol.py`` fails
-when they are stale); the hall routes its POSTs from :data:`ROUTES` (who may send each), checks
-every body and query with ``deckbuild/hall/messages.py``'s ``parse``, which reads the rules here
-and nothing else, and checks its replies with :func:`check_shape`, as the build does
-``live.json`` and ``data-poll``.
-
-A new hall message: a :class:`Route` (and its :class:`Body`) here, its handler in
-``deckbuild/hall/app.py``'s ``HANDLERS``, the page's call (``static/js/page/live.js``); then
-``python -m deckbuild.protocol``. The server's events are in ``deckbuild/protocol.py``.
+A presenter's broadcast (a position-like message every device gets, replayed to late joiners
+and kept across restarts) is one :class:`Event` with ``kept=True`` and one POST :class:`Route`
+with ``broadcast=`` its name: the hall keeps its last body in the store (SQLite or Redis, one
+generic table or hash: ``Store.keep``), publishes it, and replays it in every new stream's
+greeting; no handler or store code is written for it. Such a message touches five files besides
+the generated ones: this one, the page's handling (``live.js`` dispatches every broadcast as a
+DOM event of its name and sends one with ``broadcast``; the module that shows it listens, as
+``live-view.js``), its Spanish (``phrases.js``, and its phrase's type in ``types.js``), and its
+test; a «pausa para todos» was added so on a scratch branch (docs/architecture.md, "A new hall
+message"). A message that is not a broadcast also needs its handler in ``app.py``'s ``HANDLERS``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .rules import EXERCISE, FLAG, HEX128, MAX_INDEX, MAX_SEQ, POLL, Body, F, Field, Int, Shape, shape_of
+
+PREFIX = "/_hall/"
+# The presenter's position: the state event's fields and the state POST's body, declared once.
+STATE_FIELDS = (
+    Field("seq", Int(0, MAX_SEQ)),
+    Field("indexh", Int(0, MAX_INDEX)),
+    Field("indexv", Int(0, MAX_INDEX)),
+    Field("indexf", Int(-1, MAX_INDEX)),
+)
+
 
 @dataclass(frozen=True)
-class F:
-    """A field of a message, an event or a shape: its name (``name?`` when it may be absent) and
-    its JS type (``deckbuild/protocol.py`` declares the messages and events with it too)."""
+class Event:
+    """One Server-Sent Event of a server's ``stream``: its ``name`` (the SSE ``event:`` line), its
+    ``data`` (a :class:`~deckbuild.wire.rules.Shape`: the typedef, one line on it, and the JSON
+    object's keys, all always present), what it means (Markdown, the table's column), and
+    whether the hall keeps its last data and replays it to every new stream (``kept``: a
+    presenter's broadcast, see the module)."""
 
     name: str
-    js: str
-
-
-MAX_INDEX = 10_000  # a slide or fragment index beyond this is not a deck's
-MAX_SEQ = 2**53  # the largest integer a page's JSON keeps exactly
-# A hall's poll numbers show from this many answers on: with fewer, each change on the projector
-# points at whoever just answered. The slide holds them (poll.js, from PollData.hold) and the
-# hall sends no counts before (a tally's `counts` is empty while `n` is below it).
-HOLD_UNTIL = 10
-
-
-@dataclass(frozen=True)
-class Rule:
-    """What a body's field must hold (``deckbuild/hall/messages.py`` checks it): ``int``, an
-    integer (never a boolean) in ``low … high``, where ``high`` ``"k-1"`` is below the options of
-    the poll the body names; ``hex128``, 32 lower-case hexadecimal digits (128 random bits);
-    ``listed``, a text that ``live.json`` lists under ``table`` (``polls`` or ``exercises``);
-    ``flag``, true or false."""
-
-    kind: str
-    low: int = 0
-    high: int | str = 0
-    table: str = ""
+    stream: str
+    data: Shape
+    doc: str
+    kept: bool = False
 
     @property
-    def js(self) -> str:
-        return {"int": "number", "hex128": "string", "listed": "string", "flag": "boolean"}[self.kind]
+    def fields(self) -> tuple[F, ...]:
+        return self.data.fields
 
     def shown(self) -> str:
-        """The rule as the body table says it."""
-        if self.kind == "int":
-            high = "2^53" if self.high == MAX_SEQ else self.high
-            return f"an integer {self.low}…{high}"
-        return {
-            "hex128": "32 hex digits (128 random bits)",
-            "listed": f"one of live.json's `{self.table}`",
-            "flag": "`true` or `false`",
-        }[self.kind]
-
-
-def Int(low: int, high: int | str) -> Rule:  # noqa: N802 — reads as a type in the declarations
-    return Rule("int", low, high)
-
-
-HEX128 = Rule("hex128")
-FLAG = Rule("flag")
-POLL = Rule("listed", table="polls")
-EXERCISE = Rule("listed", table="exercises")
-_REQUIRED = object()
+        """The table's data column's start: ``{"seq", "indexh", …}``."""
+        return "`{" + ", ".join(f'"{f.name}"' for f in self.fields) + "}`"
 
 
 @dataclass(frozen=True)
-class Field:
-    """A field of a body: its name, its rule, and the value it takes when absent (a field
-    without ``absent`` is required)."""
+class Answer:
+    """One answer of a route: its HTTP ``status``, the ``result`` the page's client
+    (``static/js/page/wire.js``'s ``resultOf``) reads it as, and the declared shape of its JSON body
+    ("" when it has none)."""
 
-    name: str
-    rule: Rule
-    absent: object = _REQUIRED
-
-    @property
-    def required(self) -> bool:
-        return self.absent is _REQUIRED
-
-
-@dataclass(frozen=True)
-class Body:
-    """The JSON object a request carries (or its query's fields): its typedef, one line on it,
-    and its fields in order."""
-
-    name: str
-    summary: str
-    fields: tuple[Field, ...]
-
-    def js_type(self) -> str:
-        parts = [
-            f"{f.name}{'' if f.required else '?'}: {f.rule.js}{' | null' * (f.absent is None)}"
-            for f in self.fields
-        ]
-        return "{" + ", ".join(parts) + "}"
-
-    def shown(self) -> str:
-        return "`{" + ", ".join(f'"{f.name}"' + ("" if f.required else "?") for f in self.fields) + "}`"
+    status: int
+    result: str
+    shape: str = ""
 
 
 @dataclass(frozen=True)
 class Route:
     """One route of the hall: method and path, who may call it (``anyone``, ``device``: any
     device, under the rate limits; ``presenter``: the token's holder), its body (a POST) or
-    its query's fields (a GET), and what it answers (Markdown, the table's column)."""
+    its query's fields (a GET), what it answers (Markdown, the table's column) and each answer's
+    status and meaning (``results``); ``retry_safe``: a proxy may send it again to another
+    process (the hall keeps it once whatever happens); ``head``: a GET that also answers HEAD;
+    ``broadcast``: the kept event a presenter's POST body is published as."""
 
     method: str
     path: str
     who: str
     body: Body | None
     answers: str
+    results: tuple[Answer, ...] = ()
+    retry_safe: bool = False
+    head: bool = True
+    broadcast: str = ""
+
+    @property
+    def name(self) -> str:
+        """The route's name: its path under ``/_hall/`` (``answer``, ``qr.svg``)."""
+        return self.path.removeprefix(PREFIX)
 
     def shown(self) -> str:
         if self.body is None:
@@ -137,16 +108,75 @@ WHO = {
     "presenter": "presenter (`Authorization: Bearer <token>`)",
 }
 
-STATE_BODY = Body(
-    "StateBody",
-    "the presenter's position, posted",
-    (
-        Field("seq", Int(0, MAX_SEQ)),
-        Field("indexh", Int(0, MAX_INDEX)),
-        Field("indexv", Int(0, MAX_INDEX)),
-        Field("indexf", Int(-1, MAX_INDEX)),
+STATE_BODY = Body("StateBody", "the presenter's position, posted", STATE_FIELDS)
+
+EVENTS = (
+    Event(
+        "state",
+        "hall",
+        shape_of("HallState", "the presenter's position", STATE_FIELDS),
+        "the presenter's position; a follower applies only a `seq` greater than the last it applied",
+    ),
+    Event(
+        "devices",
+        "hall",
+        Shape("DevicesCount", "how many devices the hall holds", (F("n", "number"),)),
+        "devices connected now (distinct device ids), at most once a second",
+    ),
+    Event(
+        "tally",
+        "hall",
+        Shape(
+            "Tally",
+            "a poll's randomized answers so far",
+            (
+                F("poll", "string"),
+                F("n", "number"),
+                F("counts", "number[]"),
+                F("round", "number"),
+                F("admitted", "number | null"),
+                F("cluster", "number | null"),
+            ),
+        ),
+        "the randomized answers so far in the poll's current `round` (1, 2, … : grows with each "
+        "`reset`), `counts` one per option (`[c0, …, c(k-1)]`), or `[]` while `n` is below "
+        "`HOLD_UNTIL` (10: the hall holds the counts as the slide does), at most once a second per poll on "
+        "each stream, however many processes announce it (and soon after a round is shown or "
+        "reset); `admitted` is how many devices the round admitted, `null` until it is shown, and `cluster` "
+        "the most of them from one address (`null` likewise): a cluster near `admitted` means one "
+        "network (a NAT, or one client making up device ids) holds the round. "
+        "`n ≤ admitted` always holds within a process's life. For yes/no, `counts[0]` is «no» and "
+        "`counts[1]` «sí».",
+    ),
+    Event(
+        "admit",
+        "hall",
+        Shape(
+            "Admit",
+            "this device's ticket for a poll's round",
+            (F("poll", "string"), F("round", "number"), F("ticket", "string")),
+        ),
+        "sent on **this device's stream only**, when the round is shown (before the `state` that "
+        "shows it), and again at the start of every new stream of the same device id while the "
+        "round lasts (a reload keeps the right to answer). `ticket`: 128 random bits in hex, for "
+        "this poll and round alone.",
+    ),
+    Event(
+        "tickets",
+        "hall",
+        Shape(
+            "ExerciseTickets",
+            "this device's tickets for the exercises",
+            (F("exercises", "{[exercise: string]: string}"),),
+        ),
+        "sent on **this device's stream only**, last in its greeting: one ticket per exercise, when "
+        "the device is in the hall's pool (its address brought fewer than "
+        "`--hall-max-devices-per-address` device ids; otherwise none is sent, and its solves are not "
+        "counted). The same device always gets the same tickets; a solve spends its exercise's "
+        "(`POST /_hall/solved`), once per device and exercise.",
     ),
 )
+
 ROUTES = (
     Route(
         "GET",
@@ -161,6 +191,8 @@ ROUTES = (
             "host; a network error; `file://`) means: no hall. The page asks once and never retries "
             "then."
         ),
+        results=(Answer(200, "hall", "HelloReply"), Answer(204, "absent")),
+        retry_safe=True,
     ),
     Route(
         "GET",
@@ -178,6 +210,9 @@ ROUTES = (
             "its address brought `--hall-max-devices-per-address` (300) other device ids already: then it "
             "follows, but no answer or solve of it is counted."
         ),
+        results=(Answer(200, "stream"), Answer(400, "invalid"), Answer(429, "rate"), Answer(503, "busy")),
+        retry_safe=True,
+        head=False,
     ),
     Route(
         "POST",
@@ -189,6 +224,8 @@ ROUTES = (
             "without the token); `400` a field outside its rule (`indexf` −1: no fragment shown). "
             "`seq` must grow: an older one is ignored (`204`)."
         ),
+        results=(Answer(204, "ok"), Answer(400, "invalid"), Answer(403, "refused"), Answer(503, "busy")),
+        retry_safe=True,
     ),
     Route(
         "POST",
@@ -215,6 +252,15 @@ ROUTES = (
             "128 random bits in hex that the device drew for **this poll alone** (kept in the poll's "
             "`localStorage` entry), never its device id: the server stores no id that links two polls."
         ),
+        results=(
+            Answer(201, "ok", "Recorded"),
+            Answer(400, "invalid"),
+            Answer(403, "refused"),
+            Answer(409, "duplicate"),
+            Answer(429, "rate"),
+            Answer(503, "busy"),
+        ),
+        retry_safe=True,
     ),
     Route(
         "POST",
@@ -234,6 +280,15 @@ ROUTES = (
             "`ticket`: the one the hall sent this device for this exercise (`tickets` event). "
             "Nothing is published: no event, no count, to no stream."
         ),
+        results=(
+            Answer(201, "ok", "Recorded"),
+            Answer(200, "ok", "Recorded"),
+            Answer(400, "invalid"),
+            Answer(403, "refused"),
+            Answer(429, "rate"),
+            Answer(503, "busy"),
+        ),
+        retry_safe=True,
     ),
     Route(
         "POST",
@@ -253,6 +308,13 @@ ROUTES = (
             "release again (`new: false`, free). `409` same shape with `value: null` and `refused`: the "
             "budget has no room, nothing was drawn. The true count never leaves the server."
         ),
+        results=(
+            Answer(200, "released", "Released"),
+            Answer(400, "invalid"),
+            Answer(403, "refused"),
+            Answer(409, "spent", "Released"),
+            Answer(503, "busy"),
+        ),
     ),
     Route(
         "POST",
@@ -265,6 +327,7 @@ ROUTES = (
             "presenter is on the poll's slide (else when it gets there). The slide's «Nueva ronda» "
             "asks first, saying it is a second release."
         ),
+        results=(Answer(204, "ok"), Answer(400, "invalid"), Answer(403, "refused"), Answer(503, "busy")),
     ),
     Route(
         "GET",
@@ -272,28 +335,9 @@ ROUTES = (
         "anyone",
         None,
         "the audience URL as a QR code (SVG, `segno`), for the title slide and the `J` key.",
+        results=(Answer(200, "ok"),),
     ),
 )
-
-
-def route(path: str) -> Route:
-    """The route declared for ``path``."""
-    return next(r for r in ROUTES if r.path == path)
-
-
-@dataclass(frozen=True)
-class Shape:
-    """A JSON object one side writes and another reads, besides the messages and events: its
-    typedef, one line on it, its fields, and who writes it for whom."""
-
-    name: str
-    summary: str
-    fields: tuple[F, ...]
-    writer: str = ""  # "" for an event's data (deckbuild/protocol.py says whose stream)
-
-    def js_type(self) -> str:
-        return "{" + ", ".join(f"{f.name}: {f.js}" for f in self.fields) + "}"
-
 
 SHAPES = (
     Shape(
@@ -317,28 +361,6 @@ SHAPES = (
         "deckbuild/hall/app.py → live.js",
     ),
     Shape(
-        "AccountantState",
-        "one `dplab.BudgetAccountant` as the meter shows it",
-        (
-            F("name", "string | null"),
-            F("epsilon_spent", "number"),
-            F("epsilon_total", "number"),
-            F("delta_spent", "number"),
-            F("delta_total", "number"),
-            F("releases", "number"),
-            F("epsilon_text", "string"),
-            F("delta_text", "string | null"),
-            F("refused", "string | null"),
-        ),
-        "cellrunner.meter.budget_entry (a cell's run, the hall's release) → meter.js",
-    ),
-    Shape(
-        "BudgetPayload",
-        "the meter's payload: the budgets, in order of first use, and how many more were left out",
-        (F("accountants", "AccountantState[]"), F("more", "number")),
-        "cellrunner.meter, deckbuild/hall/release.py → meter.js",
-    ),
-    Shape(
         "Released",
         "an exercise's noised count, or why the hall's budget refused it (`POST /_hall/release`)",
         (
@@ -355,47 +377,9 @@ SHAPES = (
         "deckbuild/hall/release.py, app.py (`admitted`: the devices admitted to the hall's pool, "
         "the count's upper bound; `cluster`: the most of them from one address) → hallcount.js",
     ),
-    Shape(
-        "LivePoll",
-        "a poll of `live.json`: its options, its ε and its slide's `indexh`",
-        (F("k", "number"), F("epsilon", "number"), F("slide", "number")),
-        "deckbuild/live.py → deckbuild/hall/messages.py",
-    ),
-    Shape(
-        "LiveManifest",
-        "`dist/live.json`: the deck's polls by slide id, and its exercises",
-        (F("polls", "{[id: string]: LivePoll}"), F("exercises", "string[]")),
-        "deckbuild/live.py → deckbuild/hall/messages.py",
-    ),
-    Shape(
-        "PollData",
-        "a poll slide's `data-poll`",
-        (
-            F("k", "number"),
-            F("epsilon", "number"),
-            F("epsilonText", "string"),
-            F("prior", "number"),
-            F("options", "string[]"),
-            F("yesNo", "boolean"),
-            F("hold", "number"),
-            F("heldSpan", "number[]"),
-        ),
-        "deckbuild/live.py (templates/slides/poll.html.j2) → poll.js",
-    ),
 )
 
 
-def check_shape(name: str, data: dict) -> dict:
-    """``data`` unchanged, or ``ValueError`` unless it has every required field of the shape
-    ``name`` of :data:`SHAPES` and no other (the hall calls it on its replies, the build on
-    ``live.json`` and ``data-poll``)."""
-    shape = next((s for s in SHAPES if s.name == name), None)
-    if shape is None:
-        raise ValueError(f"no shape {name!r} is declared (deckbuild/hall_wire.py)")
-    names = {f.name.rstrip("?") for f in shape.fields}
-    required = {f.name for f in shape.fields if not f.name.endswith("?")}
-    if not required <= set(data) <= names:
-        raise ValueError(
-            f"{name} has fields {sorted(data)}, declared {sorted(names)} (deckbuild/hall_wire.py)"
-        )
-    return data
+def route(name: str) -> Route:
+    """The route declared under ``name`` (``events``) or ``path`` (``/_hall/events``)."""
+    return next(r for r in ROUTES if name in (r.name, r.path))

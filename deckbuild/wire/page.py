@@ -1,47 +1,21 @@
 """Every message of the page's wires, declared once: who sends it, its fields and their types,
-what it means. The JS typedefs and unions of ``static/js/shared/types.js`` (between its ``protocol.py``
-markers) and the message tables of ``static/js/shared/PROTOCOL.md`` (between its ``messages:`` markers)
-are generated from :data:`MESSAGES`: ``python -m deckbuild.protocol`` rewrites them, and
-``tests/unit/test_protocol.py`` fails when either is stale. ``tsc`` then proves that the page
-sends only these and handles each one (``test_js_types.py``).
+what it means; and the JSON objects the build hands the page (:data:`SHAPES`: ``live.json``, a
+poll slide's ``data-poll``, the privacy-budget payload). The wires: ``worker`` (the page and its
+Python worker, ``runtime.js`` ⇄ ``worker.js``), ``mirror`` (the main window and the speaker
+view's copies, one BroadcastChannel, ``mirror.js``) and ``service-worker`` (``isolation.js`` ⇄
+``sw.js``, the deck without a network).
 
-A new message: one :class:`Message` here, ``python -m deckbuild.protocol``, the code that sends
-it, and the ``case`` that ``tsc`` then asks for where it is received.
-
-The wires: ``worker`` (the page and its Python worker, ``runtime.js`` ⇄ ``worker.js``), ``mirror``
-(the main window and the speaker view's copies, one BroadcastChannel, ``mirror.js``) and
-``service-worker`` (``isolation.js`` ⇄ ``sw.js``, the deck without a network).
-
-The servers' Server-Sent Events are declared here too (:data:`EVENTS`): the hall's stream,
-``/_hall/events`` (``deckbuild/hall``  → ``live.js``), and the watcher's, ``/_watch/events``
-(``deckbuild/watch.py`` → ``watch_client.js``). From them come each event's typedef and each
-stream's map of event name → data (``HallEvents``, ``WatchEvents``: ``live.js`` listens through
-it, so ``tsc`` refuses a name no server sends), the streams' tables in
-``docs/live-hall-protocol.md``, and :func:`check_event`, which the servers call on every event
-they encode, so none sends a name or a field that is not declared here.
-
-The hall's HTTP routes, their bodies' rules and the JSON objects besides the messages (the
-replies, ``live.json``, ``data-poll``, the budget payload) are declared in
-``deckbuild/hall_wire.py``; their typedefs and the route and body tables of
-``docs/live-hall-protocol.md`` are generated here too.
+``python -m deckbuild.wire.generate`` writes their typedefs and unions in ``static/js/shared/types.js``
+and their tables in ``static/js/shared/PROTOCOL.md``; ``tsc`` then proves that the page sends only these
+and handles each one (``test_js_types.py``). A new message: one :class:`Message` here, the
+generator, the code that sends it, and the ``case`` that ``tsc`` then asks for where it is received.
 """
 
 from __future__ import annotations
 
-import json
-import re
-import sys
 from dataclasses import dataclass
-from pathlib import Path
 
-from . import hall_wire
-from .hall_wire import F, Shape
-
-ROOT = Path(__file__).resolve().parents[1]
-TYPES_JS = ROOT / "static" / "js" / "shared" / "types.js"
-PROTOCOL_MD = ROOT / "static" / "js" / "shared" / "PROTOCOL.md"
-HALL_PROTOCOL_MD = ROOT / "docs" / "live-hall-protocol.md"
-GENERATOR = "`python -m deckbuild.protocol` from deckbuild/protocol.py"
+from .rules import F, Shape
 
 
 @dataclass(frozen=True)
@@ -72,131 +46,6 @@ class Message:
         """The table's first column: ``{type: "run", id, cellId, …}``."""
         keys = [f.name for f in self.fields] + ([f"…{self.extends}"] if self.extends else [])
         return " / ".join("`{" + ", ".join([f'type: "{t}"', *keys]) + "}`" for t in self.tags)
-
-
-@dataclass(frozen=True)
-class Event:
-    """One Server-Sent Event of a server's ``stream``: its ``name`` (the SSE ``event:`` line), its
-    ``data`` (a :class:`~deckbuild.hall_wire.Shape`: the typedef, one line on it, and the JSON
-    object's keys, all always present), and what it means (Markdown, the table's column)."""
-
-    name: str
-    stream: str
-    data: Shape
-    doc: str
-
-    @property
-    def fields(self) -> tuple[F, ...]:
-        return self.data.fields
-
-    def shown(self) -> str:
-        """The table's data column's start: ``{"seq", "indexh", …}``."""
-        return "`{" + ", ".join(f'"{f.name}"' for f in self.fields) + "}`"
-
-
-# stream → (its URL, the typedef of its map event name → data)
-STREAMS = {"hall": ("/_hall/events", "HallEvents"), "watch": ("/_watch/events", "WatchEvents")}
-
-EVENTS = (
-    Event(
-        "state",
-        "hall",
-        Shape(
-            "HallState",
-            "the presenter's position",
-            (F("seq", "number"), F("indexh", "number"), F("indexv", "number"), F("indexf", "number")),
-        ),
-        "the presenter's position; a follower applies only a `seq` greater than the last it applied",
-    ),
-    Event(
-        "devices",
-        "hall",
-        Shape("DevicesCount", "how many devices the hall holds", (F("n", "number"),)),
-        "devices connected now (distinct device ids), at most once a second",
-    ),
-    Event(
-        "tally",
-        "hall",
-        Shape(
-            "Tally",
-            "a poll's randomized answers so far",
-            (
-                F("poll", "string"),
-                F("n", "number"),
-                F("counts", "number[]"),
-                F("round", "number"),
-                F("admitted", "number | null"),
-                F("cluster", "number | null"),
-            ),
-        ),
-        "the randomized answers so far in the poll's current `round` (1, 2, … : grows with each "
-        "`reset`), `counts` one per option (`[c0, …, c(k-1)]`), or `[]` while `n` is below "
-        "`HOLD_UNTIL` (10: the hall holds the counts as the slide does), at most once a second per poll on "
-        "each stream, however many processes announce it (and soon after a round is shown or "
-        "reset); `admitted` is how many devices the round admitted, `null` until it is shown, and `cluster` "
-        "the most of them from one address (`null` likewise): a cluster near `admitted` means one "
-        "network (a NAT, or one client making up device ids) holds the round. "
-        "`n ≤ admitted` always holds within a process's life. For yes/no, `counts[0]` is «no» and "
-        "`counts[1]` «sí».",
-    ),
-    Event(
-        "admit",
-        "hall",
-        Shape(
-            "Admit",
-            "this device's ticket for a poll's round",
-            (F("poll", "string"), F("round", "number"), F("ticket", "string")),
-        ),
-        "sent on **this device's stream only**, when the round is shown (before the `state` that "
-        "shows it), and again at the start of every new stream of the same device id while the "
-        "round lasts (a reload keeps the right to answer). `ticket`: 128 random bits in hex, for "
-        "this poll and round alone.",
-    ),
-    Event(
-        "tickets",
-        "hall",
-        Shape(
-            "ExerciseTickets",
-            "this device's tickets for the exercises",
-            (F("exercises", "{[exercise: string]: string}"),),
-        ),
-        "sent on **this device's stream only**, last in its greeting: one ticket per exercise, when "
-        "the device is in the hall's pool (its address brought fewer than "
-        "`--hall-max-devices-per-address` device ids; otherwise none is sent, and its solves are not "
-        "counted). The same device always gets the same tickets; a solve spends its exercise's "
-        "(`POST /_hall/solved`), once per device and exercise.",
-    ),
-    Event(
-        "built",
-        "watch",
-        Shape("Built", "the deck was rebuilt", (F("reload", "boolean"),)),
-        "the deck was rebuilt; `false` when only slide text changed (the page swaps slides in place)",
-    ),
-    Event(
-        "failed",
-        "watch",
-        Shape("BuildFailed", "the build refused the deck", (F("message", "string"),)),
-        "the build refused the deck; the page shows the terminal's message until the next good build",
-    ),
-)
-
-
-def event_fields(stream: str, name: str) -> tuple[str, ...]:
-    """The field names of event ``name`` of ``stream``, in their declared order."""
-    return tuple(f.name for e in EVENTS if e.stream == stream and e.name == name for f in e.fields)
-
-
-def check_event(stream: str, name: str, data: dict) -> None:
-    """Raise ``ValueError`` unless ``name`` is an event of ``stream`` declared in :data:`EVENTS`
-    and ``data`` has exactly its fields (the servers call it on every event they encode)."""
-    event = next((e for e in EVENTS if e.stream == stream and e.name == name), None)
-    if event is None:
-        raise ValueError(f"no event {name!r} is declared for the {stream} stream (deckbuild/protocol.py)")
-    if set(data) != {f.name for f in event.fields}:
-        raise ValueError(
-            f"event {name!r} of the {stream} stream has fields {sorted(data)}, "
-            f"declared {[f.name for f in event.fields]} (deckbuild/protocol.py)"
-        )
 
 
 MESSAGES = (
@@ -612,138 +461,54 @@ def by_name(name: str) -> Message:
     return next(m for m in MESSAGES if m.name == name)
 
 
-def typedefs_js() -> str:
-    """The generated block of types.js: one typedef per message, then the unions."""
-    lines = [f"// protocol.py: begin (generated by {GENERATOR}; do not edit)", "/**"]
-    for m in MESSAGES:
-        lines.append(f" * @typedef {{{m.js_type()}}} {m.name}  {m.summary}")
-    for union in UNIONS:
-        members = " | ".join(m.name for m in MESSAGES if union in m.unions)
-        lines.append(f" * @typedef {{{members}}} {union}")
-    for e in EVENTS:
-        lines.append(f" * @typedef {{{e.data.js_type()}}} {e.data.name}  {e.data.summary}")
-    for stream, (url, typedef) in STREAMS.items():
-        shape = "{" + ", ".join(f"{e.name}: {e.data.name}" for e in EVENTS if e.stream == stream) + "}"
-        lines.append(f" * @typedef {{{shape}}} {typedef}  the events of {url}, by name")
-    for r in hall_wire.ROUTES:
-        if r.body is not None:
-            lines.append(
-                f" * @typedef {{{r.body.js_type()}}} {r.body.name}  {r.body.summary}: {r.method} {r.path}"
-            )
-    posts = [r for r in hall_wire.ROUTES if r.method == "POST" and r.body is not None]
-    by_route = "{" + ", ".join(f"{r.path.removeprefix('/_hall/')}: {r.body.name}" for r in posts) + "}"
-    lines.append(
-        f" * @typedef {{{by_route}}} HallPosts  the bodies of the hall's POSTs, by route (/_hall/<name>)"
-    )
-    for shape in hall_wire.SHAPES:
-        lines.append(f" * @typedef {{{shape.js_type()}}} {shape.name}  {shape.summary}")
-    lines += [" */", "// protocol.py: end"]
-    return "\n".join(lines)
-
-
-def _rows(wire: str, direction: str | None) -> list[tuple[str, Message, str]]:
-    rows = []
-    for m in MESSAGES:
-        if m.wire == wire and direction in (None, m.direction):
-            rows.append((m.direction, m, m.doc))
-        rows += [(d, m, doc) for w, d, doc in m.also if w == wire and direction in (None, d)]
-    return rows
-
-
-def table_md(wire: str, direction: str | None) -> str:
-    """One table of PROTOCOL.md, between its markers."""
-    key = f"{wire} {direction}" if direction else wire
-    out = [f"<!-- messages: {key} (generated by {GENERATOR}) -->"]
-    if direction:
-        out += ["| message | meaning |", "|---|---|"]
-        out += [f"| {m.shown()} | {doc} |" for _, m, doc in _rows(wire, direction)]
-    else:
-        out += ["| from → to | message | meaning |", "|---|---|---|"]
-        out += [f"| {d} | {m.shown()} | {doc} |" for d, m, doc in _rows(wire, None)]
-    return "\n".join([*out, "<!-- messages: end -->"])
-
-
-def events_md(stream: str) -> str:
-    """The table of one stream's events in live-hall-protocol.md, between its markers."""
-    out = [f"<!-- events: {stream} (generated by {GENERATOR}) -->", "| event | data |", "|---|---|"]
-    out += [f"| `{e.name}` | {e.shown()}: {e.doc} |" for e in EVENTS if e.stream == stream]
-    return "\n".join([*out, "<!-- events: end -->"])
-
-
-def routes_md() -> str:
-    """The table of the hall's routes in live-hall-protocol.md, between its markers."""
-    out = [f"<!-- routes: hall (generated by {GENERATOR}) -->", "| request | who | answer |", "|---|---|---|"]
-    out += [f"| {r.shown()} | {hall_wire.WHO[r.who]} | {r.answers} |" for r in hall_wire.ROUTES]
-    return "\n".join([*out, "<!-- routes: end -->"])
-
-
-def bodies_md() -> str:
-    """The table of every field of the hall's bodies and queries, with the rule the hall checks."""
-    out = [f"<!-- bodies: hall (generated by {GENERATOR}) -->", "| body | field | rule |", "|---|---|---|"]
-    for r in hall_wire.ROUTES:
-        for f in r.body.fields if r.body else ():
-            absent = "" if f.required else f" (absent or `null`: `{json.dumps(f.absent)}`)"
-            out.append(f"| `{r.body.name}` ({r.method} `{r.path}`) | `{f.name}` | {f.rule.shown()}{absent} |")
-    return "\n".join([*out, "<!-- bodies: end -->"])
-
-
-def _replace(text: str, begin: str, end: str, new: str, where: str) -> str:
-    pattern = re.compile(re.escape(begin) + r".*?" + re.escape(end), re.S)
-    if not pattern.search(text):
-        raise SystemExit(f"{where}: no block {begin!r} … {end!r} to rewrite")
-    return pattern.sub(lambda _: new, text, count=1)
-
-
-def generated() -> dict[Path, str]:
-    """Each generated file's text as it should be."""
-    types = _replace(
-        TYPES_JS.read_text(encoding="utf-8"),
-        "// protocol.py: begin",
-        "// protocol.py: end",
-        typedefs_js(),
-        "types.js",
-    )
-    protocol = PROTOCOL_MD.read_text(encoding="utf-8")
-    for wire, direction in TABLES:
-        key = f"{wire} {direction}" if direction else wire
-        protocol = _replace(
-            protocol,
-            f"<!-- messages: {key} ",
-            "<!-- messages: end -->",
-            table_md(wire, direction),
-            "PROTOCOL.md",
-        )
-    hall = HALL_PROTOCOL_MD.read_text(encoding="utf-8")
-    for name, table in (("routes", routes_md()), ("bodies", bodies_md())):
-        hall = _replace(hall, f"<!-- {name}: hall ", f"<!-- {name}: end -->", table, "live-hall-protocol.md")
-    for stream in STREAMS:
-        hall = _replace(
-            hall,
-            f"<!-- events: {stream} ",
-            "<!-- events: end -->",
-            events_md(stream),
-            "live-hall-protocol.md",
-        )
-    return {TYPES_JS: types, PROTOCOL_MD: protocol, HALL_PROTOCOL_MD: hall}
-
-
-def stale() -> list[Path]:
-    """The generated files that differ from :func:`generated`."""
-    return [path for path, text in generated().items() if path.read_text(encoding="utf-8") != text]
-
-
-def write() -> list[Path]:
-    """Rewrite the generated files; the ones that changed."""
-    changed = stale()
-    for path, text in generated().items():
-        if path in changed:
-            path.write_text(text, encoding="utf-8")
-    return changed
-
-
-if __name__ == "__main__":
-    changed = write()
-    print(
-        ", ".join(p.name for p in changed) + " rewritten" if changed else "already up to date",
-        file=sys.stderr,
-    )
+SHAPES = (
+    Shape(
+        "AccountantState",
+        "one `dplab.BudgetAccountant` as the meter shows it",
+        (
+            F("name", "string | null"),
+            F("epsilon_spent", "number"),
+            F("epsilon_total", "number"),
+            F("delta_spent", "number"),
+            F("delta_total", "number"),
+            F("releases", "number"),
+            F("epsilon_text", "string"),
+            F("delta_text", "string | null"),
+            F("refused", "string | null"),
+        ),
+        "cellrunner.meter.budget_entry (a cell's run, the hall's release) → meter.js",
+    ),
+    Shape(
+        "BudgetPayload",
+        "the meter's payload: the budgets, in order of first use, and how many more were left out",
+        (F("accountants", "AccountantState[]"), F("more", "number")),
+        "cellrunner.meter, deckbuild/hall/release.py → meter.js",
+    ),
+    Shape(
+        "LivePoll",
+        "a poll of `live.json`: its options, its ε and its slide's `indexh`",
+        (F("k", "number"), F("epsilon", "number"), F("slide", "number")),
+        "deckbuild/live.py → deckbuild/hall/messages.py",
+    ),
+    Shape(
+        "LiveManifest",
+        "`dist/live.json`: the deck's polls by slide id, and its exercises",
+        (F("polls", "{[id: string]: LivePoll}"), F("exercises", "string[]")),
+        "deckbuild/live.py → deckbuild/hall/messages.py",
+    ),
+    Shape(
+        "PollData",
+        "a poll slide's `data-poll`",
+        (
+            F("k", "number"),
+            F("epsilon", "number"),
+            F("epsilonText", "string"),
+            F("prior", "number"),
+            F("options", "string[]"),
+            F("yesNo", "boolean"),
+            F("hold", "number"),
+            F("heldSpan", "number[]"),
+        ),
+        "deckbuild/live.py (templates/slides/poll.html.j2) → poll.js",
+    ),
+)
