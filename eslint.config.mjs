@@ -1,5 +1,5 @@
 // ESLint for the page's JS (static/js), its node tests (tests/js, the engines' drivers) and the
-// build's node helpers (deckbuild/*.mjs): the recommended rules, with the globals each runs with.
+// build's node helpers (dpdeck/*.mjs): the recommended rules, with the globals each runs with.
 import js from "@eslint/js";
 import globals from "globals";
 
@@ -9,7 +9,7 @@ export default [
   {
     // the folder says which globals apply: page/ (and shared/, which the worker imports too:
     // tsconfig.worker.json checks it against the worker's globals), worker/, serviceworker/
-    files: ["static/js/page/**/*.js", "static/js/shared/**/*.js", "deckbuild/watch_client.js"],
+    files: ["static/js/page/**/*.js", "static/js/shared/**/*.js", "dpdeck/serve/watch_client.js"],
     languageOptions: { globals: { ...globals.browser } },
   },
   {
@@ -21,7 +21,7 @@ export default [
     languageOptions: { sourceType: "script", globals: { ...globals.serviceworker } },
   },
   {
-    files: ["tests/js/**/*.mjs", "deckbuild/**/*.mjs", "tests/browser/engines/**/*.{js,mjs}",
+    files: ["tests/js/**/*.mjs", "dpdeck/**/*.mjs", "tests/browser/engines/**/*.{js,mjs}",
             "bench/**/*.{js,mjs}", "eslint.config.mjs"],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },

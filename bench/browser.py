@@ -15,7 +15,7 @@ from playwright.sync_api import Error as PlaywrightError
 from bench import procstat
 from bench.profiles import PROFILES, Profile
 from bench.server import RequestLog
-from deckbuild.browser import LAUNCH_ARGS, VIEWPORT
+from dpdeck.serve.browser import LAUNCH_ARGS, VIEWPORT
 
 
 def failed_report(error: str) -> dict:

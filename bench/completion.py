@@ -30,9 +30,9 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from bench.profiles import PROFILES
-from deckbuild.browser import VIEWPORT, launch
-from deckbuild.serve import serve_in_thread
-from deckbuild.site import Project, build
+from dpdeck.build.site import Project, build
+from dpdeck.serve.browser import VIEWPORT, launch
+from dpdeck.serve.server import serve_in_thread
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "completion.json"

@@ -66,7 +66,7 @@ def child(snap: Path, classify: bool) -> dict:
     sys.path[:0] = [str(ROOT), str(snap / "static" / "py"), str(snap / "pyodide_pkg")]
     import numpy
 
-    from deckbuild.schema import load_deck
+    from dpdeck.build.schema import load_deck
 
     deck = load_deck(snap / "deck" / "deck.yaml")
     out: dict = {"python": platform.python_version(), "numpy": numpy.__version__}
@@ -103,7 +103,7 @@ def _session():
     )
 
 
-# What the child needs beside numpy and matplotlib (deckbuild.schema reads the deck's YAML).
+# What the child needs beside numpy and matplotlib (dpdeck.build.schema reads the deck's YAML).
 CHILD_NEEDS = ("pyyaml",)
 
 

@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/lecture.py [--reps 3] [--gap 5] [--moves 20] [--idle 15] [--dist DIR]
 
-The real hall (``python -m deckbuild.hall``, loopback only) serves the deck built from this tree;
+The real hall (``python -m dpdeck.hall``, loopback only) serves the deck built from this tree;
 the presenter's moves are its own ``POST /_hall/state`` (Bearer token), one every ``--gap`` s,
 through the deck's first ``--moves`` slides from the title (with the poll ``encuesta-copiar`` and
 the exercise ``ejercicio-escala-laplace`` on the way). The phone is Chromium under the phone
@@ -56,8 +56,8 @@ from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 
 from bench import phone, prepare, procstat  # noqa: E402
 from bench.profiles import MBIT, PHONE_CONTEXT, PHONE_MEMORY  # noqa: E402
-from deckbuild.browser import LAUNCH_ARGS, chromium_path  # noqa: E402
-from deckbuild.wire.hall import route as hall_route  # noqa: E402
+from dpdeck.serve.browser import LAUNCH_ARGS, chromium_path  # noqa: E402
+from dpdeck.wire.hall import route as hall_route  # noqa: E402
 from tests.support.browser import own_solution  # noqa: E402
 from tests.support.hall_process import HallProcess  # noqa: E402
 from tests.support.redis_server import free_port  # noqa: E402

@@ -1,4 +1,4 @@
-"""Load benchmark of the live hall (deckbuild/hall): not a timed test, a measurement.
+"""Load benchmark of the live hall (dpdeck/hall): not a timed test, a measurement.
 
     .venv/bin/python bench/live_load.py [--devices 500] [--moves 60] [--answers 500] [--seconds 10]
     .venv/bin/python bench/live_load.py --processes 4 --redis --devices 5000 --answers 5000
@@ -66,13 +66,13 @@ from urllib.parse import urlencode, urlsplit
 import aiohttp
 
 if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # deckbuild, and tests.support's Caddy
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # dpdeck, and tests.support's Caddy
 
 from bench import pace, targets  # noqa: E402 (after the path above)
-from deckbuild.hall import eventloop  # noqa: E402
-from deckbuild.hall.eventloop import EVENT_LOOPS  # noqa: E402
-from deckbuild.rehearse import stop  # noqa: E402
-from deckbuild.wire.hall import route  # noqa: E402
+from dpdeck.hall import eventloop  # noqa: E402
+from dpdeck.hall.eventloop import EVENT_LOOPS  # noqa: E402
+from dpdeck.serve.rehearse import stop  # noqa: E402
+from dpdeck.wire.hall import route  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 POLL = "copia"
@@ -120,7 +120,7 @@ def hall_args(
     every process's, with a shared store) all from that address in the hall's pool, so that each
     gets its tickets; without, the defaults (the hostile mode, whose devices each have an
     address of their own)."""
-    args = [sys.executable, "-m", "deckbuild.hall", "--dist", str(folder / "dist"), "--port", "0", "--quiet"]
+    args = [sys.executable, "-m", "dpdeck.hall", "--dist", str(folder / "dist"), "--port", "0", "--quiet"]
     args += ["--hall-db", str(folder / "hall.sqlite3")]
     if caps:  # every simulated device is 127.0.0.1
         args += ["--hall-max-streams", str(devices + 50), "--hall-max-streams-per-address", str(devices + 50)]
@@ -130,7 +130,7 @@ def hall_args(
 
 def hall_url(base: str, name: str, **query: str) -> str:
     """The URL of the hall's route ``name`` under ``base``, with its query: the path as
-    deckbuild/wire/hall.py declares it, never written here."""
+    dpdeck/wire/hall.py declares it, never written here."""
     return base + route(name).path.lstrip("/") + (f"?{urlencode(query)}" if query else "")
 
 
@@ -813,7 +813,7 @@ def parse_args(argv=None) -> argparse.Namespace:
         action="append",
         choices=EVENT_LOOPS,
         dest="event_loops",
-        help="the halls' event loop (deckbuild.hall.eventloop); repeat it to measure each loop "
+        help="the halls' event loop (dpdeck.hall.eventloop); repeat it to measure each loop "
         "side by side in one invocation (default: auto, uvloop where installed)",
     )
     parser.add_argument(

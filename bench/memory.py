@@ -25,9 +25,9 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from deckbuild.browser import LAUNCH_ARGS, VIEWPORT, chromium_path
-from deckbuild.serve import serve_in_thread
-from deckbuild.site import Project, build
+from dpdeck.build.site import Project, build
+from dpdeck.serve.browser import LAUNCH_ARGS, VIEWPORT, chromium_path
+from dpdeck.serve.server import serve_in_thread
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -7,7 +7,7 @@ to every device: ``static/js/page/live.js`` posts on each ``slidechanged`` and `
 nothing coalesced. So the deck's fragments say how many moves a lecture makes and how close
 together they can come.
 
-The slides are rendered by the build's own code (``deckbuild.render``: the deck's YAML, its
+The slides are rendered by the build's own code (``dpdeck.build.render``: the deck's YAML, its
 Markdown, its slide templates), and counted as reveal.js counts them: in each top-level
 ``<section>``, the elements whose class has ``fragment``; those sharing a
 ``data-fragment-index`` are shown by one key, every other is a key of its own.
@@ -132,11 +132,11 @@ def count_slides(html: str) -> list[Slide]:
 
 
 def render_deck(root: Path = ROOT) -> str:
-    """The deck's slides as the build renders them (``deckbuild.render`` and the slide
+    """The deck's slides as the build renders them (``dpdeck.build.render`` and the slide
     templates ``templates/index.html.j2`` includes), without the rest of the page."""
     sys.path.insert(0, str(root))
-    from deckbuild.render import _templates, render_slides
-    from deckbuild.schema import load_deck
+    from dpdeck.build.render import _templates, render_slides
+    from dpdeck.build.schema import load_deck
 
     deck = load_deck(root / "deck" / "deck.yaml")
     views = render_slides(deck, root / "node_modules")

@@ -48,7 +48,7 @@ def build_site(snap: Path, out: Path, dist: Path | None) -> Path:
     if dist is not None:
         shutil.copytree(dist, out, symlinks=True)
         return out
-    from deckbuild.site import Project, build
+    from dpdeck.build.site import Project, build
 
     build(Project(snap), dist=out)
     return out
@@ -69,7 +69,7 @@ def read_lock(site: Path, config: dict) -> dict:
 def next_pyodide(version: str) -> Path:
     """npm's ``pyodide@version`` in the benchmark's cache (not in the project's package.json):
     its core only (the wheels are not on npm)."""
-    from deckbuild import pyodide_dist
+    from dpdeck.build import pyodide_dist
 
     prefix = pyodide_dist.cache_dir() / f"bench-pyodide-{version}"
     core = prefix / "node_modules" / "pyodide"
@@ -95,7 +95,7 @@ def install_next_pyodide(site: Path, config: dict, version: str, timeout_ms: int
     """A newer bare Pyodide (its core, from npm) and the baseline page for it, in
     ``<site>/bench-baseline-<version>/``; its visits time core ready (numpy's wheels are not
     among the files npm ships, so the later steps fail and are not counted)."""
-    from deckbuild import compress, pyodide_dist
+    from dpdeck.build import compress, pyodide_dist
 
     core = next_pyodide(version)
     index = f"vendor/pyodide-official-{version}/"
@@ -111,7 +111,7 @@ def install_next_pyodide(site: Path, config: dict, version: str, timeout_ms: int
 def install_official_pyodide(site: Path) -> str:
     """Bare Pyodide as its release ships it, next to the deck's files: the official core,
     stdlib and lock, and the original wheels (the deck serves them with added bytecode)."""
-    from deckbuild import compress, pyodide_dist
+    from dpdeck.build import compress, pyodide_dist
 
     core = ROOT / "node_modules" / "pyodide"
     lock = json.loads((core / "pyodide-lock.json").read_text())

@@ -43,7 +43,7 @@ class Profile:
     context_options: dict = field(default_factory=dict)  # Playwright's: viewport, is_mobile, …
     init_script: str | None = None  # run in every page before its own scripts
     sample_memory: bool = False  # bench/browser.py's MemoryWatch during each visit
-    launch_args: tuple[str, ...] = ()  # Chromium's, beside deckbuild.browser's LAUNCH_ARGS
+    launch_args: tuple[str, ...] = ()  # Chromium's, beside dpdeck.serve.browser's LAUNCH_ARGS
 
     def apply(self, context, page) -> None:
         if self.throttle is not None:

@@ -3,7 +3,7 @@
     python bench/rebuild.py                      # against main, 5 repetitions of 6 builds
     python bench/rebuild.py --before ac5e66a --reps 3
 
-Each tree's build code (``deckbuild/``, ``templates/``, ``static/``, ``pyodide_pkg/``,
+Each tree's build code (``dpdeck/``, ``templates/``, ``static/``, ``pyodide_pkg/``,
 ``build.py``) is snapshotted; a fresh process of each builds a scaffolded lecture (``dpdeck
 new``) into one ``dist`` several times, as ``serve --watch`` does after each save: the first
 build is the process's cold one, the others are the rebuilds an author waits for. The trees
@@ -28,14 +28,14 @@ if __package__ in (None, ""):
 
 from bench import prepare
 
-TREE = ("deckbuild", "templates", "static", "pyodide_pkg", "build.py")
+TREE = ("dpdeck", "templates", "static", "pyodide_pkg", "build.py")
 
 # run inside each snapshot: build the lecture ``builds`` times in one process, print the seconds
 CHILD = """
 import json, sys, time
 from pathlib import Path
-from deckbuild.scaffold import new_deck
-from deckbuild.site import Project, build
+from dpdeck.build.scaffold import new_deck
+from dpdeck.build.site import Project, build
 root, lecture, builds = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
 if not lecture.exists():
     new_deck(lecture, "Clase de prueba")

@@ -26,7 +26,7 @@ class RequestLog:
 
 
 def counting_handler(log: RequestLog):
-    from deckbuild.serve import DeckHandler
+    from dpdeck.serve.server import DeckHandler
 
     class CountingHandler(DeckHandler):
         isolate = True
@@ -69,7 +69,7 @@ def counting_handler(log: RequestLog):
 
 def start_server(directory: Path, log: RequestLog):
     """Serve ``directory`` from localhost in a thread: (server, base URL)."""
-    from deckbuild.serve import _Server
+    from dpdeck.serve.server import _Server
 
     handler = functools.partial(counting_handler(log), directory=str(directory))
     server = _Server(("127.0.0.1", 0), handler)

@@ -18,7 +18,7 @@ from bench import prepare
 from bench.browser import Browser
 from bench.profiles import PROFILES
 from bench.server import RequestLog, start_server
-from deckbuild.browser import chromium_path
+from dpdeck.serve.browser import chromium_path
 
 
 def add_common_args(ap: argparse.ArgumentParser, profiles: tuple[str, ...] = ("local",)) -> None:

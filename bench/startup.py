@@ -3,7 +3,7 @@
 
     python bench/startup.py [--profile aula local] [--reps N] [--compare OLD.json] [--out FILE]
 
-One run, served from localhost (deckbuild.serve: COOP/COEP, immutable /vendor/ and /static-*/,
+One run, served from localhost (dpdeck.serve.server: COOP/COEP, immutable /vendor/ and /static-*/,
 precompressed files negotiated), headless Debian Chromium driven by Playwright, under each
 --profile of conditions in turn (bench/profiles.py: aula, a hall's Wi-Fi and a slow laptop;
 local):
@@ -75,7 +75,7 @@ from bench.session import (  # noqa: E402
     session,
     visit_note,
 )
-from deckbuild.pyodide_dist import cache_dir  # noqa: E402
+from dpdeck.build.pyodide_dist import cache_dir  # noqa: E402
 
 RESULTS = HERE / "results"
 # run after every cell in the deck's warm visits: which top-level modules got imported

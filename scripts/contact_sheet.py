@@ -21,9 +21,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from deckbuild.browser import VIEWPORT, launch  # noqa: E402
-from deckbuild.serve import serve_in_thread  # noqa: E402
-from deckbuild.site import Project, build  # noqa: E402
+from dpdeck.build.site import Project, build  # noqa: E402
+from dpdeck.serve.browser import VIEWPORT, launch  # noqa: E402
+from dpdeck.serve.server import serve_in_thread  # noqa: E402
 from tests.support.browser import open_deck, wait_runtime_ready, wait_until  # noqa: E402
 from tests.support.layout import LAYOUT_PROBLEMS, WRAPPED_LINES  # noqa: E402
 

@@ -2,7 +2,7 @@
 # The live hall alone on a server (a VM, docs/deploy.md): a .venv in this checkout with only the
 # hall's packages (pyproject.toml's optional dependencies `hall`: aiohttp, segno, numpy, redis,
 # uvloop), then a check that the hall imports. Safe to run again. Needs Python >= 3.11 with venv
-# (Debian: apt-get install python3-venv). Then: .venv/bin/python -m deckbuild.hall --live live.json …
+# (Debian: apt-get install python3-venv). Then: .venv/bin/python -m dpdeck.hall --live live.json …
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,5 +19,5 @@ PYEOF
 echo "setup-hall: instalando los paquetes de la sala: $(echo $deps | tr '\n' ' ')"
 # one requirement per line, as a requirements file (a requirement may hold spaces: a marker)
 .venv/bin/python -m pip install -q --disable-pip-version-check -r /dev/stdin <<< "$deps"
-.venv/bin/python -c "import deckbuild.hall.app, deckbuild.hall.redis_store, deckbuild.hall.__main__"
-echo "setup-hall: listo. La sala: .venv/bin/python -m deckbuild.hall --live live.json --port 8100 …"
+.venv/bin/python -c "import dpdeck.hall.app, dpdeck.hall.redis_store, dpdeck.hall.__main__"
+echo "setup-hall: listo. La sala: .venv/bin/python -m dpdeck.hall --live live.json --port 8100 …"

@@ -1,7 +1,7 @@
 """The project's build backend: setuptools' own, after one check that names the step it needs.
 
 The wheel carries files of the checkout's ``node_modules/`` (pyproject.toml,
-``deckbuild.share.node_modules``): without them setuptools stops with "package directory
+``dpdeck.share.node_modules``): without them setuptools stops with "package directory
 'node_modules' does not exist", which does not say what to run. This module says it before
 setuptools starts; everything else is ``setuptools.build_meta``'s (pyproject.toml names this
 module as ``build-backend``, from ``backend-path = ["scripts"]``).

@@ -30,7 +30,7 @@ from pathlib import Path
 sys.path[:] = [str(Path(__file__).resolve().parents[2])] + sys.path[1:]
 
 from bench.diagnose.threads import main_thread_cpu, renderer_pids  # noqa: E402
-from deckbuild.browser import chromium_path  # noqa: E402
+from dpdeck.serve.browser import chromium_path  # noqa: E402
 
 # A fixed amount of work (not a time: a throttled thread gets less done per second).
 WORK = "(n) => { let x = 0; for (let i = 0; i < n; i++) x = (x * 31 + i) % 1000003; return x; }"

@@ -23,8 +23,8 @@ from pathlib import Path
 sys.path[:] = [str(Path(__file__).resolve().parents[2])] + sys.path[1:]
 
 from bench.prepare import build_site, snapshot_ref  # noqa: E402
-from deckbuild.browser import chromium_path  # noqa: E402
-from deckbuild.serve import serve_in_thread  # noqa: E402
+from dpdeck.serve.browser import chromium_path  # noqa: E402
+from dpdeck.serve.server import serve_in_thread  # noqa: E402
 from tests.support.browser import open_deck, run_cell, wait_runtime_ready  # noqa: E402
 
 CELL = "el-dato-de-partida"

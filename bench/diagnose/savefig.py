@@ -42,7 +42,7 @@ def deck_figures() -> list[tuple[str, object]]:
     import cellrunner
     from cellrunner import figures
 
-    from deckbuild.schema import load_deck
+    from dpdeck.build.schema import load_deck
 
     deck = load_deck(ROOT / "deck" / "deck.yaml")
     session = cellrunner.Session()

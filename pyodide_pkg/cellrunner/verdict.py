@@ -1,5 +1,5 @@
 """An exercise's verdict, sent as a message of its own (``emit("verdict", {ok, message})``),
-never as a value: the check program (deckbuild/exercise.py) ends with a :class:`Verdict`."""
+never as a value: the check program (dpdeck/build/exercise.py) ends with a :class:`Verdict`."""
 
 from __future__ import annotations
 

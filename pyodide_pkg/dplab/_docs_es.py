@@ -1,6 +1,6 @@
 """Short Spanish summaries of dplab's public API, for the deck's editor (hover and completion).
 
-Read at build time by ``deckbuild/editor_assets.py`` (with ``ast``: keep both dicts literal).
+Read at build time by ``dpdeck/build/editor_assets.py`` (with ``ast``: keep both dicts literal).
 Each summary says what the name computes, its privacy guarantee where it releases anything, and
 its units; ``PARAMS`` says what the parameters shared across the API mean. The English
 docstrings remain the reference.

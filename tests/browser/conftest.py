@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from deckbuild.browser import VIEWPORT, launch
-from deckbuild.serve import serve_in_thread
-from deckbuild.site import Project, build
+from dpdeck.build.site import Project, build
+from dpdeck.serve.browser import VIEWPORT, launch
+from dpdeck.serve.server import serve_in_thread
 from tests.support.browser import instrument, open_deck, wait_runtime_ready
 from tests.support.paths import ROOT
 

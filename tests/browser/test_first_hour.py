@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from deckbuild.browser import VIEWPORT
+from dpdeck.serve.browser import VIEWPORT
 from tests.support.browser import (
     CELL,
     cell_code,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import time
 
-from deckbuild.schema import load_deck
+from dpdeck.build.schema import load_deck
 from tests.support.browser import (
     current_slide,
     current_slide_element,

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from deckbuild.browser import VIEWPORT
+from dpdeck.serve.browser import VIEWPORT
 from tests.browser.engines import drivers
 from tests.support.browser import hall_view, open_deck, wait_hall, wait_until
 from tests.support.hall_process import HallProcess

@@ -1,4 +1,4 @@
-"""The page's writes to a real hall (``python -m deckbuild.hall`` over the built deck) when the
+"""The page's writes to a real hall (``python -m dpdeck.hall`` over the built deck) when the
 hall cannot take them for a while, and the hall's identity (issue 46, items 4, 14, 18, 19).
 
 - A poll answer and a solve refused with 503 (with ``Retry-After``) are sent again, the same

@@ -1,4 +1,4 @@
-"""A poll in a real hall (``python -m deckbuild.hall`` over the built deck), end to end.
+"""A poll in a real hall (``python -m dpdeck.hall`` over the built deck), end to end.
 
 The test is every student, so it knows every true answer: all «sí». Two student pages (a laptop
 and a phone at 390×844) answer 15 times each, each answer as a fresh device (the hall keeps one

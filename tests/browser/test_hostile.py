@@ -10,9 +10,9 @@ import time
 import pytest
 
 from bench.diagnose.cpu_throttle import WORK as MAIN_THREAD_WORK
-from deckbuild.pyodide_dist import ON_DEMAND
-from deckbuild.serve import serve_in_thread
-from deckbuild.site import Project, build
+from dpdeck.build.pyodide_dist import ON_DEMAND
+from dpdeck.build.site import Project, build
+from dpdeck.serve.server import serve_in_thread
 from tests.support.browser import (
     CELL,
     can_interrupt,

@@ -1,12 +1,12 @@
 """``pip install .`` gives a working ``dpdeck``: the wheel carries the tool's own files
-(deckbuild and deckbuild/hall, the templates, static files, the sources of the page's wheels,
+(dpdeck and dpdeck/hall, the templates, static files, the sources of the page's wheels,
 the watch client and the front-end files from node_modules), and a lecture made, checked, built
 and opened in Chromium from a folder outside the repository runs its cells.
 
 The slow test builds the wheel from a copy of the sources, installs it with ``--no-deps`` into a
 fresh venv that borrows this venv's site-packages (numpy, aiohttp, playwright … : a .pth file,
 so nothing is downloaded), and runs the installed command with its cwd outside the repository
-and no PYTHONPATH: the deckbuild it imports is the fresh venv's.
+and no PYTHONPATH: the dpdeck it imports is the fresh venv's.
 """
 
 from __future__ import annotations
@@ -22,11 +22,12 @@ from pathlib import Path
 
 import pytest
 
-from deckbuild import frontend, resources
+from dpdeck import resources
+from dpdeck.build import frontend
 from tests.support.checkout import copy_sources
 from tests.support.paths import ROOT
 
-SOURCES = ("pyproject.toml", "README.md", "deckbuild", "templates", "static", "pyodide_pkg", "scripts")
+SOURCES = ("pyproject.toml", "README.md", "dpdeck", "templates", "static", "pyodide_pkg", "scripts")
 
 
 def _package_data() -> dict[str, list[str]]:
@@ -36,7 +37,7 @@ def _package_data() -> dict[str, list[str]]:
 def test_the_wheel_carries_every_front_end_package_the_build_reads():
     """pyproject.toml's list of node_modules files names every package of CodeMirror's closure
     (as frontend.py computes it), and reveal.js, KaTeX and Pyodide."""
-    globs = _package_data()["deckbuild.share.node_modules"]
+    globs = _package_data()["dpdeck.share.node_modules"]
     names = {"reveal.js", "katex", "pyodide"}
     pending = list(frontend.CODEMIRROR_ENTRIES)
     while pending:
@@ -104,7 +105,7 @@ def test_pip_install_gives_a_dpdeck_that_builds_and_serves_a_lecture_elsewhere(t
     names = zipfile.ZipFile(wheel).namelist()
     # dplab once: the top-level package, not again under share/ (issue 48, item 13)
     assert "dplab/__init__.py" in names and not any(
-        n.startswith("deckbuild/share/pyodide_pkg/dplab/") for n in names
+        n.startswith("dpdeck/share/pyodide_pkg/dplab/") for n in names
     )
 
     # a fresh venv that borrows this one's third-party packages, and the wheel in it
@@ -128,7 +129,7 @@ def test_pip_install_gives_a_dpdeck_that_builds_and_serves_a_lecture_elsewhere(t
     work = tmp_path / "work"
     work.mkdir()
     where = _run(
-        [python, "-c", "import deckbuild, dplab; print(deckbuild.__file__); print(dplab.__file__)"], work, env
+        [python, "-c", "import dpdeck, dplab; print(dpdeck.__file__); print(dplab.__file__)"], work, env
     )
     for line in where.stdout.split():
         assert Path(line).is_relative_to(venv) and not Path(line).is_relative_to(ROOT), where.stdout
@@ -147,8 +148,8 @@ def test_pip_install_gives_a_dpdeck_that_builds_and_serves_a_lecture_elsewhere(t
 def _open_and_run(dist: Path, browser) -> None:
     """The built lecture in Chromium (the session's browser): Python starts and the code cell
     runs to its output."""
-    from deckbuild.browser import VIEWPORT
-    from deckbuild.serve import serve_in_thread
+    from dpdeck.serve.browser import VIEWPORT
+    from dpdeck.serve.server import serve_in_thread
     from tests.support.browser import cell_ids, instrument, open_deck, run_cell, wait_runtime_ready
 
     server, url = serve_in_thread(dist, isolate=True)

@@ -1,5 +1,5 @@
 """The deck without a network, after one visit: the Service Worker (static/js/serviceworker/sw.js) keeps every
-file of offline.json (deckbuild/offline.py), and with the browser offline the reloaded deck runs
+file of offline.json (dpdeck/build/offline.py), and with the browser offline the reloaded deck runs
 every cell, draws its figures, and loads a wheel on demand; a new deploy replaces the cache.
 
 Opened without ``?nosw`` so the Service Worker runs; the server is the isolated one, so the page
@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import time
 
-from deckbuild.schema import load_deck
+from dpdeck.build.schema import load_deck
 from tests.support.browser import open_deck, run_cell, wait_runtime_ready, wait_until
 from tests.support.deck_text import DRAWS
 from tests.support.paths import LECTURE, ROOT
@@ -80,7 +80,7 @@ def test_whole_deck_runs_offline_after_one_visit(context, page, deck_url, built_
 def test_manifest_lists_what_the_deck_fetches_and_versions_every_byte(tmp_path):
     """offline.json: index.html, vendor/, static-<hash>/, assets/; no .br/.gz siblings, no bench
     files, not itself nor sw.js; the version changes with any listed file; sw.js is stamped."""
-    from deckbuild.offline import VERSION_PLACEHOLDER, write_offline_manifest
+    from dpdeck.build.offline import VERSION_PLACEHOLDER, write_offline_manifest
 
     for rel in (
         "index.html",
@@ -118,8 +118,8 @@ def test_a_new_deploy_replaces_the_cache(context, page, built_deck, tmp_path):
     files and deletes the old version's cache."""
     import shutil
 
-    from deckbuild.offline import write_offline_manifest
-    from deckbuild.serve import serve_in_thread
+    from dpdeck.build.offline import write_offline_manifest
+    from dpdeck.serve.server import serve_in_thread
 
     site = tmp_path / "site"
     shutil.copytree(built_deck, site)

@@ -13,9 +13,9 @@ import re
 
 import pytest
 
-from deckbuild.scaffold import new_deck
-from deckbuild.serve import serve_in_thread
-from deckbuild.site import Project, build
+from dpdeck.build.scaffold import new_deck
+from dpdeck.build.site import Project, build
+from dpdeck.serve.server import serve_in_thread
 from tests.support.browser import (
     cell_code,
     cell_ids,

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from deckbuild.browser import VIEWPORT
-from deckbuild.schema import load_deck
+from dpdeck.build.schema import load_deck
+from dpdeck.serve.browser import VIEWPORT
 from tests.support.browser import (
     CELL,
     cell_code,

@@ -4,7 +4,7 @@ reason, in Spanish and in red, beside it; the speaker view mirrors it; the deck 
 
 from __future__ import annotations
 
-from deckbuild.browser import VIEWPORT
+from dpdeck.serve.browser import VIEWPORT
 from tests.support.browser import (
     CELL,
     authored_code,

@@ -15,7 +15,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from deckbuild.browser import VIEWPORT
+from dpdeck.serve.browser import VIEWPORT
 from tests.support.browser import (
     cell_code,
     cell_ids,

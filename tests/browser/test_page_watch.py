@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from deckbuild.scaffold import new_deck
+from dpdeck.build.scaffold import new_deck
 from tests.support.browser import cell_code, current_slide, open_deck, wait_until
 from tests.support.paths import ROOT
 

@@ -360,7 +360,7 @@ def test_speaker_view_boots_no_second_runtime(page, context, deck_url):
 def test_pdf_has_one_page_per_slide_with_computed_figures(built_deck, browser, tmp_path):
     from PIL import Image
 
-    from deckbuild.pdf import export_pdf
+    from dpdeck.serve.pdf import export_pdf
 
     out = tmp_path / "deck.pdf"
     report = export_pdf(built_deck, out, timeout=300, browser=browser)
@@ -531,7 +531,7 @@ def test_the_handout_prints_results_solutions_and_notes_not_controls(built_deck,
     result (its figure), not a «Simular una sala» button; each slide's notes follow it."""
     from PIL import Image
 
-    from deckbuild.pdf import export_pdf
+    from dpdeck.serve.pdf import export_pdf
 
     out = tmp_path / "handout.pdf"
     report = export_pdf(built_deck, out, timeout=400, browser=browser, solutions=True, notes=True)

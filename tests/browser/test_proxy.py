@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from deckbuild import rehearse
-from deckbuild.browser import LAUNCH_ARGS, VIEWPORT, chromium_path
-from deckbuild.site import Project, build
+from dpdeck.build.site import Project, build
+from dpdeck.serve import rehearse
+from dpdeck.serve.browser import LAUNCH_ARGS, VIEWPORT, chromium_path
 from tests.support.browser import (
     CELL,
     can_interrupt,

@@ -24,7 +24,7 @@ import re
 
 import pytest
 
-from deckbuild.schema import load_deck
+from dpdeck.build.schema import load_deck
 from tests.browser.engines import drivers
 from tests.support.browser import (
     CELL,

@@ -389,7 +389,7 @@ test("a state is checked and completed; a duplicate or an older one changes noth
   assert.equal(hallState({ seq: 1.5, indexh: 1 }), null);
   assert.equal(hallState(null), null);
   assert.deepEqual(hallState({ seq: 7, indexh: 3, indexf: 2.5 }), { seq: 7, indexh: 3, indexv: 0, indexf: -1 });
-  // a field outside its declared rule (deckbuild/wire/hall.py) is its rule's lowest value
+  // a field outside its declared rule (dpdeck/wire/hall.py) is its rule's lowest value
   assert.deepEqual(hallState({ seq: 7, indexh: "3", indexv: -2, indexf: -5 }), { seq: 7, indexh: 0, indexv: 0, indexf: -1 });
   assert.equal(hallState({ seq: -1 }), null);
   const f = student();

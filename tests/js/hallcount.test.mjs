@@ -7,9 +7,9 @@ import { countFailure, countSaid, countShown, noiseCover, noiseReach } from "../
 import { sayHall } from "../../static/js/shared/phrases.js";
 
 /** Discrete Laplace of sensitivity 1 at ε: P(k) = (1 - a)/(1 + a) a^|k|, a = e^-ε (what
- *  dplab.discrete_laplace_mech draws, deckbuild/hall/release.py). */
+ *  dplab.discrete_laplace_mech draws, dpdeck/hall/release.py). */
 const law = (epsilon) => { const a = Math.exp(-epsilon); return (k) => ((1 - a) / (1 + a)) * a ** Math.abs(k); };
-const RELEASE_EPSILON = 0.5;   // deckbuild/hall/release.py
+const RELEASE_EPSILON = 0.5;   // dpdeck/hall/release.py
 
 test("the 95 % reach of discrete Laplace noise is computed from ε", () => {
   for (const epsilon of [0.1, 0.5, 1, 2]) {

@@ -61,7 +61,7 @@ test("the indicator's full text says the phone's «N en sala» lags behind a dev
 });
 
 test("a held poll says how many answers are missing, and the interval it would show (issue 47 items 7, 19)", () => {
-  // heldSpan as deckbuild/live.py computes it at ε = ln 3 (tests/unit/test_live_build.py recomputes it)
+  // heldSpan as dpdeck/build/live.py computes it at ε = ln 3 (tests/unit/test_live_build.py recomputes it)
   const data = { k: 2, epsilon: Math.log(3), epsilonText: "ln 3", prior: 0.5, options: ["no", "sí"], yesNo: true,
     hold: 10, heldSpan: [0.0983, 0.9667] };
   const said = heldText(data, 3);

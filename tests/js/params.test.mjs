@@ -1,4 +1,4 @@
-// The page writes a slider's value exactly where the build bound it (deckbuild/cellcode.py
+// The page writes a slider's value exactly where the build bound it (dpdeck/build/cellcode.py
 // binding ships the line and the text around the literal), or nowhere.
 import { test } from "node:test";
 import assert from "node:assert/strict";

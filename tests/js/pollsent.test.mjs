@@ -2,7 +2,7 @@
 // item 9): randomized response leaves the truth probable, never certain and never unknowable. At
 // ε = ln 3 the answer sent is the student's 75 % of the time (1 − 2,1·10⁻⁹ at ε = 20): «nadie
 // puede saber si lo es» overclaimed. The number is the poll rule's, which the build computes
-// (deckbuild/live.py, truth_text; tests/unit/test_deck_claims.py checks it against dplab).
+// (dpdeck/build/live.py, truth_text; tests/unit/test_deck_claims.py checks it against dplab).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { sayHall } from "../../static/js/shared/phrases.js";

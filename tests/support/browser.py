@@ -307,7 +307,7 @@ def wait_hall(page, state: str, timeout: float = 30.0) -> None:
 
 
 def deck_config(page) -> dict:
-    """The deck's configuration as the page read it (deckbuild/config.py, static/js/shared/types.js)."""
+    """The deck's configuration as the page read it (dpdeck/build/config.py, static/js/shared/types.js)."""
     return page.evaluate("window.deck.config")
 
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 import math
 import re
 
-from deckbuild.cellrun import Session
+from dpdeck.build.cellrun import Session
 
 DRAWS = re.compile(r"\b(plt|figure)\b")  # a cell that makes a matplotlib figure
 
 
 def run_cells(deck) -> dict[str, dict]:
-    """Run the prelude, then every cell on its own (deckbuild.cellrun, as `build.py check --run`
+    """Run the prelude, then every cell on its own (dpdeck.build.cellrun, as `build.py check --run`
     does); {cell id: what it showed}."""
     session = Session(deck.prelude)
     assert session.prelude_run.ok, session.prelude_run.error

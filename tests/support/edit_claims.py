@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from deckbuild.cellrun import Session
+from dpdeck.build.cellrun import Session
 from tests.support.deck_text import number_after, spanish_number, tradeoff_curves
 
 
@@ -35,7 +35,7 @@ def run_edits(deck) -> tuple[dict[tuple[str, str], dict], dict[str, dict]]:
     """Run the prelude, then the authored code of every code slide that suggests edits and every
     one of its ``try:`` edits, each on its own: (edited outputs by (slide id, label), authored
     outputs by slide id)."""
-    session = Session(deck.prelude)  # deckbuild.cellrun, as `build.py check --run` does
+    session = Session(deck.prelude)  # dpdeck.build.cellrun, as `build.py check --run` does
     assert session.prelude_run.ok, session.prelude_run.error
 
     def run(code, slide):

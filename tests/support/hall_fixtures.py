@@ -13,12 +13,12 @@ from urllib.parse import urlsplit
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from deckbuild.hall.admission import Admission, MemoryAdmission, exercise_scope, secret_from_token
-from deckbuild.hall.app import Hall, make_app
-from deckbuild.hall.limits import Limits
-from deckbuild.hall.messages import LiveSpec
-from deckbuild.hall.redis_store import RedisAdmission, RedisStore
-from deckbuild.hall.store import SqliteStore, Store
+from dpdeck.hall.admission import Admission, MemoryAdmission, exercise_scope, secret_from_token
+from dpdeck.hall.app import Hall, make_app
+from dpdeck.hall.limits import Limits
+from dpdeck.hall.messages import LiveSpec
+from dpdeck.hall.redis_store import RedisAdmission, RedisStore
+from dpdeck.hall.store import SqliteStore, Store
 
 TOKEN = "t" * 43
 LIVE = {

@@ -1,4 +1,4 @@
-"""A real hall server in a subprocess (``python -m deckbuild.hall``), for kill -9 and HTTPS tests."""
+"""A real hall server in a subprocess (``python -m dpdeck.hall``), for kill -9 and HTTPS tests."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from deckbuild.hall.admission import Tickets, exercise_scope, secret_from_token
+from dpdeck.hall.admission import Tickets, exercise_scope, secret_from_token
 from tests.support.paths import ROOT
 
 
@@ -22,7 +22,7 @@ class HallProcess:
 
     def __init__(self, dist: Path, db: Path, token_file: Path | None, *extra: str, port: int = 0):
         """``token_file`` None: the hall's default, a token file beside ``db``."""
-        self.args = [sys.executable, "-m", "deckbuild.hall", "--dist", str(dist), "--port", str(port)]
+        self.args = [sys.executable, "-m", "dpdeck.hall", "--dist", str(dist), "--port", str(port)]
         self.args += ["--hall-db", str(db), *(["--hall-token-file", str(token_file)] if token_file else [])]
         self.args += ["--quiet", *extra]
         self.proc: subprocess.Popen | None = None

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import socket
 
-from deckbuild.hall.options import HallOptions
-from deckbuild.hall.run import start
+from dpdeck.hall.options import HallOptions
+from dpdeck.hall.run import start
 from tests.support.hall_fixtures import make_dist, run_async
 
 

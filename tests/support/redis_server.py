@@ -9,9 +9,9 @@ import subprocess
 import time
 from pathlib import Path
 
-from deckbuild import rehearse
+from dpdeck.serve import rehearse
 
-# a free port, and a process stopped with SIGTERM then SIGKILL: the rehearsal's own (deckbuild)
+# a free port, and a process stopped with SIGTERM then SIGKILL: the rehearsal's own (dpdeck)
 free_port, stop_process = rehearse.free_port, rehearse.stop
 
 

@@ -1,5 +1,5 @@
 """Both servers of dist/ on real ports, for tests that send them the same raw requests:
-``build.py serve`` (deckbuild/serve.py) and the hall (deckbuild/hall/app.py, in a thread of its own)."""
+``build.py serve`` (dpdeck/serve/server.py) and the hall (dpdeck/hall/app.py, in a thread of its own)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from deckbuild.serve import serve_in_thread
+from dpdeck.serve.server import serve_in_thread
 
 
 def raw_request(address: tuple[str, int], raw: bytes, timeout: float = 10.0) -> bytes:
@@ -58,7 +58,7 @@ def serve_py(dist: Path):
 def hall_server(make_hall, tmp_path: Path):
     """The hall's whole application on 127.0.0.1 (a free port), its loop in a thread: the
     address. ``make_hall(tmp_path)`` makes its Hall (on that thread: SQLite stays there)."""
-    from deckbuild.hall.app import make_app
+    from dpdeck.hall.app import make_app
 
     ready: dict = {}
     started = threading.Event()

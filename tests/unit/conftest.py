@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from deckbuild.cellrun import new_session
-from deckbuild.schema import load_deck
-from deckbuild.site import Project, build
+from dpdeck.build.cellrun import new_session
+from dpdeck.build.schema import load_deck
+from dpdeck.build.site import Project, build
 from tests.support.deck_text import run_cells
 from tests.support.paths import FIXTURES, LECTURE, ROOT
 

@@ -1,8 +1,8 @@
-"""deckbuild/apiref.py: dplab's API reference for authors, generated from its source."""
+"""dpdeck/build/apiref.py: dplab's API reference for authors, generated from its source."""
 
 from __future__ import annotations
 
-from deckbuild import apiref
+from dpdeck.build import apiref
 from tests.support.paths import ROOT
 
 DPLAB = ROOT / "pyodide_pkg" / "dplab"
@@ -12,7 +12,7 @@ def test_the_reference_in_docs_is_the_one_the_source_gives():
     """docs/dplab-api.md is stale once dplab's API, docstrings or Spanish docs change."""
     expected = apiref.reference_markdown(DPLAB)
     actual = (ROOT / "docs" / "dplab-api.md").read_text(encoding="utf-8")
-    assert actual == expected, "docs/dplab-api.md is stale: run `.venv/bin/python -m deckbuild.apiref`"
+    assert actual == expected, "docs/dplab-api.md is stale: run `.venv/bin/python -m dpdeck.build.apiref`"
 
 
 def test_it_holds_every_public_name_its_spanish_and_its_docstring():

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from deckbuild.errors import DeckError
-from deckbuild.schema import load_deck
-from deckbuild.site import Project, build, check
+from dpdeck.build.errors import DeckError
+from dpdeck.build.schema import load_deck
+from dpdeck.build.site import Project, build, check
 from tests.support.paths import FIXTURES, ROOT
 
 BAD = sorted((FIXTURES / "bad_chapters").glob("*.yaml"))
@@ -145,7 +145,7 @@ def test_build_is_self_contained(built: Path):
 def test_wheel_is_reproducible_and_complete(tmp_path: Path):
     import zipfile
 
-    from deckbuild.wheel import build_wheel
+    from dpdeck.build.wheel import build_wheel
 
     a = build_wheel(ROOT / "pyodide_pkg", "dplab", tmp_path / "a")
     b = build_wheel(ROOT / "pyodide_pkg", "dplab", tmp_path / "b")
@@ -183,7 +183,7 @@ def test_check_writes_nothing(tmp_path: Path):
 
 
 def test_markup_in_slide_text_and_notes_is_escaped(tmp_path: Path):
-    from deckbuild.render import render_slides
+    from dpdeck.build.render import render_slides
 
     (tmp_path / "c.yaml").write_text(
         "slides:\n"
@@ -215,7 +215,7 @@ def test_the_page_names_every_module_deck_js_imports_statically(built: Path):
 
 
 def test_static_imports_follow_the_graph_breadth_first_and_skip_dynamic_ones(tmp_path: Path):
-    from deckbuild.frontend import static_imports
+    from dpdeck.build.frontend import static_imports
 
     (tmp_path / "lib").mkdir()
     files = {

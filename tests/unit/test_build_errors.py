@@ -11,9 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from deckbuild import bytecode, math, pyodide_dist, tools
-from deckbuild.errors import BuildEnvironmentError, ChecksumError, DeckError, ToolError, field_words, ordinal
-from deckbuild.schema import SLIDE_DEFAULTS, TRY_DEFAULTS, load_deck, unknown_key
+from dpdeck.build import bytecode, math, pyodide_dist, tools
+from dpdeck.build.errors import (
+    BuildEnvironmentError,
+    ChecksumError,
+    DeckError,
+    ToolError,
+    field_words,
+    ordinal,
+)
+from dpdeck.build.schema import SLIDE_DEFAULTS, TRY_DEFAULTS, load_deck, unknown_key
 from tests.support.paths import ROOT
 
 GOOD_DECK = ROOT / "tests" / "fixtures" / "good" / "deck.yaml"
@@ -214,9 +221,9 @@ def test_page_config_takes_package_lists_and_slide_size_from_their_one_definitio
     import json
     import re
 
-    from deckbuild.browser import VIEWPORT
-    from deckbuild.layout import SLIDE_SIZE
-    from deckbuild.site import Project, build
+    from dpdeck.build.layout import SLIDE_SIZE
+    from dpdeck.build.site import Project, build
+    from dpdeck.serve.browser import VIEWPORT
 
     build(Project(ROOT), deck_file=GOOD_DECK, dist=tmp_path / "dist")
     html = (tmp_path / "dist" / "index.html").read_text(encoding="utf-8")
@@ -228,7 +235,7 @@ def test_page_config_takes_package_lists_and_slide_size_from_their_one_definitio
 
 
 def test_missing_or_changed_npm_packages_are_not_deck_errors(tmp_path):
-    from deckbuild import frontend
+    from dpdeck.build import frontend
 
     with pytest.raises(BuildEnvironmentError, match="npm package reveal.js is missing.*npm ci"):
         frontend.npm_version(tmp_path, "reveal.js")
@@ -243,7 +250,7 @@ def test_missing_or_changed_npm_packages_are_not_deck_errors(tmp_path):
 
 
 def test_a_broken_package_source_is_not_a_deck_error(tmp_path):
-    from deckbuild.wheel import build_wheel
+    from dpdeck.build.wheel import build_wheel
 
     (tmp_path / "dplab").mkdir()
     with pytest.raises(BuildEnvironmentError, match="not a Python package"):

@@ -13,8 +13,8 @@ from pathlib import Path
 import brotli
 import pytest
 
-from deckbuild import compress, progress, pyodide_dist
-from deckbuild.progress import Progress
+from dpdeck.build import compress, progress, pyodide_dist
+from dpdeck.build.progress import Progress
 
 
 class _Terminal(io.StringIO):

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from deckbuild import runcheck
-from deckbuild.cellrun import Session
-from deckbuild.schema import load_deck
+from dpdeck.build import runcheck
+from dpdeck.build.cellrun import Session
+from dpdeck.build.schema import load_deck
 from tests.support.paths import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures"

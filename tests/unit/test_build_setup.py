@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from deckbuild import browser, pdf
-from deckbuild.errors import BuildEnvironmentError
+from dpdeck.build.errors import BuildEnvironmentError
+from dpdeck.serve import browser, pdf
 from tests.support.paths import ROOT
 
 BASE = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
@@ -78,7 +78,7 @@ def test_the_guard_blocks_what_the_setup_does_not_install(tmp_path):
 def test_what_build_py_pdf_imports_is_in_the_base_setup(tmp_path):
     probe = tmp_path / "probe.py"
     probe.write_text(
-        "from playwright.sync_api import sync_playwright\nimport deckbuild.pdf, deckbuild.site\nprint('ok')\n"
+        "from playwright.sync_api import sync_playwright\nimport dpdeck.serve.pdf, dpdeck.build.site\nprint('ok')\n"
     )
     done = _with_only_the_setup(str(probe))
     assert done.returncode == 0 and done.stdout == "ok\n", done.stderr
@@ -145,16 +145,16 @@ def test_the_packages_of_the_flat_layout_are_declared(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     (info,) = tmp_path.glob("*.egg-info")
-    assert (info / "top_level.txt").read_text().split() == ["deckbuild", "dplab"]
+    assert (info / "top_level.txt").read_text().split() == ["dpdeck", "dplab"]
     sources = (info / "SOURCES.txt").read_text()
-    assert "pyodide_pkg/dplab/mechanisms.py" in sources and "deckbuild/katex_render.mjs" in sources
+    assert "pyodide_pkg/dplab/mechanisms.py" in sources and "dpdeck/build/katex_render.mjs" in sources
 
 
 def test_editable_install_in_a_clean_venv(tmp_path, request):
     """`pip install -e '.[test]'` in a fresh venv (--no-deps: the dependencies are the index's
     business; the build backend comes from the index or pip's cache)."""
     venv = tmp_path / "venv"
-    egg_info = ROOT / "privacidad_diferencial_deck.egg-info"  # setuptools writes it beside the sources
+    egg_info = ROOT / "dpdeck.egg-info"  # setuptools writes it beside the sources
     if not egg_info.exists():
         request.addfinalizer(lambda: shutil.rmtree(egg_info, ignore_errors=True))
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
@@ -183,7 +183,7 @@ def test_editable_install_in_a_clean_venv(tmp_path, request):
         [
             python,
             "-c",
-            "import importlib.util as u; print(u.find_spec('deckbuild').origin, u.find_spec('dplab').origin)",
+            "import importlib.util as u; print(u.find_spec('dpdeck').origin, u.find_spec('dplab').origin)",
         ],
         capture_output=True,
         text=True,
@@ -191,7 +191,7 @@ def test_editable_install_in_a_clean_venv(tmp_path, request):
         env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
     )
     assert where.stdout.split() == [
-        str(ROOT / "deckbuild/__init__.py"),
+        str(ROOT / "dpdeck/__init__.py"),
         str(ROOT / "pyodide_pkg/dplab/__init__.py"),
     ]
     shutil.rmtree(venv)

@@ -1,5 +1,5 @@
 """The hall's options, declared once (issue 48, items 9 and 10): ``dpdeck serve --hall`` and
-``python -m deckbuild.hall`` take the same flags under one name each and build the same
+``python -m dpdeck.hall`` take the same flags under one name each and build the same
 :class:`HallOptions`; the names the hall's command used before still work and say the new one;
 and the command run outside the checkout writes into the current folder, not the checkout."""
 
@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from deckbuild import cli
-from deckbuild.hall import __main__ as hall_main
-from deckbuild.hall import run as hall_run
-from deckbuild.hall.limits import Limits
-from deckbuild.hall.options import HallOptions, add_hall_arguments
+from dpdeck import cli
+from dpdeck.hall import __main__ as hall_main
+from dpdeck.hall import run as hall_run
+from dpdeck.hall.limits import Limits
+from dpdeck.hall.options import HallOptions, add_hall_arguments
 from tests.support.paths import ROOT
 
 SHARED = [

@@ -1,4 +1,4 @@
-"""Precompressed siblings (deckbuild.compress) and their negotiation by deckbuild.serve."""
+"""Precompressed siblings (dpdeck.build.compress) and their negotiation by dpdeck.serve.server."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from pathlib import Path
 import brotli
 import pytest
 
-from deckbuild import compress
-from deckbuild.serve import accepted_codings, choose_encoding, serve_in_thread
+from dpdeck.build import compress
+from dpdeck.serve.server import serve_in_thread
+from dpdeck.serve.staticfiles import accepted_codings, choose_encoding
 
 TEXT = ("def f(x):\n    return x * 2  # the same line, again and again\n" * 400).encode()
 NOISE = random.Random(7).randbytes(20_000)  # does not compress: no sibling

@@ -1,6 +1,6 @@
 """The build → page → worker contract is written once, and the copies cannot drift:
 
-- the JSON the build embeds in the page has exactly the fields of ``deckbuild.config.DeckConfig``
+- the JSON the build embeds in the page has exactly the fields of ``dpdeck.build.config.DeckConfig``
   (and its nested dataclasses), and ``static/js/shared/types.js``'s typedefs name the same fields;
 - every message type of ``types.js``'s unions (page ⇄ worker, main window ⇄ speaker view, page ⇄
   service worker) is in ``static/js/shared/PROTOCOL.md``'s tables, and every documented one is typed; that
@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from deckbuild import config as config_module
-from deckbuild.config import Assets, DeckConfig, EditorInfo, NotebookInfo, NotebookSlide
-from deckbuild.site import Project, build
+from dpdeck.build import config as config_module
+from dpdeck.build.config import Assets, DeckConfig, EditorInfo, NotebookInfo, NotebookSlide
+from dpdeck.build.site import Project, build
 from tests.support.paths import ROOT
 
 JS = ROOT / "static" / "js"

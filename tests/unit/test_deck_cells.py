@@ -407,7 +407,7 @@ def test_iterating_has_an_interior_optimum(ran):
 
 def test_the_education_histogram_has_one_integer_tick_per_level(deck):
     """Issue 33, item 20: the levels are 1…16, and the axis said «2,5 / 7,5»."""
-    from deckbuild.cellrun import Session
+    from dpdeck.build.cellrun import Session
 
     slide = next(s for s in deck.slides if s.title == "El histograma privado")
     session = Session(deck.prelude)

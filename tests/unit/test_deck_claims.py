@@ -14,7 +14,7 @@ import dplab
 import numpy as np
 import pytest
 
-from deckbuild.live import poll_view, truth_text
+from dpdeck.build.live import poll_view, truth_text
 from tests.support.deck_text import spanish_number
 
 

@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from deckbuild.staticfiles import IMMUTABLE, ISOLATION_HEADERS
+from dpdeck.serve.staticfiles import IMMUTABLE, ISOLATION_HEADERS
 from tests.support.paths import ROOT
 
 DEPLOY = ROOT / "deploy"

@@ -35,9 +35,7 @@ def test_the_spanish_guide_gives_the_reference_commands_and_no_other():
     spanish, english = _commands(DOCS / "despliegue.md"), _commands(DOCS / "deploy.md")
     assert [c for c in spanish if c not in english] == []
     wanted = [
-        c
-        for c in english
-        if re.search(r"deckbuild\.hall|caddy run|redis-server|setup-hall|rehearse|hall \d", c)
+        c for c in english if re.search(r"dpdeck\.hall|caddy run|redis-server|setup-hall|rehearse|hall \d", c)
     ]
     assert wanted and [c for c in wanted if c not in spanish] == []
 

@@ -1,4 +1,4 @@
-"""deckbuild/editor_assets.py: the API index the editor completes from, the engine's wheels."""
+"""dpdeck/build/editor_assets.py: the API index the editor completes from, the engine's wheels."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import ast
 
 import pytest
 
-from deckbuild import editor_assets
-from deckbuild.errors import ChecksumError
+from dpdeck.build import editor_assets
+from dpdeck.build.errors import ChecksumError
 from tests.support.paths import ROOT
 
 DPLAB = ROOT / "pyodide_pkg" / "dplab"
@@ -88,8 +88,8 @@ def test_a_cached_wheel_with_another_sha256_is_refused(tmp_path):
 def test_the_vendored_wheels_are_the_pinned_ones_trimmed(tmp_path):
     import zipfile
 
-    from deckbuild.files import sha256
-    from deckbuild.pyodide_dist import cache_dir
+    from dpdeck.build.files import sha256
+    from dpdeck.build.pyodide_dist import cache_dir
 
     if not all((cache_dir() / "editor" / w[2]).exists() for w in editor_assets.ENGINE_WHEELS):
         pytest.skip("the engine's wheels are not in the cache yet (a build downloads them)")

@@ -3,7 +3,7 @@
 Every exercise of the deck: its solution passes its own check, and its starter (the blanks
 unfilled) runs without error but does not pass; common wrong answers fail with a message. All
 through the real cell runner (pyodide_pkg/cellrunner) and the very program the page appends to
-the student's code (deckbuild/exercise.py), after the deck's prelude. And the schema refuses a
+the student's code (dpdeck/build/exercise.py), after the deck's prelude. And the schema refuses a
 broken exercise naming file, slide and field.
 """
 
@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from deckbuild import cellcode, exercise
-from deckbuild.cellrun import new_session
-from deckbuild.errors import DeckError
-from deckbuild.schema import load_deck
+from dpdeck.build import cellcode, exercise
+from dpdeck.build.cellrun import new_session
+from dpdeck.build.errors import DeckError
+from dpdeck.build.schema import load_deck
 from tests.support.paths import ROOT
 
 DECK = load_deck(ROOT / "deck" / "deck.yaml")

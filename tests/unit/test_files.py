@@ -1,4 +1,4 @@
-"""deckbuild.files: a derived file is made once per key and kept; a new key makes it again; a
+"""dpdeck.build.files: a derived file is made once per key and kept; a new key makes it again; a
 failure keeps nothing; a file's sha256 follows its content when it is rewritten."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from deckbuild.files import derived, sha256
+from dpdeck.build.files import derived, sha256
 
 
 def test_a_derived_file_is_made_once_per_key_and_kept(tmp_path):

@@ -14,11 +14,11 @@ import aiohttp
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from deckbuild.hall.admission import Tickets, exercise_scope
-from deckbuild.hall.app import make_app
-from deckbuild.hall.channel import Channel, Full
-from deckbuild.hall.limits import Limits, Rate
-from deckbuild.hall.redis_store import RedisStore
+from dpdeck.hall.admission import Tickets, exercise_scope
+from dpdeck.hall.app import make_app
+from dpdeck.hall.channel import Channel, Full
+from dpdeck.hall.limits import Limits, Rate
+from dpdeck.hall.redis_store import RedisStore
 from tests.support.hall_fixtures import (
     DEV,
     admit,
@@ -224,7 +224,7 @@ def test_an_answer_the_store_could_not_keep_gives_its_ticket_back(tmp_path, monk
     """An answer whose write failed (Redis restarting: 503) spent its ticket first; its resend,
     same token and ticket, used to get 403 and the answer was lost. Now the ticket is given
     back, and the resend is counted."""
-    from deckbuild.hall.store import Unavailable
+    from dpdeck.hall.store import Unavailable
 
     hall = make_hall(tmp_path)
     (ticket,) = admit(hall, "copia", DEV[:1])
@@ -295,8 +295,8 @@ def test_the_hall_holds_a_polls_counts_until_ten_answers(tmp_path, monkeypatch):
     answer) while the slide held the result until 10 answers; a student watching the stream
     learnt each classmate's randomized answer as it came. The hall now sends only ``n`` below
     ``HOLD_UNTIL``, and the counts from then on."""
-    from deckbuild.hall import channel
-    from deckbuild.wire.rules import HOLD_UNTIL
+    from dpdeck.hall import channel
+    from dpdeck.wire.rules import HOLD_UNTIL
 
     monkeypatch.setattr(channel, "TALLY_INTERVAL", 0.02)
     hall = make_hall(tmp_path, limits=Limits(device=OPEN, connection=OPEN, address=OPEN))
@@ -346,7 +346,7 @@ def test_hello_names_the_hall_session_the_same_after_a_restart_new_for_a_new_hal
 def test_a_device_that_joins_while_the_disk_is_full_still_follows(tmp_path, monkeypatch):
     """The pool is written as a device joins (one process: SQLite). A full disk must not cost a
     device the lecture (issue 46, item 12): its channel opens, it follows, without tickets."""
-    from deckbuild.hall.store import StoreFull
+    from dpdeck.hall.store import StoreFull
 
     hall = make_hall(tmp_path)
 

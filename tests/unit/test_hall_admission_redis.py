@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from deckbuild.hall import redis_store
-from deckbuild.hall.redis_store import RedisAdmission, RedisStore
+from dpdeck.hall import redis_store
+from dpdeck.hall.redis_store import RedisAdmission, RedisStore
 from tests.support.hall_fixtures import DEV, run_async
 from tests.support.redis_server import RedisServer
 

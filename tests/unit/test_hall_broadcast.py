@@ -1,4 +1,4 @@
-"""A presenter's broadcast declared once (``deckbuild/wire/hall.py``: a ``kept`` event and a POST
+"""A presenter's broadcast declared once (``dpdeck/wire/hall.py``: a ``kept`` event and a POST
 route with ``broadcast=``) works with no handler and no store code of its own: the presenter's
 POST is checked by its rules, published to every stream, kept in the store (SQLite and a real
 Redis: ``hall_store``), replayed in every new stream's greeting, and kept across a restart.
@@ -10,10 +10,10 @@ import dataclasses
 
 import pytest
 
-from deckbuild import wire
-from deckbuild.wire import hall as wire_hall
-from deckbuild.wire.hall import Answer, Event, Route
-from deckbuild.wire.rules import Body, Field, Int, shape_of
+from dpdeck import wire
+from dpdeck.wire import hall as wire_hall
+from dpdeck.wire.hall import Answer, Event, Route
+from dpdeck.wire.rules import Body, Field, Int, shape_of
 from tests.support.hall_fixtures import (
     DEV,
     bearer,

@@ -1,4 +1,4 @@
-"""The live channel's fan-out (deckbuild/hall/channel.py) and a stream's pump (deckbuild/sse.py),
+"""The live channel's fan-out (dpdeck/hall/channel.py) and a stream's pump (dpdeck/serve/sse.py),
 on their own: what several processes' tallies become on one stream, and what a stream writes."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 import json
 
-from deckbuild.hall import channel as channel_module
-from deckbuild.hall.channel import Channel
-from deckbuild.sse import pump
+from dpdeck.hall import channel as channel_module
+from dpdeck.hall.channel import Channel
+from dpdeck.serve.sse import pump
 from tests.support.hall_fixtures import run_async  # a thread of its own: Playwright may hold the loop
 
 

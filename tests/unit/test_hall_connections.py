@@ -1,4 +1,4 @@
-"""The hall's TCP connections (deckbuild/hall/connections.py, issue 46 item 3): the header and
+"""The hall's TCP connections (dpdeck/hall/connections.py, issue 46 item 3): the header and
 idle timeouts, the bound per address (IPv6 by /64) and in total, and the presenter answered while
 one address holds every connection the process can open. All on loopback; the attacker's
 connections come from 127.0.0.2 and 127.0.0.3, the presenter's and honest devices' from 127.0.0.1."""
@@ -13,10 +13,10 @@ import time
 import urllib.request
 from pathlib import Path
 
-from deckbuild.hall.addresses import group
-from deckbuild.hall.admission import exercise_scope
-from deckbuild.hall.connections import FD_RESERVE, capacity
-from deckbuild.hall.limits import Limits
+from dpdeck.hall.addresses import group
+from dpdeck.hall.admission import exercise_scope
+from dpdeck.hall.connections import FD_RESERVE, capacity
+from dpdeck.hall.limits import Limits
 from tests.support.hall_fixtures import DEV, make_dist, run_async
 from tests.support.hall_process import HallProcess
 from tests.support.hall_started import answer, closed_within, connect, hall_options, with_started_hall
@@ -124,7 +124,7 @@ def test_the_total_stays_below_the_descriptor_limit():
 
 _LIMITED = (
     "import resource, runpy, sys; resource.setrlimit(resource.RLIMIT_NOFILE, (200, 256)); "
-    "sys.argv = ['deckbuild.hall', *sys.argv[1:]]; runpy.run_module('deckbuild.hall', run_name='__main__')"
+    "sys.argv = ['dpdeck.hall', *sys.argv[1:]]; runpy.run_module('dpdeck.hall', run_name='__main__')"
 )
 
 
@@ -193,7 +193,7 @@ if sys.platform != "linux":  # /proc/<pid>/limits
 def test_the_connection_options_reach_the_limits():
     import argparse
 
-    from deckbuild.hall.options import add_deploy_arguments, connection_limits
+    from dpdeck.hall.options import add_deploy_arguments, connection_limits
 
     parser = argparse.ArgumentParser()
     add_deploy_arguments(parser)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from deckbuild.hall.limits import Limits, Rate
-from deckbuild.hall.messages import LiveSpec
+from dpdeck.hall.limits import Limits, Rate
+from dpdeck.hall.messages import LiveSpec
 from tests.support.hall_fixtures import DEV, LIVE, admit, bearer, make_hall, read_events, run_with_client
 
 DECK = "https://deck.example.edu"
@@ -144,7 +144,7 @@ def test_behind_a_trusted_proxy_each_client_is_counted_by_its_own_address(tmp_pa
 
 
 def test_a_hall_alone_prints_and_draws_the_decks_audience_url(tmp_path):
-    """``python -m deckbuild.hall --live … --audience-url …``: the URL the hall prints, announces
+    """``python -m dpdeck.hall --live … --audience-url …``: the URL the hall prints, announces
     in ``hello`` and draws as the QR code is the deck's, wherever it is served."""
     import urllib.request
 

@@ -15,11 +15,11 @@ import sqlite3
 import stat
 import subprocess
 
-from deckbuild.hall import messages, texts
-from deckbuild.hall.redis_store import RedisStore
-from deckbuild.hall.run import session_name
-from deckbuild.hall.store import HallStore, SqliteStore
-from deckbuild.hall.token import load_or_create
+from dpdeck.hall import messages, texts
+from dpdeck.hall.redis_store import RedisStore
+from dpdeck.hall.run import session_name
+from dpdeck.hall.store import HallStore, SqliteStore
+from dpdeck.hall.token import load_or_create
 from tests.support.hall_fixtures import (
     DEV,
     admit,
@@ -94,7 +94,7 @@ def test_the_logs_escape_what_a_client_sent_and_never_name_its_address(tmp_path,
     with caplog.at_level(logging.DEBUG):
         answers = with_started_hall(hall_options(tmp_path), scenario)
     assert all(a.split(b" ")[1].startswith(b"4") for a in answers), [a[:40] for a in answers]
-    lines = [r.getMessage() for r in caplog.records if r.name.startswith(("aiohttp", "deckbuild"))]
+    lines = [r.getMessage() for r in caplog.records if r.name.startswith(("aiohttp", "dpdeck"))]
     assert any("/x\\x0aPOST" in line for line in lines)
     assert any("\\x1b[2J" in line for line in lines)
     assert any("refused a malformed request (400)" in line for line in lines)
@@ -344,7 +344,7 @@ def test_redis_without_waitaof_says_what_a_release_rests_on(redis_server, caplog
 
     version = subprocess.run(["redis-server", "--version"], capture_output=True, text=True).stdout
     major, minor = (int(x) for x in re.search(r"v=(\d+)\.(\d+)", version).groups())
-    with caplog.at_level(logging.WARNING, logger="deckbuild.hall"):
+    with caplog.at_level(logging.WARNING, logger="dpdeck.hall"):
         answer, waitaof = run_async(main)
     assert answer == "ok"
     if (major, minor) >= (7, 2):

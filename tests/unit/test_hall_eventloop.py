@@ -1,4 +1,4 @@
-"""The hall's event loop (deckbuild/hall/eventloop.py): uvloop where installed, asyncio's on
+"""The hall's event loop (dpdeck/hall/eventloop.py): uvloop where installed, asyncio's on
 request, a clear error when uvloop is asked for and missing; and a real hall on each loop."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import urllib.request
 
 import pytest
 
-from deckbuild.hall import eventloop
+from dpdeck.hall import eventloop
 from tests.support.hall_fixtures import DEV, make_dist, on_fresh_thread
 from tests.support.hall_process import HallProcess
 

@@ -1,7 +1,7 @@
 """A property-based fuzz of every route of the hall (issue 46: "a fuzz of every route and query
 finds no 500").
 
-Every route ``deckbuild/wire/hall.py`` declares, a deck file's path, and paths of no route, under
+Every route ``dpdeck/wire/hall.py`` declares, a deck file's path, and paths of no route, under
 any method, with random queries (the ``device`` field among them), headers (``Content-Type``,
 ``Origin``, ``Authorization``, ``Host``) and bodies (JSON objects shaped like the route's body
 with values of any type, other JSON, raw bytes), against the hall's real application on an
@@ -31,9 +31,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from yarl import URL
 
-from deckbuild.hall.app import make_app
-from deckbuild.hall.limits import Limits, Rate
-from deckbuild.wire.hall import ROUTES
+from dpdeck.hall.app import make_app
+from dpdeck.hall.limits import Limits, Rate
+from dpdeck.wire.hall import ROUTES
 from tests.support.hall_fixtures import DEV, LIVE, TOKEN, admit, make_hall, origin_of, solve_ticket
 
 MARK = "ECHO"

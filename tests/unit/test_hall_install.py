@@ -25,7 +25,7 @@ from tests.support.hall_fixtures import make_dist
 from tests.support.paths import ROOT
 
 # a clone has them all; these are what the hall and resources.checkout() look for
-SOURCES = ("pyproject.toml", "build.py", "deckbuild", "pyodide_pkg", "scripts", "templates")
+SOURCES = ("pyproject.toml", "build.py", "dpdeck", "pyodide_pkg", "scripts", "templates")
 
 
 def _project() -> dict:
@@ -69,13 +69,13 @@ def test_setup_hall_on_a_fresh_checkout_gives_a_hall_that_answers_and_releases(t
     assert {"aiohttp", "segno", "numpy"} <= names and not names & {"matplotlib", "playwright", "jinja2"}
 
     # a released count: dplab's discrete Laplace and its accountant, from the fresh venv
-    code = "from deckbuild.hall.release import decide; r, row = decide([], 3, 'ex', False); print(r.value)"
+    code = "from dpdeck.hall.release import decide; r, row = decide([], 3, 'ex', False); print(r.value)"
     assert re.fullmatch(r"-?\d+\s*", _run([python, "-c", code], src, env).stdout)
 
     # the hall as deploy.md starts it, from the checkout
     live = make_dist(tmp_path) / "live.json"
     hall = subprocess.Popen(
-        [python, "-m", "deckbuild.hall", "--live", str(live), "--port", "0", "--quiet",
+        [python, "-m", "dpdeck.hall", "--live", str(live), "--port", "0", "--quiet",
          "--hall-db", str(tmp_path / "hall.sqlite3"), "--hall-token-file", str(tmp_path / "token")],
         cwd=src, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip

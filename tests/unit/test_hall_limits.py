@@ -1,8 +1,8 @@
-"""The hall's in-memory rate limits (deckbuild/hall/limits.py), on a fake clock."""
+"""The hall's in-memory rate limits (dpdeck/hall/limits.py), on a fake clock."""
 
 from __future__ import annotations
 
-from deckbuild.hall.limits import ConnectionBuckets, KeyedBuckets, Limits, Rate, RateLimiter
+from dpdeck.hall.limits import ConnectionBuckets, KeyedBuckets, Limits, Rate, RateLimiter
 
 
 class Clock:

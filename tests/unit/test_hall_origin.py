@@ -1,5 +1,5 @@
 """The deck built for a hall on another origin (issue 30): ``hall:`` in deck.yaml or
-``build --hall``, checked (deckbuild/origin.py), and what the page is told: the config's
+``build --hall``, checked (dpdeck/origin.py), and what the page is told: the config's
 ``hall`` and a CSP whose ``connect-src`` and ``img-src`` name that origin and no other."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from deckbuild.errors import DeckError
-from deckbuild.origin import parse_origin, parse_url
-from deckbuild.render import content_security_policy
-from deckbuild.schema import load_deck
+from dpdeck.build.errors import DeckError
+from dpdeck.build.render import content_security_policy
+from dpdeck.build.schema import load_deck
+from dpdeck.origin import parse_origin, parse_url
 from tests.support.paths import FIXTURES, ROOT
 
 

@@ -14,11 +14,11 @@ import urllib.request
 
 import pytest
 
-from deckbuild.hall.admission import Tickets, exercise_scope, secret_from_token
-from deckbuild.hall.net import audience_urls, presenter_url
-from deckbuild.hall.options import HallOptions
-from deckbuild.hall.run import banner, token_file
-from deckbuild.hall.token import bearer_matches, load_or_create
+from dpdeck.hall.admission import Tickets, exercise_scope, secret_from_token
+from dpdeck.hall.net import audience_urls, presenter_url
+from dpdeck.hall.options import HallOptions
+from dpdeck.hall.run import banner, token_file
+from dpdeck.hall.token import bearer_matches, load_or_create
 from tests.support.hall_fixtures import DEV, make_dist, origin_of, run_async
 from tests.support.hall_process import HallProcess
 
@@ -186,8 +186,8 @@ def test_a_session_is_a_clean_start_and_the_terminal_says_when_one_continues(tmp
     """Issue 33, 16: a morning rehearsal used to show up in the lecture (one file per day, said
     nowhere). ``--hall-session NAME`` picks the file; the banner says a clean start, or that it
     continues and what it holds, with the flag for a clean start."""
-    from deckbuild.hall.options import HallOptions
-    from deckbuild.hall.run import default_db, session_name, start
+    from dpdeck.hall.options import HallOptions
+    from dpdeck.hall.run import default_db, session_name, start
 
     dist = make_dist(tmp_path)
     assert default_db(tmp_path, "ensayo") == tmp_path / ".hall" / "hall-ensayo.sqlite3"

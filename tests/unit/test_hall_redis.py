@@ -1,7 +1,7 @@
 """Three hall processes sharing one real Redis behind Caddy (issue 30, item 3).
 
 Everything on loopback, bounded: a ``redis-server`` with an append-only file and three
-``python -m deckbuild.hall --hall-redis URL`` processes, all started here and stopped by their PIDs;
+``python -m dpdeck.hall --hall-redis URL`` processes, all started here and stopped by their PIDs;
 Caddy (plain HTTP) proxies to the three with buffering off, skipping a dead one. The presenter
 moves on one process; followers, aiohttp SSE clients that reconnect as the page does, follow
 through the proxy and on the other processes directly. One process is killed with ``kill -9``:

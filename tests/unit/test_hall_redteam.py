@@ -2,7 +2,7 @@
 
 The hall is started each documented way, as real processes on loopback, once per module:
 
-- ``plain``: ``python -m deckbuild.hall --dist`` alone, with its access log on (captured here);
+- ``plain``: ``python -m dpdeck.hall --dist`` alone, with its access log on (captured here);
 - ``caddy``: the same behind Caddy running ``deploy/hall.caddy``, with ``--trust-proxy 127.0.0.1``
   and ``--audience-url`` Caddy's address (the deck served by the hall, through the proxy);
 - ``redis``: two hall processes sharing one real ``redis-server`` (append-only file on) behind

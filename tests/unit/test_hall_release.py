@@ -1,4 +1,4 @@
-"""deckbuild.hall.release: the noise of a released exercise count, pure (no store, no server)."""
+"""dpdeck.hall.release: the noise of a released exercise count, pure (no store, no server)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from deckbuild.hall import release
+from dpdeck.hall import release
 
 
 def test_released_counts_are_discrete_laplace_around_the_true_count():

@@ -1,4 +1,4 @@
-"""The hall server (deckbuild/hall): endpoints, validation, token, limits, bound, the live channel.
+"""The hall server (dpdeck/hall): endpoints, validation, token, limits, bound, the live channel.
 
 Against the aiohttp application on a test server on 127.0.0.1; persistence across a kill -9 and
 HTTPS are in test_hall_process.py, hostile static paths in test_hall_static.py.
@@ -13,7 +13,7 @@ import sqlite3
 
 import pytest
 
-from deckbuild.hall.limits import Limits, Rate
+from dpdeck.hall.limits import Limits, Rate
 from tests.support.hall_fixtures import (
     DEV,
     STORE,
@@ -64,7 +64,7 @@ def test_only_the_token_moves_the_hall_and_a_refusal_is_logged_without_it(tmp_pa
         statuses.append((await client.post("/_hall/state", json=STATE, headers=bearer())).status)
         return statuses, after_refusals
 
-    with caplog.at_level(logging.WARNING, logger="deckbuild.hall"):
+    with caplog.at_level(logging.WARNING, logger="dpdeck.hall"):
         statuses, after_refusals = run_with_client(hall, scenario)
     assert statuses == [403, 403, 403, 403, 204]
     assert after_refusals is None and stored(hall, "state") == STATE
@@ -465,7 +465,7 @@ def test_answers_carry_a_token_per_poll_and_no_device_id(tmp_path):
 def test_an_older_hall_file_is_migrated_without_its_device_ids(tmp_path):
     """A file of the hall before per-poll tokens (one device id across polls and exercises):
     opened now, its tallies and counts are the same and no device id is left in it."""
-    from deckbuild.hall.store import HallStore
+    from dpdeck.hall.store import HallStore
 
     path = tmp_path / "old.sqlite3"
     old = sqlite3.connect(path)
@@ -595,7 +595,7 @@ def test_every_post_needs_json_and_an_allowed_origin(tmp_path):
 
 
 def test_a_post_without_an_origin_is_refused():
-    from deckbuild.hall.cors import origin_allowed
+    from dpdeck.hall.cors import origin_allowed
 
     assert not origin_allowed(None, "hall:8000", frozenset())
     assert origin_allowed("http://hall:8000", "hall:8000", frozenset())
@@ -703,7 +703,7 @@ def test_every_refusal_is_one_shape_plain_spanish_text_never_cached(tmp_path, mo
     """Whatever refuses (the origin guard, the access table, a handler, the body's check, the
     store unreachable), the answer is plain text, ``no-store``, with a Spanish reason; the
     unreachable store's 503 says when to retry."""
-    from deckbuild.hall.store import Unavailable
+    from dpdeck.hall.store import Unavailable
 
     limits = Limits(device=Rate(burst=1, per_second=0.01), connection=Rate(burst=100, per_second=1))
     hall = make_hall(tmp_path, limits=limits)
@@ -756,7 +756,7 @@ def test_an_event_another_process_sent_that_this_one_cannot_relay_is_dropped_and
     tmp_path, hall_store, caplog
 ):
     """Over Redis, a process relays what every process publishes. An event it cannot read, or one
-    ``deckbuild/wire`` does not declare (another version's, mid-deploy), is logged and
+    ``dpdeck/wire`` does not declare (another version's, mid-deploy), is logged and
     dropped; the next event still reaches the streams."""
     if hall_store == "sqlite":
         pytest.skip("one process: nothing is relayed from another")
@@ -774,7 +774,7 @@ def test_an_event_another_process_sent_that_this_one_cannot_relay_is_dropped_and
             if event[0] == "state":
                 return event
 
-    with caplog.at_level(logging.WARNING, logger="deckbuild.hall"):
+    with caplog.at_level(logging.WARNING, logger="dpdeck.hall"):
         assert run_with_client(hall, scenario) == ("state", STATE)
     dropped = [m for m in caplog.messages if m.startswith("dropped an event")]
     assert len(dropped) == 3, caplog.messages

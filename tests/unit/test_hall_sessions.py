@@ -7,8 +7,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from deckbuild.hall.options import HallOptions
-from deckbuild.hall.run import start
+from dpdeck.hall.options import HallOptions
+from dpdeck.hall.run import start
 from tests.support.hall_fixtures import DEV, make_dist, run_async
 from tests.support.paths import ROOT
 
@@ -32,7 +32,7 @@ def test_hall_db_and_hall_session_together_are_refused_before_anything_starts(tm
     dist = make_dist(tmp_path)
     db = tmp_path / "hall.sqlite3"
     done = subprocess.run(
-        [sys.executable, "-m", "deckbuild.hall", "--live", str(dist / "live.json"), "--port", "0",
+        [sys.executable, "-m", "dpdeck.hall", "--live", str(dist / "live.json"), "--port", "0",
          "--hall-db", str(db), "--hall-session", "clase"],
         cwd=ROOT, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
@@ -69,8 +69,8 @@ def test_the_lines_a_professor_reads_in_the_terminal_are_spanish(tmp_path):
     """Issue 47, item 23: the professor's path is Spanish (docs/guia-profesor.md,
     docs/despliegue.md), so are the hall's start-up lines, every variant: on this machine, on
     the hall's network, behind a proxy with the deck elsewhere, a session continued."""
-    from deckbuild.hall.net import INSECURE_NOTE
-    from deckbuild.hall.run import banner
+    from dpdeck.hall.net import INSECURE_NOTE
+    from dpdeck.hall.run import banner
 
     dist = make_dist(tmp_path)
     _note(dist, tmp_path, session="ensayo")

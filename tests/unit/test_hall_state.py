@@ -1,4 +1,4 @@
-"""The hall's decisions (deckbuild/hall/state.py), pure and then performed by the real hall.
+"""The hall's decisions (dpdeck/hall/state.py), pure and then performed by the real hall.
 
 Three layers: model tests of ``HallState`` and its rules alone (hypothesis, over interleavings of
 presenter moves in and out of order and duplicated, resets, streams opening and restarts); each
@@ -16,12 +16,12 @@ from dataclasses import dataclass, field, replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deckbuild.hall import app as hall_app
-from deckbuild.hall import state
-from deckbuild.hall.messages import LiveSpec
-from deckbuild.hall.redis_store import RedisStore
-from deckbuild.hall.state import HallState, Route, Show
-from deckbuild.hall.store import Store
+from dpdeck.hall import app as hall_app
+from dpdeck.hall import state
+from dpdeck.hall.messages import LiveSpec
+from dpdeck.hall.redis_store import RedisStore
+from dpdeck.hall.state import HallState, Route, Show
+from dpdeck.hall.store import Store
 from tests.support.hall_fixtures import (
     LIVE,
     bearer,

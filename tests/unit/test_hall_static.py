@@ -1,5 +1,5 @@
-"""The hall serves dist/ as build.py serve does (deckbuild/hall/static.py, an adapter of
-deckbuild/staticfiles.py), and refuses hostile paths."""
+"""The hall serves dist/ as build.py serve does (dpdeck/hall/static.py, an adapter of
+dpdeck/serve/staticfiles.py), and refuses hostile paths."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from deckbuild.staticfiles import MAX_TARGET_CHARS, decide, locate, refusal
+from dpdeck.serve.staticfiles import MAX_TARGET_CHARS, decide, locate, refusal
 from tests.support.hall_fixtures import make_dist, make_hall, run_async, run_with_client
 
 HOSTILE = [

@@ -1,10 +1,10 @@
-"""The import graphs of deckbuild, dplab and the cell runner have no cycle, no module imports a
+"""The import graphs of dpdeck, dplab and the cell runner have no cycle, no module imports a
 private name of another module, and no package imports a private module of another package
 (shared private maths lives in a private module, ``dplab/_maths.py``, used inside dplab only;
 what another package needs is re-exported under a public name, as ``dplab.noise_session``).
 
 Read from the source with ``ast`` (nothing is imported), every module of every package and
-subpackage (``deckbuild/hall/`` …): every ``import`` and ``from … import`` counts, at the top of
+subpackage (``dpdeck/hall/`` …): every ``import`` and ``from … import`` counts, at the top of
 a module or inside a function, since a deferred import only hides a cycle.
 """
 
@@ -18,7 +18,7 @@ import pytest
 from tests.support.paths import ROOT
 
 PACKAGES = {
-    "deckbuild": ROOT / "deckbuild",
+    "dpdeck": ROOT / "dpdeck",
     "dplab": ROOT / "pyodide_pkg" / "dplab",
     "cellrunner": ROOT / "pyodide_pkg" / "cellrunner",
 }
@@ -120,7 +120,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 
 def test_every_package_and_subpackage_is_read():
-    assert {"deckbuild.hall.app", "deckbuild.hall", "cellrunner.noise", "dplab._rng"} <= _MODULES
+    assert {"dpdeck.hall.app", "dpdeck.hall", "cellrunner.noise", "dplab._rng"} <= _MODULES
 
 
 @pytest.mark.parametrize("package", [*sorted(PACKAGES), "all"])
@@ -151,47 +151,73 @@ def test_the_checks_see_a_cycle_and_a_private_import():
         (target, name), *_ = _imports("cellrunner.noise", ast.parse(source), False)
         assert _violations("cellrunner.noise", False, target, name), source
     assert not _violations("dplab.mechanisms", False, "dplab._maths", "")  # inside its package
-    assert _imports("deckbuild.hall.app", ast.parse("from .. import watch"), False) == [
-        ("deckbuild.watch", "")
+    assert _imports("dpdeck.hall.app", ast.parse("from ..serve import watch"), False) == [
+        ("dpdeck.serve.watch", "")
     ]
-    assert _violations("deckbuild.hall.app", False, "deckbuild._x", "")  # a parent's private module
+    assert _violations("dpdeck.hall.app", False, "dpdeck._x", "")  # a parent's private module
 
 
-# What the hall may use of the rest of deckbuild: the wire's declaration (wire, never its generator; fields),
-# what serving files and events shares with the build's server (staticfiles, sse), origins, and
-# where dplab is (resources). Never the build itself (site, render, watch, cli…): ``serve
-# --watch`` hands the hall an ``options.Extension`` instead (issue 48, item 9).
+# The layers of dpdeck, lowest first (docs/architecture.md draws them): a module imports only
+# from its own layer or from lower ones. ``dpdeck.origin`` and ``dpdeck.resources`` are the
+# ground every layer stands on; the command line (``dpdeck.cli``) is the top.
+LAYERS = ("ground", "wire", "build", "serve", "hall", "cli")
+
+
+def layer_of(module: str) -> str:
+    """The layer of a module of dpdeck: its subpackage, ``cli``, or ``ground``."""
+    parts = module.split(".")
+    if len(parts) > 1 and parts[1] == "__main__":
+        return "cli"  # ``python -m dpdeck`` runs the command line
+    if len(parts) > 1 and parts[1] in LAYERS:
+        return parts[1]
+    return "ground"
+
+
+# What the hall may use of the layers below it, besides the wire's declarations: what serving
+# files and events shares with the build's server (staticfiles, sse). Never the build itself
+# (site, render, watch, cli…): ``serve --watch`` hands the hall an ``options.Extension`` instead
+# (issue 48, item 9), and a poll's number of options is the wire's (``rules.POLL_OPTIONS``).
 HALL_MAY_IMPORT = {
-    "deckbuild.fields",
-    "deckbuild.wire",
-    "deckbuild.wire.hall",
-    "deckbuild.wire.rules",
-    "deckbuild.origin",
-    "deckbuild.resources",
-    "deckbuild.sse",
-    "deckbuild.staticfiles",
+    "dpdeck.serve.sse",
+    "dpdeck.serve.staticfiles",
 }
 
 
-def test_the_hall_imports_nothing_of_the_build():
-    graph, _ = _graph(["deckbuild"])
-    outside = {
+def _crossings() -> set[tuple[str, str]]:
+    graph, _ = _graph(["dpdeck"])
+    return {
         (module, target)
         for module, targets in graph.items()
-        if module.startswith("deckbuild.hall")
         for target in targets
-        if target.startswith("deckbuild") and not target.startswith("deckbuild.hall")
+        if target.startswith("dpdeck.") and layer_of(module) != layer_of(target)
     }
-    assert outside, "the hall was read"
-    assert {(m, t) for m, t in outside if t not in HALL_MAY_IMPORT} == set()
+
+
+def test_every_layer_imports_only_the_layers_below_it():
+    crossings = _crossings()
+    assert len(crossings) > 10, "the layers were read"
+    upward = {(m, t) for m, t in crossings if LAYERS.index(layer_of(t)) > LAYERS.index(layer_of(m))}
+    assert upward == set()
+
+
+def test_the_hall_imports_nothing_of_the_build_or_the_server():
+    below = {t for m, t in _crossings() if layer_of(m) == "hall" and layer_of(t) in ("build", "serve")}
+    assert below, "the hall was read"
+    assert below - HALL_MAY_IMPORT == set()
+
+
+def test_the_layer_checks_see_an_upward_import():
+    assert layer_of("dpdeck.hall.app") == "hall" and layer_of("dpdeck.origin") == "ground"
+    assert layer_of("dpdeck.cli") == "cli" and layer_of("dpdeck") == "ground"
+    assert LAYERS.index(layer_of("dpdeck.build.site")) < LAYERS.index(layer_of("dpdeck.serve.watch"))
 
 
 def test_the_halls_docstring_names_every_module_of_the_hall_and_only_those():
-    """Issue 48, item 14: ``deckbuild/hall/__init__.py`` listed 13 of 22 modules, and said
+    """Issue 48, item 14: ``dpdeck/hall/__init__.py`` listed 13 of 22 modules, and said
     «all kept in SQLite» after Redis came."""
     import re
 
-    folder = PACKAGES["deckbuild"] / "hall"
+    folder = PACKAGES["dpdeck"] / "hall"
     doc = ast.get_docstring(ast.parse((folder / "__init__.py").read_text(encoding="utf-8"))) or ""
     named = set(re.findall(r"``(\w+)`` \(", doc))
     modules = {p.stem for p in folder.glob("*.py")} - {"__init__", "__main__"}

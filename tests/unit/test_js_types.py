@@ -38,7 +38,7 @@ def test_static_js_type_checks(project: str):
 
 def test_tsc_refuses_a_hall_post_that_the_wire_does_not_declare(tmp_path):
     """live.js's ``post`` takes the route's name and its body as ``HallPosts`` (generated from
-    deckbuild/wire/hall.py) says: a body without a declared field, with a field of another type,
+    dpdeck/wire/hall.py) says: a body without a declared field, with a field of another type,
     or to a route the hall does not have, is a type error, found before the page runs."""
     if not TSC.exists() or shutil.which("node") is None:
         pytest.skip("needs node and typescript (scripts/setup.sh installs them)")
@@ -69,7 +69,7 @@ def test_tsc_refuses_a_hall_post_that_the_wire_does_not_declare(tmp_path):
 
 
 def test_tsc_refuses_a_hall_url_or_result_that_the_wire_does_not_declare(tmp_path):
-    """wire.js (generated from deckbuild/wire/hall.py) types the page's every call of the hall:
+    """wire.js (generated from dpdeck/wire/hall.py) types the page's every call of the hall:
     a route it does not declare, a query field of another route, or a result the route never
     answers is a type error (issue 48, item 4)."""
     if not TSC.exists() or shutil.which("node") is None:

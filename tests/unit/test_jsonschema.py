@@ -1,6 +1,6 @@
-"""The JSON Schema of the deck's YAML (deckbuild/jsonschema.py): every chapter of this deck
+"""The JSON Schema of the deck's YAML (dpdeck/build/jsonschema.py): every chapter of this deck
 passes it, the broken fixtures whose fault is one of structure are refused by it, and it says
-what the build's one table says (deckbuild/fields.py: fields, kinds, descriptions)."""
+what the build's one table says (dpdeck/build/fields.py: fields, kinds, descriptions)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import jsonschema
 import pytest
 import yaml
 
-from deckbuild import fields
-from deckbuild.jsonschema import schemas, write_schemas
+from dpdeck.build import fields
+from dpdeck.build.jsonschema import schemas, write_schemas
 from tests.support.paths import ROOT
 
 BAD = ROOT / "tests" / "fixtures" / "bad_chapters"
@@ -65,7 +65,7 @@ def test_it_says_what_the_tables_say():
     assert slide["required"] == ["title"]
     assert "Markdown" in slide["properties"]["body"]["description"]  # the field's doc
     for f in (*fields.SLIDE_FIELDS, *fields.PARAM_FIELDS, *fields.TRY_FIELDS, *fields.DECK_FIELDS):
-        assert f.doc, f"every field needs its doc in deckbuild/fields.py: {f.name}"
+        assert f.doc, f"every field needs its doc in dpdeck/build/fields.py: {f.name}"
     needs = {name for rule in slide["allOf"] for name in rule["then"].get("required", ()) if name != "kind"}
     assert needs == {f.name for f in fields.SLIDE_FIELDS if f.needed_by}
 

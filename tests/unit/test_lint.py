@@ -23,7 +23,7 @@ ESLINT = ROOT / "node_modules" / "eslint" / "bin" / "eslint.js"
 ESLINT_PATHS = [
     "static/js",
     "tests/js",
-    "deckbuild",
+    "dpdeck",
     "tests/browser/engines",
     "bench",
     "eslint.config.mjs",

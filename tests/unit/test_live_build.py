@@ -16,9 +16,9 @@ import dplab
 import numpy as np
 import pytest
 
-from deckbuild.errors import DeckError
-from deckbuild.schema import load_deck
-from deckbuild.site import Project, build
+from dpdeck.build.errors import DeckError
+from dpdeck.build.schema import load_deck
+from dpdeck.build.site import Project, build
 from tests.support.paths import ROOT
 
 CHAPTER = """\

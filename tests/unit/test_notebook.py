@@ -11,7 +11,7 @@ import subprocess
 import nbformat
 import pytest
 
-from deckbuild.schema import load_deck
+from dpdeck.build.schema import load_deck
 from tests.support.paths import ROOT
 
 WHEEL = "dplab-0.1.0-py3-none-any.whl"

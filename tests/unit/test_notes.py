@@ -260,7 +260,7 @@ def test_the_hall_counts_quoted_on_the_first_exercise(deck):
     count, from a budget of 4 per hall session (a new session starts at 0, so two cost a student
     twice: issue 47 item 5), with a browser profile as the unit (m counts, m·ε: item 3): the hall
     server's own constants (release.py), as docs/live-polls.md's tables say them (8 counts)."""
-    from deckbuild.hall.release import HALL_BUDGET, RELEASE_EPSILON
+    from dpdeck.hall.release import HALL_BUDGET, RELEASE_EPSILON
     from tests.support.paths import ROOT
 
     notes = next(s.notes for s in deck.slides if s.id == "ejercicio-escala-laplace")

@@ -44,16 +44,14 @@ def wheel_files() -> dict[Path, set[str]]:
 
 
 def test_no_source_file_ships_twice_in_the_wheel():
-    # dplab's sources shipped as the top-level `dplab` and again under deckbuild/share/pyodide_pkg/
+    # dplab's sources shipped as the top-level `dplab` and again under dpdeck/share/pyodide_pkg/
     # (issue 48, item 13): two copies to keep in step in every install
     shipped = wheel_files()
     twice = {str(src.relative_to(ROOT.resolve())): sorted(at) for src, at in shipped.items() if len(at) > 1}
     assert twice == {}
     dplab = {at for src, ats in shipped.items() for at in ats if "dplab" in at}
     assert "dplab/__init__.py" in dplab and all(at.startswith("dplab/") for at in dplab)
-    assert "deckbuild/share/pyodide_pkg/cellrunner/__init__.py" in {
-        at for ats in shipped.values() for at in ats
-    }
+    assert "dpdeck/share/pyodide_pkg/cellrunner/__init__.py" in {at for ats in shipped.values() for at in ats}
 
 
 def test_the_license_is_an_spdx_expression_the_backend_reads():

@@ -1,8 +1,8 @@
 """Every message of the page's wires, every event of the servers' streams and every route of the
-hall is declared once (``deckbuild/wire``): the typedefs and unions of ``static/js/shared/types.js``, the
+hall is declared once (``dpdeck/wire``): the typedefs and unions of ``static/js/shared/types.js``, the
 page's client ``static/js/page/wire.js``, the tables of ``static/js/shared/PROTOCOL.md`` and of
 ``docs/live-hall-protocol.md`` and the retry-safe routes of ``deploy/hall.caddy`` are generated
-from it (``deckbuild/wire/generate.py``), and stay so; the servers encode no event it does not
+from it (``dpdeck/wire/generate.py``), and stay so; the servers encode no event it does not
 declare, the hall registers no route it does not declare, and no hand-written copy of a route,
 a status's meaning or the hex-id pattern appears beside the generated ones."""
 
@@ -13,15 +13,15 @@ import re
 
 import pytest
 
-from deckbuild import wire
-from deckbuild.wire import generate, hall, page
-from deckbuild.wire.page import Message
-from deckbuild.wire.rules import F
+from dpdeck import wire
+from dpdeck.wire import generate, hall, page
+from dpdeck.wire.page import Message
+from dpdeck.wire.rules import F
 
 
 def test_the_generated_files_are_current():
     stale = generate.stale()
-    assert not stale, f"stale: {[p.name for p in stale]}; run `python -m deckbuild.wire.generate`"
+    assert not stale, f"stale: {[p.name for p in stale]}; run `python -m dpdeck.wire.generate`"
 
 
 def test_a_message_declared_once_is_typed_in_its_union_and_documented_in_its_table(monkeypatch):
@@ -57,10 +57,10 @@ def test_every_message_has_a_summary_a_meaning_and_known_unions():
 
 
 def test_a_servers_event_is_declared_once_typed_by_name_documented_and_checked(monkeypatch):
-    from deckbuild.hall.channel import Channel
-    from deckbuild.watch import WatchChannel
-    from deckbuild.wire.hall import Event
-    from deckbuild.wire.rules import Shape
+    from dpdeck.hall.channel import Channel
+    from dpdeck.serve.watch import WatchChannel
+    from dpdeck.wire.hall import Event
+    from dpdeck.wire.rules import Shape
 
     new = Event(
         "wave", "hall", Shape("Wave", "a test event", (F("hand", "string"),)), "a wave from the hall."
@@ -85,9 +85,9 @@ def test_a_servers_event_is_declared_once_typed_by_name_documented_and_checked(m
 
 
 def test_a_hall_route_declared_once_is_typed_documented_and_its_body_checked(monkeypatch):
-    from deckbuild.hall import messages
-    from deckbuild.wire.hall import Answer, Route
-    from deckbuild.wire.rules import EXERCISE, HEX128, Body, Field, Int
+    from dpdeck.hall import messages
+    from dpdeck.wire.hall import Answer, Route
+    from dpdeck.wire.rules import EXERCISE, HEX128, Body, Field, Int
 
     wave = Body(
         "WaveBody",
@@ -136,7 +136,7 @@ def test_a_hall_route_declared_once_is_typed_documented_and_its_body_checked(mon
 
 
 def test_every_post_route_has_its_handler_and_its_declared_caller():
-    from deckbuild.hall import app
+    from dpdeck.hall import app
 
     declared = {r.path: r.who == "presenter" for r in hall.ROUTES if r.method == "POST"}
     assert {path: post.presenter for path, post in app.posts().items()} == declared
@@ -150,16 +150,16 @@ def test_the_json_the_page_reads_has_the_declared_shapes(deck):
     from cellrunner.meter import budget_entry
     from dplab import BudgetAccountant
 
-    from deckbuild.hall.release import Released
-    from deckbuild.live import live_manifest, poll_view
-    from deckbuild.wire import check_shape
+    from dpdeck.build.live import live_manifest, poll_view
+    from dpdeck.hall.release import Released
+    from dpdeck.wire import check_shape
 
     accountant = BudgetAccountant(1.0)
     accountant.spend(0.25, label="conteo")
     entry = check_shape("AccountantState", budget_entry(accountant, "prueba"))
     assert entry["epsilon_spent"] == 0.25
     payload = {"accountants": [entry], "more": 0}
-    from deckbuild.hall.admission import Pool
+    from dpdeck.hall.admission import Pool
 
     released = Released("ex", 3, True, check_shape("BudgetPayload", payload)).payload()
     check_shape("Released", {**released, **Pool(12, 3).payload()})  # as app.post_release answers
@@ -198,12 +198,15 @@ def test_the_declaration_reads_no_file_and_the_hall_imports_no_generator():
     """Issue 48, item 3: the hall imported the 730-line generator, which computes repository
     paths at import. The declaration imports only dataclasses and itself; no module of the hall
     (or the build's servers) imports the generator."""
-    folder = generate.ROOT / "deckbuild" / "wire"
+    folder = generate.ROOT / "dpdeck" / "wire"
     for path in folder.glob("*.py"):
         if path.name != "generate.py":
             outside = {m for m in _imports(path) if not m.startswith(".")} - {"__future__", "dataclasses"}
             assert not outside, f"{path.name} imports {outside}"
-    users = [*(generate.ROOT / "deckbuild" / "hall").glob("*.py"), generate.ROOT / "deckbuild" / "watch.py"]
+    users = [
+        *(generate.ROOT / "dpdeck" / "hall").glob("*.py"),
+        generate.ROOT / "dpdeck" / "serve" / "watch.py",
+    ]
     assert all(not any("generate" in m for m in _imports(p)) for p in users)
 
 
@@ -212,7 +215,7 @@ def test_the_hall_registers_every_declared_route_and_no_other():
     import tempfile
     from pathlib import Path
 
-    from deckbuild.hall.app import make_app
+    from dpdeck.hall.app import make_app
     from tests.support.hall_fixtures import make_hall
 
     with tempfile.TemporaryDirectory() as folder:
@@ -274,9 +277,9 @@ def hand_written_copies(root) -> list[str]:
                 f"{path.name}: {m.group(0)}" for m in JS_COPY.finditer(_js_code(path.read_text("utf-8")))
             ]
     py = [
-        *(root / "deckbuild" / "hall").glob("*.py"),
+        *(root / "dpdeck" / "hall").glob("*.py"),
         *(root / "bench").glob("*.py"),
-        root / "deckbuild" / "serve.py",
+        root / "dpdeck" / "serve" / "server.py",
     ]
     for path in sorted(py):
         found += [f"{path.name}: {s!r}" for s in _py_strings(path.read_text("utf-8")) if PY_COPY.search(s)]
@@ -290,16 +293,17 @@ def test_no_hand_written_copy_of_the_wire_appears(tmp_path):
     assert hand_written_copies(generate.ROOT) == []
     # the check sees each kind of copy (in a copy of the tree's layout)
     (tmp_path / "static" / "js").mkdir(parents=True)
-    (tmp_path / "deckbuild" / "hall").mkdir(parents=True)
+    (tmp_path / "dpdeck" / "hall").mkdir(parents=True)
+    (tmp_path / "dpdeck" / "serve").mkdir()
     (tmp_path / "bench").mkdir()
-    (tmp_path / "deckbuild" / "serve.py").write_text('"""GET /_hall/hello is fine here."""\n')
+    (tmp_path / "dpdeck" / "serve" / "server.py").write_text('"""GET /_hall/hello is fine here."""\n')
     (tmp_path / "static" / "js" / "x.js").write_text(
         "// `_hall/hello` in a comment is fine\n"
         'fetch(new URL("_hall/answer", base));\nconst ID = /^[0-9a-f]{32}$/;\n'
         "if (response.status === 409) {}\nconst ok = status === 201;\n",
         encoding="utf-8",
     )
-    (tmp_path / "deckbuild" / "hall" / "app.py").write_text(
+    (tmp_path / "dpdeck" / "hall" / "app.py").write_text(
         '"""Serves /_hall/hello."""\nPATH = "/_hall/hello"\n', encoding="utf-8"
     )
     (tmp_path / "bench" / "load.py").write_text('URL = f"{base}_hall/state"\n', encoding="utf-8")

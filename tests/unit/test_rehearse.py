@@ -1,5 +1,5 @@
 """The professor's rehearsal of the HTTPS set-up on their own machine (issue 46, item 17):
-``bash scripts/rehearse.sh`` (``python -m deckbuild.rehearse``) builds the deck for a static
+``bash scripts/rehearse.sh`` (``python -m dpdeck.serve.rehearse``) builds the deck for a static
 origin, serves it over HTTPS through Caddy with its local CA, puts the hall behind Caddy on
 another origin with ``--trust-proxy``, makes Chromium's NSS database trust the CA, and prints
 the URLs. The test runs it on loopback (free ports, a small deck, its own folder and NSS
@@ -21,13 +21,13 @@ import urllib.request
 
 import pytest
 
-from deckbuild.rehearse import CA_NAME, Missing, tool
+from dpdeck.serve.rehearse import CA_NAME, Missing, tool
 from tests.support.paths import FIXTURES, ROOT
 
 
 def test_the_script_runs_the_module_and_the_guides_give_it():
     script = (ROOT / "scripts" / "rehearse.sh").read_text()
-    assert "-m deckbuild.rehearse" in script
+    assert "-m dpdeck.serve.rehearse" in script
     for guide in ("docs/deploy.md", "docs/despliegue.md"):
         assert "bash scripts/rehearse.sh" in (ROOT / guide).read_text(encoding="utf-8"), guide
 
@@ -50,7 +50,7 @@ def test_the_rehearsal_serves_the_deck_and_the_hall_over_https_with_a_trusted_ca
     home = tmp_path / "home"
     env = {**os.environ, "DPDECK_NO_COMPRESS": "1"}  # a small deck: its copies are not the test
     proc = subprocess.Popen(
-        [sys.executable, "-m", "deckbuild.rehearse", "--deck-port", "0", "--hall-port", "0",
+        [sys.executable, "-m", "dpdeck.serve.rehearse", "--deck-port", "0", "--hall-port", "0",
          "--deck", str(FIXTURES / "good" / "deck.yaml"), "--dir", str(tmp_path / "ensayo"),
          "--browser-home", str(home)],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 import build as cli
-from deckbuild.errors import DeckError
-from deckbuild.scaffold import new_deck
-from deckbuild.schema import load_deck
-from deckbuild.site import Project, check
+from dpdeck.build.errors import DeckError
+from dpdeck.build.scaffold import new_deck
+from dpdeck.build.schema import load_deck
+from dpdeck.build.site import Project, check
 
 ROOT = cli.ROOT
 

@@ -1,4 +1,4 @@
-"""The one table of fields (deckbuild/fields.py) is where a slide field is stated: the build's
+"""The one table of fields (dpdeck/build/fields.py) is where a slide field is stated: the build's
 checks, its Slide, the JSON Schema and the authors' field list in docs/writing-slides.md all
 follow from it, so that adding a field is one entry in the table."""
 
@@ -11,15 +11,15 @@ import sys
 
 import pytest
 
-from deckbuild import fields, schema
-from deckbuild.errors import DeckError
+from dpdeck.build import fields, schema
+from dpdeck.build.errors import DeckError
 from tests.support.paths import ROOT
 
 
 def test_the_docs_field_list_is_the_tables():
     written = fields.documented(fields.DOC.read_text(encoding="utf-8"))
     assert written is not None, f"{fields.DOC} lost its generated field list"
-    assert written == fields.markdown(), "stale field list: run `.venv/bin/python -m deckbuild.fields`"
+    assert written == fields.markdown(), "stale field list: run `.venv/bin/python -m dpdeck.build.fields`"
     for f in fields.SLIDE_FIELDS:
         assert f"| `{f.name}` |" in written
 
@@ -51,15 +51,15 @@ def test_every_kind_and_field_rule_is_one_the_table_states():
 
 # A new field stated only in the table: the build takes it, stores it, refuses it on the wrong
 # kind or with the wrong type, and the JSON Schema and the docs list it. Run in a fresh
-# interpreter, since the table is read when deckbuild.schema is imported.
+# interpreter, since the table is read when dpdeck.build.schema is imported.
 NEW_FIELD = r"""
 import json, sys
-from deckbuild import fields
+from dpdeck.build import fields
 fields.SLIDE_FIELDS = fields.SLIDE_FIELDS + (
     fields.Field("caption", str, "", "a line under the figure", ("code",)),
 )
-from deckbuild import jsonschema, schema
-from deckbuild.errors import DeckError
+from dpdeck.build import jsonschema, schema
+from dpdeck.build.errors import DeckError
 
 def load(slide):
     try:
@@ -143,7 +143,7 @@ def test_a_polls_epsilon_is_refused_above_dplabs_bound_naming_file_slide_and_fie
 
 def test_the_hall_takes_exactly_the_polls_a_slide_may_declare():
     """The hall's bound on a poll's options is the slide field's (it accepted 64 against 10)."""
-    from deckbuild.hall.messages import LiveSpec
+    from dpdeck.hall.messages import LiveSpec
 
     most = fields.field_named(fields.SLIDE_FIELDS, "options").items[1]
     assert LiveSpec.from_json({"polls": {"p": {"k": most}}}).polls == {"p": most}
@@ -153,7 +153,7 @@ def test_the_hall_takes_exactly_the_polls_a_slide_may_declare():
 
 def test_a_table_slide_and_its_schema_take_the_sub_fields_of_one_table():
     """``columns`` and ``rows``: the build's check and the JSON Schema both read TABLE_FIELDS."""
-    from deckbuild import jsonschema
+    from dpdeck.build import jsonschema
 
     table = jsonschema.schemas()["chapter.schema.json"]["properties"]["slides"]["items"]["properties"][
         "table"
@@ -166,7 +166,7 @@ def test_a_table_slide_and_its_schema_take_the_sub_fields_of_one_table():
 
 def test_a_polls_defaults_and_ranges_are_the_tables():
     """A poll slide given nothing gets the table's defaults; its JSON Schema states the ranges."""
-    from deckbuild import jsonschema
+    from dpdeck.build import jsonschema
 
     poll = schema._check_poll(
         {

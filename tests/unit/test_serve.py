@@ -1,4 +1,4 @@
-"""`build.py serve` (deckbuild/serve.py) and hostile requests: every one gets an answer (400,
+"""`build.py serve` (dpdeck/serve/server.py) and hostile requests: every one gets an answer (400,
 404, 414 or 431), never a dropped connection, nothing outside the served folder leaks, and the
 server goes on serving other clients meanwhile and afterwards."""
 
@@ -9,7 +9,8 @@ import time
 
 import pytest
 
-from deckbuild.serve import MAX_TARGET_CHARS, serve_in_thread
+from dpdeck.serve.server import serve_in_thread
+from dpdeck.serve.staticfiles import MAX_TARGET_CHARS
 from tests.support.static_servers import raw_request
 
 SECRET = b"fuera de dist: nunca se sirve"
@@ -160,8 +161,8 @@ def test_a_slow_client_does_not_hold_the_others(server):
 @pytest.mark.parametrize("hall", [False, True], ids=["plain", "hall"])
 def test_a_port_in_use_is_one_spanish_line_and_exit_code_4(tmp_path, monkeypatch, capsys, hall):
     """Issue 33, item 20: `serve` on a port another server holds printed an OSError traceback."""
-    from deckbuild import cli
-    from deckbuild.site import Project
+    from dpdeck import cli
+    from dpdeck.build.site import Project
     from tests.support.hall_fixtures import make_dist, on_fresh_thread
 
     make_dist(tmp_path)

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from deckbuild import bytecode, precompile, pyodide_dist
-from deckbuild.site import Project, build
+from dpdeck.build import bytecode, precompile, pyodide_dist
+from dpdeck.build.site import Project, build
 from tests.support.paths import FIXTURES, ROOT
 
 LOCK = json.loads((ROOT / "node_modules" / "pyodide" / "pyodide-lock.json").read_text())

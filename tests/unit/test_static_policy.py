@@ -1,4 +1,4 @@
-"""One static-file policy (deckbuild/staticfiles.py), two servers: ``build.py serve``
+"""One static-file policy (dpdeck/serve/staticfiles.py), two servers: ``build.py serve``
 (http.server) and the hall (aiohttp) answer the same raw request with the same status, and
 nothing outside dist/ leaks from either."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from deckbuild.staticfiles import MAX_TARGET_CHARS
+from dpdeck.serve.staticfiles import MAX_TARGET_CHARS
 from tests.support.hall_fixtures import make_hall
 from tests.support.static_servers import get, hall_server, serve_py
 

@@ -1,10 +1,10 @@
-"""deckbuild/watch.py's pure parts: what changed, whether the page must reload, the page served."""
+"""dpdeck/serve/watch.py's pure parts: what changed, whether the page must reload, the page served."""
 
 from __future__ import annotations
 
 import os
 
-from deckbuild.watch import changed_files, inject_client, needs_reload, snapshot
+from dpdeck.serve.watch import changed_files, inject_client, needs_reload, snapshot
 
 
 def test_a_snapshot_sees_edits_additions_and_removals_but_not_caches_or_outputs(tmp_path):
@@ -49,8 +49,8 @@ def test_a_watching_page_has_its_own_channel_and_is_no_device_of_the_hall(tmp_pa
 
     from aiohttp.test_utils import TestClient, TestServer
 
-    from deckbuild.hall.app import make_app
-    from deckbuild.watch import EVENTS_URL, Watcher, attach
+    from dpdeck.hall.app import make_app
+    from dpdeck.serve.watch import EVENTS_URL, Watcher, attach
     from tests.support.hall_fixtures import DEV, make_hall, read_events, run_async
 
     hall = make_hall(tmp_path)

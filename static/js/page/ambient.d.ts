@@ -1,5 +1,5 @@
 // Minimal types for what the page uses of reveal.js (loaded through the import map as "reveal"
-// and "reveal-notes"; see deckbuild/site.py): reveal.js 6's own dist/reveal.d.ts covers only its
+// and "reveal-notes"; see dpdeck/build/site.py): reveal.js 6's own dist/reveal.d.ts covers only its
 // public API, without isScrollView() or the scroll and location controllers deck.js patches.
 // And the page's own globals. Only what static/js calls: a wrong call here is a type error there.
 

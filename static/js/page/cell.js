@@ -105,7 +105,7 @@ export class Cell extends EventTarget {
     this.store = store;
     this.announce = announce;
     this.readOnly = readOnly;
-    // the build writes data-cell-id on every .cell (deckbuild), and deck.js builds a Cell only for those
+    // the build writes data-cell-id on every .cell (dpdeck), and deck.js builds a Cell only for those
     this.id = /** @type {string} */ (root.dataset.cellId);
     this.slide = root.closest("section");
     const source = required(root, ".cell-source");

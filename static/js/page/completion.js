@@ -18,7 +18,7 @@ import { say } from "../shared/phrases.js";
 const QUERY_MS = 1500;   // a query not answered by then (the worker is busy): static names
 
 /**
- * A name of the API index (deckbuild/editor_assets.py, ``_entry``): ``params`` is null for a constant.
+ * A name of the API index (dpdeck/build/editor_assets.py, ``_entry``): ``params`` is null for a constant.
  * @typedef {{name: string, module?: string, kind?: string, summary?: string, doc?: string,
  *            params: {name: string, default?: string | null}[] | null}} IndexEntry
  * @typedef {{package: string, params?: Record<string, string>, names: IndexEntry[],

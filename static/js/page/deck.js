@@ -16,7 +16,7 @@ function pageElement(id) {
   return el;
 }
 
-/** @type {import("../shared/types.js").DeckConfig} the build's config (deckbuild/config.py) */
+/** @type {import("../shared/types.js").DeckConfig} the build's config (dpdeck/build/config.py) */
 const config = JSON.parse(pageElement("deck-config").textContent ?? "");
 const base = new URL(".", document.baseURI).href;
 const receiver = isReceiver();
@@ -310,7 +310,7 @@ const deck = new Reveal({
   controlsTutorial: false,   // its bouncing arrow costs a core where a browser composites in software
   progress: true,
   center: false,
-  width: config.slideSize.width,    // deckbuild/layout.py: the one definition of the size
+  width: config.slideSize.width,    // dpdeck/build/layout.py: the one definition of the size
   height: config.slideSize.height,
   margin: 0.03,
   transition: receiver ? "none" : "fade",

@@ -1,4 +1,4 @@
-// Exercises that check themselves (slide kind "exercise"; deckbuild/exercise.py).
+// Exercises that check themselves (slide kind "exercise"; dpdeck/build/exercise.py).
 //
 // An exercise's editor is an ordinary Cell (edits kept, Stop, watchdog, mirrored to the speaker
 // view). When the presenter or a student runs it (▶ Ejecutar, Shift+Enter: not the background

@@ -24,7 +24,7 @@
 //   it heard the hall. A state pushed later (its own publish coming back) never makes it publish:
 //   a publish still on its way is not one the server missed.
 
-/** The presenter's position, as the stream and the state POST carry it (deckbuild/wire/hall.py).
+/** The presenter's position, as the stream and the state POST carry it (dpdeck/wire/hall.py).
  *  @typedef {import("../shared/types.js").HallState} HallState */
 /** Where the page is: reveal.js's indices (`indexv` 0 and `indexf` -1 where reveal.js has none),
  *  and whether the page shows the phones' scroll view.
@@ -38,7 +38,7 @@
 import { hallState } from "./wire.js";
 
 /** A state from the stream, checked and completed by its declared rules (wire.js, generated from
- *  deckbuild/wire/hall.py), or null when its `seq` is not an integer in its range. */
+ *  dpdeck/wire/hall.py), or null when its `seq` is not an integer in its range. */
 export { hallState };
 
 export class Follow {

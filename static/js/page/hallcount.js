@@ -1,5 +1,5 @@
 // The exercises, as the hall did them: on the presenter's exercise slides, how many solved each
-// exercise, as the hall's server releases it (deckbuild/hall/release.py): a count with exact
+// exercise, as the hall's server releases it (dpdeck/hall/release.py): a count with exact
 // discrete Laplace noise of sensitivity 1, drawn by dplab on the server, spent from the hall's
 // budget that the server keeps for the hall session (across tabs, devices and restarts), shown
 // here with the server's meter (meter.js, through Output). The true counts never leave the

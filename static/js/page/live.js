@@ -160,7 +160,7 @@ export class Hall extends EventTarget {
   /** the presenter's last published seq */
   get seq() { return this.follow.seq; }
 
-  /** The URL of one of the hall's routes (wire.js, from deckbuild/wire/hall.py).
+  /** The URL of one of the hall's routes (wire.js, from dpdeck/wire/hall.py).
    *  @param {Exclude<HallRoute, "events">} name */
   url(name) { return hallUrl(this.base, name); }
 
@@ -241,7 +241,7 @@ export class Hall extends EventTarget {
       this.setState("offline");
       setTimeout(() => this.connect(), delay);
     };
-    /** Listen to one of the stream's events (deckbuild/wire/hall.py declares each, and its data).
+    /** Listen to one of the stream's events (dpdeck/wire/hall.py declares each, and its data).
      *  @template {keyof HallEvents} K @param {K} type @param {(data: HallEvents[K]) => void} fn */
     const on = (type, fn) => source.addEventListener(type, (/** @type {MessageEvent} */ e) => {
       let data;
@@ -406,7 +406,7 @@ export class Hall extends EventTarget {
     }
   }
 
-  /** POST a body the hall declares for this route (deckbuild/wire/hall.py: ``HallPosts``).
+  /** POST a body the hall declares for this route (dpdeck/wire/hall.py: ``HallPosts``).
    *  @template {keyof HallPosts} R @param {R} path @param {HallPosts[R]} body
    *  @returns {Promise<Response | null>} null: no network */
   async post(path, body, auth = false) {

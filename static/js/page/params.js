@@ -1,7 +1,7 @@
 // Live parameters: sliders (or selects) bound to a name the cell's code assigns. Moving one
 // rewrites that assignment in the editor (the audience sees what runs) and re-runs the cell;
 // editing the code by hand moves the control to what the code now says (the code governs).
-// What is bindable, and where the control writes, the build alone decides (deckbuild/cellcode.py
+// What is bindable, and where the control writes, the build alone decides (dpdeck/build/cellcode.py
 // ``binding``: the one top-level ``name = <literal>``); the page replaces exactly that literal.
 import { say } from "../shared/phrases.js";
 
@@ -23,7 +23,7 @@ function pythonLiteral(value) {
  * The index of the line a control writes in ``lines``: the line the build found (``p.line``,
  * 1-based) while it still reads ``prefix + literal + suffix``; after an edit moved it, the one
  * line that does; -1 when none or several do (the control then changes nothing and says so).
- * The build alone decides what is bindable (deckbuild/cellcode.py ``binding``).
+ * The build alone decides what is bindable (dpdeck/build/cellcode.py ``binding``).
  */
 export function bindingLine(lines, p) {
   const fits = (line) => line.length > p.prefix.length + p.suffix.length

@@ -1,4 +1,4 @@
-// Poll slides (kind "poll"; deckbuild/live.py, docs/live-hall-protocol.md): a sensitive question
+// Poll slides (kind "poll"; dpdeck/build/live.py, docs/live-hall-protocol.md): a sensitive question
 // that each device answers under randomized response, computed by dplab in the device's own
 // Python (Runtime.call("poll.randomize"): dplab.polls, with JSON arguments, no Python source),
 // so that only the randomized answer leaves it (hall.answer). The true answer is read from the
@@ -30,12 +30,12 @@ const SIMULATED_HALL = 40;
 const SIMULATED_BATCH = 4;           // simulated answers per step,
 const SIMULATED_STEP_MS = 400;       // every this long
 
-/** The slide's poll (deckbuild/live.py, poll_view): ``epsilonText`` is ε as the slide says it;
+/** The slide's poll (dpdeck/build/live.py, poll_view): ``epsilonText`` is ε as the slide says it;
  *  ``hold``: a hall's numbers show from this many answers on (drawNumbers says how many are
  *  missing, and why: each change on the projector would point at whoever just answered);
  *  ``heldSpan``: the narrowest and widest 95 % interval one answer short of it.
  * @typedef {import("../shared/types.js").PollData} PollData */
-/** The hall's tally (deckbuild/wire/hall.py), or a simulated hall's: its counts alone.
+/** The hall's tally (dpdeck/wire/hall.py), or a simulated hall's: its counts alone.
  *  @typedef {Pick<import("../shared/types.js").Tally, "n" | "counts"> & Partial<import("../shared/types.js").Tally>} Tally */
 /** What a device keeps of a poll: its randomized answer, whether the hall has it, the poll's
  *  token, the round it answered, and the admission ticket it answered with (a retry sends the

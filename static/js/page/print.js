@@ -2,7 +2,7 @@
 // of what a screen does. A poll prints its question, its rule and the result of its «Simular una
 // sala» cell (a hall simulated in the browser, computed by the pre-run); the time and duration
 // of each run are left out (deck.css). `build.py pdf --solutions` then loads each exercise's
-// solution into its editor and runs it judged (deckbuild/pdf.py), and `--notes` asks reveal.js
+// solution into its editor and runs it judged (dpdeck/serve/pdf.py), and `--notes` asks reveal.js
 // for the speaker notes on a page of their own (?showNotes=separate-page).
 
 import { paintPending } from "./static-code.js";

@@ -4,7 +4,7 @@
 //    to the page and to its worker script, the only responses whose headers decide cross-origin
 //    isolation (same-origin subresources need no CORP header).
 // 2. The deck offline after one visit: a cache per deploy, `dpdeck-<version>`. The build
-//    (deckbuild/offline.py) stamps VERSION below and lists in offline.json every file the deck
+//    (dpdeck/build/offline.py) stamps VERSION below and lists in offline.json every file the deck
 //    may fetch. Nothing is fetched at install (a cold visit's own loads keep the whole link):
 //    files are kept as the page fetches them, and once Python has pre-run the cells the page
 //    asks for the rest (`offline-fill`, low priority, one file at a time: while the presenter

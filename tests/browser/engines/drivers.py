@@ -87,7 +87,7 @@ def missing(engine: str) -> list[str]:
     """What this machine lacks to drive ``engine`` (empty when it can)."""
     lacks = []
     if engine == "chromium":
-        from deckbuild.browser import chromium_path
+        from dpdeck.serve.browser import chromium_path
 
         if not chromium_path():
             lacks.append("chromium (apt-get install chromium, or set DPDECK_CHROMIUM)")
@@ -132,7 +132,7 @@ def run_chromium(
     """Playwright: a fresh context (empty cache and storage: a cold load) on the shared browser;
     ``context_options`` (Playwright's: viewport, touch, scale) where not the laptop's viewport;
     ``after(page)``, if given, once the scenario is over (e.g. a screenshot)."""
-    from deckbuild.browser import VIEWPORT
+    from dpdeck.serve.browser import VIEWPORT
 
     context = browser.new_context(**(context_options or {"viewport": VIEWPORT}))
     try:
@@ -158,7 +158,7 @@ def run_chromium(
 
 
 def run_firefox(url: str, options: dict, timeout: float, scenario: Path = SCENARIO) -> dict:
-    from deckbuild.browser import VIEWPORT
+    from dpdeck.serve.browser import VIEWPORT
 
     with _source_file(scenario) as path:
         cmd = [

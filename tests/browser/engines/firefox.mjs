@@ -68,7 +68,7 @@ try {
   console.error(`browser-pid ${browser.process()?.pid ?? ""}`);
   const driver = { browser: await browser.version(), launchSeconds: ms(t0) };
   const page = await browser.newPage();
-  await page.setViewport(options.viewport);   // deckbuild.browser.VIEWPORT, from drivers.py
+  await page.setViewport(options.viewport);   // dpdeck.serve.browser.VIEWPORT, from drivers.py
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e?.message ?? e)));
   const t1 = performance.now();

@@ -1,0 +1,1 @@
+"""Serving a built dist/: the policy of its files (``staticfiles``), the stdlib server of ``dpdeck serve`` (``server``), the build's watcher and its event stream (``watch``, ``sse``), and the HTTPS rehearsal (``rehearse``)."""
