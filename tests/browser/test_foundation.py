@@ -72,8 +72,8 @@ def test_status_indicator_and_keyboard_navigation(page, deck_url):
     assert "listo" in text or "ejecutando" in text, text
 
 
-def test_edit_rerun_reset_and_shift_enter(page, deck_url):
-    open_deck(page, deck_url)
+def test_edit_rerun_reset_and_shift_enter(shared_deck_page):
+    page = shared_deck_page
     go_to_slide(page, FIRST_CELL)
     authored = authored_code(page, 0)
     out = run_cell(page, FIRST_CELL, code="x = 6 * 7\nprint('resultado', x)\nx + 1")
@@ -100,8 +100,8 @@ def test_edit_rerun_reset_and_shift_enter(page, deck_url):
     assert not page.locator(CELL.format(FIRST_CELL)).evaluate("e => e.classList.contains('edited')")
 
 
-def test_figure_cell_shows_an_image(page, deck_url):
-    open_deck(page, deck_url)
+def test_figure_cell_shows_an_image(shared_deck_page):
+    page = shared_deck_page
     cell = _first_cells(page, 2)[1]
     go_to_slide(page, cell)
     code = (
@@ -125,8 +125,8 @@ def test_figure_cell_shows_an_image(page, deck_url):
     page.screenshot(path=str(RESULTS / "foundation-figure-slide.png"))
 
 
-def test_error_shows_traceback_and_next_cell_runs(page, deck_url):
-    open_deck(page, deck_url)
+def test_error_shows_traceback_and_next_cell_runs(shared_deck_page):
+    page = shared_deck_page
     first, second = _first_cells(page, 2)
     out = run_cell(page, first, code="def f(x):\n    return x / 0\n\nf(1)")
     assert out["state"] == "error"
@@ -139,8 +139,8 @@ def test_error_shows_traceback_and_next_cell_runs(page, deck_url):
     assert out["state"] == "done" and "sigo vivo" in out["stdout"]
 
 
-def test_output_is_text_never_markup(page, deck_url):
-    open_deck(page, deck_url)
+def test_output_is_text_never_markup(shared_deck_page):
+    page = shared_deck_page
     out = run_cell(
         page,
         FIRST_CELL,
@@ -152,9 +152,12 @@ def test_output_is_text_never_markup(page, deck_url):
 
 
 @pytest.mark.parametrize("isolated", [True, False], ids=["interrupt", "restart"])
-def test_stop_a_runaway_cell(page, deck_url, deck_url_plain, isolated):
-    # ?nosw: no Service Worker, so the plain server really leaves the page un-isolated
-    open_deck(page, deck_url if isolated else deck_url_plain + "?nosw")
+def test_stop_a_runaway_cell(request, deck_url_plain, isolated):
+    if isolated:  # the module's booted deck
+        page = request.getfixturevalue("shared_deck_page")
+    else:  # ?nosw: no Service Worker, so the plain server really leaves the page un-isolated
+        page = request.getfixturevalue("page")
+        open_deck(page, deck_url_plain + "?nosw")
     assert page.evaluate("crossOriginIsolated") is isolated
     wait_runtime_ready(page)
     first, second = _first_cells(page, 2)
@@ -176,8 +179,10 @@ def test_stop_a_runaway_cell(page, deck_url, deck_url_plain, isolated):
     assert out["state"] == "done" and out["stdout"].strip() == "5000", out
 
 
-def test_nothing_leaves_the_origin(page, deck_url):
-    open_deck(page, deck_url)
+def test_nothing_leaves_the_origin(shared_deck_page, deck_url):
+    """Every request the module's page made since it opened (its workers' included) went to
+    the deck's own origin, a figure cell's (matplotlib) among them."""
+    page = shared_deck_page
     run_cell(page, FIRST_CELL)
     cell = _first_cells(page, 2)[1]
     run_cell(page, cell, code="import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.show()")
