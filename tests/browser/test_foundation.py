@@ -19,8 +19,10 @@ from tests.support.browser import (
     go_to_slide,
     open_deck,
     restart_deadline,
+    restore_deck,
     run_cell,
     run_count,
+    set_code,
     slide_index,
     start_run,
     stop_deadline,
@@ -166,7 +168,13 @@ def test_stop_a_runaway_cell(request, deck_url_plain, isolated):
     wait_idle(page, 0, 60)
     start_run(page, 0, "i = 0\nwhile True:\n    i += 1\n    print(i)")
     wait_running(page, 0, 60)
-    time.sleep(0.5)
+    # the loop is under way: its prints reach the page
+    wait_until(
+        page,
+        "(s) => document.querySelector(s)?.textContent.length > 0",
+        30,
+        arg=CELL.format(first) + " .out-stdout",
+    )
     t0 = time.monotonic()
     page.locator(CELL.format(first) + " button.stop").click()
     wait_idle(page, 0, deadline + 3)
@@ -227,3 +235,36 @@ def test_python_takes_the_prefetched_wheels_without_fetching_them_again(page, de
     assert any(name.startswith("numpy-") for name in fetched), fetched
     assert any(name.startswith("matplotlib-") for name in fetched), fetched
     assert sorted(fetched) == sorted(set(fetched)), fetched
+
+
+def test_a_used_page_is_restored_for_the_next_test(shared_deck_page, deck_url):
+    """restore_deck, which the module's shared page gets before each test, undoes what a test
+    leaves behind: a runaway run, edited code, an open dialog, focus in an editor, a later
+    slide, a recorded error."""
+    page = shared_deck_page
+    first, second = _first_cells(page, 2)
+    go_to_slide(page, second)
+    start_run(page, 0, "while True:\n    pass")
+    wait_running(page, 0, 60)
+    set_code(page, 1, "print('editado')")
+    page.locator(CELL.format(second) + " .cm-content").click()
+    page.locator("button[data-action='restart']").click()
+    page.errors.append("an error of the last test")
+    restore_deck(page, deck_url)
+    state = page.evaluate(
+        """() => ({running: window.deck.cells.some(c => c.running !== null),
+            edited: window.deck.cells.filter(c => c.code !== c.authored).map(c => c.id),
+            dialogs: document.querySelectorAll('dialog[open]').length,
+            focused: document.activeElement === document.body,
+            slide: window.deck.reveal.getIndices().h, runtime: window.deck.runtime.state})"""
+    )
+    assert state == {
+        "running": False,
+        "edited": [],
+        "dialogs": 0,
+        "focused": True,
+        "slide": 0,
+        "runtime": "ready",
+    }, state
+    assert page.errors == []
+    assert run_cell(page, first)["state"] == "done"

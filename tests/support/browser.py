@@ -352,7 +352,7 @@ def no_transitions(page) -> None:
 def restore_deck(page, url: str, timeout: float = 120.0) -> None:
     """Bring a page a test already used back to a known state, as a fresh one would be but for
     Python's names and the requests recorded: every run stopped, every cell's code the authored
-    one, no dialog open and nothing focused, the first slide shown, Python ready, no error
+    one, no dialog open, nothing focused or hovered, the first slide shown, Python ready, no error
     recorded. A page whose
     Python does not come back ready is opened afresh instead."""
     try:
@@ -361,6 +361,7 @@ def restore_deck(page, url: str, timeout: float = 120.0) -> None:
             document.activeElement?.blur();
             for (const c of window.deck.cells) { c.stop(); if (c.code !== c.authored) c.code = c.authored; } }"""
         )
+        page.mouse.move(1, 1)  # no hover left over a word (an editor's tooltip)
         wait_all_idle(page, timeout)
         wait_runtime_ready(page, timeout)
         page.evaluate("() => window.deck.reveal.slide(0, 0, -1)")
