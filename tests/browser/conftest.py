@@ -14,7 +14,7 @@ import pytest
 from dpdeck.build.site import Project, build
 from dpdeck.serve.browser import VIEWPORT, launch
 from dpdeck.serve.server import serve_in_thread
-from tests.support.browser import instrument, open_deck, wait_runtime_ready
+from tests.support.browser import instrument, open_deck, restore_deck, wait_runtime_ready
 from tests.support.paths import ROOT
 
 
@@ -79,3 +79,27 @@ def deck_page(page, deck_url):
     open_deck(page, deck_url)
     wait_runtime_ready(page)
     return page
+
+
+@pytest.fixture(scope="module")
+def booted_page(request, browser, deck_url):
+    """One deck page per module, opened once with Python ready (a cold start costs seconds):
+    for tests whose subject is not the start-up. Tests take it as ``shared_deck_page``. The
+    module's ``SHARED_DECK_QUERY`` (e.g. ``"?noprerun"``), if set, is added to the deck's URL;
+    the URL opened is ``page.opened_url``."""
+    ctx = browser.new_context(viewport=VIEWPORT)
+    page = instrument(ctx, ctx.new_page())
+    page.opened_url = deck_url + getattr(request.module, "SHARED_DECK_QUERY", "")
+    open_deck(page, page.opened_url)
+    wait_runtime_ready(page)
+    yield page
+    ctx.close()
+
+
+@pytest.fixture
+def shared_deck_page(booted_page):
+    """The module's booted page, restored to a known state for this test (``restore_deck``):
+    authored code in every cell, nothing running, the first slide, Python ready, no errors.
+    Python's names and the recorded requests carry over from the module's earlier tests."""
+    restore_deck(booted_page, booted_page.opened_url)
+    return booted_page

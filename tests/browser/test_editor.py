@@ -9,10 +9,8 @@ from tests.support.browser import (
     CELL,
     cell_code,
     go_to_slide,
-    open_deck,
     run_cell,
     set_code,
-    wait_runtime_ready,
     wait_until,
 )
 
@@ -49,10 +47,13 @@ def _engine_loaded(page) -> None:
     )
 
 
+SHARED_DECK_QUERY = "?noprerun"  # the module's one booted deck (browser/conftest.py)
+
+
 @pytest.fixture
-def live(page, deck_url):
-    open_deck(page, deck_url + "?noprerun")
-    wait_runtime_ready(page)
+def live(shared_deck_page):
+    """The module's deck with the completion engine loaded (once: what costs the time)."""
+    page = shared_deck_page
     run_cell(page, FIRST_CELL)  # the prelude ran; census is in the namespace
     _engine_loaded(page)
     return page

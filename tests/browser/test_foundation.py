@@ -19,8 +19,10 @@ from tests.support.browser import (
     go_to_slide,
     open_deck,
     restart_deadline,
+    restore_deck,
     run_cell,
     run_count,
+    set_code,
     slide_index,
     start_run,
     stop_deadline,
@@ -72,8 +74,8 @@ def test_status_indicator_and_keyboard_navigation(page, deck_url):
     assert "listo" in text or "ejecutando" in text, text
 
 
-def test_edit_rerun_reset_and_shift_enter(page, deck_url):
-    open_deck(page, deck_url)
+def test_edit_rerun_reset_and_shift_enter(shared_deck_page):
+    page = shared_deck_page
     go_to_slide(page, FIRST_CELL)
     authored = authored_code(page, 0)
     out = run_cell(page, FIRST_CELL, code="x = 6 * 7\nprint('resultado', x)\nx + 1")
@@ -100,8 +102,8 @@ def test_edit_rerun_reset_and_shift_enter(page, deck_url):
     assert not page.locator(CELL.format(FIRST_CELL)).evaluate("e => e.classList.contains('edited')")
 
 
-def test_figure_cell_shows_an_image(page, deck_url):
-    open_deck(page, deck_url)
+def test_figure_cell_shows_an_image(shared_deck_page):
+    page = shared_deck_page
     cell = _first_cells(page, 2)[1]
     go_to_slide(page, cell)
     code = (
@@ -125,8 +127,8 @@ def test_figure_cell_shows_an_image(page, deck_url):
     page.screenshot(path=str(RESULTS / "foundation-figure-slide.png"))
 
 
-def test_error_shows_traceback_and_next_cell_runs(page, deck_url):
-    open_deck(page, deck_url)
+def test_error_shows_traceback_and_next_cell_runs(shared_deck_page):
+    page = shared_deck_page
     first, second = _first_cells(page, 2)
     out = run_cell(page, first, code="def f(x):\n    return x / 0\n\nf(1)")
     assert out["state"] == "error"
@@ -139,8 +141,8 @@ def test_error_shows_traceback_and_next_cell_runs(page, deck_url):
     assert out["state"] == "done" and "sigo vivo" in out["stdout"]
 
 
-def test_output_is_text_never_markup(page, deck_url):
-    open_deck(page, deck_url)
+def test_output_is_text_never_markup(shared_deck_page):
+    page = shared_deck_page
     out = run_cell(
         page,
         FIRST_CELL,
@@ -152,9 +154,12 @@ def test_output_is_text_never_markup(page, deck_url):
 
 
 @pytest.mark.parametrize("isolated", [True, False], ids=["interrupt", "restart"])
-def test_stop_a_runaway_cell(page, deck_url, deck_url_plain, isolated):
-    # ?nosw: no Service Worker, so the plain server really leaves the page un-isolated
-    open_deck(page, deck_url if isolated else deck_url_plain + "?nosw")
+def test_stop_a_runaway_cell(request, deck_url_plain, isolated):
+    if isolated:  # the module's booted deck
+        page = request.getfixturevalue("shared_deck_page")
+    else:  # ?nosw: no Service Worker, so the plain server really leaves the page un-isolated
+        page = request.getfixturevalue("page")
+        open_deck(page, deck_url_plain + "?nosw")
     assert page.evaluate("crossOriginIsolated") is isolated
     wait_runtime_ready(page)
     first, second = _first_cells(page, 2)
@@ -163,7 +168,13 @@ def test_stop_a_runaway_cell(page, deck_url, deck_url_plain, isolated):
     wait_idle(page, 0, 60)
     start_run(page, 0, "i = 0\nwhile True:\n    i += 1\n    print(i)")
     wait_running(page, 0, 60)
-    time.sleep(0.5)
+    # the loop is under way: its prints reach the page
+    wait_until(
+        page,
+        "(s) => document.querySelector(s)?.textContent.length > 0",
+        30,
+        arg=CELL.format(first) + " .out-stdout",
+    )
     t0 = time.monotonic()
     page.locator(CELL.format(first) + " button.stop").click()
     wait_idle(page, 0, deadline + 3)
@@ -176,8 +187,10 @@ def test_stop_a_runaway_cell(page, deck_url, deck_url_plain, isolated):
     assert out["state"] == "done" and out["stdout"].strip() == "5000", out
 
 
-def test_nothing_leaves_the_origin(page, deck_url):
-    open_deck(page, deck_url)
+def test_nothing_leaves_the_origin(shared_deck_page, deck_url):
+    """Every request the module's page made since it opened (its workers' included) went to
+    the deck's own origin, a figure cell's (matplotlib) among them."""
+    page = shared_deck_page
     run_cell(page, FIRST_CELL)
     cell = _first_cells(page, 2)[1]
     run_cell(page, cell, code="import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.show()")
@@ -222,3 +235,36 @@ def test_python_takes_the_prefetched_wheels_without_fetching_them_again(page, de
     assert any(name.startswith("numpy-") for name in fetched), fetched
     assert any(name.startswith("matplotlib-") for name in fetched), fetched
     assert sorted(fetched) == sorted(set(fetched)), fetched
+
+
+def test_a_used_page_is_restored_for_the_next_test(shared_deck_page, deck_url):
+    """restore_deck, which the module's shared page gets before each test, undoes what a test
+    leaves behind: a runaway run, edited code, an open dialog, focus in an editor, a later
+    slide, a recorded error."""
+    page = shared_deck_page
+    first, second = _first_cells(page, 2)
+    go_to_slide(page, second)
+    start_run(page, 0, "while True:\n    pass")
+    wait_running(page, 0, 60)
+    set_code(page, 1, "print('editado')")
+    page.locator(CELL.format(second) + " .cm-content").click()
+    page.locator("button[data-action='restart']").click()
+    page.errors.append("an error of the last test")
+    restore_deck(page, deck_url)
+    state = page.evaluate(
+        """() => ({running: window.deck.cells.some(c => c.running !== null),
+            edited: window.deck.cells.filter(c => c.code !== c.authored).map(c => c.id),
+            dialogs: document.querySelectorAll('dialog[open]').length,
+            focused: document.activeElement === document.body,
+            slide: window.deck.reveal.getIndices().h, runtime: window.deck.runtime.state})"""
+    )
+    assert state == {
+        "running": False,
+        "edited": [],
+        "dialogs": 0,
+        "focused": True,
+        "slide": 0,
+        "runtime": "ready",
+    }, state
+    assert page.errors == []
+    assert run_cell(page, first)["state"] == "done"

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
+
 from dpdeck.build.schema import load_deck
 from tests.support.browser import (
     current_slide,
@@ -38,6 +40,12 @@ def show_all_fragments(page) -> None:
 
 def numbers(text: str) -> list[float]:
     return [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", text.replace(",", ""))]
+
+
+@pytest.fixture
+def deck_page(shared_deck_page):
+    """The module's one booted deck: these tests read the deck, not its start-up."""
+    return shared_deck_page
 
 
 def test_walk_every_slide_run_every_cell(deck_page):

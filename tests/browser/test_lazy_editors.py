@@ -73,18 +73,32 @@ def test_code_changes_without_an_editor_are_kept_and_shown(page, deck_url):
     assert page.locator(CELL.format(cid) + " .cm-content").inner_text().strip() == "x = 41\nprint(x + 1)"
 
 
+# no finite transition or animation runs on the slides, and two frames have passed (CodeMirror measures
+# and redraws in a frame it asks for): a layout read after this is the settled one
+SETTLED = """async () => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+    await frame(); await frame();
+    return document.querySelector('.reveal .slides').getAnimations({subtree: true})
+        .every((a) => a.playState === 'finished' || a.effect?.getComputedTiming().iterations === Infinity);
+}"""
+
+
+def _settled(page) -> None:
+    wait_until(page, SETTLED, 10)
+
+
 def test_the_editor_replaces_the_static_code_without_a_jump(page, deck_url):
     open_deck(page, deck_url + "?noprerun#/titulo")
     i = page.evaluate("window.deck.cells.findIndex(c => c.authored.split('\\n').length > 5)")
     cid = page.evaluate("(i) => window.deck.cells[i].id", i)
     page.evaluate("(i) => { window.deck.cells[i].wantEditor = async () => null; }", i)  # held back
     go_to_slide(page, page.evaluate("(i) => window.deck.cells[i].slide.id", i))
-    page.wait_for_timeout(600)  # the slide's transition
+    _settled(page)  # the slide's transition
     before = page.evaluate(GEOMETRY, CELL.format(cid))
     assert before["static"]
     page.evaluate("(i) => { const c = window.deck.cells[i]; delete c.wantEditor; return c.wantEditor(); }", i)
     wait_until(page, "(s) => document.querySelector(s + ' .cm-content')", 10, arg=CELL.format(cid))
-    page.wait_for_timeout(300)  # CodeMirror measures in the next frames
+    _settled(page)  # CodeMirror measures in the next frames
     after = page.evaluate(GEOMETRY, CELL.format(cid))
     assert not after["static"]
     moved = {k: round(after[k] - before[k], 1) for k in ("x", "y", "w", "h", "lineTop", "lineLeft")}

@@ -31,6 +31,7 @@ from tests.support.browser import (
 FIGURE = "que-tan-grande-es-e-varepsilon"  # "¿Qué tan grande es e^ε?": draws
 NUMPY = "el-mecanismo-de-laplace"  # "El mecanismo de Laplace": numpy only
 FIRST = "el-dato-de-partida"
+SHARED_DECK_QUERY = "?noprerun"  # the module's one booted deck (browser/conftest.py)
 
 RECORD_STATUS = """() => {
     window.__statuses = [window.deck.runtime.detail];
@@ -164,11 +165,10 @@ def test_watchdog_restarts_a_silent_worker_and_replays(page, deck_url, killer):
     print(f"watchdog ({killer.splitlines()[-1]}): noticed and restarted in {noticed:.1f} s")
 
 
-def test_restart_gives_a_working_deck_after_an_edit_broke_it(page, deck_url):
+def test_restart_gives_a_working_deck_after_an_edit_broke_it(shared_deck_page):
     """An edit that breaks the builtins and the namespace breaks the cells after it; ⟲ replays
     the authored cells only, so the deck works again, and the edit stays in its editor."""
-    open_deck(page, deck_url + "?noprerun")
-    wait_runtime_ready(page)
+    page = shared_deck_page
     breaker = "import builtins\nbuiltins.print = None\ndel census"
     assert run_cell(page, FIRST, code=breaker)["state"] == "done"
     broken = run_cell(page, "los-agregados-no-son-anonimos")
@@ -191,10 +191,9 @@ def test_restart_gives_a_working_deck_after_an_edit_broke_it(page, deck_url):
     assert "Conteo con todos" in cell_output(page, "los-agregados-no-son-anonimos")["stdout"]
 
 
-def test_stop_pressed_as_the_run_starts_still_stops(page, deck_url):
+def test_stop_pressed_as_the_run_starts_still_stops(shared_deck_page):
     """A Stop that crosses the worker's "started" message is not lost."""
-    open_deck(page, deck_url + "?noprerun")
-    wait_runtime_ready(page)
+    page = shared_deck_page
     go_to_slide(page, FIRST)
     i = _idx(page, FIRST)
     start_run(page, i, "while True:\n    pass", stop=True)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import secrets
 
+import pytest
+
 from tests.browser.test_hall_polls import (
     BOARD,
     POLL,
@@ -22,6 +24,12 @@ from tests.support.browser import exercise_solved, go_to_slide, run_cell, wait_r
 
 EXERCISE = "ejercicio-escala-laplace"
 FEEDBACK = f"#{EXERCISE} .exercise-feedback"
+
+
+@pytest.fixture
+def deck_page(shared_deck_page):
+    """The module's one booted deck: these tests read a poll's and an exercise's numbers."""
+    return shared_deck_page
 
 
 def test_the_poll_shows_no_negative_share(deck_page):

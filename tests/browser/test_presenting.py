@@ -60,9 +60,8 @@ def test_edit_survives_reload_and_reset_all_restores(page, deck_url):
     assert all(c["code"] == c["authored"] for c in cells(page))
 
 
-def test_slider_reruns_and_the_last_value_wins(page, deck_url):
-    open_deck(page, deck_url)
-    wait_runtime_ready(page)
+def test_slider_reruns_and_the_last_value_wins(shared_deck_page):
+    page = shared_deck_page
     cell_id = page.evaluate(
         "[...document.querySelectorAll('.cell-params input[type=range]')]"
         ".find(e => !e.closest('details')).closest('.cell').dataset.cellId"  # a code slide's, not a poll's lab
@@ -238,9 +237,8 @@ def test_while_matplotlib_downloads_the_prerun_runs_the_cells_that_do_not_draw(p
     assert not page.errors, page.errors
 
 
-def test_noise_resample_and_seed_lock(page, deck_url):
-    open_deck(page, deck_url)
-    wait_runtime_ready(page)
+def test_noise_resample_and_seed_lock(shared_deck_page):
+    page = shared_deck_page
     out = run_cell(page, FIRST_CELL, code="laplace_mech(100.0, 1, 0.5)")
     assert out["state"] == "done"
     noise_btn = page.locator(CELL.format(FIRST_CELL) + " button.noise")
@@ -261,9 +259,8 @@ def test_noise_resample_and_seed_lock(page, deck_url):
     assert run_cell(page, FIRST_CELL)["value"] != second
 
 
-def test_escape_in_the_editor_stops_a_running_cell(page, deck_url):
-    open_deck(page, deck_url)
-    wait_runtime_ready(page)
+def test_escape_in_the_editor_stops_a_running_cell(shared_deck_page):
+    page = shared_deck_page
     go_to_slide(page, FIRST_CELL)
     wait_idle(page, 0, 60)
     set_code(page, 0, "while True:\n    pass")
@@ -303,7 +300,8 @@ def test_a_stop_while_the_run_loads_its_package_stops_that_run(page, deck_url):
 
 def test_restart_replays_the_authored_cells_and_keeps_the_edited_ones(page, deck_url):
     """⟲'s rule (PROTOCOL.md, "Recovery"): the authored cells that had run are run again; an
-    edited cell keeps its edit but is not replayed (an edit may be what broke the deck)."""
+    edited cell keeps its edit but is not replayed (an edit may be what broke the deck). A page
+    of its own: on the module's, every cell has run, and ⟲ would replay the whole deck."""
     open_deck(page, deck_url)
     wait_runtime_ready(page)
     authored = "los-agregados-no-son-anonimos"
@@ -319,9 +317,8 @@ def test_restart_replays_the_authored_cells_and_keeps_the_edited_ones(page, deck
     assert out["state"] == "done" and out["stdout"].strip() == "False", out
 
 
-def test_run_all_runs_every_cell(page, deck_url):
-    open_deck(page, deck_url)
-    wait_runtime_ready(page)
+def test_run_all_runs_every_cell(shared_deck_page):
+    page = shared_deck_page
     wait_until(page, "document.documentElement.dataset.prerunDone === 'true'", 240)
     before = [c["runs"] for c in cells(page)]
     page.locator("button[data-action='run-all']").click()
@@ -344,7 +341,6 @@ def test_speaker_view_boots_no_second_runtime(page, context, deck_url):
         page.keyboard.press("s")
     popup = popup_info.value
     wait_until(popup, "document.querySelectorAll('iframe').length >= 2", 20)
-    time.sleep(1)
     current = popup.frame_locator("#current-slide iframe")
     main_text = cell_output(page, "los-agregados-no-son-anonimos")["stdout"]
     mirrored = current.locator(".cell[data-cell-id='los-agregados-no-son-anonimos'] .out-stdout")
@@ -502,7 +498,8 @@ def test_reveal_screens_speak_spanish_and_keys_do_what_the_help_says(page, conte
     popup = popup_info.value
     wait_until(popup, "document.querySelectorAll('iframe').length >= 2", 20)
     wait_until(popup, "document.querySelector('.speaker-layout-label').textContent !== ''", 10)
-    time.sleep(1.5)  # the clock ticks once
+    # the clock has ticked (reveal.js's page says «0:00 AM» until then): checked below, no AM/PM
+    wait_until(popup, "document.querySelector('.clock-value').textContent !== '0:00 AM'", 10)
     view = popup.evaluate("""() => ({
         lang: document.documentElement.lang, title: document.title,
         upcoming: document.querySelector('#upcoming-slide .label').textContent,

@@ -101,6 +101,18 @@ def edited(authored: str, literal: str) -> str:
     return authored.replace("epsilon = 2.0", f"epsilon = {literal}", 1)
 
 
+def wait_marked(page, cid: str) -> None:
+    """Wait until cell ``cid``'s output is marked stale and the mark's animation and the
+    dimming's transitions on it (deck.css: 0,2 s after 0,35 s) have ended (finished, or gone)."""
+    wait_until(
+        page,
+        "(s) => { const out = document.querySelector(s); return out.hasAttribute('data-stale') && "
+        "out.getAnimations({subtree: true}).every(a => a.playState === 'finished'); }",
+        10,
+        arg=CELL.format(cid) + " .cell-output",
+    )
+
+
 def test_restore_after_an_edited_run_marks_the_output(sized, deck_url):
     """The issue's steps: edit ε to 3.71, run, ↺ Restaurar. Before: the output of 3.71 stayed
     unmarked under ``epsilon = 2.0``. After: it says «Salida de otra versión del código…»
@@ -118,7 +130,7 @@ def test_restore_after_an_edited_run_marks_the_output(sized, deck_url):
     now = shown(page)
     assert now["stale"] and now["cls"] and now["mark"] == MARK and now["markFirst"], now
     assert now["markVisible"] and "(de otra versión del código)" in now["meta"], now
-    page.wait_for_timeout(900)  # the mark and the dimming come after 0,35 s (deck.css)
+    wait_marked(page, cid)  # the mark and the dimming come after 0,35 s (deck.css)
     assert shown(page)["figureOpacity"] < 0.6, shown(page)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.locator(CELL.format(cid)).scroll_into_view_if_needed()
@@ -172,7 +184,7 @@ def test_a_marked_output_has_no_axe_violation(browser, deck_url):
     page.evaluate(f"(code) => {{ {FIND}.code = code; }}", edited(shown(page)["authored"], "3.71") + "\n1 / 0")
     run_and_wait(page, cid)  # prints, draws, then a traceback: every kind of text
     press(page, cid, "reset")
-    page.wait_for_timeout(900)
+    wait_marked(page, cid)
     now = shown(page)
     assert now["stale"] and page.locator(f"{CELL.format(cid)} .out-error").count() == 1, now
     page.add_script_tag(path=str(AXE))

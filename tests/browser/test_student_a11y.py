@@ -38,6 +38,7 @@ from tests.support.browser import (
     wait_running,
     wait_runtime_ready,
     wait_settled,
+    wait_until,
 )
 from tests.support.paths import LECTURE, ROOT
 
@@ -169,6 +170,22 @@ def english(texts) -> list:
     ]
 
 
+# Two frames: what a move changes is drawn (COLLECT reads visibility, which a fragment's or a
+# slide's transition flips at once; their opacity, which axe's contrast reads, comes later)
+FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())))"
+# and no finite animation or transition runs on the current slide: what axe reads now is what a
+# student sees
+SETTLED = f"""async () => {{
+    await ({FRAMES})();
+    return window.deck.reveal.getCurrentSlide().getAnimations({{subtree: true}})
+        .every((a) => a.playState === 'finished' || a.effect?.getComputedTiming().iterations === Infinity);
+}}"""
+
+
+def settled(page) -> None:
+    wait_until(page, SETTLED, 10)
+
+
 def walk(page, size: str) -> dict:
     """Walk the deck as a student would, sweeping what is shown at each stop; type into each
     exercise's editor. {strings: [(kind, where, text)], typed: [exercise ids]}."""
@@ -176,7 +193,7 @@ def walk(page, size: str) -> dict:
     if size == "laptop":  # the keys, fragment by fragment, with reveal.js's own transitions
         for _ in range(400):
             here = page.evaluate("window.deck.reveal.getCurrentSlide().id")
-            page.wait_for_timeout(150)
+            page.evaluate(FRAMES)
             strings.update(tuple(s) for s in page.evaluate(COLLECT))
             if page.locator(f"[id='{here}'] .exercise .cm-content").count() and here not in typed:
                 type_into_exercise(page, here)
@@ -189,7 +206,7 @@ def walk(page, size: str) -> dict:
     else:  # the scroll view: every slide in turn
         for sid in page.evaluate("() => window.deck.reveal.getSlides().map((s) => s.id)"):
             go_to_slide(page, sid)
-            page.wait_for_timeout(150)
+            page.evaluate(FRAMES)
             strings.update(tuple(s) for s in page.evaluate(COLLECT))
             if page.locator(f"[id='{sid}'] .exercise .cm-content").count():
                 type_into_exercise(page, sid)
@@ -252,7 +269,7 @@ def test_axe_finds_nothing_on_any_kind_of_slide(student):
     slides = kind_slides()
     for sid in slides:
         go_to_slide(page, sid)
-        page.wait_for_timeout(300)
+        settled(page)
         if sid == "ejercicio-escala-laplace":  # one hint shown: «Pista 2 de 2»
             page.locator(f"[id='{sid}'] button.hint").click()
         if page.size == "laptop" or sid == slides[-1]:  # a phone's scroll view: all at once

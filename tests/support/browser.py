@@ -13,6 +13,7 @@ page test API"), so a change to them changes this module, not the tests. A cell 
   ``wait_ran``, ``wait_all_ran``, ``wait_running``
 - the runtime: ``wait_runtime_ready``, ``wait_runtime``, ``runtime_state``,
   ``runtime_detail``, ``runtime_downloading``, ``can_interrupt``, ``restarts``
+- a page shared by a module's tests: ``restore_deck`` (browser/conftest.py's ``shared_deck_page``)
 - slides: ``open_deck``, ``go_to_slide``, ``current_slide``, ``current_slide_element``,
   ``slide_index``, ``no_transitions``
 - the deck and its hall: ``deck_config``, ``hall_view``, ``wait_hall``
@@ -346,6 +347,29 @@ def no_transitions(page) -> None:
     """Slides change at once (no reveal.js transition), so a screenshot or a probe sees the
     new one."""
     page.evaluate("() => window.deck.reveal.configure({transition: 'none'})")
+
+
+def restore_deck(page, url: str, timeout: float = 120.0) -> None:
+    """Bring a page a test already used back to a known state, as a fresh one would be but for
+    Python's names and the requests recorded: every run stopped, every cell's code the authored
+    one, no dialog open, nothing focused or hovered, the first slide shown, Python ready, no error
+    recorded. A page whose
+    Python does not come back ready is opened afresh instead."""
+    try:
+        page.evaluate(
+            """() => { for (const d of document.querySelectorAll('dialog[open]')) d.close();
+            document.activeElement?.blur();
+            for (const c of window.deck.cells) { c.stop(); if (c.code !== c.authored) c.code = c.authored; } }"""
+        )
+        page.mouse.move(1, 1)  # no hover left over a word (an editor's tooltip)
+        wait_all_idle(page, timeout)
+        wait_runtime_ready(page, timeout)
+        page.evaluate("() => window.deck.reveal.slide(0, 0, -1)")
+        wait_until(page, "window.deck.reveal.getIndices().h === 0", 5)
+    except Exception:  # the last test left it wedged or gone: a fresh page
+        open_deck(page, url)
+        wait_runtime_ready(page)
+    page.errors.clear()
 
 
 def cell_output(page, cell_id: str) -> dict:

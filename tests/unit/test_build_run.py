@@ -110,10 +110,15 @@ def test_a_run_knows_the_line_of_its_error(code, line):
 
 
 def test_ctrl_c_stops_the_whole_check_not_only_the_cell_it_lands_in(tmp_path):
-    slides = "  - {kind: code, title: Lenta, code: 'import time; time.sleep(120)'}\n"
-    slides += "  - {kind: code, title: Otra, code: 'import time; time.sleep(120)'}\n"
+    """Ctrl+C while a cell runs ends the check (exit 130, «interrupted»), and the next cell never
+    starts. Each cell marks a file as it starts, so Ctrl+C is sent once the first cell runs."""
+    marks = {name: tmp_path / f"{name}.started" for name in ("lenta", "otra")}
+    slides = "".join(
+        f"  - {{kind: code, title: {name.title()}, code: 'import pathlib, time; "
+        f'pathlib.Path(r"{mark}").touch(); time.sleep(120)\'}}\n'
+        for name, mark in marks.items()
+    )
     deck = _deck(tmp_path, "x = 0", slides)
-    started = time.monotonic()
     proc = subprocess.Popen(
         [sys.executable, "build.py", "check", "--run", "--deck", str(deck)],
         cwd=ROOT,
@@ -125,10 +130,13 @@ def test_ctrl_c_stops_the_whole_check_not_only_the_cell_it_lands_in(tmp_path):
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
-        time.sleep(8)
+        deadline = time.monotonic() + 90
+        while not marks["lenta"].exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert marks["lenta"].exists(), "the first cell never started"
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=100)
+        _, err = proc.communicate(timeout=60)
     finally:
         proc.kill()  # nothing left running if the check did not stop
     assert proc.returncode == 130 and "interrupted" in err, err
-    assert time.monotonic() - started < 100
+    assert not marks["otra"].exists(), "the check ran on into the next cell"

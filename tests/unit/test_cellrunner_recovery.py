@@ -74,10 +74,9 @@ def test_sleep_waits_in_slices(sleep_with):
 
 def test_stop_ends_a_sleep(sleep_with):
     sleep, waits = sleep_with(stop_after=1)
-    t0 = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
         sleep(30)
-    assert time.monotonic() - t0 < 1 and len(waits) == 2
+    assert len(waits) == 2  # one slice slept, the next one's wait said stop: no more
 
 
 @pytest.mark.parametrize(
