@@ -21,9 +21,7 @@ from tests.support.browser import (
     current_slide_element,
     go_to_slide,
     no_transitions,
-    open_deck,
     run_cell,
-    wait_runtime_ready,
 )
 from tests.support.edit_claims import EDIT_CLAIMS, Shown
 from tests.support.layout import LAYOUT_PROBLEMS, WRAPPED_LINES
@@ -32,6 +30,7 @@ from tests.support.paths import ROOT
 SHOTS = ROOT / "test-results"
 SLIDE = "apendice-la-auditoria-en-vivo"
 THEORY = "apendice-auditar-un-mecanismo"
+SHARED_DECK_QUERY = "?noprerun"  # shared_deck_page: the cells here run when a test says so
 
 
 def spanish(text: str) -> float:
@@ -50,8 +49,8 @@ def bounds(stdout: str) -> dict[str, tuple[float, float, str]]:
     return {name: (spanish(low), spanish(claimed), verdict) for name, low, claimed, verdict in found}
 
 
-def test_the_audit_refutes_the_broken_mechanism_only(deck_page):
-    page = deck_page
+def test_the_audit_refutes_the_broken_mechanism_only(shared_deck_page):
+    page = shared_deck_page
     no_transitions(page)
     timings = []
     for _ in range(2):  # the first run may share the worker with the background pre-runs
@@ -91,12 +90,11 @@ def test_the_bounds_parser():
     assert bounds(text) == {"conteo": (0.97, 1.0, "consistente"), "suma": (8.41, 1.0, "¡FALSO!")}
 
 
-def test_the_appendix_edits_in_chromium(page, deck_url):
+def test_the_appendix_edits_in_chromium(shared_deck_page):
     """Each try: edit of the audit slide, applied the way the speaker view's button does, runs in
     Chromium and shows what its claim in tests/support/edit_claims.py says (ruido a la mitad: the
     count too is refuted; sensibilidad 10: both consistent; ...)."""
-    open_deck(page, deck_url + "?noprerun")
-    wait_runtime_ready(page)
+    page = shared_deck_page
     results = page.evaluate(
         """async (id) => {
         const cell = window.deck.cells.find(c => c.id === id);

@@ -37,10 +37,11 @@ AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 CODE_SLIDE = "el-mecanismo-de-laplace"
 EXERCISE = "ejercicio-escala-laplace"
 EX = f"[data-exercise-id='{EXERCISE}']"
+SHARED_DECK_QUERY = "?noprerun"  # shared_deck_page: the cells here run when a test says so
 
 
-def test_a_decimal_comma_is_said_in_spanish_at_the_students_line(deck_page):
-    page = deck_page
+def test_a_decimal_comma_is_said_in_spanish_at_the_students_line(shared_deck_page):
+    page = shared_deck_page
     code = cell_code(page, CODE_SLIDE)
     assert "laplace_mech(verdad, 1, 0.1)" in code
     out = run_cell(
@@ -64,9 +65,8 @@ def exercise_state(page) -> dict:
     )
 
 
-def test_restaurar_takes_the_verdict_away_with_the_code_it_judged(page, deck_url):
-    open_deck(page, deck_url + "?noprerun")
-    wait_runtime_ready(page)
+def test_restaurar_takes_the_verdict_away_with_the_code_it_judged(shared_deck_page):
+    page = shared_deck_page
     no_transitions(page)
     go_to_slide(page, EXERCISE)
     page.locator(EX + " button.show-solution").click()
@@ -106,9 +106,8 @@ def test_a_cold_cell_says_what_it_waits_for(page, deck_url):
     assert not page.errors, page.errors
 
 
-def test_run_all_shows_how_far_it_got(page, deck_url):
-    open_deck(page, deck_url + "?noprerun")
-    wait_runtime_ready(page)
+def test_run_all_shows_how_far_it_got(shared_deck_page):
+    page = shared_deck_page
     total = len(cell_ids(page))
     button = page.locator("button[data-action='run-all']")
     button.click()
@@ -127,8 +126,8 @@ def test_run_all_shows_how_far_it_got(page, deck_url):
     assert all(c["runs"] > 0 for c in cells(page))
 
 
-def test_the_help_is_spanish_and_lists_the_editors_keys(page, deck_url):
-    open_deck(page, deck_url + "?noprerun")
+def test_the_help_is_spanish_and_lists_the_editors_keys(shared_deck_page):
+    page = shared_deck_page
     page.locator(".reveal").click(position={"x": 640, "y": 60})
     page.keyboard.press("Shift+?")
     wait_until(page, "() => document.querySelector('.r-overlay-help-content .title')", 10)

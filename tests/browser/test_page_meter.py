@@ -16,12 +16,12 @@ from tests.support.browser import (
     open_deck,
     reset_cell,
     run_cell,
-    wait_runtime_ready,
     wait_until,
 )
 from tests.support.paths import ROOT
 
 RESULTS = ROOT / "test-results"
+SHARED_DECK_QUERY = "?noprerun"  # shared_deck_page: the cells here run when a test says so
 SEQUENTIAL = "composicion-secuencial"
 CHOOSE_B = "elegir-b-sin-mirar-los-datos"
 ERROR_RED = "rgb(164, 22, 26)"  # --error in deck.css
@@ -65,16 +65,23 @@ def apply_try(page, cell_id: str, label: str) -> dict:
     return cell_output(page, cell_id)
 
 
+# two frames drawn (the last update shows), and no transition left on the current slide
+SETTLED = """async () => {
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));
+    return window.deck.reveal.getCurrentSlide().getAnimations({subtree: true})
+        .every((a) => a.playState === 'finished' || a.effect?.getComputedTiming().iterations === Infinity);
+}"""
+
+
 def shoot(page, name: str) -> None:
     RESULTS.mkdir(exist_ok=True)
-    page.wait_for_timeout(300)  # one frame for the last update, and the slide transition
+    wait_until(page, SETTLED, 10)
     page.screenshot(path=str(RESULTS / f"meter-{name}.png"))
 
 
-def test_sequential_composition_meter_and_its_refusal(context, page, deck_url):
+def test_sequential_composition_meter_and_its_refusal(shared_deck_page, deck_url):
+    page = shared_deck_page
     assert page.viewport_size == VIEWPORT
-    open_deck(page, deck_url + "?noprerun")
-    wait_runtime_ready(page)
     out = run_cell(page, SEQUENTIAL)
     assert out["state"] == "done" and "ε gastado: 1 = 1" in out["stdout"], out
     m = meter(page, SEQUENTIAL)
@@ -96,7 +103,7 @@ def test_sequential_composition_meter_and_its_refusal(context, page, deck_url):
     assert row["texts"] == ["ε: 1 de 1,5"] and row["fills"] == [66.7] and row["refused"] is None
 
     # the speaker view's copy mirrors the meter (it is one of the cell's output items)
-    copy = instrument(context, context.new_page())
+    copy = instrument(page.context, page.context.new_page())
     open_deck(copy, deck_url.rstrip("/") + "/?receiver")
     wait_until(
         copy,
@@ -129,9 +136,8 @@ def test_sequential_composition_meter_and_its_refusal(context, page, deck_url):
     assert not page.errors, page.errors
 
 
-def test_choosing_b_meter_and_an_overspending_edit(page, deck_url):
-    open_deck(page, deck_url + "?noprerun")
-    wait_runtime_ready(page)
+def test_choosing_b_meter_and_an_overspending_edit(shared_deck_page):
+    page = shared_deck_page
     out = run_cell(page, CHOOSE_B)
     assert out["state"] == "done" and "ε total: 1" in out["stdout"], out
     [row] = meter(page, CHOOSE_B)["rows"]

@@ -20,11 +20,12 @@ from tests.support.browser import (
     open_deck,
     run_count,
     wait_ran,
-    wait_runtime_ready,
     wait_until,
 )
 from tests.support.deck_text import not_spanish_numbers
 from tests.support.edit_claims import EDIT_CLAIMS, Shown
+
+SHARED_DECK_QUERY = "?noprerun"  # shared_deck_page: the cells here run when a test says so
 
 
 def _first_cell_with_edits(page) -> str:
@@ -35,9 +36,9 @@ def _receiver_url(deck_url: str) -> str:
     return deck_url.rstrip("/") + "/?receiver"
 
 
-def test_speaker_view_buttons_apply_an_edit_in_the_main_window_and_restore(context, page, deck_url):
-    open_deck(page, deck_url + "?noprerun")
-    wait_runtime_ready(page)
+def test_speaker_view_buttons_apply_an_edit_in_the_main_window_and_restore(shared_deck_page, deck_url):
+    page = shared_deck_page
+    context = page.context
     cell_id = _first_cell_with_edits(page)
     i = cell_index(page, cell_id)
     go_to_slide(page, cell_id)
@@ -95,12 +96,11 @@ def test_speaker_view_buttons_apply_an_edit_in_the_main_window_and_restore(conte
     copy.close()
 
 
-def test_every_try_edit_runs_in_chromium(page, deck_url):
+def test_every_try_edit_runs_in_chromium(shared_deck_page):
     """Each cell's authored code, then each of its edits applied to it, runs to the end in
     Chromium; every output prints its numbers the Spanish way, and each edit's claim (the same
     check as under CPython) holds against what the authored cell showed on this page."""
-    open_deck(page, deck_url + "?noprerun")
-    wait_runtime_ready(page)
+    page = shared_deck_page
     started = time.monotonic()
     results = page.evaluate("""async () => {
         const shown = (cell) => ({
