@@ -196,6 +196,9 @@ function sleepUntilStop(ms) {
 function heapBytes() {
   return /** @type {any} */ (pyodide)?._module?.HEAPU8?.length ?? 0;
 }
+// For the benches (bench/browser.py's MemoryWatch reads it through the worker's own scope):
+// measureUserAgentSpecificMemory counts JavaScript heaps only, not this wasm memory
+/** @type {any} */ (self).deckHeapBytes = heapBytes;
 
 /**
  * Answer a run that exhausted memory, after cellrunner undid what it bound and collected
