@@ -53,6 +53,36 @@ function markHidden(pre) {
   });
 }
 
+/** Whether ``el`` is on a page the browser skips for now (phone.css: a page far from the
+ *  screen has `content-visibility: auto`), though shown otherwise. Measuring it would lay its
+ *  page out at once, for nothing: on a phone's CPU, what every output drawn ahead (the
+ *  pre-run's) cost most (F2, docs/benchmark.md). Only where the browser says when it stops
+ *  skipping it (the event below); elsewhere never. @param {HTMLElement} el */
+function skipped(el) {
+  return typeof ContentVisibilityAutoStateChangeEvent === "function"
+    && !el.checkVisibility({ contentVisibilityAuto: true }) && el.checkVisibility();
+}
+
+/** Follow a long print to its last lines (an error shows whole), and say what it hides; for a
+ *  block on a skipped page, once its page comes near (``data-follow``: it is owed that).
+ *  @param {HTMLElement} pre */
+function follow(pre) {
+  if (skipped(pre)) {
+    pre.dataset.follow = "";
+    return;
+  }
+  delete pre.dataset.follow;
+  if (pre.dataset.kind !== "error") pre.scrollTop = pre.scrollHeight;
+  markHidden(pre);
+}
+
+// a page the browser stops skipping: what was drawn on it meanwhile is followed and measured now
+document.addEventListener("contentvisibilityautostatechange", (event) => {
+  const e = /** @type {Event & {skipped: boolean}} */ (event);
+  if (e.skipped || !(e.target instanceof Element)) return;
+  for (const pre of e.target.querySelectorAll("pre[data-follow]")) follow(/** @type {HTMLElement} */ (pre));
+}, { capture: true });
+
 /** Text blocks measured again when their box changes size: one drawn while its slide was not laid
  *  out (a phone lays out a page once it is near) has no width to measure until it is; a phone
  *  turned sideways may now show the whole line. */
@@ -115,11 +145,8 @@ export class Output {
     const queue = this.queue;
     this.queue = [];
     for (const item of queue) this.draw(item);
-    for (const pre of this.el.querySelectorAll("pre")) {
-      // follow a long print (its last lines lead to an error drawn under it); an error shows whole
-      if (pre.dataset.kind !== "error") pre.scrollTop = pre.scrollHeight;
-      markHidden(pre);
-    }
+    // follow a long print (its last lines lead to an error drawn under it); an error shows whole
+    for (const pre of this.el.querySelectorAll("pre")) follow(/** @type {HTMLElement} */ (pre));
   }
 
   draw(item) {
