@@ -71,6 +71,8 @@ SLIDES = """() => { const r = window.deck.reveal, slides = r.getSlides();
 POLL_STATE = f"() => document.querySelector('#{POLL} .poll')?.outerHTML.slice(0, 600) ?? 'no poll'"
 HERE_INDEX = "() => window.deck.reveal.getSlides().indexOf(window.deck.reveal.getCurrentSlide())"
 DONE = "(ids) => ids.every((id) => { const c = window.deck.cells.find((x) => x.id === id); return c.runs > 0 && c.running === null; })"
+# the seconds the cells' last runs took in Python, as cellrunner timed them (most ran once)
+CELL_SECONDS = "() => window.deck.cells.reduce((n, c) => n + (c.lastResult?.seconds ?? 0), 0)"
 SETTLED = "() => ['prerunDone', 'prerunIdle'].some((k) => document.documentElement.dataset[k] === 'true')"
 
 
@@ -119,6 +121,24 @@ def wait(page, expression: str, timeout: float, arg=None) -> bool:
             return True
         time.sleep(0.05)
     return False
+
+
+THREADS = (  # a renderer thread's name (Linux's 15 characters) → the part it is counted in
+    ("CrRendererMain", "main"),
+    ("DedicatedWorker", "python"),
+    ("ServiceWorker", "service worker"),
+    ("Compositor", "compositor"),
+)
+
+
+def renderer_threads() -> dict[str, float]:
+    """CPU seconds so far of this process's renderers, by part: the page's main thread, its
+    dedicated worker(s) (the Python worker), the service worker, the compositor, the rest."""
+    parts: dict[str, float] = {}
+    for name, cpu in procstat.thread_times(procstat.renderers()).values():
+        part = next((p for prefix, p in THREADS if name.startswith(prefix)), "other")
+        parts[part] = parts.get(part, 0.0) + cpu
+    return parts
 
 
 def renderer_cpu() -> float:
@@ -236,6 +256,8 @@ def visit(pw, hall: HallProcess, args, policy: str, kind: str, seq0: int) -> dic
             page, SETTLED, args.timeout
         )
         settle_s = time.time() - wall0
+        at_settled = renderer_threads()  # boot, package loads and the pre-run before the lecture
+        cells_s = page.evaluate(CELL_SECONDS)
         moves = follow(page, hall, args, kind, seq0)
         quiet_after = until_quiet()
         cpu_a, t_a = renderer_cpu(), time.monotonic()
@@ -243,6 +265,7 @@ def visit(pw, hall: HallProcess, args, policy: str, kind: str, seq0: int) -> dic
         idle_rate = (renderer_cpu() - cpu_a) / (time.monotonic() - t_a)
         metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
         cpu, other = renderer_cpu(), chromium_cpu(procstat.descendants(hall.proc.pid))
+        at_end, cells_end = renderer_threads(), page.evaluate(CELL_SECONDS)
         ran = page.evaluate("() => window.deck.cells.filter((c) => c.runs > 0).length")
         policy_seen = page.evaluate("() => document.documentElement.dataset.prerun")
         requests = fetched_bytes(finished)
@@ -264,6 +287,12 @@ def visit(pw, hall: HallProcess, args, policy: str, kind: str, seq0: int) -> dic
         "script": metrics.get("ScriptDuration"),
         "bytes": requests,
         "cells_run": ran,
+        # where the CPU went: per thread, until the pre-run settled and in all; the cells' own
+        # run time (their last runs' cellrunner seconds, the worker's clock) until then and in all
+        "threads_settled": at_settled,
+        "threads": at_end,
+        "cells_s_settled": cells_s,
+        "cells_s": cells_end,
         "moves": moves,
         "missing": [m["slide"] for m in moves if not m["results_there"]],
         "wall": wall,
@@ -316,8 +345,41 @@ def summarize(visits: list[dict]) -> tuple[dict, dict, str]:
         a, b = table[f"near/{kind}"]["cpu_10min"], table[f"all/{kind}"]["cpu_10min"]
         if a is not None and b:
             lines.append(f"\n{kind}: near / all CPU (10 min) = {a / b:.2f}×")
+    lines += where_it_went(visits)
     lines.append(phone.render({"F4": f4}))
     return table, f4, "\n".join(lines)
+
+
+PARTS = ("python", "main", "compositor", "service worker", "other")
+
+
+def settled_and_all(vs: list[dict], get) -> str:
+    """``"a / b"``: the medians of ``get(v, "threads_settled")`` and ``get(v, "threads")``."""
+    a = statistics.median(get(v, "threads_settled") for v in vs)
+    b = statistics.median(get(v, "threads") for v in vs)
+    return f"{a:.1f} / {b:.1f}"
+
+
+def where_it_went(visits: list[dict]) -> list[str]:
+    """Where the renderers' CPU went (medians, seconds): each thread until the pre-run settled
+    (before the first move: boot, package loads, the pre-run) and in all, and the cells' own
+    run time in Python (their last runs) among the Python worker's."""
+    if not any("threads" in v for v in visits):
+        return []
+    lines = [
+        "",
+        "where the renderers' CPU went (medians, CPU s; settled / whole visit):",
+        "| policy / phone | " + " | ".join(PARTS) + " | cells' own run time |",
+        "|---|" + "---|" * (len(PARTS) + 1),
+    ]
+    for p in POLICIES:
+        for k in PHONES:
+            vs = [v for v in visits if v["policy"] == p and v["phone"] == k and "threads" in v]
+            if vs:
+                row = [settled_and_all(vs, lambda v, key, part=part: v[key].get(part, 0.0)) for part in PARTS]
+                row.append(settled_and_all(vs, lambda v, key: v["cells_s" + key[len("threads") :]]))
+                lines.append(f"| {p}/{k} | " + " | ".join(row) + " |")
+    return lines
 
 
 def run(args) -> list[dict]:
