@@ -53,14 +53,18 @@ function markHidden(pre) {
   });
 }
 
-/** Whether ``el`` is on a page the browser skips for now (phone.css: a page far from the
- *  screen has `content-visibility: auto`), though shown otherwise. Measuring it would lay its
- *  page out at once, for nothing: on a phone's CPU, what every output drawn ahead (the
- *  pre-run's) cost most (F2, docs/benchmark.md). Only where the browser says when it stops
- *  skipping it (the event below); elsewhere never. @param {HTMLElement} el */
+/** The slides the browser skips for now (phone.css: a slide far from the screen has
+ *  `content-visibility: auto`), as its `contentvisibilityautostatechange` says. Kept here, not
+ *  asked (`checkVisibility` recomputes the page's style at each call: 1.35 s of the phone's
+ *  main thread in one cold visit, bench/diagnose). Where the browser has no such event, none. */
+const skippedNow = new WeakSet();
+
+/** Whether ``el`` is on a slide the browser skips for now: measuring it would lay that slide
+ *  out at once, for nothing (on a phone's CPU, what every output drawn ahead, the pre-run's,
+ *  cost most: F2, docs/benchmark.md). @param {HTMLElement} el */
 function skipped(el) {
-  return typeof ContentVisibilityAutoStateChangeEvent === "function"
-    && !el.checkVisibility({ contentVisibilityAuto: true }) && el.checkVisibility();
+  for (let x = el.parentElement; x; x = x.parentElement) if (skippedNow.has(x)) return true;
+  return false;
 }
 
 /** Follow a long print to its last lines (an error shows whole), and say what it hides; for a
@@ -76,10 +80,15 @@ function follow(pre) {
   markHidden(pre);
 }
 
-// a page the browser stops skipping: what was drawn on it meanwhile is followed and measured now
+// a slide the browser stops skipping: what was drawn on it meanwhile is followed and measured now
 document.addEventListener("contentvisibilityautostatechange", (event) => {
   const e = /** @type {Event & {skipped: boolean}} */ (event);
-  if (e.skipped || !(e.target instanceof Element)) return;
+  if (!(e.target instanceof Element)) return;
+  if (e.skipped) {
+    skippedNow.add(e.target);
+    return;
+  }
+  skippedNow.delete(e.target);
   for (const pre of e.target.querySelectorAll("pre[data-follow]")) follow(/** @type {HTMLElement} */ (pre));
 }, { capture: true });
 
