@@ -81,7 +81,8 @@ function follow(pre) {
 }
 
 // a slide the browser stops skipping: what was drawn on it meanwhile is followed and measured now
-document.addEventListener("contentvisibilityautostatechange", (event) => {
+// (the page's document; none where the page's pure modules are tested, under node)
+globalThis.document?.addEventListener("contentvisibilityautostatechange", (event) => {
   const e = /** @type {Event & {skipped: boolean}} */ (event);
   if (!(e.target instanceof Element)) return;
   if (e.skipped) {
