@@ -44,16 +44,23 @@ def wait_for_quiet(max_wait: float, threshold: float = 0.3) -> float | None:
 
 
 class MemoryWatch:
-    """The page's memory while a visit runs (the ``phone`` profile), sampled every
-    ``every`` s until the page's report is in:
+    """The page's memory while a visit runs (the ``phone`` profile), sampled every ``every`` s
+    from navigation until the page's report is in:
 
-    - ``js_heap_peak``: the largest ``usedSize`` of CDP ``Runtime.getHeapUsage`` on the page's
-      session: the main thread's JavaScript heap (not the workers');
+    - ``heap_wasm_peak`` (issue 49's "JS heap plus wasm"): the largest sum, over the samples, of
+      the main thread's JavaScript heap (``usedSize`` of CDP ``Runtime.getHeapUsage`` on the
+      page's session, each sample), the workers' JavaScript heaps (their share of
+      ``performance.measureUserAgentSpecificMemory``, every ``uasm_every``-th sample: it walks
+      the heaps, so not at every one) and the workers' WebAssembly memory (the Python worker's
+      ``deckHeapBytes()``, static/js/worker/worker.js: Pyodide's heap, which never shrinks; read in the
+      worker's scope, after the task it runs, each sample). Each part is its latest reading;
+      measureUserAgentSpecificMemory does not count wasm memory (it counts JavaScript heaps);
+    - ``js_heap_peak``, ``worker_js_peak``, ``wasm_peak``: each part's own largest reading;
     - ``renderer_peak``: the largest ``VmHWM`` (the kernel's high-water mark of the resident
       set, so no peak between samples is missed) of this process's Chromium renderers, read at
-      the end: the page's renderer holds the main thread's and the workers' JavaScript heaps,
-      the Python worker's WebAssembly memory (Pyodide's heap: it never shrinks), the compiled
-      code, and Blink's own (layout, images). An upper bound of "JS heap + wasm".
+      the end: the JavaScript heaps and the wasm memory, and also the compiled code, Blink's own
+      (layout, images, the GPU's tiles) and the allocators' slack. An upper bound of the first;
+    - ``uasm``, ``uasm_workers``: measureUserAgentSpecificMemory at the end (all, the workers').
     """
 
     UASM = """async () => {
@@ -62,18 +69,39 @@ class MemoryWatch:
       const workers = m.breakdown.filter((e) => e.attribution.some((a) => a.scope === "DedicatedWorkerGlobalScope"));
       return {uasm: m.bytes, uasm_workers: workers.reduce((n, e) => n + e.bytes, 0)};
     }"""
+    WASM = "() => (typeof self.deckHeapBytes === 'function' ? self.deckHeapBytes() : 0)"
     START = "() => { window.__bench.done.then((r) => { window.__benchReport = r; }); return true; }"
 
-    def __init__(self, page, every: float = 0.5):
-        self.page, self.every, self.js_heap_peak = page, every, 0
+    def __init__(self, page, every: float = 0.5, uasm_every: int = 10):
+        self.page, self.every, self.uasm_every = page, every, uasm_every
         self.cdp = getattr(page, "_bench_cdp", None) or page.context.new_cdp_session(page)
+        self.now = {"js_heap": 0, "worker_js": 0, "wasm": 0}
+        self.peaks = {"js_heap_peak": 0, "worker_js_peak": 0, "wasm_peak": 0, "heap_wasm_peak": 0}
+        self.samples = 0
+
+    def read(self) -> None:
+        """One sample of each part (the workers' JavaScript heaps every ``uasm_every``-th)."""
+        self.now["js_heap"] = int(self.cdp.send("Runtime.getHeapUsage")["usedSize"])
+        self.now["wasm"] = sum(int(w.evaluate(self.WASM) or 0) for w in self.page.workers)
+        if self.samples % self.uasm_every == 0:
+            m = self.page.evaluate(self.UASM)
+            if m:
+                self.now["worker_js"] = int(m["uasm_workers"])
+        self.samples += 1
 
     def sample(self) -> None:
         try:
-            used = self.cdp.send("Runtime.getHeapUsage")["usedSize"]
-        except PlaywrightError:  # the page is navigating
+            self.read()
+        except PlaywrightError:  # the page is navigating, or a worker ended meanwhile
             return
-        self.js_heap_peak = max(self.js_heap_peak, int(used))
+        for part in self.now:
+            key = f"{part}_peak"
+            self.peaks[key] = max(self.peaks[key], self.now[part])
+        self.peaks["heap_wasm_peak"] = max(self.peaks["heap_wasm_peak"], sum(self.now.values()))
+
+    @property
+    def js_heap_peak(self) -> int:
+        return self.peaks["js_heap_peak"]
 
     def wait(self, timeout: float) -> dict:
         """Sample until the page's report is in (at most ``timeout`` s); the report, with
@@ -87,8 +115,9 @@ class MemoryWatch:
                 break
             time.sleep(self.every)
         data = self.page.evaluate("() => window.__benchReport") or failed_report("no report")
+        self.sample()  # the end: the wasm memory as the last cell left it
         peaks = [procstat.status_bytes(pid, "VmHWM") or 0 for pid in procstat.renderers()]
-        data["memory"] = {"js_heap_peak": self.js_heap_peak, "renderer_peak": max(peaks, default=None)}
+        data["memory"] = dict(self.peaks, renderer_peak=max(peaks, default=None), memory_samples=self.samples)
         try:
             data["memory"] |= self.page.evaluate(self.UASM) or {}
         except PlaywrightError:

@@ -72,6 +72,8 @@ SLIDES = """() => { const r = window.deck.reveal, slides = r.getSlides();
 POLL_STATE = f"() => document.querySelector('#{POLL} .poll')?.outerHTML.slice(0, 600) ?? 'no poll'"
 HERE_INDEX = "() => window.deck.reveal.getSlides().indexOf(window.deck.reveal.getCurrentSlide())"
 DONE = "(ids) => ids.every((id) => { const c = window.deck.cells.find((x) => x.id === id); return c.runs > 0 && c.running === null; })"
+# the seconds the cells' last runs took in Python, as cellrunner timed them (most ran once)
+CELL_SECONDS = "() => window.deck.cells.reduce((n, c) => n + (c.lastResult?.seconds ?? 0), 0)"
 SETTLED = "() => ['prerunDone', 'prerunIdle'].some((k) => document.documentElement.dataset[k] === 'true')"
 
 
@@ -120,6 +122,29 @@ def wait(page, expression: str, timeout: float, arg=None) -> bool:
             return True
         time.sleep(0.05)
     return False
+
+
+THREADS = (  # a renderer thread's name (Linux's first 15 characters) → the part it is counted in
+    ("DedicatedWorker", "python"),
+    ("ServiceWorker", "service worker"),
+    ("Compositor", "compositor"),
+    ("ThreadPoolForeg", "thread pool"),  # V8's and Blink's helpers: wasm compiling, GC, decoding
+    ("CPUThrottlingTh", "throttler"),  # none here: lecture.py does not throttle the CPU
+)
+
+
+def renderer_threads() -> dict[str, float]:
+    """CPU seconds so far of this process's renderers, by part: the page's main thread (each
+    renderer's first thread, named as the process), its dedicated worker(s) (the Python
+    worker), the service worker, the compositor, the thread pool, the rest."""
+    parts: dict[str, float] = {}
+    for pid in procstat.renderers():
+        for tid, st in procstat.threads(pid).items():
+            part = (
+                "main" if tid == pid else next((p for pre, p in THREADS if st.name.startswith(pre)), "other")
+            )
+            parts[part] = parts.get(part, 0.0) + st.cpu
+    return parts
 
 
 def renderer_cpu() -> float:
@@ -237,6 +262,8 @@ def visit(pw, hall: HallProcess, args, policy: str, kind: str, seq0: int) -> dic
             page, SETTLED, args.timeout
         )
         settle_s = time.time() - wall0
+        at_settled = renderer_threads()  # boot, package loads and the pre-run before the lecture
+        cells_s = page.evaluate(CELL_SECONDS)
         moves = follow(page, hall, args, kind, seq0)
         quiet_after = until_quiet()
         cpu_a, t_a = renderer_cpu(), time.monotonic()
@@ -244,6 +271,7 @@ def visit(pw, hall: HallProcess, args, policy: str, kind: str, seq0: int) -> dic
         idle_rate = (renderer_cpu() - cpu_a) / (time.monotonic() - t_a)
         metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
         cpu, other = renderer_cpu(), chromium_cpu(procstat.descendants(hall.proc.pid))
+        at_end, cells_end = renderer_threads(), page.evaluate(CELL_SECONDS)
         ran = page.evaluate("() => window.deck.cells.filter((c) => c.runs > 0).length")
         policy_seen = page.evaluate("() => document.documentElement.dataset.prerun")
         requests = fetched_bytes(finished)
@@ -265,6 +293,12 @@ def visit(pw, hall: HallProcess, args, policy: str, kind: str, seq0: int) -> dic
         "script": metrics.get("ScriptDuration"),
         "bytes": requests,
         "cells_run": ran,
+        # where the CPU went: per thread, until the pre-run settled and in all; the cells' own
+        # run time (their last runs' cellrunner wall seconds, the worker's clock) then and in all
+        "threads_settled": at_settled,
+        "threads": at_end,
+        "cells_s_settled": cells_s,
+        "cells_s": cells_end,
         "moves": moves,
         "missing": [m["slide"] for m in moves if not m["results_there"]],
         "wall": wall,
@@ -317,8 +351,42 @@ def summarize(visits: list[dict]) -> tuple[dict, dict, str]:
         a, b = table[f"near/{kind}"]["cpu_10min"], table[f"all/{kind}"]["cpu_10min"]
         if a is not None and b:
             lines.append(f"\n{kind}: near / all CPU (10 min) = {a / b:.2f}×")
+    lines += where_it_went(visits)
     lines.append(phone.render({"F4": f4}))
     return table, f4, "\n".join(lines)
+
+
+PARTS = ("python", "main", "thread pool", "compositor", "service worker", "other")
+
+
+def settled_and_all(vs: list[dict], get) -> str:
+    """``"a / b"``: the medians of ``get(v, "threads_settled")`` and ``get(v, "threads")``."""
+    a = statistics.median(get(v, "threads_settled") for v in vs)
+    b = statistics.median(get(v, "threads") for v in vs)
+    return f"{a:.1f} / {b:.1f}"
+
+
+def where_it_went(visits: list[dict]) -> list[str]:
+    """Where the renderers' CPU went (medians, seconds): each thread until the pre-run settled
+    (before the first move: boot, package loads, the pre-run) and in all, and the cells' run
+    time in Python (their last runs, cellrunner's wall seconds: on a loaded machine more than
+    the CPU they took)."""
+    if not any("threads" in v for v in visits):
+        return []
+    lines = [
+        "",
+        "where the renderers' CPU went (medians, CPU s; settled / whole visit):",
+        "| policy / phone | " + " | ".join(PARTS) + " | cells' run time (wall) |",
+        "|---|" + "---|" * (len(PARTS) + 1),
+    ]
+    for p in POLICIES:
+        for k in PHONES:
+            vs = [v for v in visits if v["policy"] == p and v["phone"] == k and "threads" in v]
+            if vs:
+                row = [settled_and_all(vs, lambda v, key, part=part: v[key].get(part, 0.0)) for part in PARTS]
+                row.append(settled_and_all(vs, lambda v, key: v["cells_s" + key[len("threads") :]]))
+                lines.append(f"| {p}/{k} | " + " | ".join(row) + " |")
+    return lines
 
 
 def run(args) -> list[dict]:

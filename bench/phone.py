@@ -7,10 +7,11 @@ Pure functions of what ``stats.summarize`` makes of the ``phone`` profile's visi
   profile in the same run (the median of the per-repetition ratios);
 - F2: cold, the main thread's total blocking time from page ready to all cells done (each long
   task's excess over 50 ms, as P6) ≤ 200 ms;
-- F3: cold, peak memory ≤ 200 MB (10⁶ bytes): the page's renderer process's peak resident set
-  (``VmHWM``; bench/browser.py's ``MemoryWatch``): the main thread's and the workers' JS heaps and
-  the Python worker's WebAssembly memory, and also Blink's and the compiled code's, so an upper
-  bound of "JS heap + wasm";
+- F3: cold, peak memory ≤ 200 MB (10⁶ bytes), as the issue asks, "JS heap plus wasm": the
+  largest sum, sampled through the visit, of the main thread's and the workers' JavaScript heaps
+  and the Python worker's WebAssembly memory (bench/browser.py's ``MemoryWatch``). Printed beside
+  it, not the target's: the renderer process's peak resident set (``VmHWM``), which holds also
+  Blink's own memory, the compiled code and the allocators' slack;
 - F4 (bench/lecture.py): a followed 10-minute lecture costs the phone ≤ 0.5× the CPU seconds of
   pre-running every cell (the policy before issue 49: ``?prerun=all``), in the same run, and
   every slide the phone reaches in the scenario has its cells' results on screen when it gets
@@ -28,7 +29,7 @@ LECTURE_CPU_RATIO = 0.5  # F4
 TARGETS = {
     "F1": f"phone: cold first figure ≤ {FIGURE_RATIO}× bare Pyodide's (same profile, same run)",
     "F2": f"phone: cold total blocking time, page ready to all cells done ≤ {TBT_LIMIT_MS:.0f} ms",
-    "F3": f"phone: cold peak memory (renderer's VmHWM: JS heaps + wasm + Blink) ≤ {MEMORY_LIMIT_MB:.0f} MB",
+    "F3": f"phone: cold peak memory, JS heaps + wasm (sampled) ≤ {MEMORY_LIMIT_MB:.0f} MB",
     "F4": f"phone: a followed lecture's CPU ≤ {LECTURE_CPU_RATIO}× pre-running every cell, every slide's "
     "results on screen when reached",
 }
@@ -42,6 +43,12 @@ def verdicts(doc: dict | None) -> dict:
     f2 = limit_target(None if tbt is None else tbt * 1000, TBT_LIMIT_MS, "cold TBT", "ms")
     if longest is not None:
         f2["detail"] += f"; longest task {longest * 1000:.0f} ms"
+    f3 = limit_target(
+        median(doc, "deck.cold.heap_wasm_peak_mb"), MEMORY_LIMIT_MB, "cold peak JS heaps + wasm", "MB"
+    )
+    rss = median(doc, "deck.cold.renderer_peak_mb")
+    if rss is not None:
+        f3["detail"] += f"; the renderer's VmHWM (with Blink's, the code's) {rss:.0f} MB"
     return {
         "F1": ratio_target(
             median(doc, "deck.cold.first_figure"),
@@ -50,7 +57,7 @@ def verdicts(doc: dict | None) -> dict:
             "deck vs bare Pyodide, cold first figure",
         ),
         "F2": f2,
-        "F3": limit_target(median(doc, "deck.cold.renderer_peak_mb"), MEMORY_LIMIT_MB, "cold peak", "MB"),
+        "F3": f3,
     }
 
 
@@ -81,8 +88,11 @@ MEASURES = (  # (label, summary key, unit: s or MB)
     ("all cells done, cold", "deck.cold.all_done", "s"),
     ("longest task, cold (page ready → all done)", "deck.cold.longest_task", "s"),
     ("total blocking time, cold (page ready → all done)", "deck.cold.tbt", "s"),
-    ("peak memory, cold: renderer's VmHWM", "deck.cold.renderer_peak_mb", "MB"),
-    ("peak memory, cold: main thread's JS heap (sampled)", "deck.cold.js_heap_peak_mb", "MB"),
+    ("peak memory, cold: JS heaps + wasm (sampled; F3)", "deck.cold.heap_wasm_peak_mb", "MB"),
+    ("  the Python worker's wasm memory, peak", "deck.cold.wasm_peak_mb", "MB"),
+    ("  the workers' JS heaps, peak (sampled)", "deck.cold.worker_js_peak_mb", "MB"),
+    ("  the main thread's JS heap, peak (sampled)", "deck.cold.js_heap_peak_mb", "MB"),
+    ("peak memory, cold: renderer's VmHWM (also Blink, code)", "deck.cold.renderer_peak_mb", "MB"),
     ("memory at the end, cold: measureUserAgentSpecificMemory", "deck.cold.uasm_mb", "MB"),
     ("  of which the workers'", "deck.cold.uasm_workers_mb", "MB"),
 )

@@ -54,6 +54,12 @@ def add_common_args(ap: argparse.ArgumentParser, profiles: tuple[str, ...] = ("l
         "cold and warm, beside this tree's: before and after in one run",
     )
     ap.add_argument(
+        "--before-query",
+        metavar="QUERY",
+        help="also measure the deck opened as index.html?QUERY (without --before: this tree's) "
+        "as the deck before, cold and warm: an A/B of a page option in one run (e.g. bootpackages)",
+    )
+    ap.add_argument(
         "--next-pyodide",
         metavar="VERSION",
         default="314.0.7",
@@ -97,9 +103,11 @@ class Session:
 
     @property
     def before_url(self) -> str:
-        """The deck as ``--before`` has it (built into ``before/``, a sub-path of the same site)."""
-        q = self.args.deck_query
-        return self.url + "before/index.html" + (f"?{q}" if q else "")
+        """The deck as ``--before`` has it (built into ``before/``, a sub-path of the same site),
+        or without it this tree's; opened with ``--before-query`` if given."""
+        q = getattr(self.args, "before_query", None) or self.args.deck_query
+        folder = "before/" if self.args.before else ""
+        return self.url + folder + "index.html" + (f"?{q}" if q else "")
 
     @property
     def next_url(self) -> str:

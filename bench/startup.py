@@ -141,6 +141,7 @@ def make_meta(s, cpython: list[dict]) -> dict:
         "profile": s.browser.profile.name,
         "reps": s.args.reps,
         "before": s.args.before,
+        "before_query": s.args.before_query,
         "next_pyodide": s.args.next_pyodide or None,
         "load_average": os.getloadavg(),
     }
@@ -191,8 +192,11 @@ def measure_all(s) -> dict:
         s.browser.profile = PROFILES[name]
         print(f"profile {name}: {s.browser.profile.description}", flush=True)
         runs[name] = measure(s, cpython, same_libs)
-        if s.args.before:  # the deck before, against the same baseline visits: its own tables
-            meta = runs[name]["meta"] | {"profile": f"{name}, the deck before ({s.args.before})"}
+        if s.args.before or s.args.before_query:  # the deck before, against the same baseline visits
+            what = " ".join(
+                f"{w}" for w in (s.args.before, s.args.before_query and f"?{s.args.before_query}") if w
+            )
+            meta = runs[name]["meta"] | {"profile": f"{name}, the deck before ({what})"}
             runs[f"{name}:before"] = runs[name] | {"deck": runs[name].pop("before"), "meta": meta}
     return runs
 
@@ -213,14 +217,14 @@ def measure(s, cpython: list[dict], same_libs: list[dict]) -> dict:
     }
     targets = (
         ["baseline", "deck"]
-        + (["before"] if s.args.before else [])
+        + (["before"] if s.args.before or s.args.before_query else [])
         + (["next"] if s.args.next_pyodide else [])
     )
     for rep in range(s.args.reps):
         # alternate the order, so neither side always runs on a machine warmed by the other
         for target in targets if rep % 2 == 0 else targets[::-1]:
             visit_target(s, target, rep, results)
-    if not s.args.before:
+    if not (s.args.before or s.args.before_query):
         del results["before"]
     results["meta"]["elapsed_s"] = round(time.time() - s.started, 1)
     return results
@@ -275,6 +279,9 @@ def report(runs: dict, out: Path | None, compare_with: Path | None) -> None:
     phone_verdicts = phone.verdicts(docs.get("phone"))
     if phone_verdicts:
         text += "\n" + phone.measures(docs.get("phone")) + "\n" + phone.render(phone_verdicts)
+    for name in [p for p in docs if p.startswith("phone:")]:  # A/B: the other side too
+        text += f"\n\n# {runs[name]['meta']['profile']}\n" + phone.measures(docs[name])
+        text += "\n" + phone.render(phone.verdicts(docs[name]))
     elapsed = max(r["meta"].get("elapsed_s", 0) for r in runs.values())
     text += f"\n\n(benchmark ran {elapsed:.0f} s)"
     payload = {

@@ -71,6 +71,9 @@ def time_summary(base: dict, deck: dict) -> dict:
 
 
 MEMORY_KEYS = (
+    "heap_wasm_peak",
+    "worker_js_peak",
+    "wasm_peak",
     "js_heap_peak",
     "renderer_peak",
     "uasm",

@@ -60,6 +60,7 @@ MESSAGES = (
             F("base", "string"),
             F("interruptBuffer", "Int32Array | null"),
             F("prefetch", "boolean"),
+            F("bootPackages", "boolean"),
         ),
         (
             "boot (`base`: the page's folder, which `config`'s paths are relative to): load Pyodide, "
@@ -75,7 +76,9 @@ MESSAGES = (
             " `fetchKept`: any other request goes to the network as before). "
             "`interruptBuffer` is an `Int32Array` over a `SharedArrayBuffer` where the browser has one to "
             "share (feature-detected: cross-origin isolation is needed but not enough, WebKitGTK 2.50 is "
-            "isolated without it), else `null`."
+            "isolated without it), else `null`. With `bootPackages` (only with `?bootpackages`, for A/B "
+            "measurements) nothing is prefetched: `loadPyodide` gets `config.packages`, the dplab wheel "
+            "and the runner as its `packages` option, Pyodide's own way to download them while it boots."
         ),
         unions=("ToWorker",),
     ),

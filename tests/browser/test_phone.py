@@ -314,3 +314,38 @@ def test_a_vertical_swipe_on_a_slider_scrolls_and_leaves_its_value(phone, deck_u
     wait_until(phone, lambda: cell_code(phone, SLIDER_SLIDE) != before[1], 5)
     assert slider.input_value() != before[0]
     assert not phone.errors, phone.errors
+
+
+def test_a_long_print_on_a_far_page_is_followed_once_the_page_comes_near(phone, deck_url):
+    """An output drawn on a page far from the screen (phone.css skips its layout) is not
+    measured there and then, which would lay that page out on the phone's main thread (F2); once
+    the page comes near it is, as one drawn there: followed to its last line (on a phone the
+    block grows and its slide scrolls, so its own end is in view) and marked for what it hides."""
+    open_at(phone, deck_url, CODE_SLIDE, "?noprerun")
+    wait_landed(phone, CODE_SLIDE)
+    wait_runtime_ready(phone)
+    far = phone.evaluate(
+        """() => { const c = window.deck.cells[window.deck.cells.length - 1];
+        c.code = 'for i in range(600):\\n    print(i)'; c.run(); return c.slide.id; }"""
+    )
+    assert far != CODE_SLIDE
+    pre = f"#{far} .cell-output pre.out-stdout"
+    wait_until(
+        phone,
+        f"(() => {{ const p = document.querySelector('{pre}'); return !!p && /599/.test(p.textContent); }})()",
+        120,
+    )
+    time.sleep(0.3)  # a frame or two: a block drawn now would have been measured by then
+    owed = phone.evaluate(
+        f"(() => {{ const p = document.querySelector('{pre}'); return [p.scrollTop, 'follow' in p.dataset]; }})()"
+    )
+    assert owed == [0, True], owed  # not measured while its page is far
+    phone.evaluate(f"document.getElementById('{far}').scrollIntoView()")
+    wait_until(
+        phone,
+        f"""(() => {{ const p = document.querySelector('{pre}');
+        return !('follow' in p.dataset) && p.scrollTop + p.clientHeight >= p.scrollHeight - 2
+               && !('more' in p.dataset) === (p.scrollHeight <= p.clientHeight + 1); }})()""",
+        10,
+    )
+    assert not phone.errors, phone.errors

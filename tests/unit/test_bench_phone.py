@@ -19,13 +19,16 @@ def test_phone_targets_held_and_missed_with_the_margin():
             baseline__cold__figure=30.0,
             deck__cold__tbt=0.25,
             deck__cold__longest_task=0.3,
-            deck__cold__renderer_peak_mb=180.0,
+            deck__cold__heap_wasm_peak_mb=180.0,
+            deck__cold__renderer_peak_mb=540.0,
         )
     )
     assert v["F1"]["ok"] is True and "0.40×" in v["F1"]["detail"]
     assert v["F2"]["ok"] is False and "250.00 ms" in v["F2"]["detail"] and "+50.00 ms" in v["F2"]["detail"]
     assert "longest task 300 ms" in v["F2"]["detail"]
-    assert v["F3"]["ok"] is True and "-20.00 MB" in v["F3"]["detail"]
+    # F3 reads JS heaps + wasm (issue 49), the renderer's resident peak only printed beside it
+    assert v["F3"]["ok"] is True and "-20.00 MB" in v["F3"]["detail"] and "VmHWM" in v["F3"]["detail"]
+    assert phone.verdicts(doc(deck__cold__renderer_peak_mb=150.0))["F3"]["ok"] is None
     assert phone.verdicts(None) == {}
     assert phone.verdicts(doc())["F1"]["ok"] is None
 
@@ -47,8 +50,14 @@ def test_the_opening_slide_s_cells_done_is_their_last_first_result():
 
 
 def test_memory_peaks_are_summarized_in_megabytes():
-    rows = {"cold": [{"renderer_peak": 150e6, "js_heap_peak": 20e6}, {"renderer_peak": 170e6}]}
+    rows = {
+        "cold": [
+            {"renderer_peak": 150e6, "js_heap_peak": 20e6, "heap_wasm_peak": 90e6},
+            {"renderer_peak": 170e6},
+        ]
+    }
     s = stats.memory_summary(rows)
+    assert s["deck.cold.heap_wasm_peak_mb"]["median"] == 90.0
     assert s["deck.cold.renderer_peak_mb"]["median"] == 160.0
     assert s["deck.cold.js_heap_peak_mb"]["n"] == 1
 
@@ -62,3 +71,42 @@ def test_the_phone_profile_emulates_a_phone():
     assert PROFILES["aula"].options({"width": 1280, "height": 720}) == {
         "viewport": {"width": 1280, "height": 720}
     }
+
+
+class _Feed:
+    """Answers each call with the next of ``values``."""
+
+    def __init__(self, *values):
+        self.values = list(values)
+
+    def next(self):
+        return self.values.pop(0)
+
+
+def test_the_memory_watch_peaks_the_sum_of_js_heaps_and_wasm_as_sampled():
+    from bench.browser import MemoryWatch
+
+    heap, wasm, workers_js = _Feed(10e6, 5e6, 5e6), _Feed(50e6, 60e6, 60e6), _Feed(0, 30e6)
+
+    class Cdp:
+        def send(self, method):
+            assert method == "Runtime.getHeapUsage"
+            return {"usedSize": heap.next()}
+
+    class Worker:
+        def evaluate(self, expression):
+            return wasm.next()
+
+    class Page:
+        _bench_cdp, workers = Cdp(), [Worker()]
+
+        def evaluate(self, expression):
+            return {"uasm": 0, "uasm_workers": workers_js.next()}
+
+    watch = MemoryWatch(Page(), uasm_every=2)
+    for _ in range(3):
+        watch.sample()
+    # samples: 10+0+50, 5+0+60 (no uasm this time: the last workers' reading), 5+30+60
+    assert watch.peaks["heap_wasm_peak"] == 95e6
+    assert watch.peaks["wasm_peak"] == 60e6 and watch.peaks["js_heap_peak"] == 10e6
+    assert watch.peaks["worker_js_peak"] == 30e6

@@ -53,6 +53,46 @@ function markHidden(pre) {
   });
 }
 
+/** The slides the browser skips for now (phone.css: a slide far from the screen has
+ *  `content-visibility: auto`), as its `contentvisibilityautostatechange` says. Kept here, not
+ *  asked (`checkVisibility` recomputes the page's style at each call: 1.35 s of the phone's
+ *  main thread in one cold visit, bench/diagnose). Where the browser has no such event, none. */
+const skippedNow = new WeakSet();
+
+/** Whether ``el`` is on a slide the browser skips for now: measuring it would lay that slide
+ *  out at once, for nothing (on a phone's CPU, what every output drawn ahead, the pre-run's,
+ *  cost most: F2, docs/benchmark.md). @param {HTMLElement} el */
+function skipped(el) {
+  for (let x = el.parentElement; x; x = x.parentElement) if (skippedNow.has(x)) return true;
+  return false;
+}
+
+/** Follow a long print to its last lines (an error shows whole), and say what it hides; for a
+ *  block on a skipped page, once its page comes near (``data-follow``: it is owed that).
+ *  @param {HTMLElement} pre */
+function follow(pre) {
+  if (skipped(pre)) {
+    pre.dataset.follow = "";
+    return;
+  }
+  delete pre.dataset.follow;
+  if (pre.dataset.kind !== "error") pre.scrollTop = pre.scrollHeight;
+  markHidden(pre);
+}
+
+// a slide the browser stops skipping: what was drawn on it meanwhile is followed and measured now
+// (the page's document; none where the page's pure modules are tested, under node)
+globalThis.document?.addEventListener("contentvisibilityautostatechange", (event) => {
+  const e = /** @type {Event & {skipped: boolean}} */ (event);
+  if (!(e.target instanceof Element)) return;
+  if (e.skipped) {
+    skippedNow.add(e.target);
+    return;
+  }
+  skippedNow.delete(e.target);
+  for (const pre of e.target.querySelectorAll("pre[data-follow]")) follow(/** @type {HTMLElement} */ (pre));
+}, { capture: true });
+
 /** Text blocks measured again when their box changes size: one drawn while its slide was not laid
  *  out (a phone lays out a page once it is near) has no width to measure until it is; a phone
  *  turned sideways may now show the whole line. */
@@ -115,11 +155,8 @@ export class Output {
     const queue = this.queue;
     this.queue = [];
     for (const item of queue) this.draw(item);
-    for (const pre of this.el.querySelectorAll("pre")) {
-      // follow a long print (its last lines lead to an error drawn under it); an error shows whole
-      if (pre.dataset.kind !== "error") pre.scrollTop = pre.scrollHeight;
-      markHidden(pre);
-    }
+    // follow a long print (its last lines lead to an error drawn under it); an error shows whole
+    for (const pre of this.el.querySelectorAll("pre")) follow(/** @type {HTMLElement} */ (pre));
   }
 
   draw(item) {

@@ -111,9 +111,11 @@ export class Runtime extends EventTarget {
     };
     /** @param {ToWorker} msg */
     const send = (msg) => this.worker.postMessage(msg);
-    const prefetch = !new URLSearchParams(location.search).has("noprefetch");   // A/B: prefetch.js
+    const query = new URLSearchParams(location.search);
+    const prefetch = !query.has("noprefetch");   // A/B: prefetch.js
+    const bootPackages = query.has("bootpackages");   // A/B: loadPyodide's `packages` instead
     /** @type {Omit<import("../shared/types.js").InitMessage, "interruptBuffer">} */
-    const init = { type: "init", config: this.config, base: this.base, prefetch };
+    const init = { type: "init", config: this.config, base: this.base, prefetch, bootPackages };
     try {
       send({ ...init, interruptBuffer: this.interruptBuffer });
     } catch (_) {   // the buffer could not be shared after all: Stop restarts instead

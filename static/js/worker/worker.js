@@ -57,6 +57,7 @@ let bootError = null;        // Python never came up: every run answers with why
 let mplError = null;         // matplotlib failed to load: every run that draws answers with why
 let lastStatus = "";
 let downloading = false;     // the prefetch still downloads wheels: we wait on the network (prerun.js)
+let bootPackages = false;    // A/B (?bootpackages): loadPyodide's own `packages`, no prefetch
 /** @type {Engine | null} */
 let completion = null;           // the editor's completion: loaded on its first request (engine.js)
 
@@ -106,10 +107,13 @@ async function boot(config, base) {
   scheduler.bootProgress({ code: "boot-interpreter" });
   publishStatus();
   const { loadPyodide } = await import(new URL(config.pyodideIndex + "pyodide.mjs", base).href);
+  const wheels = [config.wheel, config.runner].map((path) => new URL(path, base).href);
   const python = pyodide = /** @type {PyodideInterface} */ (await loadPyodide({
     indexURL: new URL(config.pyodideIndex, base).href,
     env: { HOME: "/home/pyodide" },   // MPLBACKEND: cellrunner sets it, once
     stdout: () => {}, stderr: () => {},
+    // Pyodide's documented way (A/B, ?bootpackages): it downloads these while it bootstraps
+    packages: bootPackages ? [...config.packages, ...wheels] : [],
   }));
   // Without a shared buffer the page cannot interrupt, but a buffer of our own still makes
   // Python call into JS every few dozen bytecodes: that is what lets WebKitGTK's terminate()
@@ -118,8 +122,7 @@ async function boot(config, base) {
   python.setInterruptBuffer(idleBuffer);
   scheduler.bootProgress({ code: "boot-packages", packages: config.packages });
   publishStatus();
-  const wheels = [config.wheel, config.runner].map((path) => new URL(path, base).href);
-  await python.loadPackage([...config.packages, ...wheels], quiet);
+  if (!bootPackages) await python.loadPackage([...config.packages, ...wheels], quiet);
   runner = python.pyimport("cellrunner");
   interruptedTraceback = String(runner.INTERRUPTED_TRACEBACK);
   session = runner.Session();
@@ -193,6 +196,9 @@ function sleepUntilStop(ms) {
 function heapBytes() {
   return /** @type {any} */ (pyodide)?._module?.HEAPU8?.length ?? 0;
 }
+// For the benches (bench/browser.py's MemoryWatch reads it through the worker's own scope):
+// measureUserAgentSpecificMemory counts JavaScript heaps only, not this wasm memory
+/** @type {any} */ (self).deckHeapBytes = heapBytes;
 
 /**
  * Answer a run that exhausted memory, after cellrunner undid what it bound and collected
@@ -392,7 +398,8 @@ function onInit(msg) {
   interruptBuffer = msg.interruptBuffer || null;
   onDemand = msg.config.onDemand || {};
   completion = new Engine(msg.config.editor, msg.base);
-  if (msg.prefetch) {   // numpy's wheels, then matplotlib's, meanwhile
+  bootPackages = msg.bootPackages;
+  if (msg.prefetch && !bootPackages) {   // numpy's wheels, then matplotlib's, meanwhile
     downloading = true;
     globalThis.fetch = fetchKept(globalThis.fetch.bind(globalThis));   // Pyodide's fetches take them
     prefetch(msg.config, msg.base).then(() => { downloading = false; publishStatus(); });
