@@ -215,7 +215,7 @@ def test_while_matplotlib_downloads_the_prerun_runs_the_cells_that_do_not_draw(p
     wait_runtime_ready(page)
     draws = page.evaluate("""async () => {
         const deck = document.querySelector('script[type=module][src$="/js/page/deck.js"]').src;
-        const { needsMatplotlib } = await import(deck.replace(/deck\\.js$/, 'scheduler.js'));
+        const { needsMatplotlib } = await import(deck.replace(/page\\/deck\\.js$/, 'shared/scheduler.js'));
         return Object.fromEntries(window.deck.cells.map((c) => [c.id, needsMatplotlib(c.code)])); }""")
     order = list(draws)
     first_drawing = next(i for i, cell in enumerate(order) if draws[cell])
