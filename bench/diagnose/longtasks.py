@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from collections import defaultdict
 from pathlib import Path
 
@@ -26,7 +25,7 @@ sys.path[:] = [str(Path(__file__).resolve().parents[2])] + sys.path[1:]
 
 from bench.browser import LAUNCH_ARGS, VIEWPORT, WAIT_FOR_REPORT  # noqa: E402
 from bench.diagnose.common import parser  # noqa: E402
-from bench.diagnose.trace import CATEGORIES, navigation_start, outermost, threads  # noqa: E402
+from bench.diagnose.trace import navigation_start, outermost, threads, trace_page  # noqa: E402
 from bench.session import session  # noqa: E402
 
 LONG_MS = 50.0
@@ -129,22 +128,7 @@ def traced_cold_visit(s, folder: Path, url: str, cfg: dict, timeout: float) -> l
     )
     try:
         page = s.browser._page(ctx, cfg)
-        cdp = ctx.new_cdp_session(page)
-        events: list[dict] = []
-        done: list[bool] = []
-        cdp.on("Tracing.dataCollected", lambda p: events.extend(p["value"]))
-        cdp.on("Tracing.tracingComplete", lambda p: done.append(True))
-        cdp.send(
-            "Tracing.start",
-            {"traceConfig": {"includedCategories": CATEGORIES}, "transferMode": "ReportEvents"},
-        )
-        page.goto(url, wait_until="commit")
-        page.evaluate(WAIT_FOR_REPORT)
-        cdp.send("Tracing.end")
-        deadline = time.time() + timeout
-        while not done and time.time() < deadline:
-            page.wait_for_timeout(100)
-        return events
+        return trace_page(page, url, lambda p: p.evaluate(WAIT_FOR_REPORT), timeout)
     finally:
         ctx.close()
 

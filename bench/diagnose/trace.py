@@ -140,6 +140,27 @@ def outermost(slices) -> list[dict]:
     return kept
 
 
+def trace_page(page, url: str, until, timeout: float) -> list[dict]:
+    """The trace events (``CATEGORIES``) of ``page`` opening ``url``, traced until ``until(page)``
+    returns; then up to ``timeout`` seconds for the browser to hand the trace over."""
+    cdp = page.context.new_cdp_session(page)
+    events: list[dict] = []
+    done: list[bool] = []
+    cdp.on("Tracing.dataCollected", lambda p: events.extend(p["value"]))
+    cdp.on("Tracing.tracingComplete", lambda p: done.append(True))
+    cdp.send(
+        "Tracing.start",
+        {"traceConfig": {"includedCategories": CATEGORIES}, "transferMode": "ReportEvents"},
+    )
+    page.goto(url, wait_until="commit")
+    until(page)
+    cdp.send("Tracing.end")
+    deadline = time.time() + timeout
+    while not done and time.time() < deadline:
+        page.wait_for_timeout(100)
+    return events
+
+
 def traced_visit(s, folder: Path, url: str, seconds: float) -> list[dict]:
     """A visit in ``folder``'s profile (warm: a visit before it filled it), traced for ``seconds``."""
     ctx = s.browser.pw.chromium.launch_persistent_context(
@@ -148,22 +169,7 @@ def traced_visit(s, folder: Path, url: str, seconds: float) -> list[dict]:
     try:
         page = ctx.pages[0] if ctx.pages else ctx.new_page()
         s.browser.profile.apply(ctx, page)
-        cdp = ctx.new_cdp_session(page)
-        events: list[dict] = []
-        done: list[bool] = []
-        cdp.on("Tracing.dataCollected", lambda p: events.extend(p["value"]))
-        cdp.on("Tracing.tracingComplete", lambda p: done.append(True))
-        cdp.send(
-            "Tracing.start",
-            {"traceConfig": {"includedCategories": CATEGORIES}, "transferMode": "ReportEvents"},
-        )
-        page.goto(url, wait_until="commit")
-        time.sleep(seconds)
-        cdp.send("Tracing.end")
-        deadline = time.time() + 30
-        while not done and time.time() < deadline:
-            page.wait_for_timeout(100)
-        return events
+        return trace_page(page, url, lambda _: time.sleep(seconds), 30)
     finally:
         ctx.close()
 

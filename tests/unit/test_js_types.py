@@ -36,6 +36,22 @@ def test_static_js_type_checks(project: str):
     assert done.returncode == 0 and "error TS" not in errors, f"tsc -p {project}:\n{errors}"
 
 
+def _probe_errors(tmp_path, probe):
+    """tsc over ``probe`` with the page's config: its error lines about the probe, and the run."""
+    config = tmp_path / "tsconfig.json"
+    config.write_text(
+        f'{{"extends": "{ROOT / "tsconfig.json"}", "include": ["{probe}", "{ROOT / "static/js/page/ambient.d.ts"}"]}}'
+    )
+    done = subprocess.run(
+        [shutil.which("node"), str(TSC), "-p", str(config), "--pretty", "false"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    errors = [line for line in done.stdout.splitlines() if "probe.js" in line and "error TS" in line]
+    return errors, done
+
+
 def test_tsc_refuses_a_hall_post_that_the_wire_does_not_declare(tmp_path):
     """live.js's ``post`` takes the route's name and its body as ``HallPosts`` (generated from
     dpdeck/wire/hall.py) says: a body without a declared field, with a field of another type,
@@ -54,17 +70,7 @@ def test_tsc_refuses_a_hall_post_that_the_wire_does_not_declare(tmp_path):
         "}\n",
         encoding="utf-8",
     )
-    config = tmp_path / "tsconfig.json"
-    config.write_text(
-        f'{{"extends": "{ROOT / "tsconfig.json"}", "include": ["{probe}", "{ROOT / "static/js/page/ambient.d.ts"}"]}}'
-    )
-    done = subprocess.run(
-        [shutil.which("node"), str(TSC), "-p", str(config), "--pretty", "false"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    errors = [line for line in done.stdout.splitlines() if "probe.js" in line and "error TS" in line]
+    errors, done = _probe_errors(tmp_path, probe)
     assert [line.split("(")[1].split(",")[0] for line in errors] == ["5", "6", "7"], done.stdout
 
 
@@ -85,15 +91,5 @@ def test_tsc_refuses_a_hall_url_or_result_that_the_wire_does_not_declare(tmp_pat
         "}\n",
         encoding="utf-8",
     )
-    config = tmp_path / "tsconfig.json"
-    config.write_text(
-        f'{{"extends": "{ROOT / "tsconfig.json"}", "include": ["{probe}", "{ROOT / "static/js/page/ambient.d.ts"}"]}}'
-    )
-    done = subprocess.run(
-        [shutil.which("node"), str(TSC), "-p", str(config), "--pretty", "false"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    errors = [line for line in done.stdout.splitlines() if "probe.js" in line and "error TS" in line]
+    errors, done = _probe_errors(tmp_path, probe)
     assert [line.split("(")[1].split(",")[0] for line in errors] == ["4", "5", "6"], done.stdout
