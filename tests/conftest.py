@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.file_order import longest_first, recorded
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -28,6 +30,11 @@ def pytest_addoption(parser):
         default=None,
         help="the monkey's seed (default: $DPDECK_MONKEY_SEED, else a fixed one under CI, else a fresh one; printed)",
     )
+
+
+def pytest_collection_modifyitems(config, items):
+    """The longest files first (tests/support/file_order.py): the workers finish together."""
+    items[:] = longest_first(items, recorded())
 
 
 @pytest.fixture
