@@ -209,28 +209,48 @@ function spanishArrows(revealEl) {
  *  sideways (phone.css): such a one is made reachable by the keyboard and named for a screen
  *  reader (axe-core's scrollable-region-focusable); one that fits is left out of the tab order.
  *  Checked now, when reveal.js lays the slides out again, and once the fonts are in (KaTeX's
- *  widen formulas).
+ *  widen formulas). A check measures one slide per task, the current one first: a phone's far
+ *  slides are skipped (``content-visibility: auto``), so measuring one lays it out, and all
+ *  sixty at once were one long task (bench/diagnose/longtasks.py). A newer check ends an older
+ *  one; the slides' element is marked ``data-wide-checked`` when a check has measured them all.
  *  @param {any} reveal  @returns {import("./context.js").Bound} */
 function focusableWhenWide(reveal) {
+  /** @param {HTMLElement} el */
+  const mark = (el) => {
+    const wide = el.scrollWidth > el.clientWidth + 1;
+    if (wide === (el.dataset.wide === "true")) return;
+    el.dataset.wide = String(wide);
+    if (wide) {
+      el.tabIndex = 0;
+      if (el.tagName !== "TABLE") el.setAttribute("role", "group");   // a table keeps its role
+      el.setAttribute("aria-label", say({ code: el.tagName === "TABLE" ? "wide-table" : "wide-formula" }));
+    } else {
+      for (const attr of ["tabindex", "role", "aria-label"]) el.removeAttribute(attr);
+    }
+  };
+  let checks = 0;   // the newest check's number: an older one stops at its next slide
   const check = () => {
     if (!reveal.isScrollView()) return;
-    for (const el of reveal.getRevealElement().querySelectorAll(".slides .katex-display, .slides table.deck-table")) {
-      const wide = el.scrollWidth > el.clientWidth + 1;
-      if (wide === (el.dataset.wide === "true")) continue;
-      el.dataset.wide = String(wide);
-      if (wide) {
-        el.tabIndex = 0;
-        if (el.tagName !== "TABLE") el.setAttribute("role", "group");   // a table keeps its role
-        el.setAttribute("aria-label", say({ code: el.tagName === "TABLE" ? "wide-table" : "wide-formula" }));
-      } else {
-        for (const attr of ["tabindex", "role", "aria-label"]) el.removeAttribute(attr);
-      }
-    }
+    const mine = ++checks;
+    const slidesEl = reveal.getRevealElement().querySelector(".slides");
+    delete slidesEl.dataset.wideChecked;
+    const current = reveal.getCurrentSlide();
+    /** @type {HTMLElement[]} */
+    const queue = reveal.getSlides().filter((/** @type {HTMLElement} */ s) => s !== current);
+    if (current) queue.unshift(current);
+    const next = () => {
+      if (mine !== checks) return;
+      const slide = queue.shift();
+      if (!slide) { slidesEl.dataset.wideChecked = "true"; return; }
+      for (const el of slide.querySelectorAll(".katex-display, table.deck-table")) mark(/** @type {HTMLElement} */ (el));
+      setTimeout(next, 0);
+    };
+    next();
   };
   reveal.on("resize", check);
   check();
   document.fonts?.ready.then(check);
-  return { unbind() { reveal.off("resize", check); } };
+  return { unbind() { checks++; reveal.off("resize", check); } };
 }
 
 /** A visible notice beside the status indicator (what the announcer reads aloud), for a while. */
