@@ -334,7 +334,11 @@ def summarize(visits: list[dict]) -> tuple[dict, dict, str]:
     missing = sorted(
         {f"{v['policy']}/{v['phone']}:{s}" for v in visits for s in v["missing"] if v["policy"] == "near"}
     )
-    f4 = phone.lecture_verdict(table["near/active"]["cpu_10min"], table["all/active"]["cpu_10min"], missing)
+    near = [v for v in visits if v["policy"] == "near" and v["phone"] == "active"]
+    cells = med(near, "cells_s")
+    cpu = table["near/active"]["cpu_10min"]
+    floor = None if cpu is None or cells is None else cpu - cells
+    f4 = phone.lecture_verdict(cpu, table["all/active"]["cpu_10min"], missing, floor)
     lines = [
         "| policy / phone | CPU s (renderers, 10 min) | CPU s measured | idle CPU s/s | other Chromium CPU s "
         "| main thread busy s | script s | MiB fetched | cells run | settled at s |",

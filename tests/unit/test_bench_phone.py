@@ -42,6 +42,18 @@ def test_the_lecture_target_needs_half_the_cpu_and_every_slide_s_results():
     assert "(F4)" in phone.render({"F4": late}) and "MISSES" in phone.render({"F4": late})
 
 
+def test_a_lecture_miss_is_bounded_only_when_running_no_cell_would_miss_too():
+    # 10 of the 11 CPU s are paid whatever runs: with no cell, 10/13 = 0.77× > 0.5×
+    floor = phone.lecture_verdict(11.0, 13.0, [], floor_cpu=10.0)
+    assert floor["ok"] is False and "0.77×" in floor["bounded"]
+    assert "BOUNDED" in phone.render({"F4": floor}) and "MISSES" not in phone.render({"F4": floor})
+    # a floor under the limit: the policy could still win, so a plain miss
+    assert "bounded" not in phone.lecture_verdict(11.0, 13.0, [], floor_cpu=5.0)
+    # a slide reached without its results is the policy's fault, whatever the floor
+    assert "bounded" not in phone.lecture_verdict(11.0, 13.0, ["near/active:x"], floor_cpu=10.0)
+    assert phone.lecture_verdict(6.0, 13.0, [], floor_cpu=10.0)["ok"] is True
+
+
 def test_the_opening_slide_s_cells_done_is_their_last_first_result():
     first = {"a": {"result": 5.0}, "b": {"result": 7.0}, "c": {"result": 9.0}}
     assert milestones.current_done({"currentCellIds": ["a", "b"]}, first) == 7.0
