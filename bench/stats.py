@@ -90,11 +90,12 @@ def memory_summary(deck: dict) -> dict:
     }
 
 
-def lecture_requests(v: dict) -> list[dict]:
+def lecture_requests(v: dict, until: str = "all_done") -> list[dict]:
     """A visit's requests up to the moment its last cell had a result (all of them when that
     never came, or for the baseline): what the lecture needed. After it, the deck's service
-    worker fills its offline copy at low priority; those bytes are counted apart."""
-    done = ms.deck_milestones(v)["all_done"] if "cellIds" in v and v.get("timeOrigin") else None
+    worker fills its offline copy at low priority; those bytes are counted apart. ``until``:
+    another of the deck's milestones (``first_figure``: what the first figure waited for)."""
+    done = ms.deck_milestones(v)[until] if "cellIds" in v and v.get("timeOrigin") else None
     if done is None:
         return v["server"]
     cutoff = (v["timeOrigin"] + done) / 1000.0
@@ -119,6 +120,10 @@ def bytes_stats(results: dict) -> tuple[dict, dict]:
         for who in ("deck", "baseline")
         for kind in ("cold", "warm")
     }
+    # F1's floor: what was asked for before the first figure, which the link had to carry first
+    s["bytes.deck.cold.before_figure"] = stats(
+        [ms.bytes_summary(lecture_requests(v, "first_figure"))["total"] for v in results["deck"]["cold"]]
+    )
     s["bytes.deck.cold.with_fill"] = stats(
         [ms.bytes_summary(v["server"])["total"] for v in results["deck"]["cold"]]
     )

@@ -26,10 +26,13 @@ RUNTIME_BOUNDS = {
 BOUNDED = "BOUNDED"
 
 
-def bounded(v: dict, reason: str) -> dict:
-    """``v`` marked bounded by the runtime for ``reason`` if it missed; as it is otherwise (held,
-    or not measured)."""
-    return {**v, "bounded": reason} if v["ok"] is False else dict(v)
+def bounded(v: dict, reason: str, by: str = "the runtime") -> dict:
+    """``v`` marked bounded by the runtime (or ``by`` another limit the deck cannot move, such
+    as the profile's network) for ``reason`` if it missed; as it is otherwise (held, or not
+    measured)."""
+    if v["ok"] is not False:
+        return dict(v)
+    return {**v, "bounded": reason} | ({} if by == "the runtime" else {"bounded_by": by})
 
 
 def status(v: dict) -> str:
@@ -48,5 +51,5 @@ def line(key: str, v: dict, what: str) -> str:
     """``  (key) WORD  what: detail``, and for a bounded target the reason on the next line."""
     text = f"  ({key}) {word(v)}  {what}: {v['detail']}"
     if status(v) == "bounded":
-        text += f"\n        bounded by the runtime: {v['bounded']}"
+        text += f"\n        bounded by {v.get('bounded_by', 'the runtime')}: {v['bounded']}"
     return text

@@ -122,3 +122,33 @@ def test_the_memory_watch_peaks_the_sum_of_js_heaps_and_wasm_as_sampled():
     assert watch.peaks["heap_wasm_peak"] == 95e6
     assert watch.peaks["wasm_peak"] == 60e6 and watch.peaks["js_heap_peak"] == 10e6
     assert watch.peaks["worker_js_peak"] == 30e6
+
+
+def test_a_first_figure_miss_is_bounded_by_the_network_only_when_its_bytes_alone_miss():
+    def phone_doc(before: float, figure: float) -> dict:
+        medians = doc(
+            deck__cold__first_figure=figure,
+            baseline__cold__figure=20.0,
+            bytes__deck__cold__before_figure=before,
+        )
+        return medians | {"meta": {"profile": "phone"}}
+
+    rate = PROFILES["phone"].down_bytes_per_s
+    # 14 s of bytes at 9 Mbit/s before the figure: 0.70× of bare Pyodide's 20 s before any run
+    slow = phone.first_figure_verdict(phone_doc(14.0 * rate, 16.0))
+    assert slow["ok"] is False and slow["bounded_by"] == "the network" and "0.70×" in slow["bounded"]
+    assert "bounded by the network" in phone.render({"F1": slow})
+    # 8 s of bytes: a faster deck could hold it, so a plain miss
+    fast_link = phone.first_figure_verdict(phone_doc(8.0 * rate, 16.0))
+    assert (
+        fast_link["ok"] is False and "bounded" not in fast_link and "8.0 s of the link" in fast_link["detail"]
+    )
+    assert phone.first_figure_verdict(phone_doc(14.0 * rate, 11.0))["ok"] is True
+    # no profile named: the ratio alone
+    assert "bounded" not in phone.first_figure_verdict(
+        doc(
+            deck__cold__first_figure=16.0,
+            baseline__cold__figure=20.0,
+            bytes__deck__cold__before_figure=14.0 * rate,
+        )
+    )
