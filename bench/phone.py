@@ -37,8 +37,9 @@ TARGETS = {
 }
 
 
-def verdicts(doc: dict | None) -> dict:
-    """F1–F3 of the phone profile's document (None: the run had no phone profile)."""
+def verdicts(doc: dict | None, profile: str = "phone") -> dict:
+    """F1–F3 of the phone profile's document (None: the run had no phone profile); ``profile``:
+    the profile it was measured under (its link speed bounds F1)."""
     if doc is None:
         return {}
     tbt, longest = median(doc, "deck.cold.tbt"), median(doc, "deck.cold.longest_task")
@@ -51,10 +52,10 @@ def verdicts(doc: dict | None) -> dict:
     rss = median(doc, "deck.cold.renderer_peak_mb")
     if rss is not None:
         f3["detail"] += f"; the renderer's VmHWM (with Blink's, the code's) {rss:.0f} MB"
-    return {"F1": first_figure_verdict(doc), "F2": f2, "F3": f3}
+    return {"F1": first_figure_verdict(doc, profile), "F2": f2, "F3": f3}
 
 
-def first_figure_verdict(doc: dict) -> dict:
+def first_figure_verdict(doc: dict, profile: str = "phone") -> dict:
     """F1, and when it misses, whether the network alone forbids it: the bytes the deck had asked
     for before its first figure, at the profile's downlink, take longer than the limit allows
     (bounded by the network: only fewer bytes could hold it, not a faster deck)."""
@@ -66,8 +67,7 @@ def first_figure_verdict(doc: dict) -> dict:
         "deck vs bare Pyodide, cold first figure",
     )
     before = median(doc, "bytes.deck.cold.before_figure")
-    profile = PROFILES.get(doc.get("meta", {}).get("profile", ""))
-    rate = profile.down_bytes_per_s if profile else None
+    rate = PROFILES[profile].down_bytes_per_s if profile in PROFILES else None
     if before is None or not rate or not baseline:
         return v
     floor = before / rate

@@ -281,7 +281,7 @@ def report(runs: dict, out: Path | None, compare_with: Path | None) -> None:
         text += "\n" + phone.measures(docs.get("phone")) + "\n" + phone.render(phone_verdicts)
     for name in [p for p in docs if p.startswith("phone:")]:  # A/B: the other side too
         text += f"\n\n# {runs[name]['meta']['profile']}\n" + phone.measures(docs[name])
-        text += "\n" + phone.render(phone.verdicts(docs[name]))
+        text += "\n" + phone.render(phone.verdicts(docs[name], runs[name]["meta"]["profile"]))
     elapsed = max(r["meta"].get("elapsed_s", 0) for r in runs.values())
     text += f"\n\n(benchmark ran {elapsed:.0f} s)"
     payload = {
