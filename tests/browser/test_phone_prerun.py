@@ -107,3 +107,35 @@ def test_a_laptop_pre_runs_past_the_phone_window_without_moving(browser, deck_ur
         assert page.evaluate(CELLS)["here"] == 0  # it never moved
     finally:
         context.close()
+
+
+STATUS_OFFLINE = "document.querySelector('#runtime-status').dataset.offline ?? null"
+REGISTERED = "async () => !!(await navigator.serviceWorker.getRegistration())"
+
+
+def test_a_phone_keeps_the_deck_offline_only_once_its_wheels_are_in(browser, deck_url):
+    """The Service Worker's fill (the rest of the deck, kept for offline) waits for the worker's
+    prefetch as well as for the pre-run: a phone's pre-run idles after the opening slide while
+    matplotlib's wheel still downloads, and a fill begun then took the link from it (the first
+    figure 2 s later on the phone profile). matplotlib's wheel is held here until the pre-run
+    idles; the fill starts only once it is let through."""
+    context = browser.new_context(**PHONE)
+    held = []
+    context.route("**/matplotlib-*.whl", lambda route: held.append(route))
+    page = instrument(context, context.new_page())
+    try:
+        open_deck(page, deck_url)  # served isolated: the Service Worker is asked for only to fill
+        wait_runtime_ready(page)
+        wait_until(page, IDLE, 180)
+        wait_until(page, "() => window.deck.runtime.downloading", 10)
+        assert held, "matplotlib's wheel was never asked for"
+        time.sleep(2)  # what would have started at the idle has had its time
+        assert page.evaluate(STATUS_OFFLINE) is None and not page.evaluate(REGISTERED)
+        for route in list(held):
+            route.continue_()
+        context.unroute("**/matplotlib-*.whl")  # the fill asks for it too, later: let it through
+        wait_until(page, "() => !window.deck.runtime.downloading", 60)
+        wait_until(page, f"() => ({STATUS_OFFLINE}) === 'ready'", 240)
+        assert not page.errors
+    finally:
+        context.close()

@@ -44,7 +44,7 @@ const runtime = receiver ? null
   : workers > 1 ? new (await import("./workers.js")).RuntimePool(config, base, workers) : new Runtime(config, base);
 if (runtime) document.documentElement.dataset.workers = String(runtime.workers);
 runtime?.addEventListener("status", (/** @type {CustomEvent} */ e) => showStatus(e.detail));
-runtime?.addEventListener("status", (/** @type {CustomEvent} */ e) => { if (e.detail.state === "ready") keepOffline(statusEl); });
+runtime?.addEventListener("status", (/** @type {CustomEvent} */ e) => { if (e.detail.state === "ready") keepOffline(statusEl, runtime); });
 
 // The features started once reveal.js is ready, as reveal.js's plugins: by id, each module's
 // `plugin = {id, init(deck)}` (plugins.js), in this order; they load now, with the core below. A

@@ -59,14 +59,31 @@ function settled(limit = 120_000) {
   });
 }
 
-/** Once Python is ready and the pre-run done: ask the Service Worker to keep the rest of the
- *  deck (offline.json) and say how far it got, quietly, in the status indicator's tooltip and
- *  its ``data-offline`` ("partial", then "ready": every file kept; the tests wait for it). Once
- *  per page. */
-export async function keepOffline(statusEl) {
+/** Resolves once no Python worker downloads wheels (its prefetch: numpy's, then matplotlib's,
+ *  which the first figure waits for), at once if none does. A phone's pre-run idles after the
+ *  opening slide while matplotlib still downloads: a fill begun then took the link from it
+ *  (bench/results/startup-2026-12-07-phone-fill.json). At most ``limit`` ms.
+ *  @param {{downloading: boolean} & EventTarget} runtime */
+function downloaded(runtime, limit = 120_000) {
+  return new Promise((resolve) => {
+    if (!runtime.downloading) return resolve(undefined);
+    const check = () => { if (!runtime.downloading) finish(); };
+    const timer = setTimeout(() => finish(), limit);
+    const finish = () => { runtime.removeEventListener("status", check); clearTimeout(timer); resolve(undefined); };
+    runtime.addEventListener("status", check);
+  });
+}
+
+/** Once Python is ready, the pre-run done (or idle) and the wheels in: ask the Service Worker
+ *  to keep the rest of the deck (offline.json) and say how far it got, quietly, in the status
+ *  indicator's tooltip and its ``data-offline`` ("partial", then "ready": every file kept; the
+ *  tests wait for it). Once per page.
+ *  @param {HTMLElement} statusEl @param {{downloading: boolean} & EventTarget} runtime */
+export async function keepOffline(statusEl, runtime) {
   if (asked || !swAllowed()) return;
   asked = true;
   await settled();
+  await downloaded(runtime);
   if (!await register()) return;
   const registration = await navigator.serviceWorker.ready;
   let ours = "";
