@@ -146,3 +146,28 @@ def test_a_first_figure_miss_is_bounded_by_the_network_only_when_its_bytes_alone
     assert phone.first_figure_verdict(phone_doc(14.0 * rate, 11.0))["ok"] is True
     # a profile with no throttled link: the ratio alone
     assert "bounded" not in phone.first_figure_verdict(phone_doc(14.0 * rate, 16.0), "local")
+
+
+def test_the_first_figure_s_bytes_stop_where_the_offline_fill_begins():
+    origin = 1_000_000.0  # ms since the epoch
+    visit = {
+        "cellIds": ["a"],
+        "timeOrigin": origin,
+        "marks": {},
+        "statuses": [],
+        "runs": [{"id": 1, "cellId": "a", "started": 100.0, "result": 9000.0}],
+        "figures": [{"id": 1, "t": 5000.0, "cellId": "a"}],
+        "server": [
+            {"t0": origin / 1000 + 1, "path": "/vendor/numpy.whl", "bytes": 100, "status": 200},
+            {"t0": origin / 1000 + 3, "path": "/sw.js", "bytes": 7, "status": 200},
+            {"t0": origin / 1000 + 4, "path": "/static/wheels/jedi.whl", "bytes": 900, "status": 200},
+            {"t0": origin / 1000 + 6, "path": "/late.js", "bytes": 50, "status": 200},
+        ],
+    }
+    assert [e["path"] for e in stats.figure_requests(visit)] == ["/vendor/numpy.whl"]
+    # no service worker asked for: everything before the figure
+    no_sw = visit | {"server": [e for e in visit["server"] if e["path"] != "/sw.js"]}
+    assert [e["path"] for e in stats.figure_requests(no_sw)] == [
+        "/vendor/numpy.whl",
+        "/static/wheels/jedi.whl",
+    ]
