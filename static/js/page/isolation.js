@@ -61,8 +61,9 @@ function settled(limit = 120_000) {
 
 /** Resolves once no Python worker downloads wheels (its prefetch: numpy's, then matplotlib's,
  *  which the first figure waits for), at once if none does. A phone's pre-run idles after the
- *  opening slide while matplotlib still downloads: a fill begun then took the link from it
- *  (bench/results/startup-2026-12-07-phone-fill.json). At most ``limit`` ms.
+ *  opening slide while matplotlib still downloads: a fill begun then shared the phone's one
+ *  link with it (docs/benchmark.md, "F2 holds": the bench's emulated link does not slow a
+ *  service worker's fetches, so it cannot time this). At most ``limit`` ms.
  *  @param {{downloading: boolean} & EventTarget} runtime */
 function downloaded(runtime, limit = 120_000) {
   return new Promise((resolve) => {
