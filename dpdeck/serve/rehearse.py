@@ -85,8 +85,11 @@ def wait_ca(caddy: subprocess.Popen, storage: Path, log: Path, timeout: float = 
     return ca
 
 
-def wait_tls(port: int, ca: Path, host: str, timeout: float = 30.0) -> None:
-    """Wait until ``127.0.0.1:port`` answers TLS for ``host`` with a certificate of ``ca``."""
+def wait_tls(
+    port: int, ca: Path, host: str, caddy: subprocess.Popen, log: Path, timeout: float = 30.0
+) -> None:
+    """Wait until ``127.0.0.1:port`` answers TLS for ``host`` with a certificate of ``ca``
+    (RuntimeError with Caddy's ``log`` if it stopped: a port another program took, say)."""
     deadline = time.monotonic() + timeout
     while True:
         try:
@@ -95,6 +98,8 @@ def wait_tls(port: int, ca: Path, host: str, timeout: float = 30.0) -> None:
                 with context.wrap_socket(raw, server_hostname=host):
                     return
         except (OSError, ssl.SSLError):
+            if caddy.poll() is not None:
+                raise RuntimeError("Caddy se detuvo:\n" + log.read_text(errors="replace")) from None
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.2)
@@ -215,7 +220,7 @@ def rehearse(
         presenter = _presenter(hall_log, hall)
         ca = wait_ca(caddy, storage, caddy_log)
         for port in (deck_port, hall_port):
-            wait_tls(port, ca, "localhost")
+            wait_tls(port, ca, "localhost", caddy, caddy_log)
         nssdb = trust_ca(ca, browser_home, certutil)
         print(
             "\n".join(

@@ -25,6 +25,7 @@ from tests.support.browser import (
     wait_runtime_ready,
     wait_until,
 )
+from tests.support.layout import SLIDE_OVERFLOW, SLIDES_BY_LENGTH
 from tests.support.paths import ROOT
 
 RESULTS = ROOT / "test-results"
@@ -160,9 +161,8 @@ def test_code_is_legible_and_never_cut_off(phone, deck_url):
     cut = [s for s in sizes if s["hidden"] > 1]  # long lines wrap: nothing off to the side
     assert not cut, f"code lines cut off at the right: {cut[:3]}"
     # no slide is wider than the phone; a slide taller than it scrolls within its page
-    slides = phone.evaluate("""() => [...document.querySelectorAll('.slides section')].map(s => ({
-        id: s.id, wide: s.scrollWidth - s.clientWidth, tall: s.scrollHeight - s.clientHeight,
-        scrolls: ['auto', 'scroll'].includes(getComputedStyle(s).overflowY)}))""")
+    slides = phone.evaluate(f"""() => [...document.querySelectorAll('.slides section')].map(s => ({{
+        ...({SLIDE_OVERFLOW})(s), scrolls: ['auto', 'scroll'].includes(getComputedStyle(s).overflowY)}}))""")
     assert not [s for s in slides if s["wide"] > 1], [s for s in slides if s["wide"] > 1][:3]
     assert not [s for s in slides if s["tall"] > 1 and not s["scrolls"]]
 
@@ -244,8 +244,7 @@ def test_the_bar_has_its_own_room_tappable_buttons_and_says_where_one_is(phone, 
     assert bar["y"] == 0 and bar["width"] >= 380 and bar["height"] <= 60, bar
     assert not overlaps_with_bar(phone)
     # the longest slide scrolls inside its page: nothing of it passes under the bar
-    longest = phone.evaluate("""() => [...document.querySelectorAll('.slides section')]
-        .sort((a, b) => (b.scrollHeight - b.clientHeight) - (a.scrollHeight - a.clientHeight))[0].id""")
+    longest = phone.evaluate(SLIDES_BY_LENGTH)[0]["id"]
     phone.evaluate("(id) => { location.hash = '#/' + id; }", longest)
     wait_landed(phone, longest)
     phone.evaluate(

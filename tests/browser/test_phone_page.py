@@ -25,6 +25,7 @@ import pytest
 from tests.browser.engines import drivers
 from tests.support.browser import hall_view, open_deck, wait_hall, wait_until
 from tests.support.hall_process import HallProcess
+from tests.support.layout import SLIDE_OVERFLOW, SLIDES_BY_LENGTH
 from tests.support.paths import ROOT
 from tests.support.redis_server import free_port
 
@@ -137,25 +138,24 @@ def test_reading_a_long_slide_to_its_end_on_a_phone_keeps_following(browser, hal
         phone.on("pageerror", lambda e: phone.errors.append(str(e)))
         open_deck(phone, hall.audience + QUERY, timeout=60)
         wait_hall(phone, "live", 30)
-        longest = phone.evaluate("""() => [...document.querySelectorAll('.slides section')]
-            .map(s => [s.scrollHeight - s.clientHeight, +s.dataset.indexH, s.id]).sort((a, b) => b[0] - a[0])[0]""")
-        assert longest[0] > 100, longest  # longer than the screen by more than a few lines
-        _post(phone, hall.token, longest[1])
-        wait_until(phone, "(h) => window.deck.reveal.getIndices().h === h", 5, arg=longest[1])
+        longest = phone.evaluate(SLIDES_BY_LENGTH)[0]
+        assert longest["tall"] > 100, longest  # longer than the screen by more than a few lines
+        _post(phone, hall.token, longest["h"])
+        wait_until(phone, "(h) => window.deck.reveal.getIndices().h === h", 5, arg=longest["h"])
         time.sleep(0.5)
         for i in range(4):
             _swipe(phone, 200, 700, -400)
             time.sleep(0.8)
             at = phone.evaluate(HERE)
-            assert at[0] == longest[1] and hall_view(phone)["following"], (i, at, longest)
+            assert at[0] == longest["h"] and hall_view(phone)["following"], (i, at, longest)
         assert (
-            phone.evaluate("window.deck.reveal.getCurrentSlide().scrollTop") >= longest[0] - 2
+            phone.evaluate("window.deck.reveal.getCurrentSlide().scrollTop") >= longest["tall"] - 2
         )  # read to its end
         RESULTS.mkdir(exist_ok=True)
         phone.screenshot(path=str(RESULTS / "phone-page-long-slide-end.png"))
         # a slide that fits: a swipe reads ahead, and the way back shows over none of the slide
-        short = phone.evaluate("""() => [...document.querySelectorAll('.slides section')]
-            .find(s => +s.dataset.indexH > 2 && s.scrollHeight <= s.clientHeight && !s.querySelector('.fragment')).dataset.indexH""")
+        short = phone.evaluate(f"""() => [...document.querySelectorAll('.slides section')]
+            .find(s => +s.dataset.indexH > 2 && ({SLIDE_OVERFLOW})(s).tall <= 0 && !s.querySelector('.fragment')).dataset.indexH""")
         _post(phone, hall.token, int(short))
         wait_until(phone, "(h) => window.deck.reveal.getIndices().h === h", 5, arg=int(short))
         time.sleep(0.5)

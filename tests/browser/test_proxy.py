@@ -114,7 +114,7 @@ class Stack:
         )
         self.ca = rehearse.wait_ca(self.caddy, storage, self.tmp / "caddy.log")
         for host in ("deck.localhost", "hall.localhost"):
-            rehearse.wait_tls(self.port, self.ca, host)
+            rehearse.wait_tls(self.port, self.ca, host, self.caddy, self.tmp / "caddy.log")
         return self
 
     def trusting_home(self) -> Path:
@@ -138,9 +138,20 @@ class Stack:
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory):
-    s = Stack(tmp_path_factory.mktemp("proxy"))
+    """The stack, started again on other ports (up to three times) when another program took
+    Caddy's between ``free_port`` and Caddy's start: the build in between takes seconds, and a
+    browser's outgoing connections draw from the same ports."""
+    for attempt in range(3):
+        s = Stack(tmp_path_factory.mktemp("proxy"))
+        try:
+            s.start()
+            break
+        except RuntimeError as e:
+            s.stop()
+            if "address already in use" not in str(e) or attempt == 2:
+                raise
     try:
-        yield s.start()
+        yield s
     finally:
         s.stop()
 

@@ -48,7 +48,7 @@ def longest_first(items: list, table: dict[str, float]) -> list:
     files: dict[str, list] = {}
     for item in items:
         files.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
-    ordered = sorted(files, key=lambda f: -seconds_of(f, table))   # stable: ties keep their order
+    ordered = sorted(files, key=lambda f: -seconds_of(f, table))  # stable: ties keep their order
     return [item for f in ordered for item in files[f]]
 
 
@@ -69,6 +69,7 @@ def from_junit(report: Path) -> dict[str, float]:
 
 if __name__ == "__main__":
     table = from_junit(Path(sys.argv[1]))
-    TABLE.write_text(json.dumps({k: round(v, 1) for k, v in sorted(table.items())}, indent=1) + "\n",
-                     encoding="utf-8")
+    TABLE.write_text(
+        json.dumps({k: round(v, 1) for k, v in sorted(table.items())}, indent=1) + "\n", encoding="utf-8"
+    )
     print(f"{TABLE.relative_to(ROOT)}: {len(table)} files, {sum(table.values()):.0f} s in all")

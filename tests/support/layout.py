@@ -49,3 +49,19 @@ WRAPPED_LINES = """(section) => {
     }
     return found;
 }"""
+
+# How far a slide's content passes its box, each way, in CSS px, measured as laid out: a phone's
+# far slides are skipped (``content-visibility: auto``, phone.css), and a skipped slide measures
+# as if empty, so the probe lays it out for the measurement and leaves it as it found it.
+SLIDE_OVERFLOW = """(s) => {
+    const was = s.style.contentVisibility;
+    s.style.contentVisibility = 'visible';
+    const out = {id: s.id, h: +s.dataset.indexH, wide: s.scrollWidth - s.clientWidth,
+                 tall: s.scrollHeight - s.clientHeight};
+    s.style.contentVisibility = was;
+    return out;
+}"""
+
+# Every slide's SLIDE_OVERFLOW, longest first.
+SLIDES_BY_LENGTH = f"""() => [...document.querySelectorAll('.slides section')].map({SLIDE_OVERFLOW})
+    .sort((a, b) => b.tall - a.tall)"""

@@ -118,7 +118,14 @@ async (options = {}, { now, sleep, waitFor }) => {
   if (scroll) {
     await step("long-slide", async (d) => {
       const slides = [...document.querySelectorAll(".slides section")];
-      const extra = (s) => s.scrollHeight - s.clientHeight;
+      // measured as laid out: a far slide is skipped (content-visibility: auto) and measures empty
+      const extra = (s) => {
+        const was = s.style.contentVisibility;
+        s.style.contentVisibility = "visible";
+        const tall = s.scrollHeight - s.clientHeight;
+        s.style.contentVisibility = was;
+        return tall;
+      };
       const long = slides.reduce((a, b) => (extra(b) > extra(a) ? b : a));
       const short = slides.find((s) => s !== slides[0] && extra(s) <= 0 && !s.querySelector(".fragment"));
       d.long = long.id;
