@@ -118,16 +118,17 @@ async (options = {}, { now, sleep, waitFor }) => {
   if (scroll) {
     await step("long-slide", async (d) => {
       const slides = [...document.querySelectorAll(".slides section")];
-      // measured as laid out: a far slide is skipped (content-visibility: auto) and measures empty
-      const extra = (s) => {
+      // measured once, laid out: a far slide is skipped (content-visibility: auto) and measures
+      // empty (the Python tests' twin: tests/support/layout.py SLIDE_OVERFLOW)
+      const tall = new Map(slides.map((s) => {
         const was = s.style.contentVisibility;
         s.style.contentVisibility = "visible";
-        const tall = s.scrollHeight - s.clientHeight;
+        const extra = s.scrollHeight - s.clientHeight;
         s.style.contentVisibility = was;
-        return tall;
-      };
-      const long = slides.reduce((a, b) => (extra(b) > extra(a) ? b : a));
-      const short = slides.find((s) => s !== slides[0] && extra(s) <= 0 && !s.querySelector(".fragment"));
+        return [s, extra];
+      }));
+      const long = slides.reduce((a, b) => (tall.get(b) > tall.get(a) ? b : a));
+      const short = slides.find((s) => s !== slides[0] && tall.get(s) <= 0 && !s.querySelector(".fragment"));
       d.long = long.id;
       d.short = short?.id;
       await present([indices(long).h, indices(long).v, -1]);
