@@ -31,6 +31,16 @@ BOARD = f"#{POLL} .poll"
 EXERCISE = "ejercicio-escala-laplace"
 HERE = "() => { const i = window.deck.reveal.getIndices(); return [i.h, i.v || 0, i.f ?? -1]; }"
 STATUS = "document.querySelector('#hall-status .label .long').textContent"
+# keep each status the presenter's indicator shows, with its ``data-unsent``, on window.__statuses
+KEEP_STATUSES = """() => { window.__statuses = [];
+  const box = document.querySelector('#hall-status');
+  window.deck.hall.addEventListener('status', () => window.__statuses.push(
+    {text: box.querySelector('.label .long').textContent, unsent: box.dataset.unsent})); }"""
+# keep each state (and text) an exercise's hall note takes, on window.__notes
+KEEP_NOTE_STATES = """(sel) => { window.__notes = [];
+  const note = document.querySelector(sel);
+  new MutationObserver(() => window.__notes.push({state: note.dataset.state, text: note.textContent}))
+    .observe(note, {attributes: true, childList: true, characterData: true, subtree: true}); }"""
 # a student's retries, short enough for a test (the page's own: 1, 2, 4 … 30 s, 8 retries)
 FAST = """const h = window.deck.hall;
 h.retry = {...h.retry, device: {baseMs: 100, capMs: 200, retries: 2, maxRetryAfterMs: 1500}};"""
@@ -127,9 +137,15 @@ def test_an_answer_and_a_solve_refused_for_a_while_are_sent_again(browser, hall,
     solves = Refusals(student, "solved", 2)
     go_to_slide(student, EXERCISE)
     note = f"#{EXERCISE} .exercise-hall"
+    student.evaluate(KEEP_NOTE_STATES, note)
     student.evaluate("(id) => { window.deck.exercises.find((e) => e.id === id).tellHall(); }", EXERCISE)
-    wait_until(student, f"document.querySelector('{note}').dataset.state === 'retrying'", 5)
-    assert "reintentando" in student.locator(note).text_content()
+    # kept as shown, like the presenter's statuses below: the retries last about two seconds
+    retrying = "() => window.__notes.some((n) => n.state === 'retrying' && n.text.includes('reintentando'))"
+    try:
+        wait_until(student, retrying, 15)
+    except TimeoutError as exc:
+        exc.add_note(f"the note's states: {student.evaluate('window.__notes')}")
+        raise
     wait_until(student, f"document.querySelector('{note}').dataset.state === 'ok'", 15)
     assert student.locator(note).is_hidden()
     assert solves.statuses == [503, 503, 201], solves.statuses
@@ -202,9 +218,19 @@ def test_a_move_the_hall_refused_for_a_while_reaches_the_room(browser, hall):
     student = _tab(browser, hall.audience + "?noprerun&nosw")
     _at(student, presenter.evaluate(HERE), 5)
     refusals = Refusals(presenter, "state", 4)
+    presenter.evaluate(KEEP_STATUSES)
     presenter.keyboard.press("ArrowRight")
-    wait_until(presenter, f"{STATUS}.startsWith('La sala no recibe la posición')", 10)
-    assert presenter.locator("#hall-status").get_attribute("data-unsent") == "true"
+    # each status the indicator showed is kept as it was shown: the wait does not depend on
+    # polling inside the seconds the refusals last (a busy host once polled past them)
+    unsent = "() => window.__statuses.find((s) => s.text.startsWith('La sala no recibe la posición'))"
+    try:
+        shown = wait_until(presenter, unsent, 30)
+    except TimeoutError as exc:
+        exc.add_note(
+            f"the hall's answers: {refusals.statuses}; shown: {presenter.evaluate('window.__statuses')}"
+        )
+        raise
+    assert shown["unsent"] == "true", shown
     presenter.keyboard.press("ArrowRight")  # a newer move supersedes the refused one
     where = presenter.evaluate(HERE)
     assert student.evaluate(HERE) != where
