@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import time
 
 from tests.support.browser import cell_ids, open_deck, restart_python, set_code, wait_settled, wait_until
@@ -263,6 +264,7 @@ def test_the_frame_check_fails_a_page_that_blocks_its_own_thread(page, deck_url)
     try:
         monkey.check()
     except AssertionError as exc:
-        assert "its longest task since the last check: 1.2" in str(exc), exc
+        longest = re.search(r"its longest task since the last check: ([0-9.]+) s", str(exc))
+        assert longest and float(longest[1]) >= 1.2, exc  # longer on a busy host: 1,42 s once
     else:
         raise AssertionError("a page that blocked its thread for 1,2 s at a time passed the frame check")
