@@ -1,7 +1,8 @@
 """`build.py pdf`: print the deck with every figure and number computed in the browser.
 
 Opens the built deck headless in Chromium in reveal.js's print mode, waits until every cell has
-run (the page runs them all in the background), and prints one PDF page per slide: results, not
+run (the page runs them all in the background) and no run is left (a restarted Python's replay
+included: ``wait_settled``), and prints one PDF page per slide: results, not
 controls (a poll prints its question and a simulated hall's result, static/js/page/print.js; no run
 carries its time). ``solutions``: each exercise's solution loaded into its editor and run, judged,
 so its page shows the solution and its verdict. ``notes``: the speaker notes, each on a page of
@@ -62,6 +63,24 @@ SOLVE_ALL = """async () => {
 }"""
 
 
+# every run ended (none running or queued: a restart's replay queues them) and Python idle
+SETTLED = """() => window.deck.cells.every((c) => c.running === null)
+    && ['ready', 'error'].includes(window.deck.runtime.state)"""
+
+
+def wait_settled(page, deadline: float, what: str) -> None:
+    """Return once the page is settled on two reads half a second apart: a run that ended may
+    have left more to come (a restarted Python replays every cell that ran, one after another,
+    and a printed page must not catch a replay's cleared outputs). Raises BuildEnvironmentError
+    at ``deadline`` (time.monotonic())."""
+    calm = 0
+    while calm < 2:
+        if time.monotonic() > deadline:
+            raise BuildEnvironmentError(f"the cells did not settle {what}: try --timeout")
+        calm = calm + 1 if page.evaluate(SETTLED) else 0
+        time.sleep(0.5 if calm else 0.25)
+
+
 # figures are <img loading="lazy">: in print view, one far down the stacked pages is never
 # loaded (a poll's simulated hall printed as its text alone); load and decode every one first
 LOAD_IMAGES = """async () => {
@@ -119,6 +138,7 @@ def export_pdf(
             raise BuildEnvironmentError(
                 "Python failed to start in the browser: " + page.inner_text("#runtime-status")
             )
+        wait_settled(page, deadline, "after the pre-run")
         report = page.evaluate("""() => ({
             cells: window.deck.cells.length,
             errors: window.deck.cells.filter(c => c.lastResult && !c.lastResult.ok)
@@ -132,6 +152,7 @@ def export_pdf(
             report["errors"] += [
                 f"{ex} (its solution: {v})" for ex, v in report["solutions"].items() if v != "ok"
             ]
+            wait_settled(page, deadline, "after the solutions ran")
         page.evaluate(LOAD_IMAGES)
         page.evaluate("document.fonts.ready")
         out.parent.mkdir(parents=True, exist_ok=True)

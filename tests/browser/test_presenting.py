@@ -526,8 +526,6 @@ def test_the_handout_prints_results_solutions_and_notes_not_controls(built_deck,
     """Issue 33, item 19: `pdf --solutions --notes`. No run carries «calculado hh:mm · 0,29 s»;
     each exercise's page shows its solution, run and judged ✓; a poll prints a simulated hall's
     result (its figure), not a «Simular una sala» button; each slide's notes follow it."""
-    from PIL import Image
-
     from dpdeck.serve.pdf import export_pdf
 
     out = tmp_path / "handout.pdf"
@@ -550,11 +548,36 @@ def test_the_handout_prints_results_solutions_and_notes_not_controls(built_deck,
     scale = next(i for i, t in enumerate(texts) if t.startswith("Ejercicio · La escala de Laplace"))
     assert "escala = sensibilidad / epsilon" in texts[scale] and "✓" in texts[scale], texts[scale]
     poll = next(i for i, t in enumerate(texts) if "Una sala simulada en el navegador" in t)
-    subprocess.run(["pdftoppm", "-png", "-r", "40", "-f", str(poll + 1), "-l", str(poll + 1), str(out),
+    _assert_poll_figure(out, poll + 1, tmp_path)
+    shutil.copy(out, ROOT / "test-results" / "handout-solutions-notes.pdf")
+
+
+def _assert_poll_figure(out, page: int, tmp_path) -> None:
+    """Page ``page`` of the PDF ``out`` shows the poll's simulated hall: ink on its right half."""
+    from PIL import Image
+
+    subprocess.run(["pdftoppm", "-png", "-r", "40", "-f", str(page), "-l", str(page), str(out),
                     str(tmp_path / "poll")], check=True)  # fmt: skip
     image = Image.open(next(tmp_path.glob("poll*.png"))).convert("L")
     w, h = image.size
     board = image.crop((w // 2, h // 5, w, h * 4 // 5))  # the simulated hall's figure
     dark = sum(board.histogram()[:200]) / (board.size[0] * board.size[1])
     assert dark > 0.02, f"the poll's page has no figure ({dark:.3%} ink)"
-    shutil.copy(out, ROOT / "test-results" / "handout-solutions-notes.pdf")
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext (poppler-utils) needed")
+def test_a_python_restarted_before_printing_is_waited_for(built_deck, browser, tmp_path, monkeypatch):
+    """Python restarts right after the solutions ran (as the watchdog restarts a worker that a
+    busy host kept silent): its replay clears each output until it runs again, and the handout
+    is printed only once the replay is done. CI printed a poll's page with no output at all."""
+    from dpdeck.serve import pdf
+
+    restart = pdf.SOLVE_ALL.replace("return verdicts;", "window.deck.runtime.restart(); return verdicts;")
+    assert restart != pdf.SOLVE_ALL
+    monkeypatch.setattr(pdf, "SOLVE_ALL", restart)
+    out = tmp_path / "handout.pdf"
+    report = pdf.export_pdf(built_deck, out, timeout=400, browser=browser, solutions=True)
+    assert report["errors"] == [], report
+    texts = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True, check=True).stdout
+    poll = next(i for i, t in enumerate(texts.split("\f")) if "Una sala simulada en el navegador" in t)
+    _assert_poll_figure(out, poll + 1, tmp_path)

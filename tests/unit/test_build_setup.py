@@ -127,6 +127,34 @@ def test_when_fetching_chromium_fails_the_message_says_what_to_do(tmp_path, monk
     assert "playwright install chromium" in said
 
 
+class _SettlingPage:
+    """A page whose SETTLED reads come from ``reads`` (the last one repeats)."""
+
+    def __init__(self, reads: list[bool]):
+        self.reads, self.asked = reads, 0
+
+    def evaluate(self, expression: str) -> bool:
+        assert expression == pdf.SETTLED
+        self.asked += 1
+        return self.reads[min(self.asked, len(self.reads)) - 1]
+
+
+def test_the_pdf_prints_only_a_page_settled_on_two_reads(monkeypatch):
+    """A replay after a restart leaves moments with no run: one settled read is not enough."""
+    monkeypatch.setattr(pdf.time, "sleep", lambda s: None)
+    page = _SettlingPage([False, True, False, True, True, False])
+    pdf.wait_settled(page, deadline=float("inf"), what="after the pre-run")
+    assert page.asked == 5
+
+
+def test_a_page_that_never_settles_is_a_clear_error(monkeypatch):
+    clock = iter(range(100))
+    monkeypatch.setattr(pdf.time, "sleep", lambda s: None)
+    monkeypatch.setattr(pdf.time, "monotonic", lambda: next(clock))
+    with pytest.raises(BuildEnvironmentError, match="did not settle after the solutions ran: try --timeout"):
+        pdf.wait_settled(_SettlingPage([True, False]), deadline=10, what="after the solutions ran")
+
+
 def test_the_packages_of_the_flat_layout_are_declared(tmp_path):
     """The step of `pip install -e .` that failed ("Multiple top-level packages discovered in
     a flat-layout"), run offline with this venv's setuptools."""
