@@ -220,8 +220,8 @@ def test_a_move_the_hall_refused_for_a_while_reaches_the_room(browser, hall):
     refusals = Refusals(presenter, "state", 4)
     presenter.evaluate(KEEP_STATUSES)
     presenter.keyboard.press("ArrowRight")
-    # each status the indicator showed is kept as it was shown: the wait does not depend on
-    # polling inside the seconds the refusals last (a busy host once polled past them)
+    # each status the indicator showed is kept as it was shown: the wait does not depend on a
+    # poll landing inside the seconds the refusals last (CI once saw no such status in 10 s)
     unsent = "() => window.__statuses.find((s) => s.text.startsWith('La sala no recibe la posición'))"
     try:
         shown = wait_until(presenter, unsent, 30)
