@@ -248,7 +248,7 @@ def test_monkey(page, deck_url, monkey_actions, monkey_seed):
 
 def test_the_frame_check_fails_a_page_that_blocks_its_own_thread(page, deck_url):
     """The check's other side: tasks of 1,2 s on the page's thread, while a frame is sampled,
-    fail it, though the frame sampled again after them comes in time."""
+    fail it, and the failure names the page's longest task."""
     page.add_init_script(KEEP_LONG_TASKS)
     open_deck(page, deck_url + "?noprerun")
     monkey = Monkey(page, deck_url, 0)
