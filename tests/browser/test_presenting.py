@@ -42,7 +42,7 @@ FIRST_CELL = "el-dato-de-partida"
 
 def test_edit_survives_reload_and_reset_all_restores(page, deck_url):
     page.on("dialog", lambda d: d.accept())
-    open_deck(page, deck_url)
+    open_deck(page, deck_url + "?noprerun")  # what is kept is the code: no run is needed
     ids = cell_ids(page)[:2]
     set_code(page, 0, "# mi versión\nprint(1)")
     set_code(page, 1, "# otra\nprint(2)")
@@ -102,8 +102,8 @@ def test_slider_reruns_and_the_last_value_wins(shared_deck_page):
 
 def _first_slider(page, deck_url):
     """The deck open on a code slide's first slider (not a poll's lab): its cell's id and index,
-    the slider and its label."""
-    open_deck(page, deck_url)
+    the slider and its label. No pre-run: a slider's cell runs when the slider says so."""
+    open_deck(page, deck_url + "?noprerun")
     cell_id = page.evaluate(
         "[...document.querySelectorAll('.cell-params input[type=range]')]"
         ".find(e => !e.closest('details')).closest('.cell').dataset.cellId"
@@ -301,8 +301,9 @@ def test_a_stop_while_the_run_loads_its_package_stops_that_run(page, deck_url):
 def test_restart_replays_the_authored_cells_and_keeps_the_edited_ones(page, deck_url):
     """⟲'s rule (PROTOCOL.md, "Recovery"): the authored cells that had run are run again; an
     edited cell keeps its edit but is not replayed (an edit may be what broke the deck). A page
-    of its own: on the module's, every cell has run, and ⟲ would replay the whole deck."""
-    open_deck(page, deck_url)
+    of its own, without the pre-run: on the module's, every cell has run, and ⟲ would replay the
+    whole deck."""
+    open_deck(page, deck_url + "?noprerun")
     wait_runtime_ready(page)
     authored = "los-agregados-no-son-anonimos"
     run_cell(page, FIRST_CELL, code="secreto = 41")
@@ -328,9 +329,10 @@ def test_run_all_runs_every_cell(shared_deck_page):
 
 
 def test_speaker_view_boots_no_second_runtime(page, context, deck_url):
-    open_deck(page, deck_url)
+    open_deck(page, deck_url + "?noprerun")  # the one cell mirrored runs when asked
     wait_runtime_ready(page)
     go_to_slide(page, "los-agregados-no-son-anonimos")
+    run_cell(page, "los-agregados-no-son-anonimos")
     wait_until(
         page,
         "document.querySelector(\".cell[data-cell-id='los-agregados-no-son-anonimos'] .out-stdout\")",
@@ -392,7 +394,7 @@ def test_pdf_has_one_page_per_slide_with_computed_figures(built_deck, browser, t
 def test_speaker_view_notes_show_each_formula_once(page, context, deck_url):
     """The notes pane is the speaker view's own document: KaTeX's stylesheet is linked there, so
     a formula's hidden MathML copy stays hidden ("1/0,1 = 10", not "1/0,1 = 101/0,1 = 10")."""
-    open_deck(page, deck_url)
+    open_deck(page, deck_url + "?noprerun")  # the notes need no Python
     go_to_slide(page, "el-mecanismo-de-laplace")
     page.locator(".reveal").click(position={"x": 640, "y": 40})
     with context.expect_page() as popup_info:
