@@ -537,12 +537,8 @@ def test_the_handout_prints_results_solutions_and_notes_not_controls(built_deck,
     info = subprocess.run(["pdfinfo", str(out)], capture_output=True, text=True).stdout
     pages = int(next(line for line in info.splitlines() if line.startswith("Pages:")).split()[1])
     assert pages == report["pages"] > report["slides"], (pages, report)  # the notes' pages too
-
-    def text(page: int) -> str:
-        args = ["pdftotext", "-f", str(page), "-l", str(page), str(out), "-"]
-        return subprocess.run(args, capture_output=True, text=True, check=True).stdout
-
-    texts = [text(p) for p in range(1, pages + 1)]
+    texts = _page_texts(out)
+    assert len(texts) == pages, (len(texts), pages)
     notes = [t for t in texts if t.startswith("Notas del presentador")]
     assert len(notes) == pages - report["slides"] and not any("Speaker notes" in t for t in texts)
     slides = "\n".join(t for t in texts if t not in notes)  # the notes may name «Simular una sala»
@@ -552,6 +548,12 @@ def test_the_handout_prints_results_solutions_and_notes_not_controls(built_deck,
     poll = next(i for i, t in enumerate(texts) if "Una sala simulada en el navegador" in t)
     _assert_poll_figure(out, poll + 1, tmp_path)
     shutil.copy(out, ROOT / "test-results" / "handout-solutions-notes.pdf")
+
+
+def _page_texts(out) -> list[str]:
+    """The text of each page of the PDF ``out``, in order (one pdftotext: a form feed ends each)."""
+    texts = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True, check=True).stdout
+    return texts.split("\f")[:-1]
 
 
 def _assert_poll_figure(out, page: int, tmp_path) -> None:
@@ -580,6 +582,5 @@ def test_a_python_restarted_before_printing_is_waited_for(built_deck, browser, t
     out = tmp_path / "handout.pdf"
     report = pdf.export_pdf(built_deck, out, timeout=400, browser=browser, solutions=True)
     assert report["errors"] == [], report
-    texts = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True, check=True).stdout
-    poll = next(i for i, t in enumerate(texts.split("\f")) if "Una sala simulada en el navegador" in t)
+    poll = next(i for i, t in enumerate(_page_texts(out)) if "Una sala simulada en el navegador" in t)
     _assert_poll_figure(out, poll + 1, tmp_path)
