@@ -75,12 +75,18 @@ def ca_path(storage: Path) -> Path:
     return storage / "pki" / "authorities" / "local" / "root.crt"
 
 
+def failed(what: str, log: Path) -> RuntimeError:
+    """The error for a process of the rehearsal that failed, ``what`` saying how ("Caddy se
+    detuvo"), followed by its whole ``log`` to say why."""
+    return RuntimeError(f"{what}:\n" + log.read_text(errors="replace"))
+
+
 def wait_ca(caddy: subprocess.Popen, storage: Path, log: Path, timeout: float = 30.0) -> Path:
     """The root certificate once Caddy made it (RuntimeError with Caddy's log if it stopped)."""
     ca, deadline = ca_path(storage), time.monotonic() + timeout
     while not ca.exists():
         if caddy.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError("Caddy no arrancó:\n" + log.read_text(errors="replace"))
+            raise failed("Caddy no arrancó", log)
         time.sleep(0.2)
     return ca
 
@@ -99,7 +105,7 @@ def wait_tls(
                     return
         except (OSError, ssl.SSLError):
             if caddy.poll() is not None:
-                raise RuntimeError("Caddy se detuvo:\n" + log.read_text(errors="replace")) from None
+                raise failed("Caddy se detuvo", log) from None
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.2)
@@ -143,7 +149,7 @@ def _presenter(log: Path, hall: subprocess.Popen, timeout: float = 30.0) -> str:
         if hall.poll() is not None:
             break
         time.sleep(0.1)
-    raise RuntimeError("la sala no arrancó:\n" + log.read_text(errors="replace"))
+    raise failed("la sala no arrancó", log)
 
 
 def _fresh_files(

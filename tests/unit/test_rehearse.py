@@ -108,3 +108,24 @@ def test_the_rehearsal_serves_the_deck_and_the_hall_over_https_with_a_trusted_ca
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(10)
+
+
+def test_a_process_that_stops_is_named_with_its_whole_log(tmp_path):
+    """Caddy or the hall gone before it is ready: the error says which, then its log, whole."""
+    from dpdeck.serve.rehearse import _presenter, wait_ca, wait_tls
+
+    log = tmp_path / "log"
+    log.write_text("línea 1\nlisten tcp :8443: bind: address already in use\n")
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    with socket.socket() as unused:  # a port nobody listens on
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    with pytest.raises(RuntimeError) as ca:
+        wait_ca(gone, tmp_path / "storage", log, timeout=5)
+    with pytest.raises(RuntimeError) as tls:
+        wait_tls(port, tmp_path / "no.crt", "localhost", gone, log, timeout=5)
+    with pytest.raises(RuntimeError) as hall:
+        _presenter(log, gone, timeout=5)
+    for error, what in ((ca, "Caddy no arrancó"), (tls, "Caddy se detuvo"), (hall, "la sala no arrancó")):
+        assert str(error.value) == f"{what}:\n" + log.read_text(), error.value
