@@ -2,7 +2,8 @@
 
 Opens the built deck headless in Chromium in reveal.js's print mode, waits until every cell has
 run (the page runs them all in the background) and no run is left (a restarted Python's replay
-included: ``wait_settled``), and prints one PDF page per slide: results, not
+included: ``wait_settled``; a cell whose run a second restart ended is run again:
+``recover_lost``), and prints one PDF page per slide: results, not
 controls (a poll prints its question and a simulated hall's result, static/js/page/print.js; no run
 carries its time). ``solutions``: each exercise's solution loaded into its editor and run, judged,
 so its page shows the solution and its verdict. ``notes``: the speaker notes, each on a page of
@@ -81,6 +82,43 @@ def wait_settled(page, deadline: float, what: str) -> None:
         time.sleep(0.5 if calm else 0.25)
 
 
+# The cells whose result a restart took: the run it ended ("stopped"), or the cell Python went
+# silent after ("suspect", crashed). A restart clears each output as its replay reaches it, and the
+# replay leaves these out, so a restart during a replay (the watchdog, on a busy host) left a cell
+# printed empty, with no error. The cells in error are run again with them: one may have needed a
+# lost cell's names.
+LOST = """() => {
+    const cells = window.deck.cells;
+    if (!cells.some((c) => ['stopped', 'crashed', 'suspect'].includes(c.state.phase))) return [];
+    return cells.filter((c) => ['stopped', 'crashed', 'suspect', 'error'].includes(c.state.phase))
+                .sort((a, b) => (a.lastRunAt ?? 0) - (b.lastRunAt ?? 0)).map((c) => c.id);
+}"""
+
+# run those again, one after another, as the replay would have (not judged: replay)
+RUN_AGAIN = """async (ids) => {
+    for (const id of ids) await window.deck.cells.find((c) => c.id === id).run({ replay: true });
+}"""
+
+# every cell whose last run failed, as printed
+FAILED = "() => window.deck.cells.filter((c) => c.lastResult && !c.lastResult.ok).map((c) => c.id)"
+
+RECOVERY_ROUNDS = 3  # each round may be cut by one more restart; a cell still lost is an error
+
+
+def recover_lost(page, deadline: float, what: str) -> list[str]:
+    """Settle (``wait_settled``), then run again the cells a restart left without their result
+    (``LOST``) and settle again, at most ``RECOVERY_ROUNDS`` times. Returns the ids of the cells
+    whose last run failed (an error, or a result still lost), for the report's ``errors``."""
+    wait_settled(page, deadline, what)
+    for _ in range(RECOVERY_ROUNDS):
+        lost = page.evaluate(LOST)
+        if not lost:
+            break
+        page.evaluate(RUN_AGAIN, lost)
+        wait_settled(page, deadline, what + " and its lost cells ran again")
+    return page.evaluate(FAILED)
+
+
 # figures are <img loading="lazy">: in print view, one far down the stacked pages is never
 # loaded (a poll's simulated hall printed as its text alone); load and decode every one first
 LOAD_IMAGES = """async () => {
@@ -138,21 +176,20 @@ def export_pdf(
             raise BuildEnvironmentError(
                 "Python failed to start in the browser: " + page.inner_text("#runtime-status")
             )
-        wait_settled(page, deadline, "after the pre-run")
+        errors = recover_lost(page, deadline, "after the pre-run")
         report = page.evaluate("""() => ({
             cells: window.deck.cells.length,
-            errors: window.deck.cells.filter(c => c.lastResult && !c.lastResult.ok)
-                                     .map(c => c.id),
             slides: window.deck.reveal.getTotalSlides(),
             figure_slides: [...document.querySelectorAll('.reveal .slides section')]
                 .map((s, i) => s.querySelector('img.out-figure') ? i : -1)
                 .filter(i => i >= 0)})""")
+        report["errors"] = errors
         if solutions:
             report["solutions"] = page.evaluate(SOLVE_ALL)
-            report["errors"] += [
+            # what is printed: the cells as they are after the solutions and any replay
+            report["errors"] = recover_lost(page, deadline, "after the solutions ran") + [
                 f"{ex} (its solution: {v})" for ex, v in report["solutions"].items() if v != "ok"
             ]
-            wait_settled(page, deadline, "after the solutions ran")
         page.evaluate(LOAD_IMAGES)
         page.evaluate("document.fonts.ready")
         out.parent.mkdir(parents=True, exist_ok=True)

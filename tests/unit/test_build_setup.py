@@ -155,6 +155,41 @@ def test_a_page_that_never_settles_is_a_clear_error(monkeypatch):
         pdf.wait_settled(_SettlingPage([True, False]), deadline=10, what="after the solutions ran")
 
 
+class _RecoveringPage:
+    """A settled page (``SETTLED`` reads true) whose ``LOST`` reads come from ``lost`` (the
+    last one repeats); ``RUN_AGAIN``'s ids are kept in ``ran``; ``FAILED`` reads ``failed``."""
+
+    def __init__(self, lost: list[list[str]], failed: list[str]):
+        self.lost, self.failed, self.ran = lost, failed, []
+
+    def evaluate(self, expression: str, arg=None):
+        if expression == pdf.SETTLED:
+            return True
+        if expression == pdf.LOST:
+            return self.lost.pop(0) if len(self.lost) > 1 else self.lost[0]
+        if expression == pdf.RUN_AGAIN:
+            self.ran.append(arg)
+            return None
+        assert expression == pdf.FAILED, expression
+        return self.failed
+
+
+def test_cells_a_restart_left_empty_run_again_before_printing(monkeypatch):
+    """A second restart during a replay ended the poll cell's run, and its output stayed empty:
+    the export runs it again (with the cells in error after it), then settles again."""
+    monkeypatch.setattr(pdf.time, "sleep", lambda s: None)
+    page = _RecoveringPage(lost=[["poll", "after"], []], failed=[])
+    assert pdf.recover_lost(page, deadline=float("inf"), what="after the solutions ran") == []
+    assert page.ran == [["poll", "after"]]
+
+
+def test_a_cell_lost_at_every_round_is_an_error_not_a_loop(monkeypatch):
+    monkeypatch.setattr(pdf.time, "sleep", lambda s: None)
+    page = _RecoveringPage(lost=[["poll"]], failed=["poll"])
+    assert pdf.recover_lost(page, deadline=float("inf"), what="after the pre-run") == ["poll"]
+    assert page.ran == [["poll"]] * pdf.RECOVERY_ROUNDS
+
+
 def test_the_packages_of_the_flat_layout_are_declared(tmp_path):
     """The step of `pip install -e .` that failed ("Multiple top-level packages discovered in
     a flat-layout"), run offline with this venv's setuptools."""
