@@ -185,9 +185,27 @@ def test_a_hand_edit_moves_the_slider_to_what_the_code_says(page, deck_url):
     assert not label.get_attribute("title")
 
 
+# once two cells have pre-run: restart Python while the worker runs a third in the background, as
+# ⟲ or the watchdog (a busy host) may; the id of the cell whose run the restart ended
+CUT_A_BACKGROUND_RUN = """async () => {
+    const deck = window.deck;
+    const under = () => deck.cells.find((c) => c.running !== null && c.running === deck.runtime.current);
+    await new Promise((resolve) => { const t = setInterval(() => {
+        if (deck.cells.filter((c) => c.runs > 0).length >= 2 && under()) { clearInterval(t); resolve(); }
+    }, 2); });
+    const cut = under().id;
+    deck.runtime.restart("Python reiniciado a mitad del cálculo previo");
+    return cut;
+}"""
+
+
 def test_later_slides_are_computed_before_they_are_visited(page, deck_url):
+    """The pre-run computes the slides ahead, and every one of them even when Python restarts in
+    the middle (prerun.js): the replay leaves out the cell whose background run the restart
+    ended, and the pre-run asks for it again. Before, that cell said «stopped» until visited."""
     open_deck(page, deck_url)
     wait_runtime_ready(page)
+    cut = page.evaluate(CUT_A_BACKGROUND_RUN)
     last_figure_cell = page.evaluate("""() => {
         const cells = [...document.querySelectorAll('.cell')];
         return cells.reverse().find(c => /plt|plots|fig/.test(
@@ -202,6 +220,13 @@ def test_later_slides_are_computed_before_they_are_visited(page, deck_url):
     assert visited != last_figure_cell
     meta = cell_output(page, last_figure_cell)["meta"]
     assert meta.startswith("calculado ") and " s" in meta  # when, and how long it took
+    wait_until(page, "document.documentElement.dataset.prerunDone === 'true'", 180)
+    wait_until(page, "window.deck.cells.every((c) => c.running === null)", 60)
+    left = page.evaluate(
+        "window.deck.cells.filter((c) => c.state.phase !== 'done').map((c) => [c.id, c.state.phase])"
+    )
+    assert left == [], f"left uncomputed after a restart cut {cut}'s run: {left}"
+    assert cell_output(page, cut)["meta"].startswith("calculado "), cell_output(page, cut)
 
 
 def test_while_matplotlib_downloads_the_prerun_runs_the_cells_that_do_not_draw(page, deck_url):

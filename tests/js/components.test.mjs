@@ -246,6 +246,54 @@ test("prerun: while wheels download, the cells that do not draw go next; then de
   assert.deepEqual(ran, ["c1", "c3", "c5", "c2", "c4", "c6"]);
 });
 
+test("prerun: a run a restart ended is asked for again, first, once; one the viewer stopped is not", async (t) => {
+  const root = fakeRoot();
+  stub(t, { document: Object.assign(new EventTarget(), { documentElement: root }) });
+  const ran = [];
+  const cells = ["s1", "s2", "s3", "s4", "s5"].map((s, i) => fakeCell(`c${i + 1}`, s, ran));
+  const cut = { ok: false, restarted: true };
+  // c2: ended by a restart once; c3: stopped by the viewer (Stop restarted Python);
+  // c4: ended by a restart every time (asked for again only once)
+  const results = { c2: [cut, { ok: true }], c3: [cut], c4: [cut, cut] };
+  for (const cell of cells) {
+    cell.stopAsked = false;
+    cell.run = async function run() {
+      this.runs += 1;
+      ran.push(this.id);
+      await settle();
+      if (this.id === "c3") this.stopAsked = true;
+      return results[this.id]?.shift() ?? { ok: true };
+    };
+  }
+  const runtime = Object.assign(fakeRuntime("ready"), { workers: 1 });
+  startPrerun(context({ runtime, cells, reveal: fakeReveal({ current: "s1" }) }));
+  for (let i = 0; i < 20; i++) await settle();
+  const count = (id) => ran.filter((x) => x === id).length;
+  assert.deepEqual(["c1", "c2", "c3", "c4", "c5"].map(count), [1, 2, 1, 2, 1], ran.join(" "));
+  assert.ok(ran.lastIndexOf("c2") < ran.indexOf("c5"), `c2 again before the cells after it: ${ran.join(" ")}`);
+  assert.equal(root.dataset.prerunDone, "true");
+});
+
+test("prerun: a cell the presenter ran while Python restarted is not asked for again", async (t) => {
+  stub(t, { document: Object.assign(new EventTarget(), { documentElement: fakeRoot() }) });
+  const ran = [];
+  const cell = Object.assign(fakeCell("c1", "s1", ran), { stopAsked: false });
+  const runtime = fakeRuntime("ready");
+  cell.run = async function run({ background = false } = {}) {
+    this.runs += 1;
+    ran.push(background ? "background" : "presenter");
+    if (!background) return { ok: true };
+    runtime.state = "loading";                 // the restart that ends this run
+    return { ok: false, restarted: true };
+  };
+  startPrerun(context({ runtime, cells: [cell], reveal: fakeReveal({ current: "s1" }) }));
+  for (let i = 0; i < 5; i++) await settle();
+  await cell.run();                            // ▶ while the new Python loads
+  runtime.ready();
+  for (let i = 0; i < 5; i++) await settle();
+  assert.deepEqual(ran, ["background", "presenter"]);
+});
+
 /** The messages a copy hears on the deck's channel, until ``close()``. */
 function listen(version) {
   const channel = new BroadcastChannel(`dpdeck:${version}`);

@@ -118,6 +118,7 @@ export class Cell extends EventTarget {
     this.lastResult = null;
     this.seed = null;          // a locked seed, or null for fresh noise
     this.rerun = false;        // a parameter moved while running: run again when done
+    this.stopAsked = false;    // the viewer stopped the run under way (■, Escape): the pre-run leaves it
     /** @type {import("./exercise.js").Exercise | null} set by the cell's Exercise, if any */
     this.exercise = null;
     this.lastRuns = lastRuns;
@@ -280,7 +281,9 @@ export class Cell extends EventTarget {
 
   stop() {
     const running = this.running;   // only a cell with a runtime has a run (``run``)
-    if (running !== null) this.runtime?.stop(running);
+    if (running === null) return;
+    this.stopAsked = true;
+    this.runtime?.stop(running);
   }
 
   /** Freeze the noise of the figure on screen (its seed), or free it again. */
@@ -435,6 +438,7 @@ export class Cell extends EventTarget {
     if (this.active) return this.pendingRun;
     if (this.fromLastVisit && (this.code !== this.lastVisitCode || this.seed !== null)) this.dropLastVisit();
     if (!this.fromLastVisit) this.output.clear();
+    this.stopAsked = false;
     this.root.classList.remove("has-error");
     this.root.classList.add("is-running");
     this.runBtn.disabled = true;

@@ -19,6 +19,10 @@
 // use), and none while the page is hidden. Moving on widens the window, so a slide the student
 // reaches has its results computed there, on the phone, as before; only the far ones wait.
 // Elsewhere (a laptop) every cell is pre-run as before.
+//
+// A restart (the watchdog's, a crash's, ⟲) ends the run under way, and the replay after it
+// leaves that cell out: a background run it ended is asked for again, first, once, unless the
+// viewer stopped it. Without that, the cell stayed «stopped» until the presenter reached it.
 import { needsMatplotlib } from "../shared/scheduler.js";
 
 /** Background cells in flight per Python worker: the one it runs, and the next. */
@@ -85,6 +89,20 @@ export async function deviceSignals() {
   };
 }
 
+/** A background run that a restart ended (``restarted``), which the viewer did not stop, is
+ *  asked for again once: ``cell`` goes first in ``pending`` (the cells still to ask for, in
+ *  order), since the cells after it may need its names. ``again``: each cell asked for again,
+ *  with its count of runs then.
+ *  @param {Set<import("./cell.js").Cell>} pending @param {Map<import("./cell.js").Cell, number>} again
+ *  @param {import("./cell.js").Cell} cell @param {Partial<import("../shared/types.js").RunResult> | null} result */
+function askAgainIfCut(pending, again, cell, result) {
+  if (!result?.restarted || cell.stopAsked || again.has(cell)) return;
+  again.set(cell, cell.runs);
+  const rest = [...pending];
+  pending.clear();
+  for (const c of [cell, ...rest]) pending.add(c);
+}
+
 /** Pre-run the context's cells while it is bound. ``policy()`` (read at each pick; default
  *  "all") says whether every cell is pre-run or only those up to ``horizon`` of the current
  *  slide, and none while the page is hidden ("near"): a lane with nothing allowed waits until
@@ -93,7 +111,9 @@ export async function deviceSignals() {
  *  the document's listeners, and stops the loop: the cells already asked for (up to
  *  AHEAD_PER_WORKER a worker) finish, no other is asked for, and the page is not marked
  *  `data-prerun-done`. While "near" has nothing to run now the page is marked
- *  `data-prerun-idle` (isolation.js then lets the offline fill start).
+ *  `data-prerun-idle` (isolation.js then lets the offline fill start). A background run that a
+ *  restart ended (``restarted``), not stopped by the viewer (``cell.stopAsked``), is asked for
+ *  again once, before the other pending cells.
  *  @param {import("./context.js").DeckContext} ctx
  *  @param {{policy?: () => "near" | "all"}} [options]
  *  @returns {import("./context.js").Bound & {wake(): void}} */
@@ -101,6 +121,8 @@ export function startPrerun(ctx, { policy = () => "all" } = {}) {
   const { cells, reveal, runtime } = ctx;
   if (!runtime) return { unbind() {}, wake() {} };   // a speaker-view copy runs no Python
   const pending = new Set(cells);
+  /** @type {Map<import("./cell.js").Cell, number>} a cell asked for again: its runs then */
+  const again = new Map();
   let bound = true;
   /** @type {Set<() => void>} the status listeners of the waits for Python under way */
   const waiting = new Set();
@@ -157,9 +179,10 @@ export function startPrerun(ctx, { policy = () => "all" } = {}) {
         continue;
       }
       pending.delete(cell);
-      if (cell.runs > 0 || cell.running !== null) continue;   // the presenter got there first
-      await cell.run({ background: true });
+      if (cell.runs > (again.get(cell) ?? 0) || cell.running !== null) continue;   // the presenter got there first
+      const result = await cell.run({ background: true });
       if (!bound) return false;
+      askAgainIfCut(pending, again, cell, result);
     }
     wake();   // the others parked: none is left for them either
     return true;
