@@ -185,18 +185,29 @@ def test_a_hand_edit_moves_the_slider_to_what_the_code_says(page, deck_url):
     assert not label.get_attribute("title")
 
 
+# in-page, inside an async function: ``underWay(cell)``, whether the worker runs that cell's run
+# now, and ``until(ok)``, which resolves once ``ok()`` holds, read every 2 ms (a run can start
+# and end between two of wait_until's reads, 50 ms apart)
+IN_PAGE_WAITS = """const underWay = (c) => c.running !== null && c.running === window.deck.runtime.current;
+    const until = (ok) => new Promise((resolve) => {
+        const t = setInterval(() => { if (ok()) { clearInterval(t); resolve(); } }, 2);
+    });
+"""
+
 # once two cells have pre-run: restart Python while the worker runs a third in the background, as
 # ⟲ or the watchdog (a busy host) may; the id of the cell whose run the restart ended
-CUT_A_BACKGROUND_RUN = """async () => {
+CUT_A_BACKGROUND_RUN = (
+    """async () => {
     const deck = window.deck;
-    const under = () => deck.cells.find((c) => c.running !== null && c.running === deck.runtime.current);
-    await new Promise((resolve) => { const t = setInterval(() => {
-        if (deck.cells.filter((c) => c.runs > 0).length >= 2 && under()) { clearInterval(t); resolve(); }
-    }, 2); });
+    """
+    + IN_PAGE_WAITS
+    + """    const under = () => deck.cells.find(underWay);
+    await until(() => deck.cells.filter((c) => c.runs > 0).length >= 2 && under());
     const cut = under().id;
     deck.runtime.restart("Python reiniciado a mitad del cálculo previo");
     return cut;
 }"""
+)
 
 
 def test_later_slides_are_computed_before_they_are_visited(page, deck_url):
@@ -596,14 +607,15 @@ def _assert_poll_figure(out, page: int, tmp_path) -> None:
 
 # at the end of pdf.SOLVE_ALL: restart Python; once the replay's run of the poll's cell has started
 # in the worker, restart it again (that run ends "stopped", and the second replay leaves it out)
-RESTART_TWICE = """window.deck.runtime.restart();
+RESTART_TWICE = (
+    IN_PAGE_WAITS
+    + """    window.deck.runtime.restart();
     const lab = document.querySelector('details.poll-lab .cell');
     const poll = window.deck.cells.find((c) => c.id === lab.dataset.cellId);
-    await new Promise((resolve) => { const t = setInterval(() => {
-        if (poll.running !== null && window.deck.runtime.current === poll.running) { clearInterval(t); resolve(); }
-    }, 2); });
+    await until(() => underWay(poll));
     window.deck.runtime.restart();
     return verdicts;"""
+)
 
 
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext (poppler-utils) needed")
